@@ -1,0 +1,8 @@
+import { defineScenario } from '../src/core/scenario.js'
+import { ownedVehicleVisit } from '../src/core/seed.js'
+
+export default defineScenario({
+  name: 'existing-vehicle',
+  description: "The owner is registered and the plate is one of its active vehicles: nothing to create",
+  seed: ownedVehicleVisit,
+})

@@ -1,0 +1,23 @@
+// The relay-mock command line: each command is one module; this file only chains them.
+import yargs from 'yargs'
+import { hideBin } from 'yargs/helpers'
+import { scenariosCommand } from './commands/scenarios.js'
+import { serveCommand } from './commands/serve.js'
+
+await yargs(hideBin(process.argv))
+  .scriptName('relay-mock')
+  .command(serveCommand)
+  .command(scenariosCommand)
+  .demandCommand(1, 'Please name a command: serve, conform, demo or scenarios.')
+  .strict()
+  .recommendCommands()
+  .help()
+  .alias('h', 'help')
+  .version()
+  .wrap(Math.min(110, process.stdout.columns || 100))
+  .fail((message, error, y) => {
+    if (error) throw error
+    console.error(`${y.help()}\n\n${message}`)
+    process.exit(2)
+  })
+  .parseAsync()

@@ -1,0 +1,78 @@
+// The admin API under /__relay/ (and the OpenAPI documents under /openapi/): look at a world,
+// its journal, switch its scenario, reset it, or issue a fresh token with a world of its own.
+// Admin calls pick their world by bearer token or `?token=`, else the listener's or the first world.
+import { maskToken } from './journal.js'
+import type { RelayService } from './mock.js'
+import { toOpenApi } from './openapi.js'
+import { toProblem } from './problems.js'
+import { defineRoute, type Route } from './route.js'
+import type { World } from './world.js'
+
+/** What a person needs to try a world by hand: its token, location, scenario and the visit to send. */
+export function describeWorld(world: World) {
+  return {
+    id: world.id,
+    token: world.token,
+    scenario: { name: world.scenario.name, description: world.scenario.description },
+    locationId: world.location.id,
+    visit: world.visit,
+    hints: world.hints,
+  }
+}
+
+function admin(path: string, method: 'GET' | 'POST' | 'PUT', summary: string, handle: Route<Record<string, string>, any>['handle']) {
+  return defineRoute<Record<string, string>, any>({ method, path, integration: 'admin', summary, answers: {}, handle }) as Route<any, any>
+}
+
+export function adminRoutes(mock: RelayService): Route<any, any>[] {
+  const switchScenario: Route<Record<string, string>, any>['handle'] = async ({ world, body }) => {
+    const name = body?.name ?? body?.scenario
+    if (typeof name !== 'string') {
+      return toProblem(422, `Please send the scenario's name as {"name": "..."}; the scenarios are ${[...mock.scenarios.keys()].join(', ')}.`)
+    }
+    await mock.resetWorld(world, name)
+    return { status: 200, body: describeWorld(world) }
+  }
+  return [
+    admin('/__relay', 'GET', 'What the admin API offers', () => ({
+      status: 200,
+      body: {
+        endpoints: {
+          'GET /__relay/world': "the world's records and the visit to try",
+          'GET /__relay/journal': "the world's requests (?since=<seq>; ?scope=all for every world)",
+          'POST /__relay/reset': 're-seed the world; {"scenario": "..."} to switch',
+          'GET /__relay/scenarios': 'the scenarios',
+          'PUT /__relay/scenario': 'switch the scenario: {"name": "..."}',
+          'POST /__relay/tokens': 'a fresh token with its own world: {"scenario": "..."}',
+          'GET /openapi/advanced.json': 'the advanced integration, OpenAPI 3',
+          'GET /openapi/simple.json': 'the simple integration, OpenAPI 3',
+        },
+      },
+    })),
+    admin('/__relay/world', 'GET', "The world's records", ({ world }) => ({
+      status: 200,
+      body: { ...describeWorld(world), records: world.store.snapshot() },
+    })),
+    admin('/__relay/journal', 'GET', "The world's requests", ({ world, query }) => {
+      const since = Number(query.since ?? 0) || 0
+      const page = query.scope === 'all' ? mock.journal.page(since) : world.journal.page(since)
+      return { status: 200, body: { world: world.id, token: maskToken(world.token), ...page } }
+    }),
+    admin('/__relay/reset', 'POST', 'Re-seed the world', async ({ world, body }) => {
+      await mock.resetWorld(world, typeof body?.scenario === 'string' ? body.scenario : undefined)
+      return { status: 200, body: describeWorld(world) }
+    }),
+    admin('/__relay/scenarios', 'GET', 'The scenarios', ({ world }) => ({
+      status: 200,
+      body: [...mock.scenarios.values()].map((s) => ({ name: s.name, description: s.description, current: s.name === world.scenario.name })),
+    })),
+    admin('/__relay/scenario', 'PUT', 'Switch the scenario', switchScenario),
+    admin('/__relay/scenario', 'POST', 'Switch the scenario', switchScenario),
+    admin('/__relay/tokens', 'POST', 'Issue a token with its own world', async ({ body }) => {
+      const world = await mock.addWorld({ scenario: typeof body?.scenario === 'string' ? body.scenario : undefined })
+      return { status: 201, body: describeWorld(world) }
+    }),
+    admin('/openapi/advanced.json', 'GET', 'OpenAPI 3 document of the advanced integration', () => ({ status: 200, body: toOpenApi('advanced') })),
+    admin('/openapi/simple.json', 'GET', 'OpenAPI 3 document of the simple integration', () => ({ status: 200, body: toOpenApi('simple') })),
+  ]
+}

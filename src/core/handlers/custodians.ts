@@ -1,0 +1,38 @@
+// POST /custodians (advanced step 4: link a new vehicle to its rental company) and GET /custodians/:id.
+import { toFieldProblem, toProblem } from '../problems.js'
+import { createdReply, defineRoute } from '../route.js'
+import { created, createCustodianBody, custodianRecord, problem, type FieldError } from '../schemas.js'
+
+export const custodianRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/custodians',
+    integration: 'advanced',
+    summary: 'Link a vehicle to the rental company that holds it, from the date it acquired it',
+    body: createCustodianBody,
+    answers: { 201: { description: 'Created', schema: created('custodians') }, 422: { description: 'Invalid body or unknown ids', schema: problem } },
+    async handle({ world, body }) {
+      const errors: FieldError[] = []
+      if (!world.store.vehicles.byId(body.vehicleId)) {
+        errors.push({ field: 'vehicleId', problem: 'names no vehicle', expected: 'the id of a vehicle, as POST /vehicles answered it', received: body.vehicleId })
+      }
+      if (!world.store.rentalCompanies.byId(body.rentalCompanyId)) {
+        errors.push({ field: 'rentalCompanyId', problem: 'names no rental company', expected: 'the id of a rental company, as GET /rental-companies answered it', received: body.rentalCompanyId })
+      }
+      if (errors.length > 0) return toFieldProblem(errors)
+      const record = await world.store.custodians.create({ id: world.random.uuid(), ...body })
+      return createdReply('custodians', record.id)
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/custodians/:id',
+    integration: 'links',
+    summary: 'Fetch one custodian',
+    answers: { 200: { description: 'The custodian', schema: custodianRecord }, 404: { description: 'No such custodian', schema: problem } },
+    handle({ world, params }) {
+      const found = world.store.custodians.byId(params.id)
+      return found ? { status: 200, body: { ...found } } : toProblem(404, `No custodian has the id ${params.id}.`)
+    },
+  }),
+]

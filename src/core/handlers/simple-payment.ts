@@ -1,0 +1,73 @@
+// POST /payment: the simple integration. The service does the advanced flow itself and answers
+// with `id` when it recorded the payment, or with a `message` and no `id` when it refused.
+import type { Reply } from '../problems.js'
+import { defineRoute } from '../route.js'
+import { simplePaymentAnswer, simplePaymentBody, type FieldError, type SimplePaymentAnswer } from '../schemas.js'
+import { paymentReferenceErrors } from './payments.js'
+
+function refused(status: number, message: string, errors?: FieldError[]): Reply {
+  const body: SimplePaymentAnswer & { errors?: FieldError[] } = { status: 'refused', message, ...(errors ? { errors } : {}) }
+  return { status, body }
+}
+
+export const simplePaymentRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/payment',
+    integration: 'simple',
+    summary: 'Report a paid visit in one request; the service finds or creates the vehicle and its custodian',
+    body: simplePaymentBody,
+    answers: {
+      201: { description: 'Recorded: the answer carries `id`', schema: simplePaymentAnswer },
+      200: { description: 'Refused, in worlds that answer refusals with 200: `message` and no `id`', schema: simplePaymentAnswer },
+      422: { description: 'Refused: `message` and no `id` (invalid data, owner not in the service, or the service declined)', schema: simplePaymentAnswer },
+    },
+    // Refusals on this endpoint keep its own answer shape, so a client reads `message` the same way every time.
+    refuse: ({ reply }) => refused(reply.status, (reply.body as { message: string }).message, (reply.body as { errors?: FieldError[] }).errors),
+    async handle({ world, body }) {
+      const { store } = world
+      const errors = paymentReferenceErrors(
+        world,
+        { locationId: body.location, startedOn: body.visit.startedOn, endedOn: body.visit.endedOn },
+        { locationId: 'location', endedOn: 'visit.endedOn' },
+      )
+      if (errors.length > 0) return refused(422, `The payment was refused: ${errors.map((e) => `${e.field} ${e.problem}`).join('; ')}.`, errors)
+
+      if (world.scenario.simplePayment !== 'accept') {
+        return refused(
+          world.scenario.simplePayment === 'refuse-ok-status' ? 200 : 422,
+          `The payment was refused: the service could not record it just now (scenario ${world.scenario.name}). The customer's payment still completes.`,
+        )
+      }
+      const company = store.rentalCompanies.byKennitala(body.vehicle.owner)[0]
+      if (!company) {
+        return refused(
+          422,
+          `The payment was refused: the owner ${body.vehicle.owner} is not a rental company registered with the service, so nothing was recorded. The customer's payment still completes.`,
+        )
+      }
+      let vehicle = store.vehicles.activeByPlate(body.vehicle.plate)[0]
+      if (!vehicle) {
+        vehicle = await store.vehicles.create({ id: world.random.uuid(), plate: body.vehicle.plate, country: 'is', active: true })
+        await store.custodians.create({
+          id: world.random.uuid(),
+          vehicleId: vehicle.id,
+          rentalCompanyId: company.id,
+          acquiredOn: `${body.vehicle.acquiredOn} 00:00:00`,
+        })
+      }
+      const payment = await store.payments.create({
+        id: world.random.uuid(),
+        locationId: body.location,
+        vehicleId: vehicle.id,
+        amount: { amount: body.payment.amount, currency: body.payment.currency },
+        startedOn: body.visit.startedOn,
+        endedOn: body.visit.endedOn,
+        status: 'new',
+        via: 'simple',
+      })
+      const answer: SimplePaymentAnswer = { id: payment.id, status: 'new', message: 'The payment was recorded.' }
+      return { status: 201, body: answer, headers: { location: `/payments/${payment.id}` } }
+    },
+  }),
+]

@@ -1,0 +1,45 @@
+// GET /vehicles?plate= (advanced step 2), POST /vehicles (step 3) and GET /vehicles/:id.
+import { z } from 'zod'
+import { toProblem } from '../problems.js'
+import { createdReply, defineRoute } from '../route.js'
+import { created, createVehicleBody, plate, problem, vehicle, type Vehicle } from '../schemas.js'
+
+const toVehicle = ({ id, plate, country }: Vehicle): Vehicle => ({ id, plate, country })
+
+export const vehicleRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/vehicles',
+    integration: 'advanced',
+    summary: 'Find the active vehicles with a plate (case, spaces and hyphens ignored), oldest first',
+    query: z.object({ plate }),
+    answers: {
+      200: { description: 'The active vehicles with this plate; empty when none', schema: z.array(vehicle) },
+      422: { description: 'The plate is missing or invalid', schema: problem },
+    },
+    handle: ({ world, query }) => ({ status: 200, body: world.store.vehicles.activeByPlate(query.plate).map(toVehicle) }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/vehicles',
+    integration: 'advanced',
+    summary: 'Create a vehicle (only when GET /vehicles found none)',
+    body: createVehicleBody,
+    answers: { 201: { description: 'Created', schema: created('vehicles') }, 422: { description: 'Invalid body', schema: problem } },
+    async handle({ world, body }) {
+      const record = await world.store.vehicles.create({ id: world.random.uuid(), plate: body.plate, country: body.country, active: true })
+      return createdReply('vehicles', record.id)
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/vehicles/:id',
+    integration: 'links',
+    summary: 'Fetch one vehicle',
+    answers: { 200: { description: 'The vehicle', schema: vehicle }, 404: { description: 'No such vehicle', schema: problem } },
+    handle({ world, params }) {
+      const found = world.store.vehicles.byId(params.id)
+      return found ? { status: 200, body: toVehicle(found) } : toProblem(404, `No vehicle has the id ${params.id}.`)
+    },
+  }),
+]

@@ -1,0 +1,453 @@
+// The mock service: worlds by token, the route table, and the one request pipeline that both
+// transports (the Node server and the msw handlers) call. Fetch-free and Node-free: a request
+// is plain data in, plain data out.
+import { scenarios as knownScenarios } from '../../scenarios/index.js'
+import { adminRoutes } from './admin.js'
+import { serviceRoutes } from './handlers/index.js'
+import { createJournal, maskAuthorization, type AuthVerdict, type JournalEntry } from './journal.js'
+import { toProblem, toValidationProblem, type Reply } from './problems.js'
+import type { Route } from './route.js'
+import type { Scenario } from './scenario.js'
+import { buildWorld, SEED_DEFAULTS, type SeededWorld } from './seed.js'
+import { createWorld, type World } from './world.js'
+
+export interface RelayServiceOptions {
+  /** Bearer tokens, each with its own world. Default `['relay-mock-token']`. */
+  tokens?: string[]
+  /** The scenario of the worlds made at start. Default `default`. */
+  scenario?: string
+  /** The faker seed of the base world. Default 2026. */
+  seed?: number
+  /** How many vehicles the base world holds. Default 24. */
+  vehicles?: number
+  /** How many requests the journal keeps (the oldest are dropped beyond). Default 10,000. */
+  journalLimit?: number
+  /** The largest body accepted, in bytes. Default 1 MiB. */
+  bodyLimit?: number
+}
+
+export const MOCK_DEFAULTS = {
+  tokens: ['relay-mock-token'],
+  scenario: 'default',
+  seed: SEED_DEFAULTS.seed,
+  vehicles: SEED_DEFAULTS.vehicles,
+  journalLimit: 10_000,
+  bodyLimit: 1024 * 1024,
+}
+
+/** A request as plain data: what a transport hands the mock. */
+export interface RelayRequest {
+  method: string
+  /** Path and query string, e.g. `/vehicles?plate=AB123`. */
+  url: string
+  /** Header names in lower case. */
+  headers: Record<string, string | string[] | undefined>
+  body?: string
+  /** Set by a transport that stopped reading a body beyond the limit. */
+  bodyTooLarge?: boolean
+  /** The world that requests on this listener belong to: only its token is accepted there. */
+  world?: World
+}
+
+/** An answer as plain data: what a transport writes back. */
+export interface RelayResponse {
+  status: number
+  headers: Record<string, string>
+  text: string
+}
+
+/** A tool error: it carries a code and a sentence that ends with what to do. */
+export class RelayMockError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'RelayMockError'
+  }
+}
+
+/** The slips the interface itself makes, taught rather than hidden. */
+const KNOWN_SLIPS: Record<string, string> = {
+  '/rental-comapnies':
+    'The path is misspelled: use /rental-companies (the interface\'s request listing spells it "rental-comapnies" by mistake; its client code uses /rental-companies).',
+}
+
+interface CompiledRoute {
+  route: Route<any, any>
+  segments: string[]
+}
+
+function compile(routes: ReadonlyArray<Route<any, any>>): CompiledRoute[] {
+  return routes.map((route) => ({ route, segments: route.path.split('/').slice(1) }))
+}
+
+function matchPath(compiled: CompiledRoute, parts: string[]): Record<string, string> | undefined {
+  if (compiled.segments.length !== parts.length) return undefined
+  let params: Record<string, string> | undefined
+  for (let i = 0; i < parts.length; i++) {
+    const segment = compiled.segments[i]
+    if (segment.startsWith(':')) {
+      ;(params ??= {})[segment.slice(1)] = safeDecode(parts[i])
+    } else if (segment !== parts[i]) return undefined
+  }
+  return params ?? {}
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
+function header(headers: RelayRequest['headers'], name: string): string | undefined {
+  const value = headers[name]
+  return Array.isArray(value) ? value.join(', ') : value
+}
+
+/**
+ * Creates the mock service: one world per token, all seeded from the named scenario.
+ * @example
+ * const mock = await createRelayService({ scenario: 'new-vehicle' })
+ * const answer = await mock.handle({ method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: 'Bearer relay-mock-token' } })
+ */
+export async function createRelayService(options: RelayServiceOptions = {}) {
+  const settings = { ...MOCK_DEFAULTS, ...withoutUndefined(options) }
+  const seeds = new Map<string, SeededWorld>()
+  const worlds = new Map<string, World>()
+  const journal = createJournal({ limit: settings.journalLimit })
+  const compiledService = compile(serviceRoutes)
+  let worldCount = 0
+  let seq = 0
+
+  function scenarioNamed(name: string): Scenario {
+    const scenario = knownScenarios.get(name)
+    if (!scenario) {
+      throw new RelayMockError(
+        'SCENARIO_NOT_FOUND',
+        `Failed to find the scenario "${name}". Please use one of: ${[...knownScenarios.keys()].join(', ')}.`,
+      )
+    }
+    return scenario
+  }
+
+  function seeded(scenario: Scenario): SeededWorld {
+    const key = `${scenario.name}|${settings.seed}|${settings.vehicles}`
+    let world = seeds.get(key)
+    if (!world) {
+      world = buildWorld(scenario, { seed: settings.seed, vehicles: settings.vehicles })
+      seeds.set(key, world)
+    }
+    return world
+  }
+
+  async function addWorld({ token, scenario }: { token?: string; scenario?: string } = {}): Promise<World> {
+    const chosen = scenarioNamed(scenario ?? settings.scenario)
+    const worldToken = token ?? newToken()
+    if (worlds.has(worldToken)) {
+      throw new RelayMockError('TOKEN_IN_USE', `Failed to add a world: the token ${worldToken} has one already. Please choose another token.`)
+    }
+    const world = await createWorld({
+      id: `world-${++worldCount}`,
+      token: worldToken,
+      scenario: chosen,
+      seeded: seeded(chosen),
+      journalLimit: settings.journalLimit,
+    })
+    worlds.set(worldToken, world)
+    return world
+  }
+
+  /** Re-seeds a world in place (same token, same id), with its scenario or another; clears its journal. */
+  async function resetWorld(world: World, scenario?: string): Promise<World> {
+    const chosen = scenarioNamed(scenario ?? world.scenario.name)
+    const fresh = await createWorld({ id: world.id, token: world.token, scenario: chosen, seeded: seeded(chosen), journalLimit: settings.journalLimit })
+    Object.assign(world, fresh)
+    return world
+  }
+
+  function removeWorld(world: World): void {
+    worlds.delete(world.token)
+  }
+
+  for (const token of settings.tokens) await addWorld({ token })
+
+  const mock = {
+    settings,
+    /** Every world, by token. */
+    worlds: worlds as ReadonlyMap<string, World>,
+    /** The first token's world. */
+    get world(): World {
+      return worlds.values().next().value as World
+    },
+    /** Every request the mock received, in order. */
+    journal,
+    scenarios: knownScenarios,
+    addWorld,
+    resetWorld,
+    removeWorld,
+    handle,
+  }
+  const compiledAdmin = compile(adminRoutes(mock as unknown as RelayService))
+
+  /** Answers one request: the single pipeline behind every transport. Never throws. */
+  async function handle(request: RelayRequest): Promise<RelayResponse> {
+    const started = performance.now()
+    const queryAt = request.url.indexOf('?')
+    const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt)
+    const search = queryAt === -1 ? '' : request.url.slice(queryAt)
+    const parts = path.split('/').slice(1)
+
+    if (parts[0] === '__relay' || parts[0] === 'openapi') {
+      return respondAdmin(request, parts, search).catch((error: Error) =>
+        toResponse(toProblem(error instanceof RelayMockError ? 422 : 500, error.message)),
+      )
+    }
+
+    const query: Record<string, string> = {}
+    if (search.length > 1) for (const [k, v] of new URLSearchParams(search)) query[k] = v
+
+    let world = request.world
+    let auth: AuthVerdict = 'missing'
+    let route: Route<any, any> | undefined
+    let parsedBody: unknown
+    let bodyError: string | undefined
+    let reply: Reply
+    try {
+      const found = resolve(compiledService, request.method, parts, path)
+      if ('reply' in found) reply = found.reply
+      else {
+        route = found.route
+        const authorization = header(request.headers, 'authorization')
+        const checked = authenticate(authorization, request.world)
+        auth = checked.verdict
+        world = checked.world ?? request.world
+        if (!checked.world) reply = checked.reply!
+        else {
+          const body = route.body ? readBody(request) : undefined
+          if (body && 'reply' in body) {
+            bodyError = (body.reply.body as { message: string }).message
+            reply = route.refuse ? route.refuse({ world: checked.world, reply: body.reply }) : body.reply
+          } else {
+            parsedBody = body?.value
+            reply = await run(route, checked.world, found.params, query, parsedBody)
+          }
+        }
+      }
+    } catch (error) {
+      reply = toProblem(500, `The mock failed while answering this request: ${(error as Error).message}. This is a bug in relay-mock; the request is in the journal.`)
+    }
+    // A body that parsed is kept even when the route did not want one, for the journal.
+    if (parsedBody === undefined && request.body && bodyError === undefined) {
+      try {
+        parsedBody = JSON.parse(request.body)
+      } catch {
+        // Not JSON: the text is kept.
+      }
+    }
+    const text = JSON.stringify(reply.body)
+    const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', ...reply.headers }
+    const entry: JournalEntry = {
+      seq: ++seq,
+      time: new Date().toISOString(),
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      worldId: world?.id ?? null,
+      request: {
+        method: request.method,
+        path,
+        query,
+        search,
+        headers: journalHeaders(request.headers),
+        ...(request.body !== undefined && request.body !== '' ? { bodyText: request.body } : {}),
+        ...(parsedBody !== undefined ? { body: parsedBody } : {}),
+        ...(bodyError !== undefined ? { bodyError } : {}),
+      },
+      response: { status: reply.status, headers, body: reply.body },
+      route: route?.id ?? null,
+      auth,
+    }
+    journal.record(entry)
+    if (world && worlds.get(world.token) === world) world.journal.record(entry)
+    return { status: reply.status, headers, text }
+  }
+
+  async function run(route: Route<any, any>, world: World, params: Record<string, string>, query: Record<string, string>, body: unknown): Promise<Reply> {
+    let validQuery: unknown = query
+    if (route.query) {
+      const result = route.query.safeParse(query)
+      if (!result.success) return toValidationProblem(route.query, result.error.issues, query, 'query')
+      validQuery = result.data
+    }
+    let validBody: unknown = body
+    if (route.body) {
+      const result = route.body.safeParse(body)
+      if (!result.success) {
+        const reply = toValidationProblem(route.body, result.error.issues, body)
+        return route.refuse ? route.refuse({ world, reply }) : reply
+      }
+      validBody = result.data
+    }
+    return route.handle({ world, params, query: validQuery, body: validBody })
+  }
+
+  function readBody(request: RelayRequest): { value: unknown } | { reply: Reply } {
+    if (request.bodyTooLarge || (request.body && request.body.length > settings.bodyLimit)) {
+      return { reply: toProblem(413, `The body is larger than the ${settings.bodyLimit} bytes the service accepts. Please send only the documented fields.`) }
+    }
+    const type = header(request.headers, 'content-type')
+    if (!type || !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
+      return {
+        reply: toProblem(
+          415,
+          type
+            ? `The body is sent as ${type}; the service reads only JSON. Please send the header Content-Type: application/json.`
+            : 'The request has a body but no Content-Type header. Please send Content-Type: application/json.',
+        ),
+      }
+    }
+    if (!request.body || request.body.trim() === '') {
+      return { reply: toProblem(400, 'The body is empty; the service expects a JSON object with the documented fields.') }
+    }
+    try {
+      return { value: JSON.parse(request.body) }
+    } catch (error) {
+      return { reply: toProblem(400, `The body is not valid JSON (${(error as Error).message}). Please send a JSON object.`) }
+    }
+  }
+
+  function authenticate(authorization: string | undefined, bound: World | undefined): { verdict: AuthVerdict; world?: World; reply?: Reply } {
+    const challenge = { 'www-authenticate': 'Bearer realm="relay"' }
+    if (!authorization) {
+      return { verdict: 'missing', reply: toProblem(401, 'The request has no Authorization header. Please send Authorization: Bearer <your API token>.', undefined, challenge) }
+    }
+    const match = /^Bearer +(\S+)\s*$/i.exec(authorization)
+    if (!match) {
+      return {
+        verdict: 'malformed',
+        reply: toProblem(401, `The Authorization header is malformed (${maskAuthorization(authorization)}). Please send exactly: Authorization: Bearer <your API token>.`, undefined, challenge),
+      }
+    }
+    const world = worlds.get(match[1])
+    if (!world || (bound && world !== bound)) {
+      return {
+        verdict: 'unknown-token',
+        reply: toProblem(401, 'The bearer token is not recognised. Please send the token issued to your location (relay-mock serve prints it at start).', undefined, challenge),
+      }
+    }
+    return { verdict: 'ok', world }
+  }
+
+  async function respondAdmin(request: RelayRequest, parts: string[], search: string): Promise<RelayResponse> {
+    const path = `/${parts.join('/')}`
+    const found = resolve(compiledAdmin, request.method, parts, path)
+    if ('reply' in found) return toResponse(found.reply)
+    const world = adminWorld(request, search)
+    if (!world) return toResponse(toProblem(404, 'The mock has no world for that token. Please send a token relay-mock serve printed, or issue one with POST /__relay/tokens.'))
+    const query = Object.fromEntries(new URLSearchParams(search))
+    return toResponse(await found.route.handle({ world, params: found.params, query, body: safeJson(request.body) }))
+  }
+
+  function adminWorld(request: RelayRequest, search: string): World | undefined {
+    const fromHeader = /^Bearer +(\S+)/i.exec(header(request.headers, 'authorization') ?? '')?.[1]
+    const token = fromHeader ?? new URLSearchParams(search).get('token') ?? undefined
+    if (token) return worlds.get(token)
+    return request.world ?? mock.world
+  }
+
+  return mock
+}
+
+export type RelayService = Awaited<ReturnType<typeof createRelayService>>
+
+/** Renders a reply as a response: JSON unless the reply names its own content type and gives text. */
+export function toResponse(reply: Reply): RelayResponse {
+  const isText = typeof reply.body === 'string' && reply.headers?.['content-type'] && !reply.headers['content-type'].includes('json')
+  const headers = { 'content-type': 'application/json; charset=utf-8', ...reply.headers }
+  return { status: reply.status, headers, text: isText ? (reply.body as string) : JSON.stringify(reply.body) }
+}
+
+function safeJson(text: string | undefined): unknown {
+  if (!text) return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+function resolve(
+  compiled: CompiledRoute[],
+  method: string,
+  parts: string[],
+  path: string,
+): { route: Route<any, any>; params: Record<string, string> } | { reply: Reply } {
+  const allowed: string[] = []
+  for (const candidate of compiled) {
+    const params = matchPath(candidate, parts)
+    if (!params) continue
+    if (candidate.route.method === method) return { route: candidate.route, params }
+    allowed.push(candidate.route.method)
+  }
+  if (allowed.length > 0) return { reply: methodNotAllowed(method, path, allowed) }
+  return { reply: notFound(compiled, path) }
+}
+
+function methodNotAllowed(method: string, path: string, allowed: string[]): Reply {
+  const allow = [...new Set(allowed)].join(', ')
+  const message =
+    path === '/payment' && method === 'GET'
+      ? 'GET /payment is not an endpoint: the simple payment is POST /payment with a JSON body (the interface\'s request listing shows GET by mistake; its client code sends POST).'
+      : `${method} ${path} is not an endpoint; ${path} answers ${allow}.`
+  return toProblem(405, message, undefined, { allow })
+}
+
+function notFound(compiled: CompiledRoute[], path: string): Reply {
+  const slip = KNOWN_SLIPS[path] ?? KNOWN_SLIPS[path.replace(/\/+$/, '')]
+  if (slip) return toProblem(404, slip)
+  const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path
+  const known = [...new Set(compiled.map((c) => c.route.path))]
+  if (trimmed !== path && compiled.some((c) => matchPath(c, trimmed.split('/').slice(1)))) {
+    return toProblem(404, `No endpoint has the path ${path}: drop the trailing slash (${trimmed}).`)
+  }
+  const near = known
+    .map((candidate) => ({ candidate, distance: editDistance(trimmed, candidate.replace(/\/:id$/, '')) }))
+    .sort((a, b) => a.distance - b.distance)[0]
+  const hint = near && near.distance <= 3 ? ` Did you mean ${near.candidate}?` : ''
+  const list = known.filter((p) => !p.includes(':')).join(', ')
+  return toProblem(404, `No endpoint has the path ${path}.${hint} The service's paths are ${list} (and each link, e.g. /vehicles/<id>).`)
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]
+    row[0] = i
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j]
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1))
+      previous = current
+    }
+  }
+  return row[b.length]
+}
+
+function journalHeaders(headers: RelayRequest['headers']): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const name in headers) {
+    const value = header(headers, name)
+    if (value === undefined) continue
+    out[name] = name === 'authorization' ? maskAuthorization(value) : value
+  }
+  return out
+}
+
+function newToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12))
+  return `rm_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
+}

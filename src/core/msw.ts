@@ -1,0 +1,33 @@
+// The mock as msw request handlers: one handler per endpoint of the route table (and a catch-all
+// under the base URL for the admin API and for teaching wrong paths), all calling the same pipeline.
+import { http, type HttpHandler } from 'msw'
+import { serviceRoutes } from './handlers/index.js'
+import type { RelayService } from './mock.js'
+
+/**
+ * msw handlers that answer requests under `baseUrl` with the mock.
+ * @example
+ * const mock = await createRelayService()
+ * const server = setupServer(...toHandlers(mock, { baseUrl: 'https://relay.test' }))
+ */
+export function toHandlers(mock: RelayService, { baseUrl = 'http://relay.test' }: { baseUrl?: string } = {}): HttpHandler[] {
+  const base = baseUrl.replace(/\/+$/, '')
+  const prefix = new URL(base).pathname.replace(/\/+$/, '')
+  const respond = async ({ request }: { request: Request }) => {
+    const url = new URL(request.url)
+    const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.text()
+    const headers: Record<string, string> = {}
+    request.headers.forEach((value, name) => {
+      headers[name] = value
+    })
+    const answer = await mock.handle({
+      method: request.method,
+      url: url.pathname.slice(prefix.length) + url.search,
+      headers,
+      ...(body ? { body } : {}),
+    })
+    return new Response(answer.text, { status: answer.status, headers: answer.headers })
+  }
+  const byMethod = { GET: http.get, POST: http.post, PUT: http.put } as const
+  return [...serviceRoutes.map((route) => byMethod[route.method](`${base}${route.path}`, respond)), http.all(`${base}/*`, respond)]
+}

@@ -1,0 +1,116 @@
+// Wire errors are data: each refusal is a problem (RFC 9457) with a `message` a person can act on
+// and, for bad input, one entry per field saying what was wrong and what was expected.
+import type { z } from 'zod'
+import { expectedAt, type FieldError, type Problem } from './schemas.js'
+
+/** What a handler answers: a status, a JSON body and any extra headers. */
+export interface Reply {
+  status: number
+  body: unknown
+  headers?: Record<string, string>
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  500: 'Internal Server Error',
+}
+
+const TYPES: Record<number, string> = {
+  400: 'malformed-request',
+  401: 'unauthorized',
+  404: 'not-found',
+  405: 'method-not-allowed',
+  409: 'conflict',
+  413: 'body-too-large',
+  415: 'unsupported-media-type',
+  422: 'invalid-request',
+  500: 'mock-failure',
+}
+
+/**
+ * A problem answer.
+ * @example toProblem(404, 'No vehicle has the id 123.')
+ */
+export function toProblem(status: number, message: string, errors?: FieldError[], headers?: Record<string, string>): Reply {
+  const body: Problem = {
+    type: `https://relay-mock.dev/problems/${TYPES[status] ?? 'error'}`,
+    title: TITLES[status] ?? 'Error',
+    status,
+    message,
+    ...(errors && errors.length > 0 ? { errors } : {}),
+  }
+  return { status, body, headers: { 'content-type': 'application/problem+json', ...headers } }
+}
+
+/** A 422 naming each field that failed, with what it expected; `where` prefixes the field paths (e.g. `query`). */
+export function toValidationProblem(schema: z.ZodType, issues: readonly z.core.$ZodIssue[], input: unknown, where?: string): Reply {
+  return toFieldProblem(issues.flatMap((issue) => fieldErrors(schema, issue, input, where)))
+}
+
+/** A 422 for field errors found beyond the schema (an id that names nothing, an end before its start). */
+export function toFieldProblem(errors: FieldError[]): Reply {
+  const summary = errors.map((e) => `${e.field} ${e.problem}`).join('; ')
+  return toProblem(422, `The request was not accepted: ${summary}. See errors for what each field expects.`, errors)
+}
+
+function fieldErrors(schema: z.ZodType, issue: z.core.$ZodIssue, input: unknown, where?: string): FieldError[] {
+  const path = issue.path
+  const name = (p: ReadonlyArray<PropertyKey>) => [where, ...p.map(String)].filter(Boolean).join('.') || '(body)'
+  if (issue.code === 'unrecognized_keys') {
+    const known = knownKeys(schema, path)
+    return issue.keys.map((key) => ({
+      field: name([...path, key]),
+      problem: 'is not a field of this request',
+      expected: known.length ? `only the fields ${known.join(', ')}` : 'no such field',
+    }))
+  }
+  const received = valueAt(input, path)
+  const missing = received === undefined
+  const expected = expectedAt(schema, path) ?? (issue.code === 'invalid_type' ? `a ${issue.expected}` : 'a valid value')
+  return [
+    {
+      field: name(path),
+      problem: missing ? 'is missing' : issue.code === 'invalid_type' ? `is ${describeType(received)}, not ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`}` : issue.message,
+      expected,
+      ...(missing ? {} : { received: truncate(received) }),
+    },
+  ]
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  return `a ${typeof value}`
+}
+
+function knownKeys(schema: z.ZodType, path: ReadonlyArray<PropertyKey>): string[] {
+  let s: any = schema
+  for (const key of path) s = s?.shape?.[String(key)]
+  while (s && typeof s.unwrap === 'function' && !s.shape) s = s.unwrap()
+  return s?.shape ? Object.keys(s.shape) : []
+}
+
+function valueAt(input: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let v: any = input
+  for (const key of path) {
+    if (v === null || typeof v !== 'object') return undefined
+    v = v[key as any]
+  }
+  return v
+}
+
+function truncate(value: unknown): unknown {
+  if (typeof value === 'string' && value.length > 80) return `${value.slice(0, 80)}…`
+  if (value !== null && typeof value === 'object') {
+    const text = JSON.stringify(value)
+    return text.length > 80 ? `${text.slice(0, 80)}…` : value
+  }
+  return value
+}

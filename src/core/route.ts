@@ -1,0 +1,55 @@
+// The route table's shape: each endpoint is defined once, with the schemas that validate its
+// query and body, the answers it documents, and its handler. Both transports and the OpenAPI
+// documents are generated from the same table.
+import type { z } from 'zod'
+import type { Reply } from './problems.js'
+import type { World } from './world.js'
+
+export type Integration = 'advanced' | 'simple' | 'links' | 'admin'
+
+export interface RouteContext<Query, Body> {
+  world: World
+  params: Record<string, string>
+  query: Query
+  body: Body
+}
+
+export interface Answer {
+  description: string
+  schema?: z.ZodType
+}
+
+export interface Route<Query = unknown, Body = unknown> {
+  method: 'GET' | 'POST' | 'PUT'
+  /** A path with `:name` parameters, e.g. `/vehicles/:id`. */
+  path: string
+  /** `METHOD /path`: the endpoint's stable name in the journal, the rules and the docs. */
+  id: string
+  integration: Integration
+  summary: string
+  query?: z.ZodType<Query>
+  body?: z.ZodType<Body>
+  /** The success and error answers, by status, for the OpenAPI documents. */
+  answers: Record<number, Answer>
+  /** Answers a request whose query and body have passed their schemas. */
+  handle(context: RouteContext<Query, Body>): Reply | Promise<Reply>
+  /** Answers a request whose body failed its schema (default: a 422 problem). */
+  refuse?(context: { world: World; reply: Reply }): Reply
+}
+
+/**
+ * Defines one endpoint.
+ * @example
+ * defineRoute({ method: 'GET', path: '/vehicles', query: z.object({ plate }), handle: ({ world, query }) => ... })
+ */
+export function defineRoute<Query = undefined, Body = undefined>(
+  route: Omit<Route<Query, Body>, 'id'>,
+): Route<Query, Body> {
+  return { ...route, id: `${route.method} ${route.path}` }
+}
+
+/** A 201 answer for a created record: `{ id, link }` and its Location. */
+export function createdReply(resource: string, id: string): Reply {
+  const link = `/${resource}/${id}`
+  return { status: 201, body: { id, link }, headers: { location: link } }
+}

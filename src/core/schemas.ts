@@ -1,0 +1,239 @@
+// The one source of truth for every field of the relay service: these schemas validate
+// requests, type the code, back the @msw/data store and generate the OpenAPI documents.
+import { z } from 'zod'
+import { isValidKennitala } from './kennitala.js'
+
+/** What a field expects, in words a person reads in an error message and in the OpenAPI docs. */
+function expecting<T extends z.ZodType>(schema: T, expected: string, example?: unknown): T {
+  return schema.meta({ description: expected, ...(example === undefined ? {} : { example }) })
+}
+
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate()
+  return day <= days
+}
+
+/** True when `value` is `YYYY-MM-DD HH:MM:SS` naming a real moment (no 2025-02-30, no 24:00:00). */
+export function isTimestamp(value: string): boolean {
+  const m = TIMESTAMP.exec(value)
+  if (!m) return false
+  const [, y, mo, d, h, mi, s] = m.map(Number)
+  return isCalendarDate(y, mo, d) && h < 24 && mi < 60 && s < 60
+}
+
+/** True when `value` is `YYYY-MM-DD` naming a real day. */
+export function isDate(value: string): boolean {
+  const m = DATE.exec(value)
+  if (!m) return false
+  const [, y, mo, d] = m.map(Number)
+  return isCalendarDate(y, mo, d)
+}
+
+export const uuid = expecting(
+  z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, {
+    error: 'is not a UUID',
+  }),
+  'a UUID string, e.g. 3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
+  '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
+)
+
+export const kennitala = expecting(
+  z
+    .string()
+    .regex(/^\d{10}$/, { error: 'is not 10 digits', abort: true })
+    .refine(isValidKennitala, { error: 'has a wrong check digit (9th digit)' }),
+  'a kennitala: 10 digits, no hyphen, with a valid check digit, e.g. 5901694399',
+  '5901694399',
+)
+
+export const plate = expecting(
+  z
+    .string()
+    .min(2, { error: 'is too short' })
+    .max(8, { error: 'is too long' })
+    .regex(/^[A-Za-zÁÐÉÍÓÚÝÞÆÖáðéíóúýþæö0-9 -]+$/, { error: 'has characters a plate cannot have' }),
+  'a licence plate of 2 to 8 letters and digits, e.g. AB123 or ABC12',
+  'AB123',
+)
+
+export const country = expecting(
+  z.string().regex(/^[a-z]{2}$/, { error: 'is not a lower-case two-letter country code' }),
+  'a lower-case two-letter country code; the service uses "is"',
+  'is',
+)
+
+export const timestamp = expecting(
+  z.string().refine(isTimestamp, { error: 'is not a real timestamp in the form YYYY-MM-DD HH:MM:SS' }),
+  'a timestamp YYYY-MM-DD HH:MM:SS (a real calendar value), e.g. 2026-11-21 14:05:00',
+  '2026-11-21 14:05:00',
+)
+
+export const date = expecting(
+  z.string().refine(isDate, { error: 'is not a real date in the form YYYY-MM-DD' }),
+  'a date YYYY-MM-DD (a real calendar day), e.g. 2024-03-01',
+  '2024-03-01',
+)
+
+/** The custodian's `acquiredOn`: the interface's advanced example sends a timestamp; a bare date is accepted too. */
+export const acquiredOnAdvanced = expecting(
+  z.string().refine((v) => isTimestamp(v) || isDate(v), {
+    error: 'is neither YYYY-MM-DD HH:MM:SS nor YYYY-MM-DD',
+  }),
+  'the registration date as YYYY-MM-DD HH:MM:SS (as the interface example sends it) or YYYY-MM-DD',
+  '2024-03-01 00:00:00',
+)
+
+export const amountValue = expecting(
+  z.number({ error: 'is not a number' }).int({ error: 'is not an integer' }).positive({ error: 'is not positive' }).max(1_000_000_000, { error: 'is implausibly large' }),
+  'a positive integer amount (a JSON number, not a string), e.g. 2500',
+  2500,
+)
+
+export const currency = expecting(
+  z.literal('ISK', { error: 'is not a supported currency' }),
+  'the currency "ISK", the only one the service supports',
+  'ISK',
+)
+
+export const money = z
+  .object({ amount: amountValue, currency })
+  .strict()
+  .meta({ description: 'a money object { amount, currency }' })
+
+export const paymentStatus = expecting(
+  z.literal('new', { error: 'is not a status a client may send' }),
+  'the status "new" (optional)',
+  'new',
+)
+
+export const link = (resource: string) =>
+  expecting(z.string(), `the record's path, /${resource}/<id>`, `/${resource}/3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f`)
+
+// --- Records (what the service answers) ---
+
+export const rentalCompany = z
+  .object({ id: uuid, name: z.string(), kennitala })
+  .meta({ title: 'RentalCompany', description: 'A rental company registered with the service' })
+export type RentalCompany = z.infer<typeof rentalCompany>
+
+export const vehicle = z
+  .object({ id: uuid, plate: z.string(), country })
+  .meta({ title: 'Vehicle', description: 'An active vehicle' })
+export type Vehicle = z.infer<typeof vehicle>
+
+export const created = (resource: string) =>
+  z.object({ id: uuid, link: link(resource) }).meta({ description: `The created record's id and link` })
+
+// --- Request bodies ---
+
+export const createVehicleBody = z
+  .object({ plate, country })
+  .strict()
+  .meta({ title: 'CreateVehicle', description: 'POST /vehicles body' })
+export type CreateVehicleBody = z.infer<typeof createVehicleBody>
+
+export const createCustodianBody = z
+  .object({ vehicleId: uuid, rentalCompanyId: uuid, acquiredOn: acquiredOnAdvanced })
+  .strict()
+  .meta({ title: 'CreateCustodian', description: 'POST /custodians body' })
+export type CreateCustodianBody = z.infer<typeof createCustodianBody>
+
+export const createPaymentBody = z
+  .object({
+    locationId: uuid,
+    vehicleId: uuid,
+    amount: money,
+    startedOn: timestamp,
+    endedOn: timestamp,
+    status: paymentStatus.optional(),
+  })
+  .strict()
+  .meta({ title: 'CreatePayment', description: 'POST /payments body' })
+export type CreatePaymentBody = z.infer<typeof createPaymentBody>
+
+export const simplePaymentBody = z
+  .object({
+    location: uuid,
+    vehicle: z.object({ owner: kennitala, plate, acquiredOn: date }).strict(),
+    visit: z.object({ startedOn: timestamp, endedOn: timestamp }).strict(),
+    payment: z.object({ amount: amountValue, currency }).strict(),
+  })
+  .strict()
+  .meta({ title: 'SimplePayment', description: 'POST /payment body: the whole visit in one request' })
+export type SimplePaymentBody = z.infer<typeof simplePaymentBody>
+
+export const simplePaymentAnswer = z
+  .object({
+    id: uuid.optional().meta({ description: 'present only when the payment was recorded' }),
+    status: z.string().optional().meta({ description: '"new" when recorded, "refused" otherwise' }),
+    message: z.string().meta({ description: 'what the service did, or why it refused' }),
+  })
+  .meta({ title: 'SimplePaymentAnswer', description: 'Key on `id`: present means accepted, absent means refused' })
+export type SimplePaymentAnswer = z.infer<typeof simplePaymentAnswer>
+
+export const fieldError = z.object({
+  field: z.string().meta({ description: 'where: a body path such as amount.amount, or query.plate' }),
+  problem: z.string().meta({ description: 'what was wrong' }),
+  expected: z.string().meta({ description: 'what the service expects there' }),
+  received: z.unknown().optional(),
+})
+export const problem = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    message: z.string(),
+    errors: z.array(fieldError).optional(),
+  })
+  .meta({ title: 'Problem', description: 'An error answer (RFC 9457 problem details with a message)' })
+export type FieldError = z.infer<typeof fieldError>
+export type Problem = z.infer<typeof problem>
+
+// --- Store records (the service's own state; fields beyond the API's are internal) ---
+
+export const vehicleRecord = vehicle.extend({ active: z.boolean() })
+export type VehicleRecord = z.infer<typeof vehicleRecord>
+export const custodianRecord = z.object({ id: uuid, vehicleId: uuid, rentalCompanyId: uuid, acquiredOn: z.string() })
+export type CustodianRecord = z.infer<typeof custodianRecord>
+export const paymentRecord = z.object({
+  id: uuid,
+  locationId: uuid,
+  vehicleId: uuid,
+  amount: z.object({ amount: z.number(), currency: z.string() }),
+  startedOn: z.string(),
+  endedOn: z.string(),
+  status: z.string(),
+  via: z.enum(['advanced', 'simple']),
+})
+export type PaymentRecord = z.infer<typeof paymentRecord>
+export const locationRecord = z.object({ id: uuid, name: z.string() })
+export type LocationRecord = z.infer<typeof locationRecord>
+
+/** Walks a schema along a path (as zod reports it) and returns what that field expects. */
+export function expectedAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>): string | undefined {
+  let current: z.ZodType | undefined = schema
+  let found = describe(current)
+  for (const key of path) {
+    current = unwrap(current)
+    if (!current || !(current instanceof z.ZodObject)) return found
+    current = (current.shape as Record<string, z.ZodType>)[String(key)]
+    if (!current) return undefined
+    found = describe(current) ?? found
+  }
+  return describe(current) ?? found
+}
+
+function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
+  let s = schema
+  while (s instanceof z.ZodOptional || s instanceof z.ZodNullable) s = s.unwrap() as z.ZodType
+  return s
+}
+
+function describe(schema: z.ZodType | undefined): string | undefined {
+  const s = unwrap(schema)
+  return (schema && z.globalRegistry.get(schema)?.description) ?? (s && z.globalRegistry.get(s)?.description)
+}

@@ -1,0 +1,173 @@
+// The one door to @msw/data: typed collections for one world, with the indexes that every
+// request's lookup uses, so a lookup costs the same with 30,000 vehicles as with ten.
+import { Collection } from '@msw/data'
+import {
+  custodianRecord,
+  locationRecord,
+  paymentRecord,
+  rentalCompany,
+  vehicleRecord,
+  type CustodianRecord,
+  type LocationRecord,
+  type PaymentRecord,
+  type RentalCompany,
+  type VehicleRecord,
+} from './schemas.js'
+
+/** Plates are matched without regard to case, spaces or hyphens: `ab-123` finds `AB123`. */
+export function normalizePlate(plate: string): string {
+  return plate.toUpperCase().replace(/[\s-]/g, '')
+}
+
+/** A plain snapshot of a world's records, as the admin API shows it and as seeds are cached. */
+export interface WorldData {
+  locations: LocationRecord[]
+  rentalCompanies: RentalCompany[]
+  vehicles: VehicleRecord[]
+  custodians: CustodianRecord[]
+  payments: PaymentRecord[]
+}
+
+class Index<T> {
+  readonly #map = new Map<string, T[]>()
+  add(key: string, record: T): void {
+    const list = this.#map.get(key)
+    if (list) list.push(record)
+    else this.#map.set(key, [record])
+  }
+  get(key: string): readonly T[] {
+    return this.#map.get(key) ?? []
+  }
+  clear(): void {
+    this.#map.clear()
+  }
+}
+
+interface Records<T> {
+  create(values: T): Promise<T>
+  byId(id: string): T | undefined
+  all(): T[]
+}
+
+/** The typed accessors of one world's records: the only way handlers and scenarios reach the data. */
+export interface Store {
+  locations: Records<LocationRecord>
+  rentalCompanies: Records<RentalCompany> & { byKennitala(kennitala: string): readonly RentalCompany[] }
+  vehicles: Records<VehicleRecord> & {
+    byPlate(plate: string): readonly VehicleRecord[]
+    activeByPlate(plate: string): VehicleRecord[]
+  }
+  custodians: Records<CustodianRecord> & { byVehicle(vehicleId: string): readonly CustodianRecord[] }
+  payments: Records<PaymentRecord>
+  snapshot(): WorldData
+  counts(): Record<keyof WorldData, number>
+  load(data: WorldData): Promise<void>
+}
+
+/**
+ * The records of one world (one token), over @msw/data collections.
+ * @example
+ * const store = createStore()
+ * await store.vehicles.create({ id, plate: 'AB123', country: 'is', active: true })
+ * store.vehicles.activeByPlate('ab-123') // [that vehicle]
+ */
+export function createStore(): Store {
+  const collections = {
+    locations: new Collection({ schema: locationRecord }),
+    rentalCompanies: new Collection({ schema: rentalCompany }),
+    vehicles: new Collection({ schema: vehicleRecord }),
+    custodians: new Collection({ schema: custodianRecord }),
+    payments: new Collection({ schema: paymentRecord }),
+  }
+  const byId = new Map<string, { kind: keyof WorldData; record: unknown }>()
+  const companiesByKennitala = new Index<RentalCompany>()
+  const vehiclesByPlate = new Index<VehicleRecord>()
+  const custodiansByVehicle = new Index<CustodianRecord>()
+
+  function remember<K extends keyof WorldData>(kind: K, record: WorldData[K][number]): WorldData[K][number] {
+    byId.set(record.id, { kind, record })
+    return record
+  }
+  function find<K extends keyof WorldData>(kind: K, id: string): WorldData[K][number] | undefined {
+    const hit = byId.get(id)
+    return hit && hit.kind === kind ? (hit.record as WorldData[K][number]) : undefined
+  }
+
+  const store: Store = {
+    locations: {
+      async create(values: LocationRecord) {
+        return remember('locations', await collections.locations.create(values))
+      },
+      byId: (id: string) => find('locations', id),
+      all: () => collections.locations.all(),
+    },
+    rentalCompanies: {
+      async create(values: RentalCompany) {
+        const record = await collections.rentalCompanies.create(values)
+        companiesByKennitala.add(record.kennitala, record)
+        return remember('rentalCompanies', record)
+      },
+      byId: (id: string) => find('rentalCompanies', id),
+      byKennitala: (kennitala: string) => companiesByKennitala.get(kennitala),
+      all: () => collections.rentalCompanies.all(),
+    },
+    vehicles: {
+      async create(values: VehicleRecord) {
+        const record = await collections.vehicles.create(values)
+        vehiclesByPlate.add(normalizePlate(record.plate), record)
+        return remember('vehicles', record)
+      },
+      byId: (id: string) => find('vehicles', id),
+      /** Every vehicle with this plate, active or not, oldest first. */
+      byPlate: (plate: string) => vehiclesByPlate.get(normalizePlate(plate)),
+      /** The active vehicles with this plate, oldest first: what GET /vehicles?plate= answers. */
+      activeByPlate: (plate: string) => vehiclesByPlate.get(normalizePlate(plate)).filter((v) => v.active),
+      all: () => collections.vehicles.all(),
+    },
+    custodians: {
+      async create(values: CustodianRecord) {
+        const record = await collections.custodians.create(values)
+        custodiansByVehicle.add(record.vehicleId, record)
+        return remember('custodians', record)
+      },
+      byId: (id: string) => find('custodians', id),
+      byVehicle: (vehicleId: string) => custodiansByVehicle.get(vehicleId),
+      all: () => collections.custodians.all(),
+    },
+    payments: {
+      async create(values: PaymentRecord) {
+        return remember('payments', await collections.payments.create(values))
+      },
+      byId: (id: string) => find('payments', id),
+      all: () => collections.payments.all(),
+    },
+    /** A plain copy of every record, for the admin API and for seeding another world. */
+    snapshot(): WorldData {
+      return {
+        locations: collections.locations.all().map((r) => ({ ...r })),
+        rentalCompanies: collections.rentalCompanies.all().map((r) => ({ ...r })),
+        vehicles: collections.vehicles.all().map((r) => ({ ...r })),
+        custodians: collections.custodians.all().map((r) => ({ ...r })),
+        payments: collections.payments.all().map((r) => ({ ...r, amount: { ...r.amount } })),
+      }
+    },
+    counts() {
+      return {
+        locations: collections.locations.count(),
+        rentalCompanies: collections.rentalCompanies.count(),
+        vehicles: collections.vehicles.count(),
+        custodians: collections.custodians.count(),
+        payments: collections.payments.count(),
+      }
+    },
+    /** Loads records (already valid: a seed's output) in order. */
+    async load(data: WorldData): Promise<void> {
+      for (const r of data.locations) await store.locations.create(r)
+      for (const r of data.rentalCompanies) await store.rentalCompanies.create(r)
+      for (const r of data.vehicles) await store.vehicles.create(r)
+      for (const r of data.custodians) await store.custodians.create(r)
+      for (const r of data.payments) await store.payments.create(r)
+    },
+  }
+  return store
+}

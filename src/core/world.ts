@@ -1,0 +1,49 @@
+// A world: one token's own store, scenario and journal. Worlds never share records, so many
+// clients and many parallel test cases can use one mock.
+import { createJournal, type Journal } from './journal.js'
+import { createRandom, type Random } from './random.js'
+import type { Scenario, Visit } from './scenario.js'
+import type { SeededWorld } from './seed.js'
+import { createStore, type Store } from './store.js'
+import type { LocationRecord } from './schemas.js'
+
+export interface World {
+  /** A short name for the world, e.g. `world-3`: shown in the journal instead of the token. */
+  id: string
+  token: string
+  scenario: Scenario
+  store: Store
+  /** The location the token was issued to: its id is the `locationId` a client sends. */
+  location: LocationRecord
+  /** The visit that exercises the scenario. */
+  visit: Visit
+  hints: SeededWorld['hints']
+  /** This world's requests (each also in the mock's whole journal). */
+  journal: Journal
+  /** The source of ids created at run time. */
+  random: Random
+}
+
+/** Creates a world from a seeded (and cached) scenario world. */
+export async function createWorld(options: {
+  id: string
+  token: string
+  scenario: Scenario
+  seeded: SeededWorld
+  journalLimit?: number
+}): Promise<World> {
+  const { id, token, scenario, seeded } = options
+  const store = createStore()
+  await store.load(seeded.data)
+  return {
+    id,
+    token,
+    scenario,
+    store,
+    location: store.locations.all()[0],
+    visit: seeded.visit,
+    hints: seeded.hints,
+    journal: createJournal({ limit: options.journalLimit }),
+    random: createRandom(`${id}:${scenario.name}`),
+  }
+}
