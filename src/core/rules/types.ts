@@ -1,0 +1,123 @@
+// The conformance kit's vocabulary: rules, what they read (a case's requests and inputs), what
+// they find, and the results every reporter, the live page and the HTML report consume.
+import type { JournalEntry } from '../journal.js'
+import type { Visit } from '../scenario.js'
+
+export type Flow = 'advanced' | 'simple'
+export type CheckStatus = 'passed' | 'failed' | 'skipped'
+
+/** A visit as a case hands it to a client: the scenario's visit and the location that reports it. */
+export interface CaseVisit extends Visit {
+  locationId: string
+}
+
+/** What the client wrote to RELAY_RESULT_FILE, when it wrote anything. */
+export interface ClientReport {
+  outcome: 'paid' | 'skipped' | 'rejected'
+  paymentId?: string
+  message?: string
+}
+
+/** How the client process ended (execa's shape). */
+export interface ClientRun {
+  command: string
+  exitCode: number | null
+  signal: string | null
+  timedOut: boolean
+  durationMs: number
+  stdout: string
+  stderr: string
+  /** The parsed RELAY_RESULT_FILE, when the client wrote one. */
+  report?: ClientReport
+  /** Why RELAY_RESULT_FILE could not be read as a report, when it could not. */
+  reportError?: string
+}
+
+/** Everything a rule may read. Live checks (the serve page) have neither `visit`, `token` nor `client`. */
+export interface CaseContext {
+  flow: Flow
+  /** The requests of this case (or this visit), in the order the mock received them. */
+  requests: JournalEntry[]
+  /** The bearer token the case issued. */
+  token?: string
+  visit?: CaseVisit
+  client?: ClientRun
+}
+
+/** What one rule found in one case. */
+export interface RuleOutcome {
+  status: CheckStatus
+  /** For a failure: what was expected, what the client did instead (request, field, value), and the rule it breaks. */
+  message: string
+  /** The journal seq of the request at fault, when one is. */
+  seq?: number
+  expected?: unknown
+  actual?: unknown
+}
+
+export interface Check extends RuleOutcome {
+  rule: string
+}
+
+/** A rule: a stable id, what it checks, the clause of the interface it enforces, and a pure check. */
+export interface Rule {
+  id: string
+  /** The flows it applies to. */
+  flows: ReadonlyArray<Flow>
+  /** What it checks, one line (the README's rule table). */
+  title: string
+  /** The interface clause, e.g. "§1 Advanced flow, rule 2". */
+  cite: string
+  /** True when the check needs the case's inputs (visit, token or client); false ones run live too. */
+  needsCase: boolean
+  check(context: CaseContext): RuleOutcome
+}
+
+/** One call the flow expects in a case, for the side-by-side diagram. */
+export interface ExpectedCall {
+  method: string
+  path: string
+  /** Why this call is expected here, e.g. "the plate is not known: create it". */
+  note?: string
+}
+
+export interface CaseResult {
+  id: string
+  flow: Flow
+  scenario: string
+  /** One line: what the case exercises. */
+  title: string
+  status: 'passed' | 'failed'
+  durationMs: number
+  exitCode: number | null
+  signal: string | null
+  timedOut: boolean
+  stdout: string
+  stderr: string
+  visit: CaseVisit
+  checks: Check[]
+  expected: ExpectedCall[]
+  requests: JournalEntry[]
+}
+
+export interface RunSummary {
+  total: number
+  passed: number
+  failed: number
+  /** The ids of the rules that failed in at least one case. */
+  rulesBroken: string[]
+  /** Sum of the cases' client process times. */
+  clientMs: number
+  /** Wall time of the whole run. */
+  wallMs: number
+  startedAt: string
+  version: string
+  /** The client command, or a name for an in-process client. */
+  client: string
+  flows: Flow[]
+}
+
+export interface RunResult {
+  summary: RunSummary
+  cases: CaseResult[]
+}
