@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import '../dist/relay-mock.mjs'
+import '../dist/bundle/relay-mock.mjs'

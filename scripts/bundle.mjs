@@ -1,9 +1,14 @@
-// Bundles the CLI into one file: start-up then reads one module instead of hundreds.
+// Bundles the CLI: start-up then reads a few modules instead of hundreds. Commands load their
+// implementation with import(), which esbuild splits into chunks, so `serve` never parses the
+// conformance kit or its reporters.
 import { build } from 'esbuild'
 
 await build({
   entryPoints: ['src/cli/index.ts'],
-  outfile: 'dist/relay-mock.mjs',
+  outdir: 'dist/bundle',
+  entryNames: 'relay-mock',
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -26,4 +31,5 @@ await build({
   ],
   // Some CommonJS dependencies call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __relayRequire } from 'node:module'; const require = __relayRequire(import.meta.url);" },
+  outExtension: { '.js': '.mjs' },
 })

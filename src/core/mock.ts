@@ -8,7 +8,8 @@ import { createJournal, maskAuthorization, type AuthVerdict, type JournalEntry }
 import { toProblem, toValidationProblem, type Reply } from './problems.js'
 import type { Route } from './route.js'
 import type { Scenario } from './scenario.js'
-import { buildWorld, SEED_DEFAULTS, type SeededWorld } from './seed.js'
+import { MOCK_DEFAULTS } from './defaults.js'
+import { buildWorld, type SeededWorld } from './seed.js'
 import { createWorld, type World } from './world.js'
 
 export interface RelayServiceOptions {
@@ -26,14 +27,7 @@ export interface RelayServiceOptions {
   bodyLimit?: number
 }
 
-export const MOCK_DEFAULTS = {
-  tokens: ['relay-mock-token'],
-  scenario: 'default',
-  seed: SEED_DEFAULTS.seed,
-  vehicles: SEED_DEFAULTS.vehicles,
-  journalLimit: 10_000,
-  bodyLimit: 1024 * 1024,
-}
+export { MOCK_DEFAULTS }
 
 /** A request as plain data: what a transport hands the mock. */
 export interface RelayRequest {

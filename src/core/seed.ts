@@ -1,6 +1,7 @@
 // The base world every scenario starts from: locations, rental companies with valid company
 // kennitölur, vehicles with Icelandic plates and their custodians, all from a fixed faker seed.
 import { faker } from '@faker-js/faker/locale/base'
+import { SEED_DEFAULTS } from './defaults.js'
 import { companyKennitala } from './kennitala.js'
 import { createRandom } from './random.js'
 import type { Scenario, SeedContext, Visit } from './scenario.js'
@@ -21,7 +22,7 @@ export interface SeededWorld {
   hints: { unknownKennitala: string; unknownPlate: string }
 }
 
-export const SEED_DEFAULTS = { seed: 2026, vehicles: 24 } as const
+export { SEED_DEFAULTS }
 
 const PLATE_LETTERS = 'ABDEFGHIJKLMNOPRSTUVXYZ'
 const COMPANY_NAMES = [

@@ -1,0 +1,12 @@
+// Defaults in one place, free of imports, so the command line can show them without loading the mock.
+
+export const SEED_DEFAULTS = { seed: 2026, vehicles: 24 } as const
+
+export const MOCK_DEFAULTS = {
+  tokens: ['relay-mock-token'],
+  scenario: 'default',
+  seed: SEED_DEFAULTS.seed,
+  vehicles: SEED_DEFAULTS.vehicles,
+  journalLimit: 10_000,
+  bodyLimit: 1024 * 1024,
+}

@@ -1,0 +1,80 @@
+// Serving the mock over HTTP for a person or a CI job: start, print what to try, stop cleanly.
+import pc from 'picocolors'
+import { createRelayService, RelayMockError } from '../core/mock.js'
+import type { World } from '../core/world.js'
+import { close, createServer, listen } from './server.js'
+
+export interface ServeOptions {
+  port: number
+  host: string
+  token?: string[]
+  scenario: string
+  seed: number
+  vehicles: number
+  journalLimit: number
+}
+
+/**
+ * Serves the mock until SIGINT or SIGTERM; resolves with the exit code (2 on a set-up error).
+ * @example await serve({ port: 4010, host: '127.0.0.1', scenario: 'default', seed: 2026, vehicles: 24, journalLimit: 10000 })
+ */
+export async function serve(args: ServeOptions): Promise<number> {
+  try {
+    const service = await createRelayService({
+      tokens: args.token,
+      scenario: args.scenario,
+      seed: args.seed,
+      vehicles: args.vehicles,
+      journalLimit: args.journalLimit,
+    })
+    const server = createServer(service)
+    const baseUrl = await listen(server, { port: args.port, host: args.host })
+    console.log(banner(baseUrl, [...service.worlds.values()]))
+    const stop = () => {
+      console.log(pc.dim('\nStopping relay-mock.'))
+      void close(server).then(() => process.exit(0))
+    }
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+    return 0
+  } catch (error) {
+    if (error instanceof RelayMockError) {
+      console.error(pc.red(error.message))
+      return 2
+    }
+    throw error
+  }
+}
+
+function banner(baseUrl: string, worlds: World[]): string {
+  const [world] = worlds
+  const { store, visit, hints } = world
+  const lines = [
+    '',
+    `${pc.bold('relay-mock')} is serving the relay service at ${pc.cyan(baseUrl)}`,
+    '',
+    `  token       ${pc.green(world.token)}${worlds.length > 1 ? pc.dim(`  (+${worlds.length - 1} more: ${worlds.slice(1).map((w) => w.token).join(', ')})`) : ''}`,
+    `  location    ${world.location.id}  ${pc.dim(world.location.name)}`,
+    `  scenario    ${world.scenario.name}  ${pc.dim(world.scenario.description)}`,
+    `  live page   ${pc.cyan(`${baseUrl}/__relay/`)}    OpenAPI ${pc.cyan(`${baseUrl}/openapi/advanced.json`)}, ${pc.cyan('/openapi/simple.json')}`,
+    '',
+    `  ${pc.bold('Rental companies')}                kennitala    plates`,
+  ]
+  for (const company of store.rentalCompanies.all()) {
+    const plates = store.vehicles
+      .all()
+      .filter((v) => v.active && store.custodians.byVehicle(v.id).some((c) => c.rentalCompanyId === company.id))
+      .map((v) => v.plate)
+    const shown = plates.slice(0, 4).join(' ') + (plates.length > 4 ? pc.dim(` +${plates.length - 4}`) : '')
+    lines.push(`  ${company.name.padEnd(31)} ${company.kennitala}   ${shown}`)
+  }
+  lines.push(
+    `  ${pc.dim('not in the service:')}             ${hints.unknownKennitala}   ${pc.dim('unknown plate:')} ${hints.unknownPlate}`,
+    '',
+    `  ${pc.bold('Try')} (the scenario's visit: plate ${visit.plate}, owner ${visit.ownerKennitala}):`,
+    `  curl -H 'Authorization: Bearer ${world.token}' '${baseUrl}/rental-companies?kennitala=${visit.ownerKennitala}'`,
+    '',
+    pc.dim('  Ctrl-C stops it.'),
+  )
+  return lines.join('\n')
+}
