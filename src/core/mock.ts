@@ -210,14 +210,14 @@ export async function createRelayService(options: RelayServiceOptions = {}) {
     let bodyError: string | undefined
     let reply: Reply
     try {
+      // The token is read even for a wrong path, so that the request lands in its world's journal.
+      const checked = authenticate(header(request.headers, 'authorization'), request.world)
+      auth = checked.verdict
+      world = checked.world ?? request.world
       const found = resolve(compiledService, request.method, parts, path)
       if ('reply' in found) reply = found.reply
       else {
         route = found.route
-        const authorization = header(request.headers, 'authorization')
-        const checked = authenticate(authorization, request.world)
-        auth = checked.verdict
-        world = checked.world ?? request.world
         if (!checked.world) reply = checked.reply!
         else {
           const body = route.body ? readBody(request) : undefined
