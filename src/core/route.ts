@@ -2,7 +2,7 @@
 // query and body, the answers it documents, and its handler. Both transports and the OpenAPI
 // documents are generated from the same table.
 import type { z } from 'zod'
-import type { Reply } from './problems.js'
+import { toProblem, type Reply } from './problems.js'
 import type { World } from './world.js'
 
 export type Integration = 'advanced' | 'simple' | 'links' | 'admin'
@@ -46,6 +46,30 @@ export function defineRoute<Query = undefined, Body = undefined>(
   route: Omit<Route<Query, Body>, 'id'>,
 ): Route<Query, Body> {
   return { ...route, id: `${route.method} ${route.path}` }
+}
+
+/**
+ * GET /<resource>/:id: every `link` the service hands out can be fetched.
+ * @example linkRoute('vehicles', 'vehicle', vehicle, (world, id) => world.store.vehicles.byId(id), toVehicle)
+ */
+export function linkRoute<T>(
+  resource: string,
+  noun: string,
+  schema: z.ZodType,
+  find: (world: World, id: string) => T | undefined,
+  toBody: (record: T) => unknown,
+): Route<undefined, undefined> {
+  return defineRoute({
+    method: 'GET',
+    path: `/${resource}/:id`,
+    integration: 'links',
+    summary: `Fetch one ${noun}`,
+    answers: { 200: { description: `The ${noun}`, schema }, 404: { description: `No such ${noun}` } },
+    handle({ world, params }) {
+      const found = find(world, params.id)
+      return found ? { status: 200, body: toBody(found) } : toProblem(404, `No ${noun} has the id ${params.id}.`)
+    },
+  })
 }
 
 /** A 201 answer for a created record: `{ id, link }` and its Location. */

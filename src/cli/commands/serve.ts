@@ -1,16 +1,9 @@
 // `relay-mock serve`: its options; the work is in src/node/serve.ts, loaded only when it runs.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs'
 import { MOCK_DEFAULTS } from '../../core/defaults.js'
+import type { ServeOptions } from '../../node/serve.js'
 
-export interface ServeArgs {
-  port: number
-  host: string
-  token?: string[]
-  scenario: string
-  seed: number
-  vehicles: number
-  journalLimit: number
-}
+type ServeArgs = ServeOptions
 
 export const serveCommand: CommandModule<object, ServeArgs> = {
   command: 'serve',

@@ -1,6 +1,6 @@
 // POST /custodians (advanced step 4: link a new vehicle to its rental company) and GET /custodians/:id.
-import { toFieldProblem, toProblem } from '../problems.js'
-import { createdReply, defineRoute } from '../route.js'
+import { toFieldProblem } from '../problems.js'
+import { createdReply, defineRoute, linkRoute } from '../route.js'
 import { created, createCustodianBody, custodianRecord, problem, type FieldError } from '../schemas.js'
 
 export const custodianRoutes = [
@@ -24,15 +24,5 @@ export const custodianRoutes = [
       return createdReply('custodians', record.id)
     },
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/custodians/:id',
-    integration: 'links',
-    summary: 'Fetch one custodian',
-    answers: { 200: { description: 'The custodian', schema: custodianRecord }, 404: { description: 'No such custodian', schema: problem } },
-    handle({ world, params }) {
-      const found = world.store.custodians.byId(params.id)
-      return found ? { status: 200, body: { ...found } } : toProblem(404, `No custodian has the id ${params.id}.`)
-    },
-  }),
+  linkRoute('custodians', 'custodian', custodianRecord, (world, id) => world.store.custodians.byId(id), (found) => ({ ...found })),
 ]

@@ -1,6 +1,6 @@
 // POST /payments (advanced step 5) and GET /payments/:id.
-import { toFieldProblem, toProblem } from '../problems.js'
-import { createdReply, defineRoute } from '../route.js'
+import { toFieldProblem } from '../problems.js'
+import { createdReply, defineRoute, linkRoute } from '../route.js'
 import { created, createPaymentBody, paymentRecord, problem, type FieldError, type PaymentRecord } from '../schemas.js'
 import type { World } from '../world.js'
 
@@ -46,15 +46,5 @@ export const paymentRoutes = [
       return createdReply('payments', record.id)
     },
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/payments/:id',
-    integration: 'links',
-    summary: 'Fetch one payment',
-    answers: { 200: { description: 'The payment', schema: paymentRecord.omit({ via: true }) }, 404: { description: 'No such payment', schema: problem } },
-    handle({ world, params }) {
-      const found = world.store.payments.byId(params.id)
-      return found ? { status: 200, body: toPayment(found) } : toProblem(404, `No payment has the id ${params.id}.`)
-    },
-  }),
+  linkRoute('payments', 'payment', paymentRecord.omit({ via: true }), (world, id) => world.store.payments.byId(id), toPayment),
 ]

@@ -1,7 +1,6 @@
 // GET /rental-companies?kennitala= (advanced step 1) and GET /rental-companies/:id.
 import { z } from 'zod'
-import { toProblem } from '../problems.js'
-import { defineRoute } from '../route.js'
+import { defineRoute, linkRoute } from '../route.js'
 import { kennitala, problem, rentalCompany, type RentalCompany } from '../schemas.js'
 
 const toCompany = ({ id, name, kennitala }: RentalCompany): RentalCompany => ({ id, name, kennitala })
@@ -19,15 +18,5 @@ export const rentalCompanyRoutes = [
     },
     handle: ({ world, query }) => ({ status: 200, body: world.store.rentalCompanies.byKennitala(query.kennitala).map(toCompany) }),
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/rental-companies/:id',
-    integration: 'links',
-    summary: 'Fetch one rental company',
-    answers: { 200: { description: 'The rental company', schema: rentalCompany }, 404: { description: 'No such company', schema: problem } },
-    handle({ world, params }) {
-      const company = world.store.rentalCompanies.byId(params.id)
-      return company ? { status: 200, body: toCompany(company) } : toProblem(404, `No rental company has the id ${params.id}.`)
-    },
-  }),
+  linkRoute('rental-companies', 'rental company', rentalCompany, (world, id) => world.store.rentalCompanies.byId(id), toCompany),
 ]

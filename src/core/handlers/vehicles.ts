@@ -1,7 +1,6 @@
 // GET /vehicles?plate= (advanced step 2), POST /vehicles (step 3) and GET /vehicles/:id.
 import { z } from 'zod'
-import { toProblem } from '../problems.js'
-import { createdReply, defineRoute } from '../route.js'
+import { createdReply, defineRoute, linkRoute } from '../route.js'
 import { created, createVehicleBody, plate, problem, vehicle, type Vehicle } from '../schemas.js'
 
 const toVehicle = ({ id, plate, country }: Vehicle): Vehicle => ({ id, plate, country })
@@ -31,15 +30,5 @@ export const vehicleRoutes = [
       return createdReply('vehicles', record.id)
     },
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/vehicles/:id',
-    integration: 'links',
-    summary: 'Fetch one vehicle',
-    answers: { 200: { description: 'The vehicle', schema: vehicle }, 404: { description: 'No such vehicle', schema: problem } },
-    handle({ world, params }) {
-      const found = world.store.vehicles.byId(params.id)
-      return found ? { status: 200, body: toVehicle(found) } : toProblem(404, `No vehicle has the id ${params.id}.`)
-    },
-  }),
+  linkRoute('vehicles', 'vehicle', vehicle, (world, id) => world.store.vehicles.byId(id), toVehicle),
 ]
