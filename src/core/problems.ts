@@ -73,11 +73,13 @@ function fieldErrors(schema: z.ZodType, issue: z.core.$ZodIssue, input: unknown,
   }
   const received = valueAt(input, path)
   const missing = received === undefined
+  // zod reports a fractional number as invalid_type with expected 'int': that is a wrong value, not a wrong type.
+  const wrongType = issue.code === 'invalid_type' && !(issue.expected === 'int' && typeof received === 'number')
   const expected = expectedAt(schema, path) ?? (issue.code === 'invalid_type' ? `a ${issue.expected}` : 'a valid value')
   return [
     {
       field: name(path),
-      problem: missing ? 'is missing' : issue.code === 'invalid_type' ? `is ${describeType(received)}, not ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`}` : issue.message,
+      problem: missing ? 'is missing' : wrongType ? `is ${describeType(received)}, not ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`}` : issue.message,
       expected,
       ...(missing ? {} : { received: truncate(received) }),
     },
