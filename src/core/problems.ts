@@ -111,7 +111,13 @@ function valueAt(input: unknown, path: ReadonlyArray<PropertyKey>): unknown {
 function truncate(value: unknown): unknown {
   if (typeof value === 'string' && value.length > 80) return `${value.slice(0, 80)}…`
   if (value !== null && typeof value === 'object') {
-    const text = JSON.stringify(value)
+    let text: string
+    try {
+      text = JSON.stringify(value)
+    } catch {
+      // A value nested thousands deep overflows the stack of JSON.stringify: show its kind only.
+      return Array.isArray(value) ? '[…]' : '{…}'
+    }
     return text.length > 80 ? `${text.slice(0, 80)}…` : value
   }
   return value
