@@ -51,7 +51,12 @@ export function toProblem(status: number, message: string, errors?: FieldError[]
 
 /** A 422 naming each field that failed, with what it expected; `where` prefixes the field paths (e.g. `query`). */
 export function toValidationProblem(schema: z.ZodType, issues: readonly z.core.$ZodIssue[], input: unknown, where?: string): Reply {
-  return toFieldProblem(issues.flatMap((issue) => fieldErrors(schema, issue, input, where)))
+  // zod still runs length checks on a value of the wrong type (an array has a length): once a field
+  // is of the wrong type, that is all there is to say about it.
+  const key = (issue: z.core.$ZodIssue) => issue.path.map(String).join('\u0000')
+  const wrongType = new Set(issues.filter((i) => i.code === 'invalid_type' && i.expected !== 'int').map(key))
+  const relevant = issues.filter((i) => i.code === 'invalid_type' || !wrongType.has(key(i)))
+  return toFieldProblem(relevant.flatMap((issue) => fieldErrors(schema, issue, input, where)))
 }
 
 /** A 422 for field errors found beyond the schema (an id that names nothing, an end before its start). */
