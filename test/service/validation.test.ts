@@ -181,6 +181,11 @@ describe.each(transports)('bad input over $name', (transport) => {
     expect(answer.status).toBe(201)
   })
 
+  it('says only "wrong type" of a field of the wrong type, not also its length', async () => {
+    const answer = await as(client, world).post('/vehicles', vehicleBody({ plate: ['AB123'] }))
+    expect(answer.body.errors).toEqual([expect.objectContaining({ field: 'plate', problem: 'is an array, not a string' })])
+  })
+
   it('a body that is an array is refused as a whole', async () => {
     const answer = await as(client, world).post('/vehicles', [vehicleBody()])
     expect(answer.status).toBe(422)
