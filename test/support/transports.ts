@@ -75,7 +75,8 @@ export const nodeTransport: Transport = {
           res.on('data', (chunk: Buffer) => chunks.push(chunk))
           res.on('end', () => done(null, Buffer.concat(chunks).toString('utf8')))
         })
-        const text = response.body as string
+        // A HEAD answer has no body: superagent then leaves it unparsed.
+        const text = typeof response.body === 'string' ? response.body : ''
         return { status: response.status, headers: { ...response.headers } as Record<string, string>, text, body: parse(text) }
       },
       close: () => close(server),

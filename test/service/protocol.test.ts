@@ -1,0 +1,234 @@
+// What the mock answers to requests that are wrong before their fields are read: the body's
+// form, the path, the method, the token. Each gets its own clear 4xx, never HTML, never a 500.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createRelayService, type RelayService } from '../../src/core/mock.js'
+import type { World } from '../../src/core/world.js'
+import { vehicleBody } from '../support/bodies.js'
+import { auth, transports, type Answer, type Client, type Transport } from '../support/transports.js'
+
+const MiB = 1024 * 1024
+
+function expectProblem(answer: Answer, status: number) {
+  expect(answer.status).toBe(status)
+  expect(answer.headers['content-type']).toMatch(/^application\/(problem\+)?json/)
+  expect(answer.body.message).toEqual(expect.any(String))
+}
+
+describe.each(transports)('requests wrong in form over $name', (transport) => {
+  let service: RelayService
+  let client: Client
+  let world: World
+  beforeAll(async () => {
+    service = await createRelayService()
+    client = await transport.connect(service)
+  })
+  afterAll(() => client.close())
+  beforeEach(async () => {
+    world = await service.addWorld()
+  })
+  const token = () => ({ authorization: `Bearer ${world.token}` })
+  const lastEntry = () => world.journal.entries().at(-1)!
+
+  describe('the body', () => {
+    it('answers malformed JSON with 400 saying it is not JSON', async () => {
+      const answer = await client.request('POST', '/vehicles', { headers: auth(world), rawBody: '{"plate": "AB123",' })
+      expectProblem(answer, 400)
+      expect(answer.body.message).toMatch(/not valid JSON/)
+    })
+
+    it('answers an empty body with 400 saying it is empty', async () => {
+      const answer = await client.request('POST', '/vehicles', { headers: auth(world), rawBody: '' })
+      expectProblem(answer, 400)
+      expect(answer.body.message).toMatch(/empty/)
+    })
+
+    it('answers a body without Content-Type with 415 asking for application/json', async () => {
+      const answer = await client.request('POST', '/vehicles', { headers: token(), body: vehicleBody() })
+      expectProblem(answer, 415)
+      expect(answer.body.message).toMatch(/no Content-Type.*Content-Type: application\/json/)
+    })
+
+    it('answers a form body with 415 naming the type it was sent as', async () => {
+      const answer = await client.request('POST', '/vehicles', {
+        headers: { ...token(), 'content-type': 'application/x-www-form-urlencoded' },
+        rawBody: 'plate=AB123&country=is',
+      })
+      expectProblem(answer, 415)
+      expect(answer.body.message).toContain('application/x-www-form-urlencoded')
+    })
+
+    it('accepts application/json with a charset', async () => {
+      const answer = await client.request('POST', '/vehicles', { headers: auth(world, { 'content-type': 'application/json; charset=utf-8' }), body: vehicleBody() })
+      expect(answer.status).toBe(201)
+    })
+
+    it('answers a body over 1 MiB with 413 naming the limit', async () => {
+      const answer = await client.request('POST', '/vehicles', { headers: auth(world), body: vehicleBody({ plate: 'x'.repeat(1.1 * MiB) }) })
+      expectProblem(answer, 413)
+      expect(answer.body.message).toContain(String(MiB))
+    })
+
+    it('takes a body just under 1 MiB as far as its fields', async () => {
+      const answer = await client.request('POST', '/vehicles', { headers: auth(world), body: vehicleBody({ plate: 'x'.repeat(MiB - 100) }) })
+      expect(answer.status).toBe(422)
+      expect(answer.body.errors[0]).toMatchObject({ field: 'plate', problem: 'is too long' })
+    })
+
+    // Known drift: the msw transport measures the limit in UTF-16 code units, the Node one in bytes.
+    // The fix belongs in readBody (src/core/mock.ts); see the report. Remove `.fails` when it lands.
+    ;(transport.name === 'msw' ? it.fails : it)('counts the 1 MiB limit in bytes, not characters', async () => {
+      // 0.6 Mi two-byte characters: 1.2 MiB on the wire.
+      const answer = await client.request('POST', '/vehicles', { headers: auth(world), body: vehicleBody({ plate: 'þ'.repeat(0.6 * MiB) }) })
+      expect(answer.status).toBe(413)
+    })
+
+    it('answers 422, not 500, for a field holding JSON nested 100,000 deep', async () => {
+      const deep = '['.repeat(100_000) + ']'.repeat(100_000)
+      const answer = await client.request('POST', '/vehicles', { headers: auth(world), rawBody: `{"plate": ${deep}, "country": "is"}` })
+      expectProblem(answer, 422)
+      expect(answer.body.errors[0]).toMatchObject({ field: 'plate', problem: 'is an array, not a string' })
+    })
+  })
+
+  describe('the path and the method', () => {
+    it('answers an unknown path with 404 suggesting the nearest one', async () => {
+      const answer = await client.request('GET', '/vehicle?plate=AB123', { headers: token() })
+      expectProblem(answer, 404)
+      expect(answer.body.message).toMatch(/Did you mean \/vehicles\?/)
+    })
+
+    // Known bug: `/rental-companies/` matches `/rental-companies/:id` with an empty id, so the answer is
+    // "No rental company has the id ." The fix (an empty segment never fills a parameter) belongs in
+    // matchPath (src/core/mock.ts); see the report. Remove `.fails` when it lands.
+    it.fails('answers a path with a trailing slash with 404 saying to drop it', async () => {
+      const answer = await client.request('GET', '/rental-companies/?kennitala=5901694399', { headers: token() })
+      expectProblem(answer, 404)
+      expect(answer.body.message).toMatch(/trailing slash/)
+    })
+
+    it('answers a wrong method with 405 and the methods the path answers in Allow', async () => {
+      const answer = await client.request('DELETE', '/vehicles', { headers: token() })
+      expectProblem(answer, 405)
+      expect(answer.headers.allow).toBe('GET, POST')
+      expect(answer.body.message).toContain('GET, POST')
+    })
+
+    it('answers PUT /payments with 405 allowing POST', async () => {
+      const answer = await client.request('PUT', '/payments', { headers: auth(world), body: {} })
+      expectProblem(answer, 405)
+      expect(answer.headers.allow).toBe('POST')
+    })
+
+    it('teaches the misspelled /rental-comapnies: 404 naming /rental-companies', async () => {
+      const answer = await client.request('GET', `/rental-comapnies?kennitala=${world.visit.ownerKennitala}`, { headers: token() })
+      expectProblem(answer, 404)
+      expect(answer.body.message).toMatch(/misspelled: use \/rental-companies/)
+    })
+
+    it('teaches GET /payment: 405 saying the simple payment is POST with a JSON body', async () => {
+      const answer = await client.request('GET', '/payment', { headers: token() })
+      expectProblem(answer, 405)
+      expect(answer.headers.allow).toBe('POST')
+      expect(answer.body.message).toMatch(/POST \/payment with a JSON body/)
+    })
+  })
+
+  describe('the token', () => {
+    const path = '/vehicles?plate=AB123'
+
+    it('answers no Authorization header with 401 saying it is missing', async () => {
+      const answer = await client.request('GET', path)
+      expectProblem(answer, 401)
+      expect(answer.body.message).toMatch(/no Authorization header/)
+      expect(answer.headers['www-authenticate']).toMatch(/^Bearer/)
+    })
+
+    it.each([['Token abc123'], ['Bearer'], [`Basic ${btoa('user:pass')}`], ['Bearer two words']])(
+      'answers the malformed header "%s" with 401 saying it is malformed',
+      async (value) => {
+        const answer = await client.request('GET', path, { headers: { authorization: value } })
+        expectProblem(answer, 401)
+        expect(answer.body.message).toMatch(/malformed/)
+      },
+    )
+
+    it('answers a token it did not issue with 401 saying it is not recognised', async () => {
+      const answer = await client.request('GET', path, { headers: { authorization: 'Bearer not-a-token-it-issued' } })
+      expectProblem(answer, 401)
+      expect(answer.body.message).toMatch(/not recognised/)
+    })
+
+    it('says something different for each of missing, malformed and unknown', async () => {
+      const messages = await Promise.all(
+        [{}, { authorization: 'Token x' }, { authorization: 'Bearer nope' }].map(async (headers) => (await client.request('GET', path, { headers })).body.message),
+      )
+      expect(new Set(messages).size).toBe(3)
+    })
+
+    it('reads the token before the body: a bad body without a token is 401', async () => {
+      const answer = await client.request('POST', '/vehicles', { headers: { 'content-type': 'application/json' }, rawBody: '{oops' })
+      expect(answer.status).toBe(401)
+    })
+  })
+
+  describe('the journal of bad requests', () => {
+    it('journals a malformed body with its text, why it failed, and the 400', async () => {
+      await client.request('POST', '/vehicles', { headers: auth(world), rawBody: '{"plate": ' })
+      const entry = lastEntry()
+      expect(entry.request).toMatchObject({ method: 'POST', path: '/vehicles', bodyText: '{"plate": ' })
+      expect(entry.request.bodyError).toMatch(/not valid JSON/)
+      expect(entry.response.status).toBe(400)
+      expect(entry.route).toBe('POST /vehicles')
+      expect(entry.auth).toBe('ok')
+    })
+
+    it('journals a wrong path in the world of its token, with no route', async () => {
+      await client.request('GET', '/rental-comapnies?kennitala=1', { headers: token() })
+      expect(lastEntry()).toMatchObject({ route: null, worldId: world.id, request: { path: '/rental-comapnies', query: { kennitala: '1' } }, response: { status: 404 } })
+    })
+
+    it('journals a request without a token in the whole journal, with auth missing and no world', async () => {
+      await client.request('GET', '/vehicles?plate=NOTOK1')
+      const entry = service.journal.entries().at(-1)!
+      expect(entry).toMatchObject({ auth: 'missing', worldId: null, request: { query: { plate: 'NOTOK1' } }, response: { status: 401 } })
+    })
+  })
+
+  describe('nothing a client sends yields HTML or a 500', () => {
+    const odd: Array<[string, string, { headers?: Record<string, string>; rawBody?: string; failsOver?: Transport['name'] }?]> = [
+      ['GET', '/'],
+      // Known bug: msw's own path matching (path-to-regexp) throws URIError on a malformed escape in a
+      // path, before any handler runs; the fix is predicate matchers in src/core/msw.ts (see the report).
+      ['GET', '/vehicles/%E0%A4%A', { failsOver: 'msw' }],
+      ['GET', '/nowhere/%E0%A4%A', { failsOver: 'msw' }],
+      ['GET', '/vehicles?plate=%E0%A4%A'],
+      ['GET', '/vehicles?plate=AB123&plate=CD456'],
+      ['GET', `/vehicles?plate=${'A'.repeat(4000)}`],
+      ['GET', '/../../etc/passwd'],
+      ['OPTIONS', '/vehicles'],
+      ['HEAD', '/vehicles?plate=AB123'],
+      ['PATCH', '/payments/00000000-0000-4000-8000-000000000000'],
+      ['POST', '/payments', { rawBody: 'null' }],
+      ['POST', '/payments', { rawBody: '"a string"' }],
+      ['POST', '/payments', { rawBody: '12' }],
+      ['POST', '/payment', { rawBody: '{"__proto__": {"admin": true}}' }],
+      ['POST', '/payment', { rawBody: '\u0000\u0001\u0002' }],
+      ['POST', '/custodians', { rawBody: '[' .repeat(50_000) }],
+      ['POST', '/custodians', { rawBody: `{"acquiredOn": ${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}` }],
+      ['POST', '/vehicles', { headers: { 'content-type': 'application/json' }, rawBody: '{}' }],
+      ['GET', '/__relay/nowhere'],
+    ]
+    it.for(odd)('%s %s', async ([method, path, options = {}]) => {
+      if (options.failsOver === transport.name) {
+        await expect(client.request(method, path, { headers: token() })).rejects.toThrow(/URI malformed/)
+        return
+      }
+      const headers = { ...(method === 'GET' || method === 'HEAD' ? token() : auth(world)), ...options.headers }
+      const answer = await client.request(method, path, { headers, ...(options.rawBody !== undefined ? { rawBody: options.rawBody } : {}) })
+      expect(answer.status).toBeGreaterThanOrEqual(200)
+      expect(answer.status).toBeLessThan(500)
+      expect(answer.headers['content-type']).toMatch(/json/)
+      expect(answer.text).not.toMatch(/<html|<!DOCTYPE/i)
+    })
+  })
+})
