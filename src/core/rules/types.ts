@@ -5,6 +5,8 @@ import type { Visit } from '../scenario.js'
 
 export type Flow = 'advanced' | 'simple'
 export type CheckStatus = 'passed' | 'failed' | 'skipped'
+/** How a visit's payment ended: recorded, not handled (owner not in the service), or refused. */
+export type Outcome = 'paid' | 'skipped' | 'rejected'
 
 /** A visit as a case hands it to a client: the scenario's visit and the location that reports it. */
 export interface CaseVisit extends Visit {
@@ -42,6 +44,8 @@ export interface CaseContext {
   token?: string
   visit?: CaseVisit
   client?: ClientRun
+  /** The outcome a correct client reaches in this case (the suite's), when known. */
+  outcome?: Outcome
 }
 
 /** What one rule found in one case. */
@@ -70,6 +74,8 @@ export interface Rule {
   cite: string
   /** True when the check needs the case's inputs (visit, token or client); false ones run live too. */
   needsCase: boolean
+  /** Which of the case's inputs a `needsCase` rule cannot run without (default: the visit). */
+  needs?: ReadonlyArray<'visit' | 'token' | 'client'>
   check(context: CaseContext): RuleOutcome
 }
 
@@ -98,6 +104,14 @@ export interface CaseResult {
   checks: Check[]
   expected: ExpectedCall[]
   requests: JournalEntry[]
+  /** The outcome a correct client reaches in this case (the suite's). */
+  expectedOutcome?: Outcome
+  /** What the client wrote to RELAY_RESULT_FILE, when it wrote a valid report. */
+  report?: ClientReport
+  /** Why RELAY_RESULT_FILE could not be read as a report, when it could not. */
+  reportError?: string
+  /** The world the case ran in, e.g. `world-3`: the journal's `worldId` of its requests. */
+  worldId?: string
 }
 
 export interface RunSummary {
@@ -120,4 +134,38 @@ export interface RunSummary {
 export interface RunResult {
   summary: RunSummary
   cases: CaseResult[]
+}
+
+/** What a reporter learns when a run starts. */
+export interface RunStart {
+  cases: ReadonlyArray<{ id: string; flow: Flow; scenario: string; title: string }>
+  client: string
+  flows: Flow[]
+  startedAt: string
+}
+
+/** A case about to run: its world is ready and its client is starting. */
+export interface CaseStart {
+  id: string
+  flow: Flow
+  scenario: string
+  title: string
+  visit: CaseVisit
+  baseUrl: string
+  worldId: string
+}
+
+/**
+ * Consumes a run's results as they come (vitest style: every hook optional). Reporters read
+ * results, never the runner.
+ * @example
+ * const reporter: Reporter = { onCaseEnd: (result) => console.log(result.id, result.status) }
+ */
+export interface Reporter {
+  onRunStart?(run: RunStart): void | Promise<void>
+  onCaseStart?(start: CaseStart): void | Promise<void>
+  /** Each request of a case, as the mock answers it. */
+  onRequest?(entry: JournalEntry, start: CaseStart): void
+  onCaseEnd?(result: CaseResult): void | Promise<void>
+  onRunEnd?(result: RunResult): void | Promise<void>
 }

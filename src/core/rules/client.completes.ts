@@ -1,0 +1,37 @@
+// client.completes: the client exits 0 in every case: the customer's payment completes even when
+// the owner is unknown or the service refuses. Needs the case: only the runner sees the process.
+import { defineRule } from './define.js'
+import { fail, pass, skip, whatHappened } from './facts.js'
+
+function lastLine(text: string): string | undefined {
+  const lines = text.trim().split('\n').filter((line) => line.trim() !== '')
+  const last = lines.at(-1)?.trim()
+  return last === undefined ? undefined : last.length > 160 ? `${last.slice(0, 157)}...` : last
+}
+
+export default defineRule({
+  id: 'client.completes',
+  flows: ['advanced', 'simple'],
+  title: "the client exits 0 in every case: the customer's payment completes even when the owner is unknown or the service refuses",
+  cite: '§1 Advanced flow, rule 2; §1 Simple flow, rule 3 ("The location then completes the customer\'s payment"); §7 Errors, rule 2',
+  needsCase: true,
+  needs: ['client'],
+  check({ client, flow, requests }) {
+    if (!client) return skip('Needs the client run.')
+    const seconds = (client.durationMs / 1000).toFixed(1)
+    if (client.timedOut) {
+      return fail(`Expected the client to finish and exit 0; it was still running after ${seconds} s and was killed with its whole process tree (--timeout).`, {
+        expected: 0,
+        actual: 'timed out',
+      })
+    }
+    if (client.exitCode === 0) return pass('The client exited 0.')
+    const happened = whatHappened(flow, requests)
+    const how = client.exitCode === null ? `was killed by ${client.signal ?? 'a signal'}` : `exited ${client.exitCode}`
+    const said = lastLine(client.stderr) ?? lastLine(client.stdout)
+    return fail(
+      `Expected exit status 0 (the customer's payment completes whatever the service answers); the client ${how} after ${seconds} s, when ${happened.why}${said ? `. Its last output: "${said}"` : ''}.`,
+      { expected: 0, actual: client.exitCode ?? client.signal },
+    )
+  },
+})

@@ -1,0 +1,202 @@
+// What rules read from a case's journal: the calls, their bodies, and the facts the mock's own
+// answers establish (the company found, the vehicles listed, the vehicle created, the payment
+// recorded). Deriving facts from the answers, not from the case's inputs, lets the rules that
+// need no visit run live on the serve page too.
+import type { JournalEntry } from '../journal.js'
+import { serviceRoutes } from '../handlers/index.js'
+import type { Flow, Outcome, RuleOutcome } from './types.js'
+
+/** The endpoints the interface documents (not the mock's extra link routes). */
+export const DOCUMENTED_ROUTES: ReadonlySet<string> = new Set(
+  serviceRoutes.filter((route) => route.integration === 'advanced' || route.integration === 'simple').map((route) => route.id),
+)
+
+/** The documented endpoints of one flow, in the interface's order. */
+export function routesOf(flow: Flow): string[] {
+  return serviceRoutes.filter((route) => route.integration === flow).map((route) => route.id)
+}
+
+export function pass(message: string, extra: Partial<RuleOutcome> = {}): RuleOutcome {
+  return { status: 'passed', message, ...extra }
+}
+
+export function fail(message: string, extra: Partial<RuleOutcome> = {}): RuleOutcome {
+  return { status: 'failed', message, ...extra }
+}
+
+export function skip(message: string): RuleOutcome {
+  return { status: 'skipped', message }
+}
+
+/** `POST /payments (request 3 of 4)`: which request, by method, path and position in the case. */
+export function at(requests: ReadonlyArray<JournalEntry>, entry: JournalEntry): string {
+  const position = requests.indexOf(entry) + 1
+  return `${entry.request.method} ${entry.request.path}${entry.request.search} (request ${position} of ${requests.length})`
+}
+
+/** A short list of requests: `GET /vehicles (request 2 of 3), POST /payments (request 3 of 3)`. */
+export function list(requests: ReadonlyArray<JournalEntry>, entries: ReadonlyArray<JournalEntry>, limit = 4): string {
+  const shown = entries.slice(0, limit).map((entry) => at(requests, entry))
+  return entries.length > limit ? `${shown.join(', ')} and ${entries.length - limit} more` : shown.join(', ')
+}
+
+/** A value as the client sent it, short enough for a message: `"2490"` (a string) reads differently from `2490`. */
+export function show(value: unknown): string {
+  if (value === undefined) return 'nothing'
+  const text = JSON.stringify(value)
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text
+}
+
+/** The parsed JSON body of a request, whatever its Content-Type (http.json-body judges that). */
+export function bodyOf(entry: JournalEntry): unknown {
+  if (entry.request.body !== undefined) return entry.request.body
+  if (entry.request.bodyText === undefined) return undefined
+  try {
+    return JSON.parse(entry.request.bodyText)
+  } catch {
+    return undefined
+  }
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** The value at a dotted path of a body, e.g. `amount.currency`. */
+export function valueAt(body: unknown, path: string): unknown {
+  let current = body
+  for (const key of path.split('.')) {
+    if (!isRecord(current)) return undefined
+    current = current[key]
+  }
+  return current
+}
+
+export function isOk(entry: JournalEntry): boolean {
+  return entry.response.status >= 200 && entry.response.status < 300
+}
+
+/** The requests to documented endpoints: the calls the flow's order is judged on (http.known-endpoint judges the rest). */
+export function calls(requests: ReadonlyArray<JournalEntry>): JournalEntry[] {
+  return requests.filter((entry) => entry.route !== null && DOCUMENTED_ROUTES.has(entry.route))
+}
+
+/** The first documented call after `entry`, if any. */
+export function callAfter(requests: ReadonlyArray<JournalEntry>, entry: JournalEntry): JournalEntry | undefined {
+  const from = requests.indexOf(entry)
+  return requests.slice(from + 1).find((next) => next.route !== null && DOCUMENTED_ROUTES.has(next.route))
+}
+
+export function callsTo(requests: ReadonlyArray<JournalEntry>, route: string): JournalEntry[] {
+  return requests.filter((entry) => entry.route === route)
+}
+
+/** A lookup the mock answered with a list (200 and a JSON array). */
+export interface ListAnswer {
+  entry: JournalEntry
+  items: Record<string, unknown>[]
+}
+
+/** The first call to `route` that the mock answered with a list. */
+export function firstList(requests: ReadonlyArray<JournalEntry>, route: 'GET /rental-companies' | 'GET /vehicles'): ListAnswer | undefined {
+  for (const entry of requests) {
+    if (entry.route === route && entry.response.status === 200 && Array.isArray(entry.response.body)) {
+      return { entry, items: entry.response.body as Record<string, unknown>[] }
+    }
+  }
+  return undefined
+}
+
+/** The company lookup's answer: `found` with the first company, `empty`, or `none` (not made, or refused). */
+export function companyFacts(requests: ReadonlyArray<JournalEntry>):
+  | { kind: 'found'; entry: JournalEntry; company: Record<string, unknown>; count: number }
+  | { kind: 'empty'; entry: JournalEntry }
+  | { kind: 'none'; why: string } {
+  const answer = firstList(requests, 'GET /rental-companies')
+  if (answer) {
+    return answer.items.length > 0
+      ? { kind: 'found', entry: answer.entry, company: answer.items[0], count: answer.items.length }
+      : { kind: 'empty', entry: answer.entry }
+  }
+  const tried = callsTo(requests, 'GET /rental-companies')[0]
+  return {
+    kind: 'none',
+    why: tried
+      ? `the company lookup ${at(requests, tried)} was refused (${tried.response.status}), so no company was found`
+      : 'the client made no company lookup (GET /rental-companies), so no company was found',
+  }
+}
+
+/** The vehicle lookup's answer: `found` with the listed vehicles, `empty`, or `none`. */
+export function vehicleFacts(requests: ReadonlyArray<JournalEntry>):
+  | { kind: 'found'; entry: JournalEntry; vehicles: Record<string, unknown>[] }
+  | { kind: 'empty'; entry: JournalEntry }
+  | { kind: 'none'; why: string } {
+  const answer = firstList(requests, 'GET /vehicles')
+  if (answer) return answer.items.length > 0 ? { kind: 'found', entry: answer.entry, vehicles: answer.items } : { kind: 'empty', entry: answer.entry }
+  const tried = callsTo(requests, 'GET /vehicles')[0]
+  return {
+    kind: 'none',
+    why: tried ? `the vehicle lookup ${at(requests, tried)} was refused (${tried.response.status})` : 'the client made no vehicle lookup (GET /vehicles)',
+  }
+}
+
+/** The id the mock answered a creation with (`{id, link}`), when it created the record. */
+export function createdId(entry: JournalEntry): string | undefined {
+  if (!isOk(entry)) return undefined
+  const id = valueAt(entry.response.body, 'id')
+  return typeof id === 'string' && id !== '' ? id : undefined
+}
+
+/** The vehicle the mock created after an empty vehicle list, and the request that created it. */
+export function createdVehicle(requests: ReadonlyArray<JournalEntry>): { entry: JournalEntry; id: string } | undefined {
+  const vehicles = vehicleFacts(requests)
+  if (vehicles.kind !== 'empty') return undefined
+  const from = requests.indexOf(vehicles.entry)
+  for (const entry of requests.slice(from + 1)) {
+    if (entry.route !== 'POST /vehicles') continue
+    const id = createdId(entry)
+    if (id) return { entry, id }
+  }
+  return undefined
+}
+
+/** The mock's own explanation of a refusal: its `message`, and the fields it named. */
+export function mockSaid(entry: JournalEntry): string | undefined {
+  const message = valueAt(entry.response.body, 'message')
+  return typeof message === 'string' ? message : undefined
+}
+
+/** The per-field problems the mock found in a body (a 422 with `errors`), as one sentence. */
+export function fieldProblems(entry: JournalEntry): string | undefined {
+  const errors = valueAt(entry.response.body, 'errors')
+  if (!Array.isArray(errors) || errors.length === 0) return undefined
+  return errors
+    .map((error) => {
+      const e = error as Record<string, unknown>
+      return `${String(e.field)} ${String(e.problem)} (sent ${show(e.received)}; expected ${String(e.expected)})`
+    })
+    .join('; ')
+}
+
+/** What really happened to the visit's payment, judged from the mock's answers alone. */
+export function whatHappened(flow: Flow, requests: ReadonlyArray<JournalEntry>): { outcome: Outcome; paymentId?: string; why: string } {
+  const route = flow === 'advanced' ? 'POST /payments' : 'POST /payment'
+  const payments = callsTo(requests, route)
+  for (const entry of [...payments].reverse()) {
+    // The simple endpoint's rule: an answer with `id` means accepted, whatever the HTTP status.
+    const id = flow === 'simple' ? valueAt(entry.response.body, 'id') : createdId(entry)
+    if (typeof id === 'string' && id !== '') return { outcome: 'paid', paymentId: id, why: `${at(requests, entry)} was answered with the payment id ${id}` }
+  }
+  if (flow === 'advanced') {
+    const company = companyFacts(requests)
+    if (company.kind === 'empty') {
+      return { outcome: 'skipped', why: `${at(requests, company.entry)} answered [] (the owner is not part of the service)` }
+    }
+  }
+  const last = payments.at(-1)
+  if (last) return { outcome: 'rejected', why: `${at(requests, last)} was answered ${last.response.status} without an id${mockSaid(last) ? `: "${mockSaid(last)}"` : ''}` }
+  const refused = requests.find((entry) => !isOk(entry))
+  if (refused) return { outcome: 'rejected', why: `the service refused ${at(requests, refused)} (${refused.response.status}) and no payment was recorded` }
+  return { outcome: 'rejected', why: 'no payment was recorded' }
+}

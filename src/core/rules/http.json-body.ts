@@ -1,0 +1,37 @@
+// http.json-body: every request with a body sends `Content-Type: application/json` and valid JSON.
+// Works live: it reads only the request as the journal recorded it.
+import { defineRule } from './define.js'
+import { at, fail, pass, skip } from './facts.js'
+
+const JSON_TYPE = /^application\/json\s*(?:;|$)/i
+
+export default defineRule({
+  id: 'http.json-body',
+  flows: ['advanced', 'simple'],
+  title: 'every request with a body sends `Content-Type: application/json` and valid JSON',
+  cite: '§4 Endpoints ("Requests with a body carry Content-Type: application/json"); §1 "All requests and responses are JSON over HTTP"',
+  needsCase: false,
+  check({ requests }) {
+    const withBody = requests.filter((entry) => entry.request.bodyText !== undefined && entry.request.bodyText !== '')
+    if (withBody.length === 0) return skip('No request had a body.')
+    for (const entry of withBody) {
+      const type = entry.request.headers['content-type']
+      if (type === undefined || !JSON_TYPE.test(type)) {
+        return fail(
+          `Expected "Content-Type: application/json" on every request with a body; ${at(requests, entry)} sent ${type === undefined ? 'no Content-Type header' : `"Content-Type: ${type}"`}.`,
+          { seq: entry.seq, expected: 'application/json', actual: type ?? null },
+        )
+      }
+      try {
+        JSON.parse(entry.request.bodyText!)
+      } catch (error) {
+        const text = entry.request.bodyText!
+        return fail(
+          `Expected a valid JSON body; ${at(requests, entry)} sent ${JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text)}, which is not JSON (${(error as Error).message}).`,
+          { seq: entry.seq, expected: 'valid JSON', actual: text },
+        )
+      }
+    }
+    return pass(`All ${withBody.length} request bodies were JSON with Content-Type: application/json.`)
+  },
+})

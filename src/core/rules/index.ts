@@ -1,0 +1,111 @@
+// The conformance rules: every rule (ids exactly as the README's table), and evaluate(), the one
+// function the runner, the live page and every report use to judge a case's requests.
+import advancedCompanyLookupFirst from './advanced.company-lookup-first.js'
+import advancedCreateVehicleWhenMissing from './advanced.create-vehicle-when-missing.js'
+import advancedCustodianAfterCreate from './advanced.custodian-after-create.js'
+import advancedFirstVehicle from './advanced.first-vehicle.js'
+import advancedNoCreateWhenFound from './advanced.no-create-when-found.js'
+import advancedPaymentBody from './advanced.payment-body.js'
+import advancedSinglePayment from './advanced.single-payment.js'
+import advancedUnknownOwnerStops from './advanced.unknown-owner-stops.js'
+import advancedVehicleLookup from './advanced.vehicle-lookup.js'
+import authBearer from './auth.bearer.js'
+import clientCompletes from './client.completes.js'
+import clientOutcome from './client.outcome.js'
+import httpJsonBody from './http.json-body.js'
+import httpKnownEndpoint from './http.known-endpoint.js'
+import simpleBody from './simple.body.js'
+import simpleOneRequest from './simple.one-request.js'
+import type { CaseContext, Check, Rule } from './types.js'
+
+/** Every rule, in the order of the README's table. */
+export const rules: ReadonlyArray<Rule> = [
+  authBearer,
+  httpJsonBody,
+  httpKnownEndpoint,
+  advancedCompanyLookupFirst,
+  advancedUnknownOwnerStops,
+  advancedVehicleLookup,
+  advancedCreateVehicleWhenMissing,
+  advancedCustodianAfterCreate,
+  advancedNoCreateWhenFound,
+  advancedFirstVehicle,
+  advancedPaymentBody,
+  advancedSinglePayment,
+  simpleOneRequest,
+  simpleBody,
+  clientCompletes,
+  clientOutcome,
+]
+
+const byId = new Map(rules.map((rule) => [rule.id, rule]))
+
+/**
+ * The rule with this id, if there is one.
+ * @example ruleById('advanced.first-vehicle')?.cite
+ */
+export function ruleById(id: string): Rule | undefined {
+  return byId.get(id)
+}
+
+/** What a case-only rule is missing from this context, if anything. */
+function missingInput(rule: Rule, context: CaseContext): string | undefined {
+  if (!rule.needsCase) return undefined
+  const needs = rule.needs ?? ['visit']
+  const missing = needs.filter((input) => context[input] === undefined)
+  if (missing.length === 0) return undefined
+  const names = { visit: 'visit', token: 'token', client: 'client run' }
+  return `Needs the case's inputs (its ${missing.map((m) => names[m]).join(' and ')}): checked by relay-mock conform, not live.`
+}
+
+/**
+ * Judges a case: one check per rule of its flow, in the rules' order. A rule that does not apply,
+ * or needs inputs the context lacks, is `skipped`, never `passed`.
+ * @example
+ * const checks = evaluate({ flow: 'advanced', requests: world.journal.entries() })
+ * checks.filter((c) => c.status === 'failed').map((c) => `${c.rule}: ${c.message}`)
+ */
+export function evaluate(context: CaseContext): Check[] {
+  return rules
+    .filter((rule) => rule.flows.includes(context.flow))
+    .map((rule): Check => {
+      const missing = missingInput(rule, context)
+      if (missing) return { rule: rule.id, status: 'skipped', message: missing }
+      try {
+        return { rule: rule.id, ...rule.check(context) }
+      } catch (error) {
+        return {
+          rule: rule.id,
+          status: 'failed',
+          message: `relay-mock could not check this rule (${(error as Error).message}). This is a bug in relay-mock; please report it with the case's requests.`,
+        }
+      }
+    })
+}
+
+export { expectedCalls } from './expected.js'
+export { defineRule } from './define.js'
+export { defineSuite } from './suite.js'
+export { toClientReport, clientReport } from './report.js'
+export { whatHappened, DOCUMENTED_ROUTES } from './facts.js'
+
+export type { ConformanceCase, Suite } from './suite.js'
+export type {
+  CaseContext,
+  CaseResult,
+  CaseStart,
+  CaseVisit,
+  Check,
+  CheckStatus,
+  ClientReport,
+  ClientRun,
+  ExpectedCall,
+  Flow,
+  Outcome,
+  Reporter,
+  Rule,
+  RuleOutcome,
+  RunResult,
+  RunStart,
+  RunSummary,
+} from './types.js'

@@ -1,0 +1,33 @@
+// The client's own account of a case (RELAY_RESULT_FILE), read strictly: a report that does not
+// parse is a finding (client.outcome), never a crash.
+import { z } from 'zod'
+import type { ClientReport } from './types.js'
+
+export const clientReport = z
+  .object({
+    outcome: z.enum(['paid', 'skipped', 'rejected']),
+    paymentId: z.string().optional(),
+    message: z.string().optional(),
+  })
+  .meta({ title: 'ClientReport', description: 'What a client may write to RELAY_RESULT_FILE' })
+
+/**
+ * Reads a client's report from the text of RELAY_RESULT_FILE (or a function client's return value).
+ * @example toClientReport('{"outcome":"paid","paymentId":"..."}') // { report: { outcome: 'paid', ... } }
+ */
+export function toClientReport(input: string | unknown): { report: ClientReport } | { error: string } {
+  let value = input
+  if (typeof input === 'string') {
+    if (input.trim() === '') return { error: 'the file is empty' }
+    try {
+      value = JSON.parse(input)
+    } catch (error) {
+      return { error: `the file is not JSON (${(error as Error).message}): ${JSON.stringify(input.length > 60 ? `${input.slice(0, 57)}...` : input)}` }
+    }
+  }
+  const parsed = clientReport.safeParse(value)
+  if (parsed.success) return { report: parsed.data as ClientReport }
+  const issue = parsed.error.issues[0]
+  const where = issue.path.length > 0 ? issue.path.join('.') : 'the report'
+  return { error: `${where} ${issue.message.toLowerCase()} (it holds ${JSON.stringify(value)?.slice(0, 120)})` }
+}

@@ -1,0 +1,39 @@
+// Suites: the conformance cases as data. A case names a flow, a scenario (the state of the world),
+// optional changes to the scenario's visit, and the outcome a correct client reaches.
+import type { Visit } from '../scenario.js'
+import type { Flow, Outcome } from './types.js'
+
+/** One conformance case: a fresh world of `scenario`, one run of the client, every rule of `flow`. */
+export interface ConformanceCase {
+  /** `<flow>/<what it exercises>`, e.g. `advanced/new-vehicle`: stable, public. */
+  id: string
+  flow: Flow
+  /** The scenario the case's world is seeded from (see `relay-mock scenarios`). */
+  scenario: string
+  /** One line: what the case exercises. */
+  title: string
+  /** Changes to the scenario's visit, e.g. an end equal to the start. */
+  visit?: Partial<Visit>
+  /** The outcome a correct client reaches: `paid`, `skipped` (owner not in the service) or `rejected` (the service refused). */
+  outcome: Outcome
+}
+
+export interface Suite {
+  name: string
+  description: string
+  cases: ConformanceCase[]
+}
+
+/**
+ * Names a suite of cases (one file per suite in `suites/`).
+ * @example
+ * export default defineSuite({ name: 'simple', description: '...', cases: [
+ *   { id: 'simple/accepted', flow: 'simple', scenario: 'existing-vehicle', title: '...', outcome: 'paid' },
+ * ] })
+ */
+export function defineSuite(suite: Suite): Suite {
+  for (const kase of suite.cases) {
+    if (!kase.id.startsWith(`${kase.flow}/`)) throw new Error(`Failed to define the suite ${suite.name}: the case ${kase.id} must start with "${kase.flow}/".`)
+  }
+  return suite
+}

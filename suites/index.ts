@@ -1,0 +1,9 @@
+// Every suite relay-mock conform runs, and their cases in order. One file per suite beside this one.
+import type { ConformanceCase, Suite } from '../src/core/rules/suite.js'
+import advanced from './advanced.js'
+import simple from './simple.js'
+
+export const suites: ReadonlyArray<Suite> = [advanced, simple]
+
+/** Every case of every suite, advanced first. */
+export const cases: ReadonlyArray<ConformanceCase> = suites.flatMap((suite) => suite.cases)
