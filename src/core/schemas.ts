@@ -34,7 +34,8 @@ export function isDate(value: string): boolean {
 }
 
 export const uuid = expecting(
-  z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, {
+  // Both cases spelled out rather than an `i` flag: the flag does not reach the OpenAPI pattern.
+  z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, {
     error: 'is not a UUID',
   }),
   'a UUID string, e.g. 3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
