@@ -71,6 +71,13 @@ describe.each(transports)('OpenAPI documents over $name', (transport) => {
     expect(payment.required.sort()).toEqual(['amount', 'endedOn', 'locationId', 'startedOn', 'vehicleId'])
   })
 
+  it('gives the UUID pattern the same case rule as the mock', () => {
+    const pattern = documents.advanced.paths['/payments'].post.requestBody.content['application/json'].schema.properties.locationId.pattern
+    const upper = '3F2B8C1E-5D4A-4E6B-9C7D-1A2B3C4D5E6F'
+    expect(schemas.uuid.safeParse(upper).success).toBe(true)
+    expect(new RegExp(pattern).test(upper)).toBe(true)
+  })
+
   it('describes the amount as a positive integer', () => {
     const amount = documents.advanced.paths['/payments'].post.requestBody.content['application/json'].schema.properties.amount.properties.amount
     expect(amount.type).toBe('integer')
