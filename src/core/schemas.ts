@@ -67,23 +67,29 @@ export const country = expecting(
   'is',
 )
 
+// Each date and time schema checks its form with a regex first (so that the OpenAPI documents carry
+// the pattern; a refine does not reach them) and then that the calendar value is real.
+const NOT_TIMESTAMP = 'is not a real timestamp in the form YYYY-MM-DD HH:MM:SS'
 export const timestamp = expecting(
-  z.string().refine(isTimestamp, { error: 'is not a real timestamp in the form YYYY-MM-DD HH:MM:SS' }),
+  z.string().regex(TIMESTAMP, { error: NOT_TIMESTAMP, abort: true }).refine(isTimestamp, { error: NOT_TIMESTAMP }),
   'a timestamp YYYY-MM-DD HH:MM:SS (a real calendar value), e.g. 2026-11-21 14:05:00',
   '2026-11-21 14:05:00',
 )
 
+const NOT_DATE = 'is not a real date in the form YYYY-MM-DD'
 export const date = expecting(
-  z.string().refine(isDate, { error: 'is not a real date in the form YYYY-MM-DD' }),
+  z.string().regex(DATE, { error: NOT_DATE, abort: true }).refine(isDate, { error: NOT_DATE }),
   'a date YYYY-MM-DD (a real calendar day), e.g. 2024-03-01',
   '2024-03-01',
 )
 
 /** The custodian's `acquiredOn`: the interface's advanced example sends a timestamp; a bare date is accepted too. */
+const NOT_ACQUIRED_ON = 'is neither YYYY-MM-DD HH:MM:SS nor YYYY-MM-DD'
 export const acquiredOnAdvanced = expecting(
-  z.string().refine((v) => isTimestamp(v) || isDate(v), {
-    error: 'is neither YYYY-MM-DD HH:MM:SS nor YYYY-MM-DD',
-  }),
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2}:\d{2})?$/, { error: NOT_ACQUIRED_ON, abort: true })
+    .refine((v) => isTimestamp(v) || isDate(v), { error: NOT_ACQUIRED_ON }),
   'the registration date as YYYY-MM-DD HH:MM:SS (as the interface example sends it) or YYYY-MM-DD',
   '2024-03-01 00:00:00',
 )
