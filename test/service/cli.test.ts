@@ -1,0 +1,149 @@
+// The relay-mock command as a user runs it: `node bin/relay-mock.js ...` in a child process.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { createServer, type Server } from 'node:net'
+import { fileURLToPath } from 'node:url'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { scenarios } from '../../scenarios/index.js'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const bin = 'bin/relay-mock.js'
+const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined }
+const ANSI = /\u001b\[[0-9;]*m/g
+
+interface Finished {
+  code: number | null
+  signal: NodeJS.Signals | null
+  stdout: string
+  stderr: string
+}
+
+/** Runs the CLI to its end. */
+function run(args: string[]): Finished {
+  const result = spawnSync(process.execPath, [bin, ...args], { cwd: root, env, encoding: 'utf8', timeout: 20_000 })
+  return { code: result.status, signal: result.signal, stdout: result.stdout.replace(ANSI, ''), stderr: result.stderr.replace(ANSI, '') }
+}
+
+/** Starts the CLI and collects its output; `ended` resolves when it exits. */
+function start(args: string[]) {
+  const child = spawn(process.execPath, [bin, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk.replace(ANSI, '')))
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk.replace(ANSI, '')))
+  const ended = once(child, 'exit').then(([code, signal]): Finished => ({ code, signal, stdout, stderr }))
+  /** Resolves with the first match of `pattern` in stdout; rejects if the process ends first. */
+  const waitFor = (pattern: RegExp) =>
+    new Promise<RegExpMatchArray>((resolve, reject) => {
+      const check = () => {
+        const match = pattern.exec(stdout)
+        if (match) {
+          child.stdout!.off('data', check)
+          resolve(match)
+        }
+      }
+      child.stdout!.on('data', check)
+      check()
+      void ended.then((result) => reject(new Error(`relay-mock ended (${result.code}) before printing ${pattern}: ${result.stderr}`)))
+    })
+  return { child, ended, waitFor, output: () => ({ stdout, stderr }) }
+}
+
+/**
+ * Stops a server with SIGINT once it has answered a request. Right after the banner the signal
+ * handler may not be installed yet (serve prints before it listens for signals; see the report).
+ */
+async function interrupt(serve: ReturnType<typeof start>): Promise<Finished> {
+  const [, baseUrl] = await serve.waitFor(/serving the relay service at (http:\/\/\S+)/)
+  await (await fetch(`${baseUrl}/openapi/simple.json`)).arrayBuffer()
+  serve.child.kill('SIGINT')
+  return serve.ended
+}
+
+const children: ChildProcess[] = []
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+})
+
+beforeAll(() => {
+  // `npm test` builds first; a bare `vitest run` on a fresh checkout may not have the bundle yet.
+  if (run(['--version']).code !== 0) spawnSync(process.execPath, ['scripts/bundle.mjs'], { cwd: root, stdio: 'inherit' })
+})
+
+describe('relay-mock serve', () => {
+  it('prints its base URL, answers a request there and stops with exit 0 on SIGINT', async () => {
+    const serve = start(['serve', '--port', '0', '--token', 'cli-test-token'])
+    children.push(serve.child)
+    const [, baseUrl] = await serve.waitFor(/serving the relay service at (http:\/\/127\.0\.0\.1:\d+)/)
+    const [, kennitala] = await serve.waitFor(/rental-companies\?kennitala=(\d{10})/)
+    const answer = await fetch(`${baseUrl}/rental-companies?kennitala=${kennitala}`, { headers: { authorization: 'Bearer cli-test-token' } })
+    expect(answer.status).toBe(200)
+    expect(await answer.json()).toEqual([expect.objectContaining({ kennitala })])
+    serve.child.kill('SIGINT')
+    const result = await serve.ended
+    expect(result).toMatchObject({ code: 0, signal: null })
+    expect(result.stdout).toMatch(/Stopping relay-mock/)
+  })
+
+  it('shows the token, a kennitala not in the service and a plate not known yet in its banner', async () => {
+    const serve = start(['serve', '--port', '0', '--token', 'banner-token'])
+    children.push(serve.child)
+    await serve.waitFor(/Ctrl-C/)
+    const { stdout } = serve.output()
+    expect(stdout).toMatch(/token\s+banner-token/)
+    expect(stdout).toMatch(/not in the service:\s+\d{10}/)
+    expect(stdout).toMatch(/unknown plate: [A-Z]{2,3}\d{2,3}/)
+    expect((await interrupt(serve)).code).toBe(0)
+  })
+
+  it('serves the scenario it is given', async () => {
+    const serve = start(['serve', '--port', '0', '--scenario', 'new-vehicle'])
+    children.push(serve.child)
+    await serve.waitFor(/scenario\s+new-vehicle/)
+    expect((await interrupt(serve)).code).toBe(0)
+  })
+
+  it('exits 2 with a message when the port is in use', async () => {
+    const blocker: Server = createServer()
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
+    const port = (blocker.address() as { port: number }).port
+    try {
+      const serve = start(['serve', '--port', String(port)])
+      children.push(serve.child)
+      const result = await serve.ended
+      expect(result.code).toBe(2)
+      expect(result.stderr).toContain(`127.0.0.1:${port}: the port is in use`)
+      expect(result.stderr).toMatch(/--port/)
+    } finally {
+      blocker.close()
+    }
+  })
+
+  it('exits 2 naming the scenarios when the scenario is unknown', () => {
+    const result = run(['serve', '--port', '0', '--scenario', 'no-such-world'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('no-such-world')
+    expect(result.stderr).toContain('multiple-vehicles')
+  })
+})
+
+describe('relay-mock scenarios', () => {
+  it('lists every scenario with its description, one line each', () => {
+    const result = run(['scenarios'])
+    expect(result.code).toBe(0)
+    const lines = result.stdout.trim().split('\n')
+    expect(lines).toHaveLength(scenarios.size)
+    for (const [i, scenario] of [...scenarios.values()].entries()) {
+      expect(lines[i]).toMatch(new RegExp(`^${scenario.name}\\s+`))
+      expect(lines[i]).toContain(scenario.description)
+    }
+  })
+})
+
+describe('relay-mock with no command', () => {
+  it('exits 2 asking for a command', () => {
+    const result = run([])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toMatch(/Please name a command/)
+  })
+})
