@@ -1,0 +1,66 @@
+// `relay-mock conform`: runs a location's client through every case and names each rule it breaks.
+// Exit status: 0 every case passed, 1 a rule failed, 2 a usage or set-up error.
+import pc from 'picocolors'
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs'
+import { RelayMockError } from '../../core/mock.js'
+import type { Flow, Reporter } from '../../core/rules/types.js'
+import { reporters, type ReporterFactory } from '../../node/reporters/index.js'
+import { RUN_DEFAULTS, runConformance } from '../../node/runner.js'
+
+interface ConformArgs {
+  client: string
+  flow?: Flow
+  case?: string[]
+  jobs?: number
+  timeout: number
+  seed?: number
+  [report: string]: unknown
+}
+
+/** The file reports, one flag each: `--json FILE`, `--junit FILE`. A new format is one line here. */
+export const fileReports: Array<{ flag: string; describe: string; create: ReporterFactory }> = [
+  { flag: 'json', describe: 'Also write the results as JSON to FILE', create: reporters.json },
+  { flag: 'junit', describe: 'Also write the results as JUnit XML to FILE (one testcase per case)', create: reporters.junit },
+]
+
+export const conformCommand: CommandModule<object, ConformArgs> = {
+  command: 'conform',
+  describe: "Run a location's client through every case of the advanced and simple flows",
+  builder: (y: Argv) => {
+    let built = y
+      .option('client', { alias: 'c', type: 'string', demandOption: true, describe: 'The client command, run through the shell once per case (see the client contract)' })
+      .option('flow', { alias: 'f', type: 'string', choices: ['advanced', 'simple'], describe: 'Run only the cases of this flow' })
+      .option('case', { type: 'string', array: true, describe: 'Run only this case (an id, or a prefix such as advanced/*); repeatable' })
+      .option('jobs', { alias: 'j', type: 'number', describe: 'How many cases run at once (default: the number of cores)' })
+      .option('timeout', { alias: 't', type: 'number', default: RUN_DEFAULTS.timeoutMs / 1000, describe: 'Seconds before a client is killed with its process tree' })
+      .option('seed', { type: 'number', describe: 'Seed of the generated worlds' })
+    for (const report of fileReports) built = built.option(report.flag, { type: 'string', requiresArg: true, describe: report.describe })
+    return built.example('$0 conform --client "python3 client.py" --junit conform.xml', 'Run every case; write JUnit XML for CI') as unknown as Argv<ConformArgs>
+  },
+  async handler(args: ArgumentsCamelCase<ConformArgs>) {
+    const chosen: Reporter[] = [reporters.console({})]
+    for (const report of fileReports) {
+      const file = args[report.flag]
+      if (typeof file === 'string') chosen.push(report.create({ file }))
+    }
+    try {
+      const result = await runConformance({
+        client: args.client,
+        flows: args.flow ? [args.flow] : undefined,
+        cases: args.case,
+        jobs: args.jobs,
+        timeoutMs: args.timeout * 1000,
+        seed: args.seed,
+        reporters: chosen,
+      })
+      process.exitCode = result.summary.failed > 0 ? 1 : 0
+    } catch (error) {
+      if (error instanceof RelayMockError) {
+        console.error(pc.red(error.message))
+        process.exitCode = 2
+        return
+      }
+      throw error
+    }
+  },
+}

@@ -1,0 +1,49 @@
+// relay-mock's public API for Node: the HTTP server, the conformance runner, its reporters, and
+// everything of the runtime-neutral API (src/index.ts).
+export * from './index.js'
+
+// Server
+export { createServer, listen, close } from './node/server.js'
+
+// Conformance
+export { runConformance, selectCases, toRelayEnv, RUN_DEFAULTS } from './node/runner.js'
+export { runClientProcess, killAllClients } from './node/client-process.js'
+export { referenceClient } from './node/reference-client.js'
+export { rules, ruleById, evaluate, expectedCalls, defineRule, defineSuite, toClientReport } from './core/rules/index.js'
+export { suites, cases } from '../suites/index.js'
+
+// Reporters
+export {
+  reporters,
+  createConsoleReporter,
+  createJsonReporter,
+  createJunitReporter,
+  toJsonReport,
+  toJUnitXml,
+} from './node/reporters/index.js'
+
+export type { ServerOptions } from './node/server.js'
+export type { RunOptions, ClientFunction, ClientVisit, RelayEnv } from './node/runner.js'
+export type { ClientProcessOptions, ClientProcessResult } from './node/client-process.js'
+export type { ReporterFactory, ReporterOptions, ConsoleReporterOptions } from './node/reporters/index.js'
+export type {
+  CaseContext,
+  CaseResult,
+  CaseStart,
+  CaseVisit,
+  Check,
+  CheckStatus,
+  ClientReport,
+  ClientRun,
+  ConformanceCase,
+  ExpectedCall,
+  Flow,
+  Outcome,
+  Reporter,
+  Rule,
+  RuleOutcome,
+  RunResult,
+  RunStart,
+  RunSummary,
+  Suite,
+} from './core/rules/index.js'

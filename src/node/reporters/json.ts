@@ -1,0 +1,42 @@
+// The JSON reporter: the run as one document, `{ summary, cases: [{ id, flow, scenario, status,
+// durationMs, exitCode, checks: [{ rule, status, message }], requests, ... }] }`.
+import { mkdir, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import type { CaseResult, Reporter, RunResult } from '../../core/rules/types.js'
+
+/** The documented fields first (in the documented order), then the rest. */
+function toJsonCase(kase: CaseResult) {
+  const { id, flow, scenario, status, durationMs, exitCode, checks, requests, ...rest } = kase
+  return {
+    id,
+    flow,
+    scenario,
+    status,
+    durationMs,
+    exitCode,
+    checks: checks.map(({ rule, status: checkStatus, message, ...more }) => ({ rule, status: checkStatus, message, ...more })),
+    requests,
+    ...rest,
+  }
+}
+
+/**
+ * The run as a JSON document (pure).
+ * @example JSON.stringify(toJsonReport(result), null, 2)
+ */
+export function toJsonReport(result: RunResult) {
+  return { summary: result.summary, cases: result.cases.map(toJsonCase) }
+}
+
+/**
+ * Writes the run to `file` as JSON when it ends.
+ * @example runConformance({ client, reporters: [createJsonReporter({ file: 'conform.json' })] })
+ */
+export function createJsonReporter({ file }: { file: string }): Reporter {
+  return {
+    async onRunEnd(result) {
+      await mkdir(dirname(file), { recursive: true })
+      await writeFile(file, `${JSON.stringify(toJsonReport(result), null, 2)}\n`)
+    },
+  }
+}
