@@ -1,12 +1,16 @@
 // The relay-mock command line: each command is one module; this file only chains them.
 import yargs from 'yargs'
 import { hideBin } from 'yargs/helpers'
+import { conformCommand } from './commands/conform.js'
+import { demoCommand } from './commands/demo.js'
 import { scenariosCommand } from './commands/scenarios.js'
 import { serveCommand } from './commands/serve.js'
 
 await yargs(hideBin(process.argv))
   .scriptName('relay-mock')
   .command(serveCommand)
+  .command(conformCommand)
+  .command(demoCommand)
   .command(scenariosCommand)
   .demandCommand(1, 'Please name a command: serve, conform, demo or scenarios.')
   .strict()
