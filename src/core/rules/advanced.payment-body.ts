@@ -8,7 +8,7 @@
 import { isTimestamp, uuid } from '../schemas.js'
 import type { JournalEntry } from '../journal.js'
 import { defineRule } from './define.js'
-import { at, bodyOf, callsTo, createdVehicle, fail, fieldProblems, isRecord, pass, show, skip } from './facts.js'
+import { at, bodyOf, callsTo, unreadableBody, createdVehicle, fail, fieldProblems, isRecord, pass, show, skip } from './facts.js'
 import type { CaseVisit } from './types.js'
 
 const FIELDS = ['locationId', 'vehicleId', 'amount', 'startedOn', 'endedOn', 'status']
@@ -58,8 +58,10 @@ export default defineRule({
     const payments = callsTo(requests, 'POST /payments')
     if (payments.length === 0) return skip('Does not apply: no POST /payments was made.')
     const newVehicle = createdVehicle(requests)?.id
+    const readable = payments.filter((entry) => !unreadableBody(entry))
+    if (readable.length === 0) return skip(`Could not read the body of ${at(requests, payments[0])}: it is not JSON (see http.json-body).`)
     let faulty: { entry: JournalEntry; problems: string[] } | undefined
-    for (const entry of payments) {
+    for (const entry of readable) {
       const problems = problemsOf(bodyOf(entry), visit, newVehicle)
       if (problems.length === 0) {
         const mock = fieldProblems(entry)

@@ -29,9 +29,10 @@ export default defineRule({
         actual: report.outcome,
       })
     }
-    if (happened.outcome === 'paid' && report.paymentId !== undefined && report.paymentId !== happened.paymentId) {
-      return fail(`Expected paymentId "${happened.paymentId}", since ${happened.why}; the client wrote paymentId "${report.paymentId}".`, {
-        expected: happened.paymentId,
+    if (happened.outcome === 'paid' && report.paymentId !== undefined && !happened.paymentIds.includes(report.paymentId)) {
+      const expected = happened.paymentIds.at(-1)
+      return fail(`Expected paymentId "${expected}", since ${happened.why}; the client wrote paymentId "${report.paymentId}".`, {
+        expected,
         actual: report.paymentId,
       })
     }

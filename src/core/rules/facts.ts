@@ -58,6 +58,11 @@ export function bodyOf(entry: JournalEntry): unknown {
   }
 }
 
+/** True when the request sent a body that is not JSON: its fields are unreadable, and http.json-body names that. */
+export function unreadableBody(entry: JournalEntry): boolean {
+  return entry.request.bodyText !== undefined && entry.request.bodyText !== '' && bodyOf(entry) === undefined
+}
+
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
@@ -180,23 +185,29 @@ export function fieldProblems(entry: JournalEntry): string | undefined {
 }
 
 /** What really happened to the visit's payment, judged from the mock's answers alone. */
-export function whatHappened(flow: Flow, requests: ReadonlyArray<JournalEntry>): { outcome: Outcome; paymentId?: string; why: string } {
+export function whatHappened(flow: Flow, requests: ReadonlyArray<JournalEntry>): { outcome: Outcome; paymentIds: string[]; why: string } {
   const route = flow === 'advanced' ? 'POST /payments' : 'POST /payment'
   const payments = callsTo(requests, route)
-  for (const entry of [...payments].reverse()) {
+  const paid: { entry: JournalEntry; id: string }[] = []
+  for (const entry of payments) {
     // The simple endpoint's rule: an answer with `id` means accepted, whatever the HTTP status.
     const id = flow === 'simple' ? valueAt(entry.response.body, 'id') : createdId(entry)
-    if (typeof id === 'string' && id !== '') return { outcome: 'paid', paymentId: id, why: `${at(requests, entry)} was answered with the payment id ${id}` }
+    if (typeof id === 'string' && id !== '') paid.push({ entry, id })
+  }
+  if (paid.length > 0) {
+    const ids = paid.map((p) => p.id)
+    const last = paid[paid.length - 1]
+    return { outcome: 'paid', paymentIds: ids, why: `${at(requests, last.entry)} was answered with the payment id ${last.id}${ids.length > 1 ? ` (${ids.length} payments were recorded)` : ''}` }
   }
   if (flow === 'advanced') {
     const company = companyFacts(requests)
     if (company.kind === 'empty') {
-      return { outcome: 'skipped', why: `${at(requests, company.entry)} answered [] (the owner is not part of the service)` }
+      return { outcome: 'skipped', paymentIds: [], why: `${at(requests, company.entry)} answered [] (the owner is not part of the service)` }
     }
   }
   const last = payments.at(-1)
-  if (last) return { outcome: 'rejected', why: `${at(requests, last)} was answered ${last.response.status} without an id${mockSaid(last) ? `: "${mockSaid(last)}"` : ''}` }
+  if (last) return { outcome: 'rejected', paymentIds: [], why: `${at(requests, last)} was answered ${last.response.status} without an id${mockSaid(last) ? `: "${mockSaid(last)}"` : ''}` }
   const refused = requests.find((entry) => !isOk(entry))
-  if (refused) return { outcome: 'rejected', why: `the service refused ${at(requests, refused)} (${refused.response.status}) and no payment was recorded` }
-  return { outcome: 'rejected', why: 'no payment was recorded' }
+  if (refused) return { outcome: 'rejected', paymentIds: [], why: `the service refused ${at(requests, refused)} (${refused.response.status}) and no payment was recorded` }
+  return { outcome: 'rejected', paymentIds: [], why: 'no payment was recorded' }
 }

@@ -83,6 +83,19 @@ export function evaluate(context: CaseContext): Check[] {
     })
 }
 
+/**
+ * The README's rule table, generated from `rules`: id, what it checks, the interface clause.
+ * @example console.log(toRuleTable())
+ */
+export function toRuleTable(list: ReadonlyArray<Rule> = rules): string {
+  const cell = (text: string) => text.replace(/\|/g, '\\|')
+  return [
+    '| id | what it checks | interface clause |',
+    '|---|---|---|',
+    ...list.map((rule) => `| \`${rule.id}\` | ${cell(rule.title)} | ${cell(rule.cite)} |`),
+  ].join('\n')
+}
+
 export { expectedCalls } from './expected.js'
 export { defineRule } from './define.js'
 export { defineSuite } from './suite.js'

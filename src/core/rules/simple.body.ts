@@ -7,7 +7,7 @@ import { isDate, isTimestamp, uuid } from '../schemas.js'
 import { normalizePlate } from '../store.js'
 import type { JournalEntry } from '../journal.js'
 import { defineRule } from './define.js'
-import { at, bodyOf, callsTo, fail, fieldProblems, isRecord, pass, show, skip, valueAt } from './facts.js'
+import { at, bodyOf, callsTo, unreadableBody, fail, fieldProblems, isRecord, pass, show, skip, valueAt } from './facts.js'
 import type { CaseVisit } from './types.js'
 
 const SHAPE: Record<string, string[]> = {
@@ -66,8 +66,10 @@ export default defineRule({
   check({ requests, visit }) {
     const payments = callsTo(requests, 'POST /payment')
     if (payments.length === 0) return skip('Does not apply: no POST /payment was made (see simple.one-request).')
+    const readable = payments.filter((entry) => !unreadableBody(entry))
+    if (readable.length === 0) return skip(`Could not read the body of ${at(requests, payments[0])}: it is not JSON (see http.json-body).`)
     let faulty: { entry: JournalEntry; problems: string[] } | undefined
-    for (const entry of payments) {
+    for (const entry of readable) {
       const problems = problemsOf(bodyOf(entry), visit)
       if (problems.length === 0) {
         const mock = fieldProblems(entry)

@@ -1,0 +1,126 @@
+// The proof that the kit tells the truth: for every rule, a client with one deliberate defect that
+// the kit fails naming that rule, and only the rules the defect really breaks.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { rules } from '../../src/core/rules/index.js'
+import { runConformance, type ClientFunction } from '../../src/node/runner.js'
+// @ts-expect-error: a plain ES module without types (it also runs as a process)
+import { createDefectiveClient } from './clients/defective.mjs'
+
+const DEFECTIVE = 'node test/conform/clients/defective.mjs'
+let variants: string
+
+/** A copy of an example client with one line changed; fails loudly if the line is no longer there. */
+async function variant(example: string, name: string, from: string, to: string): Promise<string> {
+  const source = await readFile(example, 'utf8')
+  if (!source.includes(from)) throw new Error(`The example ${example} no longer contains ${JSON.stringify(from)}: update the ${name} variant.`)
+  const file = join(variants, name)
+  await writeFile(file, source.replace(from, to))
+  return file
+}
+
+beforeAll(async () => {
+  variants = await mkdtemp(join(os.tmpdir(), 'relay-mock-variants-'))
+})
+afterAll(async () => {
+  await rm(variants, { recursive: true, force: true })
+})
+
+type Client = string | ClientFunction | (() => Promise<string>)
+
+interface Broken {
+  /** What the client gets wrong. */
+  defect: string
+  client: Client
+  case: string
+  /** Exactly the rules it breaks in that case. */
+  breaks: string[]
+  timeoutMs?: number
+  /** The run also ended this way. */
+  timedOut?: boolean
+}
+
+const fn = (defect: string): ClientFunction => createDefectiveClient(defect) as ClientFunction
+const shell = (name: string, from: string, to: string) => async () => `bash ${await variant('examples/clients/shell/client.sh', name, from, to)}`
+const python = (name: string, from: string, to: string) => async () => `python3 ${await variant('examples/clients/python/client.py', name, from, to)}`
+
+const broken: Broken[] = [
+  // auth.bearer
+  { defect: 'sends no Authorization header (shell)', client: shell('no-auth.sh', '-H "Authorization: Bearer $RELAY_API_TOKEN")', ')'), case: 'advanced/new-vehicle', breaks: ['auth.bearer'] },
+  { defect: 'sends another token (process)', client: `${DEFECTIVE} wrong-token`, case: 'advanced/existing-vehicle', breaks: ['auth.bearer'] },
+  { defect: 'sends no Authorization header (simple)', client: fn('no-auth'), case: 'simple/accepted', breaks: ['auth.bearer'] },
+  // http.json-body
+  { defect: 'sends its JSON as text/plain (python)', client: python('text-plain.py', 'headers["Content-Type"] = "application/json"', 'headers["Content-Type"] = "text/plain"'), case: 'advanced/new-vehicle', breaks: ['http.json-body'] },
+  { defect: 'sends a body that is not JSON', client: fn('invalid-json'), case: 'simple/accepted', breaks: ['http.json-body'] },
+  // http.known-endpoint
+  { defect: 'calls /rental-comapnies, the interface listing\'s misspelling (shell)', client: shell('misspelled.sh', 'call GET "/rental-companies?', 'call GET "/rental-comapnies?'), case: 'advanced/new-vehicle', breaks: ['advanced.company-lookup-first', 'http.known-endpoint'] },
+  { defect: 'pings an undocumented GET /status first', client: fn('ping-first'), case: 'advanced/existing-vehicle', breaks: ['http.known-endpoint'] },
+  { defect: 'sends GET /payment, as the interface listing shows', client: fn('simple-get-payment'), case: 'simple/accepted', breaks: ['http.known-endpoint', 'simple.one-request'] },
+  // advanced.company-lookup-first
+  { defect: 'skips the company lookup', client: fn('skip-company-lookup'), case: 'advanced/existing-vehicle', breaks: ['advanced.company-lookup-first'] },
+  { defect: 'skips the company lookup when the owner is unknown', client: fn('skip-company-lookup'), case: 'advanced/unknown-owner', breaks: ['advanced.company-lookup-first'] },
+  { defect: 'sends the kennitala with a hyphen', client: fn('kennitala-with-hyphen'), case: 'advanced/existing-vehicle', breaks: ['advanced.company-lookup-first'] },
+  // advanced.unknown-owner-stops
+  { defect: 'continues after an empty company list', client: fn('continue-unknown-owner'), case: 'advanced/unknown-owner', breaks: ['advanced.unknown-owner-stops'] },
+  // advanced.vehicle-lookup
+  { defect: 'queries vehicles by number= instead of plate=', client: fn('vehicle-query-param'), case: 'advanced/existing-vehicle', breaks: ['advanced.vehicle-lookup'] },
+  // advanced.create-vehicle-when-missing
+  { defect: 'creates the vehicle with country "IS"', client: fn('country-upper-case'), case: 'advanced/new-vehicle', breaks: ['advanced.create-vehicle-when-missing'] },
+  // advanced.custodian-after-create
+  { defect: 'links the custodian to the location id instead of the company id', client: fn('custodian-wrong-company'), case: 'advanced/new-vehicle', breaks: ['advanced.custodian-after-create'] },
+  { defect: 'uses the visit date as acquiredOn, not the registration date', client: fn('acquired-on-visit-date'), case: 'advanced/inactive-vehicle', breaks: ['advanced.custodian-after-create'] },
+  // advanced.no-create-when-found
+  { defect: 'creates a vehicle even when one was found', client: fn('create-when-found'), case: 'advanced/existing-vehicle', breaks: ['advanced.first-vehicle', 'advanced.no-create-when-found'] },
+  // advanced.first-vehicle
+  { defect: 'takes the last listed vehicle', client: fn('last-vehicle'), case: 'advanced/multiple-vehicles', breaks: ['advanced.first-vehicle'] },
+  // advanced.payment-body
+  { defect: 'sends the amount as a string', client: fn('amount-string'), case: 'advanced/existing-vehicle', breaks: ['advanced.payment-body'] },
+  { defect: 'sends the currency EUR', client: fn('wrong-currency'), case: 'advanced/new-vehicle', breaks: ['advanced.payment-body'] },
+  { defect: 'sends timestamps in ISO 8601 with a T', client: fn('iso-timestamps'), case: 'advanced/existing-vehicle', breaks: ['advanced.payment-body'] },
+  { defect: 'moves the end one second when it equals the start', client: fn('bump-equal-end'), case: 'advanced/same-start-end', breaks: ['advanced.payment-body'] },
+  // advanced.single-payment
+  { defect: 'sends the payment twice', client: fn('two-payments'), case: 'advanced/existing-vehicle', breaks: ['advanced.single-payment'] },
+  { defect: 'looks the vehicle up again after paying', client: fn('payment-not-last'), case: 'advanced/new-vehicle', breaks: ['advanced.single-payment'] },
+  // simple.one-request
+  { defect: 'looks up the company before the simple payment (process)', client: `${DEFECTIVE} simple-two-requests`, case: 'simple/accepted', breaks: ['simple.one-request'] },
+  // simple.body
+  { defect: 'sends acquiredOn with a time', client: fn('simple-acquired-timestamp'), case: 'simple/new-vehicle', breaks: ['simple.body'] },
+  { defect: 'sends the simple amount as a string', client: fn('simple-amount-string'), case: 'simple/accepted', breaks: ['simple.body'] },
+  // client.completes
+  { defect: 'exits 1 when the owner is unknown (shell)', client: shell('exit-1.sh', '((n > 0)) || finish skipped', '((n > 0)) || { echo "owner unknown" >&2; exit 1; } || finish skipped'), case: 'advanced/unknown-owner', breaks: ['client.completes'] },
+  { defect: 'exits 1 when the simple payment is refused (process)', client: `${DEFECTIVE} simple-exit-1-when-refused`, case: 'simple/rejected', breaks: ['client.completes'] },
+  { defect: 'hangs after paying (process): killed after the timeout', client: `${DEFECTIVE} hang-after-paying`, case: 'advanced/existing-vehicle', breaks: ['client.completes'], timeoutMs: 1500, timedOut: true },
+  // client.outcome
+  { defect: 'keys on the HTTP status, not on id (process)', client: `${DEFECTIVE} simple-keys-on-status`, case: 'simple/rejected-ok-status', breaks: ['client.outcome'] },
+  { defect: 'writes outcome paid when the owner is unknown (python)', client: python('paid-when-skipped.py', 'raise Finished("skipped"', 'raise Finished("paid"'), case: 'advanced/unknown-owner', breaks: ['client.outcome'] },
+  { defect: 'writes a result file that is not JSON (process)', client: `${DEFECTIVE} bad-result-file`, case: 'simple/accepted', breaks: ['client.outcome'] },
+]
+
+async function run(item: Broken) {
+  const client = typeof item.client === 'function' && item.client.length === 0 ? await (item.client as () => Promise<string>)() : (item.client as string | ClientFunction)
+  const result = await runConformance({ client, cases: [item.case], jobs: 1, timeoutMs: item.timeoutMs ?? 10_000 })
+  return result.cases[0]
+}
+
+describe('broken clients', () => {
+  for (const item of broken) {
+    it.concurrent(`${item.case}: a client that ${item.defect} fails exactly ${item.breaks.join(', ')}`, async () => {
+      const result = await run(item)
+      const failed = result.checks.filter((check) => check.status === 'failed')
+      expect(failed.map((check) => check.rule).sort()).toEqual([...item.breaks].sort())
+      expect(result.status).toBe('failed')
+      expect(result.timedOut).toBe(item.timedOut ?? false)
+      for (const check of failed) {
+        expect(check.message).toMatch(/^Expected /)
+        expect(check.message).toContain('(interface: §')
+      }
+    })
+  }
+
+  it('has a broken client for every rule', () => {
+    const tripped = new Set(broken.flatMap((item) => item.breaks))
+    expect(rules.map((rule) => rule.id).filter((id) => !tripped.has(id))).toEqual([])
+  })
+})

@@ -1,0 +1,156 @@
+// A location client with one deliberate defect, chosen by name: the correct flow of the reference
+// client, with each defect a single changed line marked `defect(...)`. It runs in-process
+// (createDefectiveClient(name) is a runConformance client function) or as a real process:
+//   node test/conform/clients/defective.mjs <defect>
+// The process reads the RELAY_* variables, writes RELAY_RESULT_FILE and exits 0 (unless the defect says otherwise).
+import { spawn } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { pathToFileURL } from 'node:url'
+
+export const DEFECTS = [
+  'none',
+  'misspelled-path',
+  'ping-first',
+  'no-auth',
+  'wrong-token',
+  'text-plain',
+  'invalid-json',
+  'skip-company-lookup',
+  'kennitala-with-hyphen',
+  'continue-unknown-owner',
+  'vehicle-query-param',
+  'country-upper-case',
+  'custodian-wrong-company',
+  'acquired-on-visit-date',
+  'create-when-found',
+  'last-vehicle',
+  'amount-string',
+  'wrong-currency',
+  'iso-timestamps',
+  'bump-equal-end',
+  'two-payments',
+  'payment-not-last',
+  'exit-1-unknown-owner',
+  'paid-when-skipped',
+  'bad-result-file',
+  'hang-after-paying',
+  'spawn-sleeper',
+  'simple-two-requests',
+  'simple-get-payment',
+  'simple-acquired-timestamp',
+  'simple-amount-string',
+  'simple-keys-on-status',
+  'simple-exit-1-when-refused',
+]
+
+const isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v)
+const idOf = (v) => (isRecord(v) && typeof v.id === 'string' && v.id ? v.id : undefined)
+
+/** Runs the flow with `defect`; resolves with { report, exitCode }. */
+export async function runDefective(defect, env) {
+  const has = (name) => defect === name
+  const visit = JSON.parse(env.RELAY_VISIT)
+  const call = async (method, path, body) => {
+    const headers = {}
+    if (!has('no-auth')) headers.authorization = `Bearer ${has('wrong-token') ? 'rm_000000000000000000000000' : env.RELAY_API_TOKEN}`
+    let text
+    if (body !== undefined) {
+      headers['content-type'] = has('text-plain') ? 'text/plain' : 'application/json'
+      text = has('invalid-json') ? JSON.stringify(body).replace(/\}$/, ',}') : JSON.stringify(body)
+    }
+    const response = await fetch(env.RELAY_BASE_URL + path, { method, headers, body: text })
+    const raw = await response.text()
+    let parsed
+    try {
+      parsed = raw ? JSON.parse(raw) : undefined
+    } catch {}
+    return { status: response.status, ok: response.ok, body: parsed }
+  }
+  const rejected = (what, answer) => ({ report: { outcome: 'rejected', message: `${what}: HTTP ${answer.status}` }, exitCode: 0 })
+
+  if (visit.flow === 'simple') {
+    if (has('simple-two-requests')) await call('GET', `/rental-companies?kennitala=${visit.ownerKennitala}`)
+    const answer = await call(has('simple-get-payment') ? 'GET' : 'POST', '/payment', has('simple-get-payment') ? undefined : {
+      location: visit.locationId,
+      vehicle: { owner: visit.ownerKennitala, plate: visit.plate, acquiredOn: has('simple-acquired-timestamp') ? `${visit.registrationDate} 00:00:00` : visit.registrationDate },
+      visit: { startedOn: visit.visitStart, endedOn: visit.visitEnd },
+      payment: { amount: has('simple-amount-string') ? String(visit.amount) : visit.amount, currency: visit.currency },
+    })
+    const id = idOf(answer.body)
+    if (has('simple-keys-on-status') ? answer.ok : id) return { report: { outcome: 'paid', ...(id ? { paymentId: id } : {}) }, exitCode: 0 }
+    return { report: { outcome: 'rejected', message: answer.body?.message }, exitCode: has('simple-exit-1-when-refused') ? 1 : 0 }
+  }
+
+  if (has('ping-first')) await call('GET', '/status')
+  let companyId
+  if (!has('skip-company-lookup')) {
+    const kennitala = has('kennitala-with-hyphen') ? `${visit.ownerKennitala.slice(0, 6)}-${visit.ownerKennitala.slice(6)}` : visit.ownerKennitala
+    const answer = await call('GET', `/${has('misspelled-path') ? 'rental-comapnies' : 'rental-companies'}?kennitala=${kennitala}`)
+    if (!answer.ok || !Array.isArray(answer.body)) return rejected('company lookup', answer)
+    if (answer.body.length === 0 && !has('continue-unknown-owner')) {
+      return { report: { outcome: has('paid-when-skipped') ? 'paid' : 'skipped' }, exitCode: has('exit-1-unknown-owner') ? 1 : 0 }
+    }
+    companyId = idOf(answer.body[0])
+  }
+  let answer = await call('GET', `/vehicles?${has('vehicle-query-param') ? 'number' : 'plate'}=${encodeURIComponent(visit.plate)}`)
+  if (!answer.ok || !Array.isArray(answer.body)) return rejected('vehicle lookup', answer)
+  const listed = answer.body
+  let vehicleId = idOf(has('last-vehicle') ? listed.at(-1) : listed[0])
+  if (!vehicleId || has('create-when-found')) {
+    answer = await call('POST', '/vehicles', { plate: visit.plate, country: has('country-upper-case') ? 'IS' : 'is' })
+    if (!answer.ok) return rejected('vehicle creation', answer)
+    vehicleId = idOf(answer.body)
+    answer = await call('POST', '/custodians', {
+      vehicleId,
+      rentalCompanyId: has('custodian-wrong-company') ? visit.locationId : companyId,
+      acquiredOn: `${has('acquired-on-visit-date') ? visit.visitStart.slice(0, 10) : visit.registrationDate} 00:00:00`,
+    })
+    if (!answer.ok) return rejected('custodian creation', answer)
+  }
+  const toIso = (t) => (has('iso-timestamps') ? t.replace(' ', 'T') : t)
+  let endedOn = visit.visitEnd
+  if (has('bump-equal-end') && endedOn === visit.visitStart) endedOn = endedOn.replace(/:(\d\d)$/, (_, s) => `:${String(Number(s) + 1).padStart(2, '0')}`)
+  const payment = {
+    locationId: visit.locationId,
+    vehicleId,
+    amount: { amount: has('amount-string') ? String(visit.amount) : visit.amount, currency: has('wrong-currency') ? 'EUR' : visit.currency },
+    startedOn: toIso(visit.visitStart),
+    endedOn: toIso(endedOn),
+    status: 'new',
+  }
+  answer = await call('POST', '/payments', payment)
+  if (has('two-payments')) answer = await call('POST', '/payments', payment)
+  if (has('payment-not-last')) await call('GET', `/vehicles?plate=${encodeURIComponent(visit.plate)}`)
+  const paymentId = idOf(answer.body)
+  if (!answer.ok || !paymentId) return rejected('payment', answer)
+  return { report: { outcome: 'paid', paymentId }, exitCode: 0, hang: has('hang-after-paying') }
+}
+
+/** The defective client as an in-process client function for runConformance. */
+export function createDefectiveClient(defect) {
+  if (!DEFECTS.includes(defect)) throw new Error(`No such defect: ${defect}`)
+  return async function defective(_visit, env) {
+    const { report, exitCode } = await runDefective(defect, env)
+    if (exitCode !== 0) throw new Error(`exit ${exitCode}`)
+    return report
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const defect = process.argv[2] ?? 'none'
+  if (!DEFECTS.includes(defect)) {
+    console.error(`No such defect: ${defect}. Known: ${DEFECTS.join(', ')}`)
+    process.exit(2)
+  }
+  if (defect === 'spawn-sleeper') {
+    // A client that starts a child and waits on it forever: only killing the process tree ends it.
+    spawn('sleep', [process.argv[3] ?? '317'], { stdio: 'inherit' })
+    await new Promise(() => {})
+  }
+  const { report, exitCode, hang } = await runDefective(defect, process.env)
+  const file = process.env.RELAY_RESULT_FILE
+  if (file) writeFileSync(file, defect === 'bad-result-file' ? report.outcome : JSON.stringify(report))
+  console.error(`outcome: ${report.outcome}`)
+  if (hang) setInterval(() => {}, 60_000) // e.g. an open handle: the process never ends by itself
+  else process.exit(exitCode)
+}
