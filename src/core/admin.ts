@@ -4,7 +4,8 @@
 import { maskToken } from './journal.js'
 import type { RelayService } from './mock.js'
 import { toOpenApi } from './openapi.js'
-import { toProblem } from './problems.js'
+import { acceptsHtml, liveRoutes } from './live/routes.js'
+import { toProblem, type Reply } from './problems.js'
 import { defineRoute, type Route } from './route.js'
 import type { World } from './world.js'
 
@@ -33,22 +34,29 @@ export function adminRoutes(mock: RelayService): Route<any, any>[] {
     await mock.resetWorld(world, name)
     return { status: 200, body: describeWorld(world) }
   }
-  return [
-    admin('/__relay', 'GET', 'What the admin API offers', () => ({
-      status: 200,
-      body: {
-        endpoints: {
-          'GET /__relay/world': "the world's records and the visit to try",
-          'GET /__relay/journal': "the world's requests (?since=<seq>; ?scope=all for every world)",
-          'POST /__relay/reset': 're-seed the world; {"scenario": "..."} to switch',
-          'GET /__relay/scenarios': 'the scenarios',
-          'PUT /__relay/scenario': 'switch the scenario: {"name": "..."}',
-          'POST /__relay/tokens': 'a fresh token with its own world: {"scenario": "..."}',
-          'GET /openapi/advanced.json': 'the advanced integration, OpenAPI 3',
-          'GET /openapi/simple.json': 'the simple integration, OpenAPI 3',
-        },
+  const index = (): Reply => ({
+    status: 200,
+    body: {
+      endpoints: {
+        'GET /__relay/': 'the live page, in a browser: scenario, world and visits with their verdicts',
+        'GET /__relay/world': "the world's records and the visit to try",
+        'GET /__relay/journal': "the world's requests (?since=<seq>; ?scope=all for every world)",
+        'POST /__relay/reset': 're-seed the world; {"scenario": "..."} to switch',
+        'GET /__relay/scenarios': 'the scenarios',
+        'PUT /__relay/scenario': 'switch the scenario: {"name": "..."}',
+        'POST /__relay/tokens': 'a fresh token with its own world: {"scenario": "..."}',
+        'GET /openapi/advanced.json': 'the advanced integration, OpenAPI 3',
+        'GET /openapi/simple.json': 'the simple integration, OpenAPI 3',
+        'GET /__relay/visits': "the world's visits with their verdicts (?since=<seq>)",
+        'GET /__relay/journal.har': "the world's requests as HAR 1.2 (?scope=all for every world)",
       },
-    })),
+    },
+  })
+  return [
+    admin('/__relay', 'GET', 'What the admin API offers', ({ headers }) =>
+      // A browser asking for /__relay gets the live page at /__relay/ (relative, so a mounted prefix is kept).
+      acceptsHtml(headers) ? { status: 302, headers: { location: '__relay/' }, body: { location: '__relay/' } } : index(),
+    ),
     admin('/__relay/world', 'GET', "The world's records", ({ world }) => ({
       status: 200,
       body: { ...describeWorld(world), records: world.store.snapshot() },
@@ -74,5 +82,6 @@ export function adminRoutes(mock: RelayService): Route<any, any>[] {
     }),
     admin('/openapi/advanced.json', 'GET', 'OpenAPI 3 document of the advanced integration', () => ({ status: 200, body: toOpenApi('advanced') })),
     admin('/openapi/simple.json', 'GET', 'OpenAPI 3 document of the simple integration', () => ({ status: 200, body: toOpenApi('simple') })),
+    ...liveRoutes(mock, index),
   ]
 }

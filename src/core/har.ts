@@ -1,0 +1,271 @@
+// HAR 1.2 in and out: the journal as an HTTP Archive (for browser dev tools and HTTP tools), and a
+// HAR captured elsewhere (a proxy, the real service's staging) as journal-like entries the rules read.
+import type { Entry, Har, Header, QueryString } from 'har-format'
+import { maskAuthorization, type AuthVerdict, type JournalEntry } from './journal.js'
+import { serviceRoutes } from './handlers/index.js'
+
+/** What relay-mock adds to each HAR entry (HAR allows fields that start with `_`), so a round trip keeps the journal's findings. */
+export interface RelayHarFields {
+  seq: number
+  worldId: string | null
+  route: string | null
+  auth: AuthVerdict
+  bodyError?: string
+}
+
+export type RelayHarEntry = Entry & { _relay?: RelayHarFields }
+
+export interface ToHarOptions {
+  /** The base URL the requests were sent to; request URLs in the HAR are absolute under it. */
+  baseUrl: string
+  /** relay-mock's version, for `log.creator`. */
+  version?: string
+  /** A comment for the whole log, e.g. the client command. */
+  comment?: string
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  204: 'No Content',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+}
+
+/** The reason phrase of an HTTP status, or '' when the status is unusual. */
+export function statusText(status: number): string {
+  return STATUS_TEXT[status] ?? ''
+}
+
+const encoder = new TextEncoder()
+const byteLength = (text: string) => encoder.encode(text).length
+
+function toHeaders(headers: Record<string, string>): Header[] {
+  return Object.entries(headers).map(([name, value]) => ({ name, value }))
+}
+
+function toQueryString(search: string): QueryString[] {
+  if (search.length <= 1) return []
+  return [...new URLSearchParams(search)].map(([name, value]) => ({ name, value }))
+}
+
+function harEntry(entry: JournalEntry, base: string): RelayHarEntry {
+  const { request, response } = entry
+  const requestText = request.bodyText
+  const responseText = response.body === undefined ? '' : JSON.stringify(response.body)
+  const responseType = response.headers['content-type'] ?? 'application/json'
+  const wait = Math.max(0, entry.durationMs)
+  return {
+    startedDateTime: entry.time,
+    time: wait,
+    request: {
+      method: request.method,
+      url: `${base}${request.path}${request.search}`,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: toHeaders(request.headers),
+      queryString: toQueryString(request.search),
+      ...(requestText !== undefined
+        ? { postData: { mimeType: request.headers['content-type'] ?? '', text: requestText } }
+        : {}),
+      headersSize: -1,
+      bodySize: requestText === undefined ? 0 : byteLength(requestText),
+    },
+    response: {
+      status: response.status,
+      statusText: statusText(response.status),
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: toHeaders(response.headers),
+      content: { size: byteLength(responseText), mimeType: responseType, text: responseText },
+      redirectURL: response.headers.location ?? '',
+      headersSize: -1,
+      bodySize: byteLength(responseText),
+    },
+    cache: {},
+    timings: { send: 0, wait, receive: 0 },
+    _relay: {
+      seq: entry.seq,
+      worldId: entry.worldId,
+      route: entry.route,
+      auth: entry.auth,
+      ...(request.bodyError !== undefined ? { bodyError: request.bodyError } : {}),
+    },
+  }
+}
+
+/**
+ * The journal's entries as a HAR 1.2 log. Headers are the journal's, so the token is already masked.
+ * @example
+ * const har = toHar(world.journal.entries(), { baseUrl: 'http://127.0.0.1:4010', version: '0.1.0' })
+ * JSON.stringify(har) // opens in a browser's dev tools (Network → Import HAR)
+ */
+export function toHar(entries: ReadonlyArray<JournalEntry>, options: ToHarOptions): Har {
+  const base = options.baseUrl.replace(/\/+$/, '')
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: 'relay-mock', version: options.version ?? '0.0.0' },
+      ...(options.comment ? { comment: options.comment } : {}),
+      entries: entries.map((entry) => harEntry(entry, base)),
+    },
+  }
+}
+
+export interface FromHarOptions {
+  /**
+   * The service's base URL in the capture, e.g. `https://staging.relay.example/api`. Entries outside it are
+   * left out. Default: inferred from the entries whose path ends in a documented resource.
+   */
+  baseUrl?: string
+}
+
+/** The resources whose paths identify a relay service request, wherever the service is mounted. */
+const RESOURCES = ['rental-companies', 'vehicles', 'custodians', 'payments', 'payment', 'rental-comapnies']
+
+const compiledRoutes = serviceRoutes.map((route) => ({ id: route.id, method: route.method, segments: route.path.split('/').slice(1) }))
+
+/** The documented endpoint a method and path match (`GET /vehicles`), or null: the route table's own answer. */
+export function routeOf(method: string, path: string): string | null {
+  const parts = path.split('/').slice(1)
+  for (const route of compiledRoutes) {
+    if (route.method !== method || route.segments.length !== parts.length) continue
+    if (route.segments.every((segment, i) => segment.startsWith(':') || segment === parts[i])) return route.id
+  }
+  return null
+}
+
+/** What the mock makes of an Authorization header, short of knowing which tokens are valid. */
+function authOf(authorization: string | undefined, status: number): AuthVerdict {
+  if (!authorization) return 'missing'
+  if (!/^Bearer +\S+\s*$/i.test(authorization)) return 'malformed'
+  return status === 401 ? 'unknown-token' : 'ok'
+}
+
+function parseUrl(url: string): URL | undefined {
+  try {
+    return new URL(url)
+  } catch {
+    return undefined
+  }
+}
+
+/** The origin and path prefix under which the service's resources sit, from the entries that name one. */
+function inferBase(urls: URL[]): string | undefined {
+  const counts = new Map<string, number>()
+  for (const url of urls) {
+    const parts = url.pathname.split('/')
+    const at = parts.findIndex((part, i) => i > 0 && RESOURCES.includes(part))
+    if (at === -1) continue
+    const base = url.origin + parts.slice(0, at).join('/')
+    counts.set(base, (counts.get(base) ?? 0) + 1)
+  }
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0]
+}
+
+function parseJson(text: string | undefined): { value?: unknown; error?: string } {
+  if (text === undefined || text === '') return {}
+  try {
+    return { value: JSON.parse(text) }
+  } catch (error) {
+    return { error: (error as Error).message }
+  }
+}
+
+function decodeContent(content: { text?: string; encoding?: string }): string | undefined {
+  if (content.text === undefined) return undefined
+  if (content.encoding !== 'base64') return content.text
+  try {
+    return new TextDecoder().decode(Uint8Array.from(atob(content.text), (c) => c.charCodeAt(0)))
+  } catch {
+    return content.text
+  }
+}
+
+function isoTime(value: string): string {
+  const ms = Date.parse(value)
+  return Number.isNaN(ms) ? value : new Date(ms).toISOString()
+}
+
+function lowerHeaders(headers: ReadonlyArray<Header> | undefined): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const { name, value } of headers ?? []) {
+    const key = name.toLowerCase()
+    // HTTP/2 pseudo-headers (":authority") are how a browser records the request line, not headers a client sent.
+    if (key.startsWith(':')) continue
+    out[key] = key in out ? `${out[key]}, ${value}` : value
+  }
+  return out
+}
+
+/**
+ * A HAR captured anywhere (relay-mock's own export, a browser, a proxy) as journal entries the rules can
+ * read, in the order the requests started. Only the service's requests are kept (not the admin API, not
+ * other hosts); the Authorization header is masked on the way in.
+ * @example
+ * const entries = fromHar(JSON.parse(readFileSync('capture.har', 'utf8')))
+ * evaluate({ flow: 'advanced', requests: entries })
+ */
+export function fromHar(har: Har, options: FromHarOptions = {}): JournalEntry[] {
+  const harEntries = (har?.log?.entries ?? []) as RelayHarEntry[]
+  const located = harEntries
+    .map((entry) => ({ entry, url: parseUrl(entry.request?.url ?? '') }))
+    .filter((x): x is { entry: RelayHarEntry; url: URL } => x.url !== undefined)
+  const base = (options.baseUrl ?? inferBase(located.map((x) => x.url)) ?? '').replace(/\/+$/, '')
+  const kept = located
+    .filter(({ url }) => base === '' || `${url.origin}${url.pathname}`.startsWith(base))
+    .map(({ entry, url }) => ({ entry, url, path: url.pathname.slice(base === '' ? 0 : new URL(base).pathname.replace(/\/+$/, '').length) || '/' }))
+    .filter(({ path }) => !path.startsWith('/__relay') && !path.startsWith('/openapi/'))
+    .sort((a, b) => (Date.parse(a.entry.startedDateTime) || 0) - (Date.parse(b.entry.startedDateTime) || 0))
+
+  return kept.map(({ entry, url, path }, index) => {
+    const method = entry.request.method.toUpperCase()
+    const headers = lowerHeaders(entry.request.headers)
+    const authorization = headers.authorization
+    // Masking is idempotent, so relay-mock's own (already masked) exports pass through unchanged.
+    if (authorization !== undefined) headers.authorization = maskAuthorization(authorization)
+    const query: Record<string, string> = {}
+    for (const [name, value] of url.searchParams) query[name] = value
+    const bodyText = entry.request.postData?.text
+    const parsed = parseJson(bodyText)
+    const responseText = decodeContent(entry.response?.content ?? {})
+    const responseJson = parseJson(responseText)
+    const status = entry.response?.status ?? 0
+    const relay = entry._relay
+    const bodyError = relay ? relay.bodyError : parsed.error !== undefined ? `The body is not valid JSON (${parsed.error}).` : undefined
+    return {
+      seq: relay?.seq ?? index + 1,
+      time: isoTime(entry.startedDateTime),
+      durationMs: Math.max(0, entry.time ?? 0),
+      worldId: relay?.worldId ?? null,
+      request: {
+        method,
+        path,
+        query,
+        search: url.search,
+        headers,
+        ...(bodyText !== undefined && bodyText !== '' ? { bodyText } : {}),
+        ...(parsed.value !== undefined ? { body: parsed.value } : {}),
+        ...(bodyError !== undefined ? { bodyError } : {}),
+      },
+      response: {
+        status,
+        headers: lowerHeaders(entry.response?.headers),
+        body: responseJson.error === undefined ? responseJson.value : responseText,
+      },
+      route: relay ? relay.route : routeOf(method, path),
+      auth: relay?.auth ?? authOf(authorization, status),
+    }
+  })
+}

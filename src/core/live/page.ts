@@ -1,0 +1,433 @@
+// The live page at /__relay/ on `relay-mock serve`: the scenario in force (switchable), the world's
+// records, and the journal grouped into visits, each with its verdict and sequence diagram. One HTML
+// string with inline CSS and script, no build step. The server renders every fragment (with the same
+// diagram as the HTML report); the page polls GET /__relay/live and swaps in what changed.
+import { DIAGRAM_CSS, inlineCode, toChecksList, toSequenceDiagram } from '../diagram.js'
+import type { RelayService } from '../mock.js'
+import { ruleById } from '../rules/index.js'
+import type { World } from '../world.js'
+import { html, jsonForScript, raw, type SafeHtml } from './html.js'
+import { liveSnapshot, seededIds, type LiveSnapshot } from './state.js'
+import { RELAY_MOCK_VERSION } from './version.js'
+import type { LiveVisit } from './visits.js'
+
+/** How often the page asks for changes. Polling, not server-sent events: the mock's RelayResponse is one
+ * finished text (both transports, the Node server and msw, write it whole), and one small request a
+ * second with a "nothing changed" answer costs nothing on a developer's machine. */
+export const POLL_MS = 1000
+
+/** How many visits the page draws (the newest); GET /__relay/visits has them all. */
+const VISITS_SHOWN = 40
+/** How many seeded records a table lists before it says how many more there are. */
+const ROWS_SHOWN = 12
+
+const describeRule = (id: string) => ruleById(id)
+
+function time(iso: string): string {
+  return iso.length >= 19 ? `${iso.slice(11, 19)} UTC` : iso
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`
+}
+
+const STATUS_TEXT: Record<LiveVisit['status'], { icon: string; text: string }> = {
+  passed: { icon: '✓', text: 'Passed' },
+  failed: { icon: '✗', text: 'Failed' },
+  'in-progress': { icon: '…', text: 'In progress' },
+}
+
+/** A visit's version: what, if it changed, makes the page redraw the visit. */
+export function visitVersion(visit: LiveVisit, number: number): string {
+  return `${number}.${visit.requests.length}.${visit.requests.at(-1)?.seq ?? 0}.${visit.status}`
+}
+
+/**
+ * One visit as the page draws it: a fold whose summary says the verdict, holding the diagram and the checks.
+ * @example renderVisit(visit, 3, { quietMs: 5000 })
+ */
+export function renderVisit(visit: LiveVisit, number: number, { quietMs }: { quietMs: number }): SafeHtml {
+  const failed = visit.checks.filter((c) => c.status === 'failed')
+  const skipped = visit.checks.filter((c) => c.status === 'skipped')
+  const judged = visit.checks.filter((c) => c.status !== 'skipped')
+  const status = STATUS_TEXT[visit.status]
+  const open = visit.status !== 'passed'
+  const end = visit.complete
+    ? { text: visit.status === 'failed' ? `Visit complete: ${plural(failed.length, 'rule')} broken.` : 'Visit complete: no rule broken.', failed: visit.status === 'failed' }
+    : { text: `In progress: a visit is complete when the next one starts or after ${quietMs / 1000} s without a request.` }
+  const noToken = visit.requests.some((e) => e.worldId === null)
+  return html`<li class="visit ${visit.status}" id="${visit.id}">
+<details class="visit-box" id="${visit.id}-box"${open ? ' open' : ''}>
+<summary><h3 class="visit-title"><span class="pill ${visit.status}"><span aria-hidden="true">${status.icon}</span> ${status.text}</span> Visit ${number} <span class="visit-meta">${visit.flow} flow · ${plural(visit.requests.length, 'request')} · ${time(visit.startedAt)}</span></h3>
+${failed.length ? html`<span class="visit-broken">${plural(failed.length, 'rule')} broken: ${failed.map((c, i) => html`${i ? ', ' : ''}<code>${c.rule}</code>`)}</span>` : ''}</summary>
+<div class="visit-body">
+${noToken ? html`<p class="stray-note">Some of these requests carried no valid token, so the mock could not tell which world they were for; they are shown in every world’s page.</p>` : ''}
+${toSequenceDiagram(visit, { idPrefix: visit.id, end, describeRule })}
+<details class="all-checks" id="${visit.id}-checks"><summary>Checks: ${failed.length} failed, ${judged.length - failed.length} passed, ${skipped.length} need the visit’s inputs</summary>
+${toChecksList(judged, describeRule)}
+${skipped.length ? html`<p class="muted skipped-note">Not checked live (they need the visit’s plate, owner, times or the client’s exit code; <code>relay-mock conform</code> checks them): ${skipped.map((c, i) => html`${i ? ', ' : ''}<code>${c.rule}</code>`)}.</p>` : ''}
+</details>
+</div>
+</details>
+</li>`
+}
+
+function table(caption: string, head: string[], rows: SafeHtml[], more = 0): SafeHtml {
+  if (rows.length === 0) return html`<p class="muted empty-table">None yet.</p>`
+  return html`<div class="table-wrap"><table class="records"><caption class="visually-hidden">${caption}</caption><thead><tr>${head.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table>${more > 0 ? html`<p class="muted more">…and ${more} more (GET /__relay/world lists every record).</p>` : ''}</div>`
+}
+
+const NEW = html`<span class="new-badge">new</span>`
+const shortId = (id: string) => html`<code title="${id}">${id.slice(0, 8)}</code>`
+
+/**
+ * The world panel: how to connect, the visit to try, and the records, the ones clients created first.
+ * @example renderWorld(mock, mock.world)
+ */
+export function renderWorld(mock: RelayService, world: World): SafeHtml {
+  const records = world.store.snapshot()
+  const seeded = seededIds(mock, world)
+  const isNew = (id: string) => !seeded.has(id)
+  const companies = new Map(records.rentalCompanies.map((c) => [c.id, c]))
+  const holder = new Map<string, string>()
+  for (const c of records.custodians) holder.set(c.vehicleId, companies.get(c.rentalCompanyId)?.name ?? c.rentalCompanyId)
+  const plate = world.visit.plate.toUpperCase()
+
+  const newVehicles = records.vehicles.filter((v) => isNew(v.id)).reverse()
+  const visitVehicles = records.vehicles.filter((v) => !isNew(v.id) && v.plate.toUpperCase() === plate)
+  const otherVehicles = records.vehicles.filter((v) => !isNew(v.id) && v.plate.toUpperCase() !== plate)
+  const shownOthers = otherVehicles.slice(0, ROWS_SHOWN)
+  const vehicleRow = (v: (typeof records.vehicles)[number], fresh: boolean) =>
+    html`<tr class="${fresh ? 'fresh' : ''}${v.plate.toUpperCase() === plate ? ' mine' : ''}"><td><code>${v.plate}</code>${fresh ? NEW : ''}${v.plate.toUpperCase() === plate ? html` <span class="mine-badge">the visit’s</span>` : ''}</td><td>${v.active ? 'active' : 'inactive'}</td><td>${holder.get(v.id) ?? '—'}</td><td>${shortId(v.id)}</td></tr>`
+  const newCustodians = records.custodians.filter((c) => isNew(c.id)).reverse()
+  const payments = [...records.payments].reverse()
+  const vehiclesById = new Map(records.vehicles.map((v) => [v.id, v]))
+  const visit = world.visit
+
+  return html`<section class="card" aria-labelledby="connect-h">
+<h2 id="connect-h">Connect your system</h2>
+<dl class="kv">
+<div><dt>Base URL</dt><dd><code data-origin>(this page’s address, without /__relay/)</code></dd></div>
+<div><dt>Token</dt><dd><code>${world.token}</code></dd></div>
+<div><dt>Location id</dt><dd><code>${world.location.id}</code></dd></div>
+</dl>
+<h3>The scenario’s visit</h3>
+<dl class="kv">
+<div><dt>Plate</dt><dd><code>${visit.plate}</code></dd></div>
+<div><dt>Owner kennitala</dt><dd><code>${visit.ownerKennitala}</code></dd></div>
+<div><dt>Registration date</dt><dd><code>${visit.registrationDate}</code></dd></div>
+<div><dt>Visit</dt><dd><code>${visit.visitStart}</code> → <code>${visit.visitEnd}</code></dd></div>
+<div><dt>Amount</dt><dd><code>${visit.amount} ${visit.currency}</code></dd></div>
+</dl>
+<p class="muted hint">Also try: owner <code>${world.hints.unknownKennitala}</code> (not in the service), plate <code>${world.hints.unknownPlate}</code> (unknown).</p>
+</section>
+<section class="card" aria-labelledby="world-h">
+<h2 id="world-h">The world</h2>
+<details class="records-box" id="w-payments" open><summary>Payments <span class="count">${records.payments.length}</span></summary>
+${table('Payments, newest first', ['Payment', 'Vehicle', 'Amount', 'Visit', 'Via'], payments.map((p) => html`<tr class="fresh"><td>${shortId(p.id)}</td><td><code>${vehiclesById.get(p.vehicleId)?.plate ?? p.vehicleId.slice(0, 8)}</code></td><td>${p.amount.amount} ${p.amount.currency}</td><td>${p.startedOn.slice(11, 16)}–${p.endedOn.slice(11, 16)}</td><td>${p.via}</td></tr>`))}
+</details>
+<details class="records-box" id="w-vehicles" open><summary>Vehicles <span class="count">${records.vehicles.length}</span>${newVehicles.length ? html` <span class="new-count">${newVehicles.length} new</span>` : ''}</summary>
+${table('Vehicles: the ones clients created first, then the visit’s plate, then the seeded ones', ['Plate', 'State', 'Held by', 'Id'], [...newVehicles.map((v) => vehicleRow(v, true)), ...visitVehicles.map((v) => vehicleRow(v, false)), ...shownOthers.map((v) => vehicleRow(v, false))], otherVehicles.length - shownOthers.length)}
+</details>
+<details class="records-box" id="w-custodians"${newCustodians.length ? ' open' : ''}><summary>Custodians <span class="count">${records.custodians.length}</span>${newCustodians.length ? html` <span class="new-count">${newCustodians.length} new</span>` : ''}</summary>
+${newCustodians.length
+    ? table('Custodians clients created', ['Vehicle', 'Company', 'Acquired on', 'Id'], newCustodians.map((c) => html`<tr class="fresh"><td><code>${vehiclesById.get(c.vehicleId)?.plate ?? c.vehicleId.slice(0, 8)}</code>${NEW}</td><td>${companies.get(c.rentalCompanyId)?.name ?? c.rentalCompanyId}</td><td><code>${c.acquiredOn}</code></td><td>${shortId(c.id)}</td></tr>`))
+    : html`<p class="muted empty-table">None created yet; ${records.custodians.length} seeded.</p>`}
+</details>
+<details class="records-box" id="w-companies"><summary>Rental companies <span class="count">${records.rentalCompanies.length}</span></summary>
+${table('Rental companies', ['Name', 'Kennitala', 'Id'], records.rentalCompanies.map((c) => html`<tr class="${c.kennitala === visit.ownerKennitala ? 'mine' : ''}"><td>${c.name}${c.kennitala === visit.ownerKennitala ? html` <span class="mine-badge">the visit’s owner</span>` : ''}</td><td><code>${c.kennitala}</code></td><td>${shortId(c.id)}</td></tr>`))}
+</details>
+</section>`
+}
+
+function counts(visits: LiveVisit[]) {
+  return {
+    total: visits.length,
+    passed: visits.filter((v) => v.status === 'passed').length,
+    failed: visits.filter((v) => v.status === 'failed').length,
+    inProgress: visits.filter((v) => v.status === 'in-progress').length,
+  }
+}
+
+/** The visits summary line: how many passed, failed, are in progress. */
+function renderCounts(visits: LiveVisit[]): SafeHtml {
+  const c = counts(visits)
+  if (c.total === 0) return html`<span class="muted">No visit yet.</span>`
+  return html`<span class="tally passed"><span aria-hidden="true">✓</span> ${c.passed} passed</span> <span class="tally failed"><span aria-hidden="true">✗</span> ${c.failed} failed</span>${c.inProgress ? html` <span class="tally in-progress"><span aria-hidden="true">…</span> ${c.inProgress} in progress</span>` : ''}`
+}
+
+export interface LivePayload {
+  state: string
+  unchanged?: true
+  scenario?: string
+  scenarioDescription?: string
+  worldHtml?: string
+  countsHtml?: string
+  counts?: ReturnType<typeof counts>
+  /** Newest first; `html` left out for a visit the page already has at this version. */
+  visits?: Array<{ id: string; version: string; status: LiveVisit['status']; number: number; rulesBroken: string[]; html?: string }>
+}
+
+/**
+ * What the page's poll gets: nothing but the state key when nothing changed; else the fragments to swap in.
+ * @example toLivePayload(mock, mock.world, { now: Date.now(), state: 'world-1.1.default.0.0.c', have: [] })
+ */
+export function toLivePayload(
+  mock: RelayService,
+  world: World,
+  { now, state, have = [], snapshot }: { now: number; state?: string; have?: string[]; snapshot?: LiveSnapshot },
+): LivePayload {
+  const snap = snapshot ?? liveSnapshot(mock, world, { now })
+  if (state !== undefined && state === snap.state) return { state: snap.state, unchanged: true }
+  const known = new Set(have)
+  const numbered = snap.visits.map((visit, i) => ({ visit, number: i + 1 })).reverse().slice(0, VISITS_SHOWN)
+  return {
+    state: snap.state,
+    scenario: world.scenario.name,
+    scenarioDescription: world.scenario.description,
+    worldHtml: renderWorld(mock, world).value,
+    countsHtml: renderCounts(snap.visits).value,
+    counts: counts(snap.visits),
+    visits: numbered.map(({ visit, number }) => {
+      const version = visitVersion(visit, number)
+      return {
+        id: visit.id,
+        version,
+        status: visit.status,
+        number,
+        rulesBroken: visit.checks.filter((c) => c.status === 'failed').map((c) => c.rule),
+        ...(known.has(`${visit.id}@${version}`) ? {} : { html: renderVisit(visit, number, { quietMs: snap.quietMs }).value }),
+      }
+    }),
+  }
+}
+
+/**
+ * The whole live page for a world, drawn with its current state; its script keeps it current.
+ * @example toLivePage(mock, mock.world, { now: Date.now() })
+ */
+export function toLivePage(mock: RelayService, world: World, { now, token }: { now: number; token?: string }): string {
+  const snap = liveSnapshot(mock, world, { now })
+  const payload = toLivePayload(mock, world, { now, snapshot: snap })
+  const worlds = [...mock.worlds.values()]
+  const page = html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<title>relay-mock live · ${world.scenario.name}</title>
+<style>${DIAGRAM_CSS}${LIVE_CSS}</style>
+</head>
+<body>
+<a class="skip" href="#visits-h">Skip to the visits</a>
+<header class="topbar">
+<p class="brand"><strong>relay-mock</strong> <span class="brand-sub">live</span> <span class="muted">v${RELAY_MOCK_VERSION}</span></p>
+${worlds.length > 1
+    ? html`<nav class="worlds" aria-label="Worlds"><span class="muted">World:</span> ${worlds.map((w) => html`<a href="?token=${encodeURIComponent(w.token)}"${w === world ? html` aria-current="page"` : ''}>${w.id}</a> `)}</nav>`
+    : ''}
+<p class="conn" id="conn"><span class="dot" aria-hidden="true"></span> <span id="conn-text">Live: checking for requests every second</span></p>
+</header>
+<div class="layout">
+<aside class="side" aria-label="Scenario and world">
+<section class="card" aria-labelledby="scenario-h">
+<h2 id="scenario-h">Scenario</h2>
+<form id="scenario-form" class="scenario-form">
+<label for="scenario">Scenario in force</label>
+<div class="row"><select id="scenario" name="name">${[...mock.scenarios.values()].map((s) => html`<option value="${s.name}"${s.name === world.scenario.name ? ' selected' : ''}>${s.name}</option>`)}</select>
+<button type="submit">Switch</button></div>
+</form>
+<p id="scenario-description" class="desc">${world.scenario.description}</p>
+<p class="row"><button type="button" id="reset">Reset the world</button> <span class="muted small">re-seeds the records and clears the visits</span></p>
+<p id="action-status" class="action-status" role="status" aria-live="polite"></p>
+</section>
+<div id="world">${raw(payload.worldHtml ?? '')}</div>
+</aside>
+<main class="main">
+<div class="visits-head">
+<h1 id="visits-h">Visits</h1>
+<p id="counts" class="counts">${raw(payload.countsHtml ?? '')}</p>
+<p class="links"><a href="journal.har" download="relay-mock-journal.har">Download the journal as HAR</a> · <a href="visits">Verdicts as JSON</a></p>
+</div>
+<p class="explain">Each visit is one paid visit as your system reports it: it starts at <code>GET /rental-companies</code> (advanced flow) or <code>POST /payment</code> (simple flow) and holds every request until the next one starts. It is checked against the rules that need no knowledge of the visit itself (order, ids carried from one answer to the next call, formats, authentication); <code>relay-mock conform</code> checks the rest.</p>
+<p id="announce" class="visually-hidden" role="status" aria-live="polite"></p>
+<ol id="visits" class="visits" reversed>${(payload.visits ?? []).map((v) => raw(v.html ?? ''))}</ol>
+<div id="empty" class="empty"${snap.visits.length ? ' hidden' : ''}>
+<h2>Waiting for the first request</h2>
+<p>Point your system at this mock with the token on the left and run a visit; it appears here as it happens. For example:</p>
+<pre class="body"><code>curl -H 'Authorization: Bearer ${world.token}' \\
+  '<span data-origin>http://127.0.0.1:4010</span>/rental-companies?kennitala=${world.visit.ownerKennitala}'</code></pre>
+</div>
+</main>
+</div>
+<script type="application/json" id="initial">${jsonForScript({ state: payload.state, token: token ?? null, poll: POLL_MS, visits: (payload.visits ?? []).map((v) => ({ id: v.id, version: v.version, status: v.status })) })}</script>
+<script>${LIVE_SCRIPT}</script>
+</body>
+</html>
+`
+  return page.value
+}
+
+const LIVE_CSS = raw(`
+*{box-sizing:border-box}
+body{margin:0;font-family:var(--sans);font-size:15px;line-height:1.5;color:#101828;background:#f5f6f8}
+a{color:#1d4ed8}
+:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px;border-radius:3px}
+.skip{position:absolute;left:-999px;top:0;background:#fff;padding:.5rem 1rem;z-index:3}
+.skip:focus{left:1rem}
+.topbar{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1.5rem;padding:.6rem 1.25rem;background:#fff;border-bottom:1px solid #e4e7ec;position:sticky;top:0;z-index:2}
+.topbar p{margin:0}
+.brand{font-size:1.05rem}
+.brand-sub{display:inline-block;font-size:.72rem;font-weight:700;text-transform:uppercase;letter-spacing:.06em;color:#1d4ed8;border:1px solid #b2ccff;background:#eff4ff;border-radius:4px;padding:0 .35rem;vertical-align:.15em}
+.worlds a{margin-right:.3rem}
+.worlds a[aria-current]{font-weight:700;text-decoration:none;color:#101828}
+.conn{margin-left:auto!important;font-size:.85rem;color:#344054}
+.conn .dot{display:inline-block;width:.6rem;height:.6rem;border-radius:50%;background:#12b76a;margin-right:.2rem;vertical-align:.05em}
+.conn.down .dot{background:#b42318}
+.conn.down{color:#b42318;font-weight:600}
+.layout{display:grid;grid-template-columns:minmax(20rem,25rem) minmax(0,1fr);gap:1.25rem;padding:1.25rem;max-width:100rem;margin:0 auto}
+@media (max-width:960px){.layout{grid-template-columns:minmax(0,1fr)}}
+.card{background:#fff;border:1px solid #e4e7ec;border-radius:10px;padding:1rem 1.1rem;margin-bottom:1rem}
+.card h2{font-size:1rem;margin:0 0 .6rem}
+.card h3{font-size:.85rem;margin:1rem 0 .4rem;color:#344054}
+label{display:block;font-size:.8rem;font-weight:600;color:#475467;margin-bottom:.25rem}
+.row{display:flex;gap:.5rem;align-items:center;flex-wrap:wrap}
+select{font:inherit;padding:.35rem .5rem;border:1px solid #98a2b3;border-radius:6px;background:#fff;color:#101828;min-width:0;flex:1}
+button{font:inherit;font-size:.85rem;padding:.35rem .8rem;border:1px solid #98a2b3;border-radius:6px;background:#fff;color:#101828;cursor:pointer}
+button:hover{background:#f2f4f7}
+button[type=submit]{background:#1d4ed8;border-color:#1d4ed8;color:#fff}
+button[type=submit]:hover{background:#1e40af}
+.desc{margin:.6rem 0;color:#344054;font-size:.9rem}
+.small{font-size:.8rem}
+.action-status{margin:.4rem 0 0;font-size:.85rem;min-height:1.2em}
+.action-status.error{color:#b42318}
+.kv{margin:0;font-size:.85rem;display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.2rem .8rem}
+.kv div{display:contents}
+.kv dt{color:#475467}
+.kv dd{margin:0;overflow-wrap:anywhere}
+.hint{font-size:.8rem;margin:.6rem 0 0}
+.records-box{border-top:1px solid #e4e7ec;padding:.4rem 0}
+.records-box>summary{cursor:pointer;font-weight:600;font-size:.9rem;padding:.15rem 0}
+.count{display:inline-block;min-width:1.6rem;text-align:center;font-size:.75rem;font-weight:700;color:#344054;background:#f2f4f7;border-radius:999px;padding:0 .4rem;margin-left:.2rem}
+.new-count,.new-badge{display:inline-block;font-size:.7rem;font-weight:700;text-transform:uppercase;letter-spacing:.03em;color:#1d4ed8;background:#eff4ff;border:1px solid #b2ccff;border-radius:4px;padding:0 .3rem;margin-left:.3rem}
+.mine-badge{font-size:.72rem;color:#475467;font-style:italic}
+.table-wrap{overflow-x:auto}
+.records{width:100%;border-collapse:collapse;font-size:.8rem;margin:.3rem 0}
+.records th{text-align:left;font-size:.7rem;text-transform:uppercase;letter-spacing:.04em;color:#475467;padding:.2rem .4rem;border-bottom:1px solid #e4e7ec}
+.records td{padding:.2rem .4rem;border-bottom:1px solid #f2f4f7;vertical-align:top}
+.records tr.fresh td{background:#f5f8ff}
+.records tr.mine td{background:#fffaeb}
+.more,.empty-table{font-size:.8rem;margin:.3rem 0}
+.main{min-width:0}
+.visits-head{display:flex;flex-wrap:wrap;align-items:baseline;gap:.4rem 1.2rem}
+.visits-head h1{margin:0;font-size:1.4rem}
+.counts{margin:0;font-size:.9rem}
+.tally{font-weight:700;margin-right:.5rem}
+.tally.passed{color:#067647}
+.tally.failed{color:#b42318}
+.tally.in-progress{color:#1d4ed8}
+.links{margin:0 0 0 auto;font-size:.85rem}
+.explain{color:#475467;font-size:.85rem;margin:.4rem 0 1rem;max-width:60rem}
+.visits{list-style:none;margin:0;padding:0}
+.visit{background:#fff;border:1px solid #e4e7ec;border-radius:10px;margin-bottom:.8rem}
+.visit.failed{border-left:5px solid #b42318}
+.visit.passed{border-left:5px solid #067647}
+.visit.in-progress{border-left:5px solid #1d4ed8}
+.visit-box>summary{cursor:pointer;padding:.7rem 1rem .7rem 2.3rem;list-style:none;position:relative;border-radius:8px}
+.visit-box>summary::-webkit-details-marker{display:none}
+.visit-box>summary::before{content:"▸";position:absolute;left:.9rem;top:.7rem;color:#475467;font-size:1.05rem}
+.visit-box[open]>summary::before{content:"▾"}
+.visit-box>summary:hover{background:#f9fafb}
+.visit-title{display:inline;font-size:1rem;margin:0}
+.visit-meta{font-weight:400;color:#475467;font-size:.85rem;margin-left:.3rem}
+.visit-broken{display:block;font-size:.85rem;color:#b42318;margin-top:.2rem}
+.visit-body{padding:0 1.1rem 1rem}
+.pill{display:inline-block;font-size:.72rem;font-weight:700;text-transform:uppercase;letter-spacing:.03em;padding:.1rem .5rem;border-radius:999px;vertical-align:.12em;margin-right:.3rem}
+.pill.passed{color:#067647;background:#ecfdf3;border:1px solid #abefc6}
+.pill.failed{color:#b42318;background:#fef3f2;border:1px solid #fda29b}
+.pill.in-progress{color:#1d4ed8;background:#eff4ff;border:1px solid #b2ccff}
+.all-checks>summary{cursor:pointer;font-weight:600;font-size:.85rem;color:#1d4ed8;width:max-content;max-width:100%}
+.skipped-note{font-size:.8rem}
+.stray-note{font-size:.85rem;color:#93370d;background:#fffaeb;border:1px solid #fedf89;border-radius:6px;padding:.4rem .7rem}
+.empty{background:#fff;border:1px dashed #98a2b3;border-radius:10px;padding:1rem 1.2rem}
+.empty h2{font-size:1.05rem;margin:0 0 .4rem}
+.visit.arrived{animation:arrive 1.2s ease-out}
+@keyframes arrive{from{box-shadow:0 0 0 4px #b2ccff}to{box-shadow:none}}
+@media (prefers-reduced-motion:reduce){.visit.arrived{animation:none}}
+`)
+
+// The page's only script: poll GET live?state=…, swap in the fragments that changed, keep what the
+// person opened open, and drive the scenario form. Plain ES5-level JS: no build step.
+const LIVE_SCRIPT = raw(`
+(function(){
+  var initial = JSON.parse(document.getElementById('initial').textContent);
+  var state = initial.state, token = initial.token, touched = {};
+  var base = location.pathname.replace(/[^/]*$/, '');
+  function api(path){ return base + path + (token ? (path.indexOf('?') < 0 ? '?' : '&') + 'token=' + encodeURIComponent(token) : ''); }
+  function origin(){ var o = location.origin + location.pathname.replace(/\\/__relay\\/?[^/]*$/, ''); document.querySelectorAll('[data-origin]').forEach(function(el){ el.textContent = o; }); }
+  var conn = document.getElementById('conn'), connText = document.getElementById('conn-text');
+  var announce = document.getElementById('announce'), list = document.getElementById('visits');
+  document.addEventListener('click', function(e){ var s = e.target.closest && e.target.closest('summary'); if (s && s.parentElement.id) touched[s.parentElement.id] = true; });
+  function fragment(markup){ var t = document.createElement('template'); t.innerHTML = markup; return t.content.firstElementChild; }
+  function keepOpen(from, to){
+    if (!from) return;
+    from.querySelectorAll('details[id]').forEach(function(d){ var n = to.querySelector('#' + CSS.escape(d.id)); if (n && (touched[d.id] || !d.classList.contains('visit-box'))) n.open = d.open; });
+  }
+  function apply(data){
+    state = data.state;
+    if (data.unchanged) return;
+    var select = document.getElementById('scenario');
+    if (document.activeElement !== select) select.value = data.scenario;
+    document.getElementById('scenario-description').textContent = data.scenarioDescription;
+    var world = document.getElementById('world'), next = document.createElement('div');
+    next.innerHTML = data.worldHtml; keepOpen(world, next); world.innerHTML = ''; while (next.firstChild) world.appendChild(next.firstChild);
+    document.getElementById('counts').innerHTML = data.countsHtml;
+    var seen = {}, messages = [];
+    data.visits.forEach(function(v, i){
+      seen[v.id] = true;
+      var old = document.getElementById(v.id), node = old;
+      if (v.html && (!old || old.getAttribute('data-version') !== v.version)) {
+        node = fragment(v.html); node.setAttribute('data-version', v.version);
+        if (old) { keepOpen(old, node); old.replaceWith(node); } else { node.classList.add('arrived'); }
+        if (v.status !== 'in-progress' && (!old || old.getAttribute('data-status') === 'in-progress')) messages.push('Visit ' + v.number + (v.status === 'failed' ? ' failed: ' + v.rulesBroken.join(', ') : ' passed'));
+        else if (!old) messages.push('Visit ' + v.number + ' started');
+      }
+      if (!node) return;
+      node.setAttribute('data-status', v.status);
+      if (list.children[i] !== node) list.insertBefore(node, list.children[i] || null);
+    });
+    Array.prototype.slice.call(list.children).forEach(function(li){ if (!seen[li.id]) li.remove(); });
+    document.getElementById('empty').hidden = data.visits.length > 0;
+    origin();
+    if (messages.length) announce.textContent = messages.join('. ') + '.';
+  }
+  function have(){ return Array.prototype.map.call(list.children, function(li){ return li.id + '@' + li.getAttribute('data-version'); }).join(','); }
+  var timer;
+  function poll(){
+    clearTimeout(timer);
+    fetch(api('live?state=' + encodeURIComponent(state) + '&have=' + encodeURIComponent(have())), { headers: { accept: 'application/json' } })
+      .then(function(r){ if (!r.ok) throw new Error('HTTP ' + r.status); return r.json(); })
+      .then(function(data){ apply(data); conn.classList.remove('down'); connText.textContent = 'Live: updated ' + new Date().toLocaleTimeString(); })
+      .catch(function(){ conn.classList.add('down'); connText.textContent = 'Not connected: is relay-mock serve still running? Retrying.'; })
+      .then(function(){ timer = setTimeout(poll, initial.poll); });
+  }
+  initial.visits.forEach(function(v){ var li = document.getElementById(v.id); if (li) { li.setAttribute('data-version', v.version); li.setAttribute('data-status', v.status); } });
+  var status = document.getElementById('action-status');
+  function act(method, path, body, done){
+    status.classList.remove('error'); status.textContent = 'Working…';
+    fetch(api(path), { method: method, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) })
+      .then(function(r){ return r.json().then(function(j){ if (!r.ok) throw new Error(j.message || ('HTTP ' + r.status)); return j; }); })
+      .then(function(j){ status.textContent = done(j); state = ''; poll(); })
+      .catch(function(e){ status.classList.add('error'); status.textContent = 'Failed: ' + e.message; });
+  }
+  document.getElementById('scenario-form').addEventListener('submit', function(e){
+    e.preventDefault(); var name = document.getElementById('scenario').value;
+    act('PUT', 'scenario', { name: name }, function(j){ return 'Switched to ' + j.scenario.name + ': the world is re-seeded.'; });
+  });
+  document.getElementById('reset').addEventListener('click', function(){
+    act('POST', 'reset', {}, function(j){ return 'The world is re-seeded (' + j.scenario.name + ').'; });
+  });
+  origin();
+  timer = setTimeout(poll, initial.poll);
+})();
+`)

@@ -1,0 +1,87 @@
+// The admin routes behind the live page: the page itself (GET /__relay/ for a browser), its poll
+// (GET /__relay/live), the verdicts for scripts (GET /__relay/visits) and the journal as HAR.
+import { toHar } from '../har.js'
+import type { RelayService } from '../mock.js'
+import type { Reply } from '../problems.js'
+import { defineRoute, type Route, type RouteContext } from '../route.js'
+import { VISIT_DEFAULTS, toVisitJson } from './visits.js'
+import { toLivePage, toLivePayload } from './page.js'
+import { liveEntries, liveSnapshot } from './state.js'
+import { RELAY_MOCK_VERSION } from './version.js'
+
+type Headers = RouteContext<unknown, unknown>['headers']
+
+function header(headers: Headers, name: string): string | undefined {
+  const value = headers?.[name]
+  return Array.isArray(value) ? value.join(', ') : value
+}
+
+/** True when the client would rather have a page than JSON: a browser's navigation asks for text/html. */
+export function acceptsHtml(headers: Headers): boolean {
+  return /\btext\/html\b/i.test(header(headers, 'accept') ?? '')
+}
+
+/** The base URL the client used, from its Host header (the admin API does not otherwise know its address). */
+function baseUrlOf(headers: Headers): string {
+  const host = header(headers, 'host')
+  const proto = header(headers, 'x-forwarded-proto')?.split(',')[0]?.trim() || 'http'
+  return host ? `${proto}://${host}` : 'http://relay.test'
+}
+
+function route(path: string, summary: string, handle: Route<Record<string, string>, unknown>['handle']): Route<any, any> {
+  return defineRoute<Record<string, string>, unknown>({ method: 'GET', path, integration: 'admin', summary, answers: {}, handle }) as Route<any, any>
+}
+
+function quietOf(query: Record<string, string>): number {
+  const ms = Number(query.quiet)
+  return Number.isFinite(ms) && ms > 0 ? ms : VISIT_DEFAULTS.quietMs
+}
+
+/**
+ * The live page's routes. `index` answers GET /__relay/ for clients that want JSON (the admin index).
+ * @example [...adminRoutes, ...liveRoutes(mock, () => ({ status: 200, body: { endpoints } }))]
+ */
+export function liveRoutes(mock: RelayService, index: () => Reply): Route<any, any>[] {
+  return [
+    route('/__relay/', 'The live page (for a browser), else the admin index', ({ world, headers, query }) => {
+      if (!acceptsHtml(headers)) return index()
+      return {
+        status: 200,
+        headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+        body: toLivePage(mock, world, { now: Date.now(), token: query.token }),
+      }
+    }),
+    route('/__relay/live', "The live page's poll: its fragments when anything changed since ?state=", ({ world, query }) => ({
+      status: 200,
+      headers: { 'cache-control': 'no-store' },
+      body: toLivePayload(mock, world, {
+        now: Date.now(),
+        state: query.state || undefined,
+        have: query.have ? query.have.split(',') : [],
+      }),
+    })),
+    route('/__relay/visits', "The world's visits with their verdicts (?since=<seq>: only visits with newer requests; ?quiet=<ms>)", ({ world, query }) => {
+      const since = Number(query.since ?? 0) || 0
+      const quietMs = quietOf(query)
+      const { visits } = liveSnapshot(mock, world, { now: Date.now(), quietMs })
+      return {
+        status: 200,
+        body: {
+          world: world.id,
+          scenario: world.scenario.name,
+          quietMs,
+          visits: visits.filter((v) => (v.requests.at(-1)?.seq ?? 0) > since).map(toVisitJson),
+        },
+      }
+    }),
+    route('/__relay/journal.har', "The world's requests as HAR 1.2 (?scope=all for every world)", ({ world, query, headers }) => ({
+      status: 200,
+      headers: { 'content-disposition': 'attachment; filename="relay-mock-journal.har"', 'cache-control': 'no-store' },
+      body: toHar(query.scope === 'all' ? mock.journal.entries() : liveEntries(mock, world), {
+        baseUrl: baseUrlOf(headers),
+        version: RELAY_MOCK_VERSION,
+        comment: query.scope === 'all' ? 'Every request relay-mock received' : `The requests of ${world.id} (scenario ${world.scenario.name})`,
+      }),
+    })),
+  ]
+}

@@ -1,0 +1,89 @@
+// What the live page shows of one world, computed on each poll: its requests (its own, and those no
+// token attributed to any world), its visits with their verdicts, and which records the clients made.
+import type { JournalEntry, Journal } from '../journal.js'
+import type { RelayService } from '../mock.js'
+import { buildWorld } from '../seed.js'
+import type { World } from '../world.js'
+import { checkVisits, VISIT_DEFAULTS, type LiveVisit } from './visits.js'
+
+interface Seen {
+  journal: Journal
+  /** Requests no world claimed are shown from after this seq: the world's last reset. */
+  strayAfter: number
+}
+
+const seen = new WeakMap<World, Seen>()
+
+function lastSeq(journal: Journal): number {
+  return journal.entries().at(-1)?.seq ?? 0
+}
+
+/**
+ * The requests the live page shows for a world, oldest first: the world's own, and the requests that
+ * carried no valid token (the mock could not attribute them to any world, and a client that forgets its
+ * token must still see its requests). Stray requests from before the world's last reset are left out.
+ * @example liveEntries(mock, mock.world).length
+ */
+export function liveEntries(mock: RelayService, world: World): JournalEntry[] {
+  let record = seen.get(world)
+  if (!record) {
+    record = { journal: world.journal, strayAfter: 0 }
+    seen.set(world, record)
+  } else if (record.journal !== world.journal) {
+    // resetWorld gives the world a fresh journal: strays before it belong to the old world.
+    const first = world.journal.entries()[0]?.seq
+    record.journal = world.journal
+    record.strayAfter = first !== undefined ? first - 1 : lastSeq(mock.journal)
+  }
+  const own = world.journal.entries()
+  const after = record.strayAfter
+  // A browser that opens the page asks for /favicon.ico with no token: that is not the client's request.
+  const strays = mock.journal.entries(after).filter((entry) => entry.worldId === null && entry.request.path !== '/favicon.ico')
+  if (strays.length === 0) return own
+  return [...own, ...strays].sort((a, b) => a.seq - b.seq)
+}
+
+const seededCache = new WeakMap<RelayService, Map<string, Set<string>>>()
+
+/** The ids of the records a world starts with (rebuilt deterministically from its seed, once per scenario). */
+export function seededIds(mock: RelayService, world: World): Set<string> {
+  let byScenario = seededCache.get(mock)
+  if (!byScenario) seededCache.set(mock, (byScenario = new Map()))
+  let ids = byScenario.get(world.scenario.name)
+  if (!ids) {
+    const { data } = buildWorld(world.scenario, { seed: mock.settings.seed, vehicles: mock.settings.vehicles })
+    ids = new Set([...data.rentalCompanies, ...data.vehicles, ...data.custodians, ...data.payments].map((r) => r.id))
+    byScenario.set(world.scenario.name, ids)
+  }
+  return ids
+}
+
+const generations = new WeakMap<Journal, number>()
+let generationCount = 0
+
+/** A number per journal object: a reset gives the world a new journal, so the page knows to redraw. */
+function generation(journal: Journal): number {
+  let n = generations.get(journal)
+  if (n === undefined) generations.set(journal, (n = ++generationCount))
+  return n
+}
+
+export interface LiveSnapshot {
+  /** Changes whenever anything the page shows changes. */
+  state: string
+  entries: JournalEntry[]
+  visits: LiveVisit[]
+  quietMs: number
+}
+
+/**
+ * The world's visits, judged, and a state key for cheap polling.
+ * @example const { state, visits } = liveSnapshot(mock, mock.world, { now: Date.now() })
+ */
+export function liveSnapshot(mock: RelayService, world: World, { now, quietMs = VISIT_DEFAULTS.quietMs }: { now: number; quietMs?: number }): LiveSnapshot {
+  const entries = liveEntries(mock, world)
+  const visits = checkVisits(entries, { now, quietMs })
+  const last = visits.at(-1)
+  const state = [world.id, generation(world.journal), world.scenario.name, entries.length, entries.at(-1)?.seq ?? 0, last?.complete ? 'c' : 'o'].join('.')
+  return { state, entries, visits, quietMs }
+}

@@ -1,0 +1,114 @@
+// Visits: a journal cut into the conversations a location's system had with the service, one per
+// paid visit, each judged by the same rules as a conformance case, minus those that need the case's
+// inputs. The live page, GET /__relay/visits and `conform --from FILE.har` all group this way.
+import type { JournalEntry } from '../journal.js'
+import { evaluate, expectedCalls } from '../rules/index.js'
+import type { Check, ExpectedCall, Flow } from '../rules/types.js'
+
+export const VISIT_DEFAULTS = {
+  /** A visit with no request for this long is complete. */
+  quietMs: 5000,
+}
+
+export type VisitStatus = 'passed' | 'failed' | 'in-progress'
+
+/** One visit as the live page and GET /__relay/visits show it. */
+export interface LiveVisit {
+  /** `visit-<seq of its first request>`: stable while the journal keeps that request. */
+  id: string
+  flow: Flow
+  /** True once a later visit began, or no request came for `quietMs`. */
+  complete: boolean
+  /** `in-progress` until complete; then `failed` when any rule failed, else `passed`. */
+  status: VisitStatus
+  startedAt: string
+  lastAt: string
+  requests: JournalEntry[]
+  checks: Check[]
+  expected: ExpectedCall[]
+}
+
+export interface GroupOptions {
+  /** The current time in ms (Date.now()); without it every visit counts as complete (a finished capture). */
+  now?: number
+  quietMs?: number
+}
+
+/**
+ * True for the first call of a visit: the company lookup (advanced) or the simple payment. A misspelt
+ * lookup (`/rental-comapnies`) or a `GET /payment` still begins one: it is the first call, made wrong.
+ */
+export function startsVisit(entry: JournalEntry): boolean {
+  if (entry.route === 'GET /rental-companies' || entry.route === 'POST /payment') return true
+  const path = entry.request.path.toLowerCase().replace(/\/+$/, '')
+  return path === '/payment' || /^\/rental-?c[a-z-]*$/.test(path)
+}
+
+/** The flow a visit follows, from its first call: the simple endpoint, else the advanced flow. */
+export function flowOf(requests: ReadonlyArray<JournalEntry>): Flow {
+  const first = requests[0]
+  return first && first.request.path.toLowerCase().replace(/\/+$/, '') === '/payment' ? 'simple' : 'advanced'
+}
+
+/**
+ * Cuts entries (oldest first) into visits: a visit starts at a company lookup or a simple payment, and
+ * holds every request until the next start; a request after `quietMs` of silence starts one too.
+ * @example groupVisits(world.journal.entries(), { now: Date.now() })
+ */
+export function groupVisits(entries: ReadonlyArray<JournalEntry>, options: GroupOptions = {}): Array<{ requests: JournalEntry[]; complete: boolean }> {
+  const quietMs = options.quietMs ?? VISIT_DEFAULTS.quietMs
+  const groups: JournalEntry[][] = []
+  let last: number | undefined
+  for (const entry of entries) {
+    const at = Date.parse(entry.time)
+    const quiet = last !== undefined && at - last >= quietMs
+    if (groups.length === 0 || startsVisit(entry) || quiet) groups.push([entry])
+    else groups[groups.length - 1].push(entry)
+    last = at
+  }
+  return groups.map((requests, i) => {
+    const lastAt = Date.parse(requests[requests.length - 1].time)
+    const complete = i < groups.length - 1 || options.now === undefined || options.now - lastAt >= quietMs
+    return { requests, complete }
+  })
+}
+
+/**
+ * Groups entries into visits and judges each with the rules that need no case inputs (a visit seen
+ * live has no known visit, token or client: those rules come back `skipped`).
+ * @example checkVisits(entries, { now: Date.now() }).filter((v) => v.status === 'failed')
+ */
+export function checkVisits(entries: ReadonlyArray<JournalEntry>, options: GroupOptions = {}): LiveVisit[] {
+  return groupVisits(entries, options).map(({ requests, complete }) => {
+    const flow = flowOf(requests)
+    const checks = evaluate({ flow, requests })
+    const failed = checks.some((check) => check.status === 'failed')
+    return {
+      id: `visit-${requests[0].seq}`,
+      flow,
+      complete,
+      status: complete ? (failed ? 'failed' : 'passed') : 'in-progress',
+      startedAt: requests[0].time,
+      lastAt: requests[requests.length - 1].time,
+      requests,
+      checks,
+      expected: expectedCalls({ flow, requests }),
+    }
+  })
+}
+
+/** A visit for scripts (GET /__relay/visits): its verdict, the failed rules, and each request in brief. */
+export function toVisitJson(visit: LiveVisit) {
+  return {
+    id: visit.id,
+    flow: visit.flow,
+    complete: visit.complete,
+    status: visit.status,
+    startedAt: visit.startedAt,
+    lastAt: visit.lastAt,
+    rulesBroken: visit.checks.filter((c) => c.status === 'failed').map((c) => c.rule),
+    requests: visit.requests.map((e) => ({ seq: e.seq, method: e.request.method, path: e.request.path, search: e.request.search, status: e.response.status, route: e.route })),
+    expected: visit.expected,
+    checks: visit.checks,
+  }
+}

@@ -1,0 +1,140 @@
+import Ajv from 'ajv'
+import draft06 from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json' }
+import harSchemas from 'har-schema'
+import type { Har } from 'har-format'
+import { describe, expect, it } from 'vitest'
+import { fromHar, routeOf, toHar } from '../../src/core/har.js'
+import { checkVisits } from '../../src/core/live/visits.js'
+import { evaluate } from '../../src/core/rules/index.js'
+import { FIXTURE_TOKEN, converse, skippedCustodianCase } from './fixtures.js'
+
+/** A validator of HAR 1.2 from the har-schema package (draft-06 schemas with a few non-standard keywords). */
+function harValidator() {
+  // Formats are not checked (ajv needs a plugin for them); startedDateTime has a pattern of its own.
+  const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true })
+  ajv.addMetaSchema(draft06)
+  for (const [name, schema] of Object.entries(harSchemas as Record<string, object>)) if (name !== 'har') ajv.addSchema(schema)
+  return ajv.compile(harSchemas.har)
+}
+
+async function mixedConversation() {
+  return converse('new-vehicle', (w) => [
+    { method: 'GET', url: `/rental-companies?kennitala=${w.visit.ownerKennitala}` },
+    { method: 'GET', url: `/vehicles?plate=${w.visit.plate}&plate=XX` },
+    { method: 'POST', url: '/vehicles', rawBody: '{"plate": "AB123", ', headers: { 'content-type': 'application/json' } },
+    { method: 'POST', url: '/vehicles', body: { plate: w.visit.plate, country: 'is' }, noAuth: true },
+    { method: 'GET', url: '/rental-comapnies?kennitala=1' },
+    { method: 'POST', url: '/payment', body: { location: w.location.id } },
+  ])
+}
+
+describe('toHar', () => {
+  it('exports the journal as HAR 1.2 that validates against the HAR schema', async () => {
+    const { entries } = await mixedConversation()
+    const har = toHar(entries, { baseUrl: 'http://127.0.0.1:4010', version: '0.1.0' })
+    const validate = harValidator()
+    expect(validate(har), JSON.stringify(validate.errors)).toBe(true)
+    expect(har.log.version).toBe('1.2')
+    expect(har.log.creator).toEqual({ name: 'relay-mock', version: '0.1.0' })
+    expect(har.log.entries).toHaveLength(entries.length)
+  })
+
+  it('fails validation when an entry lacks what HAR 1.2 requires (the validator is not vacuous)', async () => {
+    const { entries } = await mixedConversation()
+    const har = toHar(entries, { baseUrl: 'http://relay.test' }) as any
+    delete har.log.entries[0].timings
+    har.log.entries[1].request.headers = 'none'
+    expect(harValidator()(har)).toBe(false)
+  })
+
+  it('writes absolute URLs under the base URL, the query string and the posted body', async () => {
+    const { entries, world } = await mixedConversation()
+    const [lookup, plates, , create] = toHar(entries, { baseUrl: 'http://relay.test/' }).log.entries
+    expect(lookup.request.url).toBe(`http://relay.test/rental-companies?kennitala=${world.visit.ownerKennitala}`)
+    expect(plates.request.queryString).toEqual([
+      { name: 'plate', value: world.visit.plate },
+      { name: 'plate', value: 'XX' },
+    ])
+    expect(create.request.postData).toEqual({ mimeType: 'application/json', text: JSON.stringify({ plate: world.visit.plate, country: 'is' }) })
+    expect(create.request.bodySize).toBe(create.request.postData!.text!.length)
+    expect(create.response.status).toBe(401)
+    expect(create.response.statusText).toBe('Unauthorized')
+    expect(JSON.parse(create.response.content.text!)).toMatchObject({ status: 401 })
+  })
+
+  it('never contains the token', async () => {
+    const { entries } = await mixedConversation()
+    const text = JSON.stringify(toHar(entries, { baseUrl: 'http://relay.test' }))
+    expect(text).not.toContain(FIXTURE_TOKEN)
+    expect(text).toContain('Bearer rm_f…0001')
+  })
+})
+
+describe('fromHar', () => {
+  it('round-trips relay-mock\'s own export to the same verdicts as the live evaluation', async () => {
+    const { entries } = await mixedConversation()
+    const back = fromHar(toHar(entries, { baseUrl: 'http://127.0.0.1:4010' }))
+    const verdicts = (visits: ReturnType<typeof checkVisits>) => visits.map((v) => ({ id: v.id, flow: v.flow, status: v.status, checks: v.checks }))
+    expect(verdicts(checkVisits(back))).toEqual(verdicts(checkVisits(entries)))
+    expect(back.map((e) => e.request)).toEqual(entries.map((e) => e.request))
+  })
+
+  it('derives the endpoint and the auth verdict from a HAR captured elsewhere, with the same verdicts', async () => {
+    const { case: kase } = { case: await skippedCustodianCase() }
+    const har = toHar(kase.requests, { baseUrl: 'https://staging.relay.example/api/v1' }) as Har
+    // A capture from a proxy: no relay-mock fields, the real token, and a request to another host.
+    const foreign: Har = {
+      log: {
+        ...har.log,
+        entries: [
+          { ...har.log.entries[0], request: { ...har.log.entries[0].request, url: 'https://cdn.example/app.js', method: 'GET' } },
+          ...har.log.entries.map(({ _relay, ...entry }: any) => ({
+            ...entry,
+            request: { ...entry.request, headers: entry.request.headers.map((h: any) => (h.name === 'authorization' ? { name: 'Authorization', value: 'Bearer live-secret-token-123456' } : h)) },
+          })),
+        ],
+      },
+    }
+    const back = fromHar(foreign)
+    expect(back.map((e) => `${e.route} ${e.auth}`)).toEqual(kase.requests.map((e) => `${e.route} ${e.auth}`))
+    expect(back.map((e) => e.request.path)).toEqual(kase.requests.map((e) => e.request.path))
+    expect(JSON.stringify(back)).not.toContain('live-secret-token-123456')
+    expect(evaluate({ flow: 'advanced', requests: back }).map((c) => [c.rule, c.status])).toEqual(
+      evaluate({ flow: 'advanced', requests: kase.requests }).map((c) => [c.rule, c.status]),
+    )
+  })
+
+  it('reads a base64 response body and a body that is not JSON', () => {
+    const har: Har = {
+      log: {
+        version: '1.2',
+        creator: { name: 'proxy', version: '1' },
+        entries: [
+          {
+            startedDateTime: '2026-11-21T10:00:00.000Z',
+            time: 3,
+            request: { method: 'post', url: 'http://relay.test/vehicles', httpVersion: 'HTTP/1.1', cookies: [], headers: [{ name: 'Content-Type', value: 'text/plain' }], queryString: [], postData: { mimeType: 'text/plain', text: 'plate=AB123' }, headersSize: -1, bodySize: 11 },
+            response: { status: 201, statusText: 'Created', httpVersion: 'HTTP/1.1', cookies: [], headers: [], content: { size: 13, mimeType: 'application/json', text: btoa('{"id":"abc"}'), encoding: 'base64' }, redirectURL: '', headersSize: -1, bodySize: 13 },
+            cache: {},
+            timings: { send: 0, wait: 3, receive: 0 },
+          },
+        ],
+      },
+    }
+    const [entry] = fromHar(har)
+    expect(entry.request.method).toBe('POST')
+    expect(entry.route).toBe('POST /vehicles')
+    expect(entry.auth).toBe('missing')
+    expect(entry.request.bodyText).toBe('plate=AB123')
+    expect(entry.request.bodyError).toMatch(/not valid JSON/)
+    expect(entry.response.body).toEqual({ id: 'abc' })
+  })
+})
+
+describe('routeOf', () => {
+  it('names the documented endpoint of a method and path, and null for anything else', () => {
+    expect(routeOf('GET', '/rental-companies')).toBe('GET /rental-companies')
+    expect(routeOf('GET', '/rental-comapnies')).toBeNull()
+    expect(routeOf('GET', '/payment')).toBeNull()
+  })
+})

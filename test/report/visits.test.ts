@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest'
+import type { JournalEntry } from '../../src/core/journal.js'
+import { checkVisits, groupVisits, startsVisit } from '../../src/core/live/visits.js'
+import { converse } from './fixtures.js'
+
+const T0 = Date.parse('2026-11-21T10:00:00.000Z')
+
+/** Entries at the given offsets in ms from T0 (the fixture spaces them one second apart). */
+function at(entries: JournalEntry[], offsets: number[]): JournalEntry[] {
+  return entries.map((entry, i) => ({ ...entry, time: new Date(T0 + offsets[i]).toISOString() }))
+}
+
+async function twoAdvancedVisits() {
+  return converse('existing-vehicle', (w) => [
+    { method: 'GET', url: `/rental-companies?kennitala=${w.visit.ownerKennitala}` },
+    { method: 'GET', url: `/vehicles?plate=${w.visit.plate}` },
+    { method: 'GET', url: `/rental-companies?kennitala=${w.visit.ownerKennitala}` },
+    { method: 'POST', url: '/payment', body: {} },
+  ])
+}
+
+describe('groupVisits', () => {
+  it('starts a visit at each company lookup and each simple payment', async () => {
+    const { entries } = await twoAdvancedVisits()
+    expect(groupVisits(entries).map((g) => g.requests.map((e) => e.seq))).toEqual([[1, 2], [3], [4]])
+  })
+
+  it('starts a visit at a misspelt company lookup too', async () => {
+    const { entries } = await converse('default', () => [
+      { method: 'GET', url: '/rental-companies?kennitala=1' },
+      { method: 'GET', url: '/rental-comapnies?kennitala=1' },
+      { method: 'GET', url: '/vehicles?plate=AB123' },
+    ])
+    expect(startsVisit(entries[1])).toBe(true)
+    expect(groupVisits(entries).map((g) => g.requests.length)).toEqual([1, 2])
+  })
+
+  it('starts a visit at a request after a quiet gap, even when it is not a first call', async () => {
+    const { entries } = await twoAdvancedVisits()
+    const spaced = at(entries.slice(0, 2), [0, 6000])
+    expect(groupVisits(spaced, { quietMs: 5000 }).map((g) => g.requests.length)).toEqual([1, 1])
+  })
+
+  it('keeps the last visit in progress until it has been quiet for quietMs', async () => {
+    const { entries } = await twoAdvancedVisits()
+    const timed = at(entries.slice(0, 2), [0, 1000])
+    expect(groupVisits(timed, { now: T0 + 3000, quietMs: 5000 })[0].complete).toBe(false)
+    expect(groupVisits(timed, { now: T0 + 6000, quietMs: 5000 })[0].complete).toBe(true)
+  })
+
+  it('counts every visit as complete when no time is given (a finished capture)', async () => {
+    const { entries } = await twoAdvancedVisits()
+    expect(groupVisits(entries).every((g) => g.complete)).toBe(true)
+  })
+})
+
+describe('checkVisits', () => {
+  it('judges a visit without its inputs: rules that need them are skipped, the rest decide', async () => {
+    const { entries } = await converse('new-vehicle', (w) => [
+      { method: 'GET', url: `/rental-companies?kennitala=${w.visit.ownerKennitala}` },
+      { method: 'GET', url: `/vehicles?plate=${w.visit.plate}` },
+      { method: 'POST', url: '/payments', body: { locationId: w.location.id } },
+    ])
+    const [visit] = checkVisits(entries)
+    expect(visit.flow).toBe('advanced')
+    expect(visit.status).toBe('failed')
+    expect(visit.checks.find((c) => c.rule === 'advanced.create-vehicle-when-missing')?.status).toBe('failed')
+    expect(visit.checks.find((c) => c.rule === 'client.completes')?.status).toBe('skipped')
+    expect(visit.expected.map((c) => `${c.method} ${c.path}`)).toContain('POST /custodians')
+  })
+
+  it('passes a correct simple visit and names it simple', async () => {
+    const { entries } = await converse('default', (w) => [
+      {
+        method: 'POST',
+        url: '/payment',
+        body: {
+          location: w.location.id,
+          vehicle: { owner: w.visit.ownerKennitala, plate: w.visit.plate, acquiredOn: w.visit.registrationDate },
+          visit: { startedOn: w.visit.visitStart, endedOn: w.visit.visitEnd },
+          payment: { amount: w.visit.amount, currency: 'ISK' },
+        },
+      },
+    ])
+    const [visit] = checkVisits(entries)
+    expect(visit.flow).toBe('simple')
+    expect(visit.checks.filter((c) => c.status === 'failed')).toEqual([])
+    expect(visit.status).toBe('passed')
+  })
+
+  it('marks a visit in progress, whatever its checks say so far', async () => {
+    const { entries } = await twoAdvancedVisits()
+    const [visit] = checkVisits(entries.slice(0, 1), { now: Date.parse(entries[0].time) + 100 })
+    expect(visit.status).toBe('in-progress')
+  })
+})
