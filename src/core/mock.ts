@@ -340,7 +340,7 @@ export async function createRelayService(options: RelayServiceOptions = {}) {
     const world = adminWorld(request, search)
     if (!world) return toResponse(toProblem(404, 'The mock has no world for that token. Please send a token relay-mock serve printed, or issue one with POST /__relay/tokens.'))
     const query = Object.fromEntries(new URLSearchParams(search))
-    return toResponse(await found.route.handle({ world, params: found.params, query, body: safeJson(request.body) }))
+    return toResponse(await found.route.handle({ world, params: found.params, query, body: safeJson(request.body), headers: request.headers }))
   }
 
   function adminWorld(request: RelayRequest, search: string): World | undefined {

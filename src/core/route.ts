@@ -12,6 +12,8 @@ export interface RouteContext<Query, Body> {
   params: Record<string, string>
   query: Query
   body: Body
+  /** The request's headers, names in lower case (set for admin routes: the live page reads Accept and Host). */
+  headers?: Record<string, string | string[] | undefined>
 }
 
 export interface Answer {
