@@ -5,6 +5,7 @@ import { maskToken } from './journal.js'
 import type { RelayService } from './mock.js'
 import { toOpenApi } from './openapi.js'
 import { acceptsHtml, liveRoutes } from './live/routes.js'
+import { markReset } from './live/state.js'
 import { toProblem, type Reply } from './problems.js'
 import { defineRoute, type Route } from './route.js'
 import type { World } from './world.js'
@@ -32,6 +33,7 @@ export function adminRoutes(mock: RelayService): Route<any, any>[] {
       return toProblem(422, `Please send the scenario's name as {"name": "..."}; the scenarios are ${[...mock.scenarios.keys()].join(', ')}.`)
     }
     await mock.resetWorld(world, name)
+    markReset(mock, world)
     return { status: 200, body: describeWorld(world) }
   }
   const index = (): Reply => ({
@@ -68,6 +70,7 @@ export function adminRoutes(mock: RelayService): Route<any, any>[] {
     }),
     admin('/__relay/reset', 'POST', 'Re-seed the world', async ({ world, body }) => {
       await mock.resetWorld(world, typeof body?.scenario === 'string' ? body.scenario : undefined)
+      markReset(mock, world)
       return { status: 200, body: describeWorld(world) }
     }),
     admin('/__relay/scenarios', 'GET', 'The scenarios', ({ world }) => ({

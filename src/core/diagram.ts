@@ -329,8 +329,8 @@ code,pre{font-family:var(--mono)}
 .pane h6{margin:.6rem 0 .2rem;font-size:.72rem;text-transform:uppercase;letter-spacing:.04em;color:#475467}
 .pane .reqline{margin:0}
 .pane .reqline code{font-weight:600;overflow-wrap:anywhere}
-.headers{margin:0;font-family:var(--mono);font-size:.78rem}
-.headers div{display:grid;grid-template-columns:minmax(6rem,max-content) minmax(0,1fr);gap:.6rem}
+.headers{margin:0;font-family:var(--mono);font-size:.78rem;display:grid;grid-template-columns:max-content minmax(0,1fr);gap:0 .8rem}
+.headers div{display:contents}
 .headers dt{color:#475467}
 .headers dd{margin:0;overflow-wrap:anywhere}
 .body{margin:0;padding:.5rem .6rem;background:#f2f4f7;border-radius:4px;font-family:var(--mono);font-size:.78rem;line-height:1.45;white-space:pre-wrap;overflow-wrap:anywhere;max-height:24rem;overflow:auto}

@@ -27,7 +27,11 @@ function lastSeq(journal: Journal): number {
 export function liveEntries(mock: RelayService, world: World): JournalEntry[] {
   let record = seen.get(world)
   if (!record) {
-    record = { journal: world.journal, strayAfter: 0 }
+    // Seen for the first time: if it was reset before, its requests from before the reset are in the
+    // mock's journal but not in its own, and the last of them bounds the strays that belong to it now.
+    const own = new Set(world.journal.entries().map((entry) => entry.seq))
+    const before = mock.journal.entries().filter((entry) => entry.worldId === world.id && !own.has(entry.seq)).at(-1)?.seq ?? 0
+    record = { journal: world.journal, strayAfter: before }
     seen.set(world, record)
   } else if (record.journal !== world.journal) {
     // resetWorld gives the world a fresh journal: strays before it belong to the old world.
@@ -41,6 +45,15 @@ export function liveEntries(mock: RelayService, world: World): JournalEntry[] {
   const strays = mock.journal.entries(after).filter((entry) => entry.worldId === null && entry.request.path !== '/favicon.ico')
   if (strays.length === 0) return own
   return [...own, ...strays].sort((a, b) => a.seq - b.seq)
+}
+
+/**
+ * Records that a world was just reset (the admin API's reset and scenario switch call it), so requests
+ * that no world claimed before now drop out of its page at once.
+ * @example await mock.resetWorld(world, 'unknown-owner'); markReset(mock, world)
+ */
+export function markReset(mock: RelayService, world: World): void {
+  seen.set(world, { journal: world.journal, strayAfter: mock.journal.entries().at(-1)?.seq ?? 0 })
 }
 
 const seededCache = new WeakMap<RelayService, Map<string, Set<string>>>()

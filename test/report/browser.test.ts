@@ -1,0 +1,173 @@
+// The report and the live page in a real headless Chromium: what a person sees, not just the markup.
+import { mkdir, writeFile } from 'node:fs/promises'
+import type { Server } from 'node:http'
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createRelayService, type RelayService } from '../../src/core/mock.js'
+import { close, createServer, listen } from '../../src/node/server.js'
+import { toHtmlReport } from '../../src/node/reporters/html.js'
+import { runConformance, type ClientFunction } from '../../src/node/runner.js'
+import { launchChromium, skipBrowser } from './chromium.js'
+
+const ARTIFACTS = resolve('test-results')
+
+/** An advanced client that creates the vehicle but never its custodian, then pays. */
+const skipsCustodian: ClientFunction = async function skipsCustodian(visit, env) {
+  const call = async (method: string, path: string, body?: unknown) => {
+    const answer = await fetch(`${env.RELAY_BASE_URL}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${env.RELAY_API_TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    })
+    return answer.json() as Promise<any>
+  }
+  const [company] = await call('GET', `/rental-companies?kennitala=${visit.ownerKennitala}`)
+  if (!company) return { outcome: 'skipped' }
+  let [vehicle] = await call('GET', `/vehicles?plate=${encodeURIComponent(visit.plate)}`)
+  if (!vehicle) vehicle = await call('POST', '/vehicles', { plate: visit.plate, country: 'is' })
+  const payment = await call('POST', '/payments', {
+    locationId: visit.locationId,
+    vehicleId: vehicle.id,
+    amount: { amount: visit.amount, currency: visit.currency },
+    startedOn: visit.visitStart,
+    endedOn: visit.visitEnd,
+  })
+  return { outcome: 'paid', paymentId: payment.id }
+}
+
+describe.skipIf(skipBrowser)('in Chromium', () => {
+  let browser: Browser
+  beforeAll(async () => {
+    browser = await launchChromium()
+    await mkdir(ARTIFACTS, { recursive: true })
+  })
+  afterAll(async () => {
+    await browser?.close()
+  })
+
+  describe('the HTML report of a broken client', () => {
+    let page: Page
+    let token: string
+    beforeAll(async () => {
+      const result = await runConformance({ client: skipsCustodian, cases: ['advanced/new-vehicle', 'advanced/existing-vehicle'], jobs: 1, reporters: [] })
+      token = result.cases[0].requests[0].request.headers.authorization
+      const file = resolve(ARTIFACTS, 'report.html')
+      await writeFile(file, toHtmlReport(result))
+      page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+      // The page must work offline: any request it makes beyond its own file fails the test.
+      const fetched: string[] = []
+      page.on('request', (request) => {
+        if (!request.url().startsWith('file:')) fetched.push(request.url())
+      })
+      await page.goto(pathToFileURL(file).href)
+      expect(fetched).toEqual([])
+    })
+    afterAll(async () => {
+      await page?.close()
+    })
+
+    it('draws the calls the client made beside the calls the flow expects', async () => {
+      const kase = page.locator('#case-advanced-new-vehicle')
+      const made = await kase
+        .locator('.step .arrow.req:not(.ghost) .label')
+        .evaluateAll((labels) => labels.map((l) => `${l.querySelector('.method')?.textContent} ${l.querySelector('.path')?.textContent}`))
+      expect(made).toEqual(['GET /rental-companies', 'GET /vehicles', 'POST /vehicles', 'POST /payments'])
+      await expect.poll(() => kase.locator('.missing-step').innerText()).toMatch(/POST \/custodians\s+not sent/)
+      expect(await kase.locator('.expect').allInnerTexts()).toEqual(
+        expect.arrayContaining([expect.stringContaining('POST /custodians'), expect.stringContaining('POST /payments')]),
+      )
+    })
+
+    it('marks the step where it went wrong with the broken rule and its explanation, visibly', async () => {
+      const wrong = page.locator('#case-advanced-new-vehicle .step.first-failure')
+      expect(await wrong.locator('.arrow.req').innerText()).toContain('POST /payments')
+      expect(await wrong.locator('.went-wrong').isVisible()).toBe(true)
+      const finding = wrong.locator('.finding').filter({ hasText: 'advanced.custodian-after-create' })
+      expect(await finding.isVisible()).toBe(true)
+      expect(await finding.innerText()).toMatch(/POST \/custodians/)
+    })
+
+    it('opens failing cases and folds passing ones', async () => {
+      expect(await page.locator('#case-advanced-new-vehicle > details').getAttribute('open')).toBe('')
+      expect(await page.locator('#case-advanced-existing-vehicle > details').getAttribute('open')).toBeNull()
+      expect(await page.locator('#case-advanced-existing-vehicle .diagram').isVisible()).toBe(false)
+    })
+
+    it('opens a request to show its headers, token masked, and its body', async () => {
+      const exchange = page.locator('#case-advanced-new-vehicle .exchange').nth(2)
+      await exchange.locator('summary').click()
+      const text = await exchange.innerText()
+      expect(text).toContain(token)
+      expect(token).toMatch(/^Bearer \S+…\S+$/)
+      expect(text).toMatch(/"country": "is"/)
+      await page.screenshot({ path: resolve(ARTIFACTS, 'report.png'), fullPage: true })
+    })
+
+    it('folds and opens a case from the keyboard', async () => {
+      const summary = page.locator('#case-advanced-new-vehicle > details > summary')
+      await summary.focus()
+      await page.keyboard.press('Enter')
+      expect(await page.locator('#case-advanced-new-vehicle > details').getAttribute('open')).toBeNull()
+      await page.keyboard.press('Enter')
+      expect(await page.locator('#case-advanced-new-vehicle > details').getAttribute('open')).toBe('')
+    })
+
+    it('opens every fold for printing', async () => {
+      await page.emulateMedia({ media: 'print' })
+      await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')))
+      const closed = await page.locator('details:not([open])').count()
+      await page.evaluate(() => window.dispatchEvent(new Event('afterprint')))
+      await page.emulateMedia({ media: 'screen' })
+      expect(closed).toBe(0)
+      expect(await page.locator('#case-advanced-existing-vehicle > details').getAttribute('open')).toBeNull()
+    })
+  })
+
+  describe('the live page', () => {
+    let service: RelayService
+    let server: Server
+    let baseUrl: string
+    let page: Page
+    beforeAll(async () => {
+      service = await createRelayService({ scenario: 'new-vehicle' })
+      server = createServer(service)
+      baseUrl = await listen(server, { port: 0 })
+      page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
+      await page.goto(`${baseUrl}/__relay/`)
+    })
+    afterAll(async () => {
+      await page?.close()
+      if (server) await close(server)
+    })
+
+    it('shows a visit when a request arrives, without a reload', async () => {
+      expect(await page.locator('#empty').isVisible()).toBe(true)
+      const { visit, token } = service.world
+      await fetch(`${baseUrl}/rental-companies?kennitala=${visit.ownerKennitala}`, { headers: { authorization: `Bearer ${token}` } })
+      await fetch(`${baseUrl}/payments`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' })
+      const first = page.locator('#visits > li').first()
+      await first.locator('.arrow.req', { hasText: 'POST /payments' }).waitFor({ timeout: 15_000 })
+      expect(await first.locator('.arrow.req').first().innerText()).toContain('GET /rental-companies')
+      expect(await first.locator('.finding').first().innerText()).toMatch(/advanced\.vehicle-lookup/)
+      expect(await page.locator('#empty').isVisible()).toBe(false)
+      await page.screenshot({ path: resolve(ARTIFACTS, 'live.png'), fullPage: true })
+    })
+
+    it('shows a record the client created in the world panel', async () => {
+      const { visit, token } = service.world
+      await fetch(`${baseUrl}/vehicles`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ plate: visit.plate, country: 'is' }) })
+      await page.locator('#w-vehicles tr.fresh', { hasText: visit.plate }).waitFor({ timeout: 15_000 })
+    })
+
+    it('switches the scenario from the page and starts over', async () => {
+      await page.selectOption('#scenario', 'unknown-owner')
+      await page.getByRole('button', { name: 'Switch' }).click()
+      await page.locator('#action-status', { hasText: 'Switched to unknown-owner' }).waitFor({ timeout: 15_000 })
+      expect(service.world.scenario.name).toBe('unknown-owner')
+      await page.locator('#empty').waitFor({ state: 'visible', timeout: 15_000 })
+      expect(await page.locator('#scenario-description').innerText()).toBe(service.world.scenario.description)
+    })
+  })
+})

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest'
+import { toHtmlReport } from '../../src/node/reporters/html.js'
+import type { RunResult } from '../../src/core/rules/types.js'
+import { FROZEN, describeRule, fixtureRun, skippedCustodianCase } from './fixtures.js'
+
+const XSS = '<script>alert("x")</script>'
+const ATTR = '"><img src=x onerror=alert(1)>'
+
+/** A run where everything the client controls carries markup. */
+async function hostileRun(): Promise<RunResult> {
+  const run = await fixtureRun()
+  const kase = await skippedCustodianCase()
+  const entry = kase.requests[1]
+  kase.id = `advanced/${XSS}`
+  kase.title = ATTR
+  kase.visit = { ...kase.visit, plate: XSS }
+  kase.stdout = XSS
+  kase.stderr = ATTR
+  kase.requests[1] = {
+    ...entry,
+    request: { ...entry.request, path: `/vehicles/${ATTR}`, search: `?plate=${XSS}`, headers: { ...entry.request.headers, [`x-${ATTR}`]: XSS }, bodyText: XSS },
+    response: { ...entry.response, body: { message: XSS, id: ATTR } },
+  }
+  kase.checks = [{ rule: `rule.${XSS}`, status: 'failed', seq: entry.seq, message: XSS }]
+  kase.expected = [{ method: 'GET', path: XSS, note: `\`${ATTR}\`` }]
+  return { summary: { ...run.summary, client: XSS, rulesBroken: [XSS] }, cases: [kase] }
+}
+
+describe('toHtmlReport', () => {
+  it('renders the fixture run as before (frozen clock)', async () => {
+    const page = toHtmlReport(await fixtureRun(), { now: FROZEN, describeRule })
+    await expect(page).toMatchFileSnapshot('__snapshots__/report.html')
+  })
+
+  it('escapes everything a client sends: its only script element is the page\'s own', async () => {
+    const page = toHtmlReport(await hostileRun(), { now: FROZEN })
+    expect(page.match(/<script\b/g)).toHaveLength(1)
+    expect(page).not.toContain('<img')
+    expect(page).not.toMatch(/<[^>]+\sonerror=/)
+    expect(page).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;')
+  })
+
+  it('needs no network: no external stylesheet, script, image, font or import', async () => {
+    const page = toHtmlReport(await fixtureRun(), { now: FROZEN })
+    expect(page).not.toMatch(/<link[^>]+rel="stylesheet"/)
+    expect(page).not.toMatch(/\ssrc=/)
+    expect(page).not.toMatch(/@import|@font-face|url\(/)
+  })
+
+  it('opens failing cases and folds passing ones', async () => {
+    const page = toHtmlReport(await fixtureRun(), { now: FROZEN })
+    const boxes = [...page.matchAll(/<section class="case (\w+)"[^>]*>\s*<details class="case-box"( open)?>/g)].map((m) => [m[1], Boolean(m[2])])
+    expect(boxes).toEqual([
+      ['failed', true],
+      ['passed', false],
+      ['failed', true],
+    ])
+  })
+
+  it('marks the step where the case went wrong with the rule and its explanation', async () => {
+    const page = toHtmlReport(await fixtureRun(), { now: FROZEN, describeRule })
+    const step = /<li class="step failed first-failure" id="case-advanced-new-vehicle-seq-4">[\s\S]*?<\/li>/.exec(page)?.[0] ?? ''
+    expect(step).toContain('This is where it went wrong')
+    expect(step).toContain('<code>advanced.custodian-after-create</code>')
+    expect(step).toContain('Expected POST /custodians')
+    expect(page).toMatch(/<li class="step missing-step">[\s\S]*?POST \/custodians <em>not sent<\/em>/)
+  })
+
+  it('says in the summary how many cases failed and which rules broke', async () => {
+    const page = toHtmlReport(await fixtureRun(), { now: FROZEN, describeRule })
+    expect(page).toContain('2 of 3 cases failed')
+    for (const rule of ['advanced.custodian-after-create', 'advanced.first-vehicle', 'client.completes', 'http.json-body']) {
+      expect(page).toMatch(new RegExp(`<li><code>${rule.replace('.', '\\.')}</code>`))
+    }
+    expect(page).toContain('<code>node ./pos/relay-client.js --verbose</code>')
+  })
+})

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest'
+import { createRelayService, type RelayService } from '../../src/core/mock.js'
+
+const token = 'rm_live000000000000000000001'
+const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', host: '127.0.0.1:4010' }
+
+async function mockWithVisit(): Promise<RelayService> {
+  const service = await createRelayService({ tokens: [token], scenario: 'new-vehicle' })
+  const { visit } = service.world
+  await service.handle({ method: 'GET', url: `/rental-companies?kennitala=${visit.ownerKennitala}`, headers: { authorization: `Bearer ${token}` } })
+  await service.handle({ method: 'GET', url: `/vehicles?plate=${visit.plate}`, headers: { authorization: `Bearer ${token}` } })
+  await service.handle({ method: 'POST', url: '/payments', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' })
+  return service
+}
+
+const json = (text: string) => JSON.parse(text)
+
+describe('GET /__relay/', () => {
+  it('serves the live page to a browser', async () => {
+    const service = await mockWithVisit()
+    const answer = await service.handle({ method: 'GET', url: '/__relay/', headers: HTML })
+    expect(answer.status).toBe(200)
+    expect(answer.headers['content-type']).toBe('text/html; charset=utf-8')
+    expect(answer.text).toMatch(/^<!doctype html>/)
+    expect(answer.text).toContain('advanced.create-vehicle-when-missing')
+  })
+
+  it('answers the admin index as JSON to everything else', async () => {
+    const service = await mockWithVisit()
+    const answer = await service.handle({ method: 'GET', url: '/__relay/', headers: { accept: '*/*' } })
+    expect(answer.headers['content-type']).toMatch(/json/)
+    expect(Object.keys(json(answer.text).endpoints)).toContain('GET /__relay/visits')
+  })
+
+  it('sends a browser at /__relay on to /__relay/', async () => {
+    const service = await mockWithVisit()
+    const answer = await service.handle({ method: 'GET', url: '/__relay', headers: HTML })
+    expect(answer.status).toBe(302)
+    expect(answer.headers.location).toBe('__relay/')
+  })
+})
+
+describe('GET /__relay/visits', () => {
+  it('answers each visit with its verdict and broken rules', async () => {
+    const service = await mockWithVisit()
+    const body = json((await service.handle({ method: 'GET', url: '/__relay/visits', headers: {} })).text)
+    expect(body.visits).toHaveLength(1)
+    expect(body.visits[0]).toMatchObject({ id: 'visit-1', flow: 'advanced', requests: [{ seq: 1 }, { seq: 2 }, { seq: 3 }] })
+    expect(body.visits[0].rulesBroken).toContain('advanced.create-vehicle-when-missing')
+    expect(['in-progress', 'failed']).toContain(body.visits[0].status)
+  })
+
+  it('with ?since=<seq> answers only the visits with newer requests', async () => {
+    const service = await mockWithVisit()
+    const body = json((await service.handle({ method: 'GET', url: '/__relay/visits?since=3', headers: {} })).text)
+    expect(body.visits).toEqual([])
+  })
+
+  it('shows the requests that carried no token in the world too', async () => {
+    const service = await mockWithVisit()
+    await service.handle({ method: 'POST', url: '/payment', headers: { 'content-type': 'application/json' }, body: '{}' })
+    const body = json((await service.handle({ method: 'GET', url: '/__relay/visits', headers: {} })).text)
+    expect(body.visits.at(-1)).toMatchObject({ flow: 'simple', rulesBroken: expect.arrayContaining(['auth.bearer']) })
+  })
+
+  it('forgets the visits of a world that was reset', async () => {
+    const service = await mockWithVisit()
+    await service.handle({ method: 'POST', url: '/payment', headers: { 'content-type': 'application/json' }, body: '{}' })
+    await service.handle({ method: 'PUT', url: '/__relay/scenario', headers: { 'content-type': 'application/json' }, body: '{"name":"unknown-owner"}' })
+    const body = json((await service.handle({ method: 'GET', url: '/__relay/visits', headers: {} })).text)
+    expect(body).toMatchObject({ scenario: 'unknown-owner', visits: [] })
+  })
+})
+
+describe('GET /__relay/journal.har', () => {
+  it('exports the world\'s requests as HAR under the address the client used, token masked', async () => {
+    const service = await mockWithVisit()
+    const answer = await service.handle({ method: 'GET', url: '/__relay/journal.har', headers: { host: 'localhost:4999' } })
+    const har = json(answer.text)
+    expect(answer.headers['content-disposition']).toMatch(/attachment/)
+    expect(har.log.creator.name).toBe('relay-mock')
+    expect(har.log.entries.map((e: any) => e.request.url)).toEqual([
+      expect.stringMatching(/^http:\/\/localhost:4999\/rental-companies\?kennitala=\d{10}$/),
+      expect.stringMatching(/^http:\/\/localhost:4999\/vehicles\?plate=/),
+      'http://localhost:4999/payments',
+    ])
+    expect(answer.text).not.toContain(token)
+  })
+})
+
+describe('GET /__relay/live', () => {
+  it('answers only the state key when nothing changed since the state the page has', async () => {
+    const service = await mockWithVisit()
+    const first = json((await service.handle({ method: 'GET', url: '/__relay/live', headers: {} })).text)
+    expect(first.visits).toHaveLength(1)
+    expect(first.visits[0].html).toContain('Visit 1')
+    const again = json((await service.handle({ method: 'GET', url: `/__relay/live?state=${encodeURIComponent(first.state)}`, headers: {} })).text)
+    if (first.visits[0].status === 'in-progress') return // the visit may complete between the two polls; the key then changes
+    expect(again).toEqual({ state: first.state, unchanged: true })
+  })
+
+  it('leaves out the markup of a visit the page already has at that version', async () => {
+    const service = await mockWithVisit()
+    await service.handle({ method: 'POST', url: '/payment', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' })
+    const first = json((await service.handle({ method: 'GET', url: '/__relay/live', headers: {} })).text)
+    const have = first.visits.map((v: any) => `${v.id}@${v.version}`).join(',')
+    const next = json((await service.handle({ method: 'GET', url: `/__relay/live?state=stale&have=${encodeURIComponent(have)}`, headers: {} })).text)
+    // Visit 1 is complete (visit 2 began), so its version cannot have changed between the polls.
+    expect(next.visits.find((v: any) => v.number === 1)).not.toHaveProperty('html')
+    expect(first.visits.find((v: any) => v.number === 1)).toHaveProperty('html')
+  })
+})
