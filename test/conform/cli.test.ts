@@ -1,0 +1,122 @@
+// `relay-mock conform` and `relay-mock demo` as a user runs them: the built bin in a child process.
+// Exit status 0 every case passed, 1 a rule failed, 2 a usage or set-up error.
+import { execFileSync, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import os from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined }
+let dir: string
+
+beforeAll(async () => {
+  if (!existsSync(join(root, 'dist/bundle/relay-mock.mjs')) && !existsSync(join(root, 'dist/relay-mock.mjs'))) {
+    throw new Error('The CLI is not built. Please run npm run build (npm test does) before these tests.')
+  }
+  dir = await mkdtemp(join(os.tmpdir(), 'relay-mock-cli-'))
+})
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+function start(args: string[]) {
+  const child = spawn(process.execPath, ['bin/relay-mock.js', ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  const ended = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as string | null, stdout, stderr }))
+  return { child, ended }
+}
+
+const relayMock = (...args: string[]) => start(args).ended
+
+function processesWith(marker: string): string[] {
+  return execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes(marker))
+}
+
+describe.concurrent('relay-mock conform', () => {
+  it('exits 0 when every case passes, and writes --json and --junit', async () => {
+    const json = join(dir, 'pass.json')
+    const junit = join(dir, 'pass.xml')
+    const run = await relayMock('conform', '--client', 'node dist/examples/clients/typescript/client.js', '--flow', 'simple', '--jobs', '2', '--json', json, '--junit', junit)
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(/✓ simple\/rejected-ok-status +\d+/)
+    expect(run.stdout).toContain('Conformant: 6 cases, 6 passed, 0 failed')
+
+    const report = JSON.parse(await readFile(json, 'utf8'))
+    expect(report.summary).toMatchObject({ total: 6, passed: 6, failed: 0, rulesBroken: [], flows: ['simple'] })
+    expect(report.summary.wallMs).toEqual(expect.any(Number))
+    expect(report.summary.clientMs).toEqual(expect.any(Number))
+    for (const kase of report.cases) {
+      expect(kase).toMatchObject({ id: expect.stringMatching(/^simple\//), flow: 'simple', scenario: expect.any(String), status: 'passed', durationMs: expect.any(Number), exitCode: 0 })
+      expect(kase.requests).toHaveLength(1)
+      for (const check of kase.checks) {
+        expect(Object.keys(check).slice(0, 3)).toEqual(['rule', 'status', 'message'])
+        expect(['passed', 'skipped']).toContain(check.status)
+      }
+    }
+
+    const counted = execFileSync('python3', ['-c', 'import sys, xml.etree.ElementTree as ET; r = ET.parse(sys.argv[1]).getroot(); print(len(r.findall(".//testcase")), len(r.findall(".//failure")))', junit], { encoding: 'utf8' })
+    expect(counted.trim()).toBe('6 0')
+  })
+
+  it('exits 1 when a rule fails, naming the rule and why', async () => {
+    const junit = join(dir, 'fail.xml')
+    const run = await relayMock('conform', '--client', 'node test/conform/clients/defective.mjs simple-keys-on-status', '--case', 'simple/rejected-ok-status', '--junit', junit)
+    expect(run.code).toBe(1)
+    expect(run.stdout).toMatch(/✗ simple\/rejected-ok-status/)
+    expect(run.stdout).toMatch(/client\.outcome\n +Expected the outcome "rejected", since POST \/payment \(request 1 of 1\) was answered 200 without an id/)
+    expect(run.stdout).toContain('Rules broken: client.outcome')
+    expect(await readFile(junit, 'utf8')).toMatch(/<failure message="client\.outcome: Expected the outcome/)
+  })
+
+  it('exits 2 with what to do when the client command is not found', async () => {
+    const run = await relayMock('conform', '--client', 'relay-mock-no-such-client')
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain('the client command was not found: relay-mock-no-such-client')
+    expect(run.stderr).toContain('Please check the command')
+    expect(run.stdout).not.toContain('✗')
+  })
+
+  it('exits 2 on a flow it does not know', async () => {
+    const run = await relayMock('conform', '--client', 'true', '--flow', 'fancy')
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain('Choices: "advanced", "simple"')
+  })
+
+  it('exits 2 on a case it does not know, listing the cases', async () => {
+    const run = await relayMock('conform', '--client', 'true', '--case', 'simple/nope')
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain('Failed to find the case "simple/nope". Please use one of: advanced/unknown-owner')
+  })
+
+  it('leaves no client running when it is interrupted', async () => {
+    const marker = '319.625'
+    const { child, ended } = start(['conform', '--client', `sleep ${marker}`, '--case', 'simple/accepted'])
+    for (let i = 0; i < 100 && processesWith(`sleep ${marker}`).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(processesWith(`sleep ${marker}`)).toHaveLength(1)
+    child.kill('SIGINT')
+    const run = await ended
+    expect(run.signal ?? run.code).toBe('SIGINT')
+    expect(processesWith(`sleep ${marker}`)).toEqual([])
+  })
+})
+
+describe('relay-mock demo', () => {
+  it('runs both flows with the reference client, printing each call and verdict', async () => {
+    const run = await relayMock('demo')
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(/advanced\/new-vehicle — .*\n.*visit: plate \w+/)
+    expect(run.stdout).toMatch(/→ POST \/custodians .*\n +← 201 \{"id":/)
+    expect(run.stdout).toMatch(/simple\/rejected-ok-status[^]*?← 200 \{"status":"refused"[^]*?✓ rejected/)
+    expect(run.stdout).toContain('Conformant: 12 cases, 12 passed, 0 failed')
+  })
+})

@@ -1,0 +1,37 @@
+// The correct clients pass every case: the three examples (real processes, three languages) and the
+// in-process reference client. Each reaches the outcome its suite says a correct client reaches.
+import { existsSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { cases } from '../../suites/index.js'
+import { referenceClient } from '../../src/node/reference-client.js'
+import { runConformance } from '../../src/node/runner.js'
+import type { RunResult } from '../../src/core/rules/types.js'
+
+function failures(result: RunResult): string[] {
+  return result.cases.flatMap((kase) => kase.checks.filter((check) => check.status === 'failed').map((check) => `${kase.id} ${check.rule}: ${check.message}`))
+}
+
+const examples = [
+  { name: 'shell (bash, curl, jq)', command: 'bash examples/clients/shell/client.sh' },
+  { name: 'Python (standard library)', command: 'python3 examples/clients/python/client.py' },
+  { name: 'TypeScript (fetch)', command: 'node dist/examples/clients/typescript/client.js', needs: 'dist/examples/clients/typescript/client.js' },
+]
+
+describe('the example clients', () => {
+  for (const example of examples) {
+    it.concurrent.skipIf(example.needs !== undefined && !existsSync(example.needs))(`the ${example.name} client passes every case`, async () => {
+      const result = await runConformance({ client: example.command, jobs: 2 })
+      expect(failures(result)).toEqual([])
+      expect(result.summary).toMatchObject({ total: cases.length, passed: cases.length, failed: 0, rulesBroken: [] })
+      expect(result.cases.map((kase) => [kase.id, kase.report?.outcome])).toEqual(cases.map((kase) => [kase.id, kase.outcome]))
+    })
+  }
+})
+
+describe('the reference client', () => {
+  it('passes every case in-process and reaches each suite outcome', async () => {
+    const result = await runConformance({ client: referenceClient, jobs: 4 })
+    expect(failures(result)).toEqual([])
+    expect(result.cases.map((kase) => [kase.id, kase.report?.outcome])).toEqual(cases.map((kase) => [kase.id, kase.outcome]))
+  })
+})

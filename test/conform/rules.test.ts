@@ -1,0 +1,170 @@
+// The rules on journals made by driving the mock directly (no sockets): applicability, skipped
+// versus passed, live checks without the case, messages, and the expected calls.
+import { describe, expect, it } from 'vitest'
+import { createRelayService } from '../../src/core/mock.js'
+import { evaluate, expectedCalls, ruleById, rules } from '../../src/core/rules/index.js'
+import type { CaseContext, CaseVisit, ClientRun, Flow } from '../../src/core/rules/types.js'
+import type { World } from '../../src/core/world.js'
+
+type Call = { method: 'GET' | 'POST'; url: string | ((world: World, last: unknown) => string); body?: (world: World, answers: unknown[]) => unknown; headers?: Record<string, string> }
+
+/** Runs calls against a fresh world of `scenario` and returns the case context they make. */
+async function caseOf(flow: Flow, scenario: string, calls: Call[], extra: Partial<CaseContext> = {}): Promise<CaseContext & { world: World }> {
+  const service = await createRelayService({ tokens: [] })
+  const world = await service.addWorld({ scenario })
+  const answers: unknown[] = []
+  for (const call of calls) {
+    const body = call.body?.(world, answers)
+    const answer = await service.handle({
+      method: call.method,
+      url: typeof call.url === 'string' ? call.url : call.url(world, answers.at(-1)),
+      headers: { authorization: `Bearer ${world.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...call.headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      world,
+    })
+    answers.push(JSON.parse(answer.text))
+  }
+  const visit: CaseVisit = { ...world.visit, locationId: world.location.id }
+  return { world, flow, requests: world.journal.entries(), token: world.token, visit, ...extra }
+}
+
+const run = (exitCode = 0): ClientRun => ({ command: 'client', exitCode, signal: null, timedOut: false, durationMs: 10, stdout: '', stderr: '' })
+const statusOf = (context: CaseContext, rule: string) => evaluate(context).find((check) => check.rule === rule)?.status
+const companyLookup: Call = { method: 'GET', url: (w) => `/rental-companies?kennitala=${w.visit.ownerKennitala}` }
+const vehicleLookup: Call = { method: 'GET', url: (w) => `/vehicles?plate=${w.visit.plate}` }
+const idOf = (answer: unknown) => (answer as { id: string }).id
+const firstId = (answer: unknown) => (answer as { id: string }[])[0].id
+const payment = (vehicleId: (answers: unknown[]) => string): Call => ({
+  method: 'POST',
+  url: '/payments',
+  body: (w, answers) => ({
+    locationId: w.location.id,
+    vehicleId: vehicleId(answers),
+    amount: { amount: w.visit.amount, currency: 'ISK' },
+    startedOn: w.visit.visitStart,
+    endedOn: w.visit.visitEnd,
+  }),
+})
+
+describe('evaluate', () => {
+  it('gives one check per rule of the flow, in the rules order', async () => {
+    const context = await caseOf('simple', 'default', [])
+    expect(evaluate(context).map((check) => check.rule)).toEqual(rules.filter((rule) => rule.flows.includes('simple')).map((rule) => rule.id))
+  })
+
+  it('reports rules that do not apply as skipped, never passed', async () => {
+    const context = await caseOf('advanced', 'unknown-owner', [companyLookup], { client: run() })
+    const checks = evaluate(context)
+    for (const rule of ['advanced.vehicle-lookup', 'advanced.create-vehicle-when-missing', 'advanced.custodian-after-create', 'advanced.no-create-when-found', 'advanced.first-vehicle', 'advanced.payment-body', 'advanced.single-payment', 'http.json-body']) {
+      expect(checks.find((check) => check.rule === rule)).toMatchObject({ status: 'skipped' })
+    }
+    expect(checks.find((check) => check.rule === 'advanced.unknown-owner-stops')?.status).toBe('passed')
+  })
+
+  it('skips custodian-after-create when the vehicle was found', async () => {
+    const context = await caseOf('advanced', 'existing-vehicle', [companyLookup, vehicleLookup, payment((a) => firstId(a[1]))])
+    expect(evaluate(context).find((check) => check.rule === 'advanced.custodian-after-create')).toMatchObject({ status: 'skipped', message: expect.stringContaining('found the vehicle') })
+  })
+
+  it('skips the case-only rules live, saying they need the case', async () => {
+    const { visit: _visit, token: _token, world: _world, ...live } = await caseOf('advanced', 'existing-vehicle', [companyLookup, vehicleLookup, payment((a) => firstId(a[1]))])
+    const checks = evaluate(live)
+    expect(checks.filter((check) => check.status === 'skipped').map((check) => check.rule)).toEqual(expect.arrayContaining(['client.completes', 'client.outcome']))
+    expect(checks.find((check) => check.rule === 'client.completes')?.message).toContain("Needs the case's inputs")
+    expect(checks.filter((check) => check.status === 'failed')).toEqual([])
+  })
+
+  it('runs the visit-free checks live: a payment for the second listed vehicle fails without the case', async () => {
+    const context = await caseOf('advanced', 'multiple-vehicles', [companyLookup, vehicleLookup, payment((a) => (a[1] as { id: string }[])[1].id)])
+    expect(statusOf({ flow: 'advanced', requests: context.requests }, 'advanced.first-vehicle')).toBe('failed')
+  })
+
+  it('checks the visit values only when the case gives the visit', async () => {
+    const context = await caseOf('advanced', 'existing-vehicle', [
+      companyLookup,
+      vehicleLookup,
+      { ...payment((a) => firstId(a[1])), body: (w, a) => ({ locationId: w.location.id, vehicleId: firstId(a[1]), amount: { amount: 100, currency: 'ISK' }, startedOn: w.visit.visitStart, endedOn: w.visit.visitEnd }) },
+    ])
+    expect(statusOf(context, 'advanced.payment-body')).toBe('failed')
+    expect(statusOf({ flow: 'advanced', requests: context.requests }, 'advanced.payment-body')).toBe('passed')
+  })
+
+  it('names the request by method, path and position, the field, and the values', async () => {
+    const context = await caseOf('advanced', 'existing-vehicle', [
+      companyLookup,
+      vehicleLookup,
+      { ...payment((a) => firstId(a[1])), body: (w, a) => ({ locationId: w.location.id, vehicleId: firstId(a[1]), amount: { amount: w.visit.amount, currency: 'EUR' }, startedOn: w.visit.visitStart, endedOn: w.visit.visitEnd }) },
+    ])
+    const check = evaluate(context).find((c) => c.rule === 'advanced.payment-body')!
+    expect(check.message).toContain('POST /payments (request 3 of 3)')
+    expect(check.message).toContain('amount.currency is "EUR", expected "ISK"')
+    expect(check.message).toContain(`(interface: ${ruleById('advanced.payment-body')!.cite})`)
+    expect(check.seq).toBe(context.requests[2].seq)
+  })
+
+  it('judges the bearer token of a request to an unknown path by its header', async () => {
+    const context = await caseOf('advanced', 'existing-vehicle', [{ method: 'GET', url: '/rental-comapnies?kennitala=1', headers: { authorization: 'Bearer rm_someone_elses_token' } }])
+    expect(statusOf(context, 'auth.bearer')).toBe('failed')
+    expect(statusOf({ flow: 'advanced', requests: context.requests }, 'auth.bearer')).toBe('passed')
+  })
+
+  it('reports a crashing rule as a failure that names relay-mock, not as a pass', async () => {
+    const context = await caseOf('simple', 'default', [])
+    const broken = { ...context, get requests(): never { throw new Error('boom') } }
+    const checks = evaluate(broken as CaseContext)
+    expect(checks.filter((check) => check.status === 'passed')).toEqual([])
+    expect(checks.find((check) => check.rule === 'simple.body')?.message).toContain('This is a bug in relay-mock')
+  })
+})
+
+describe('client.outcome', () => {
+  it('accepts "rejected" when the simple answer has no id, even with status 200', async () => {
+    const context = await caseOf('simple', 'simple-failure-ok-status', [
+      { method: 'POST', url: '/payment', body: (w) => ({ location: w.location.id, vehicle: { owner: w.visit.ownerKennitala, plate: w.visit.plate, acquiredOn: w.visit.registrationDate }, visit: { startedOn: w.visit.visitStart, endedOn: w.visit.visitEnd }, payment: { amount: w.visit.amount, currency: 'ISK' } }) },
+    ])
+    expect(statusOf({ ...context, client: { ...run(), report: { outcome: 'rejected' } } }, 'client.outcome')).toBe('passed')
+    expect(statusOf({ ...context, client: { ...run(), report: { outcome: 'paid' } } }, 'client.outcome')).toBe('failed')
+  })
+
+  it('fails a paid report with another payment id', async () => {
+    const context = await caseOf('advanced', 'existing-vehicle', [companyLookup, vehicleLookup, payment((a) => firstId(a[1]))])
+    const paid = idOf(context.requests[2].response.body)
+    expect(statusOf({ ...context, client: { ...run(), report: { outcome: 'paid', paymentId: paid } } }, 'client.outcome')).toBe('passed')
+    expect(statusOf({ ...context, client: { ...run(), report: { outcome: 'paid', paymentId: 'not-it' } } }, 'client.outcome')).toBe('failed')
+  })
+
+  it('is skipped when the client wrote no result file', async () => {
+    const context = await caseOf('advanced', 'unknown-owner', [companyLookup], { client: run() })
+    expect(statusOf(context, 'client.outcome')).toBe('skipped')
+  })
+})
+
+describe('expectedCalls', () => {
+  const paths = (context: CaseContext) => expectedCalls(context).map((call) => `${call.method} ${call.path}`)
+
+  it('expects only the company lookup when it answers an empty list', async () => {
+    expect(paths(await caseOf('advanced', 'unknown-owner', [companyLookup]))).toEqual(['GET /rental-companies'])
+  })
+
+  it('expects the two creations when the vehicle list is empty', async () => {
+    expect(paths(await caseOf('advanced', 'new-vehicle', [companyLookup, vehicleLookup]))).toEqual([
+      'GET /rental-companies',
+      'GET /vehicles',
+      'POST /vehicles',
+      'POST /custodians',
+      'POST /payments',
+    ])
+  })
+
+  it('expects the payment straight after a vehicle is found', async () => {
+    expect(paths(await caseOf('advanced', 'existing-vehicle', [companyLookup, vehicleLookup]))).toEqual(['GET /rental-companies', 'GET /vehicles', 'POST /payments'])
+  })
+
+  it('expects one POST /payment in the simple flow', async () => {
+    expect(paths(await caseOf('simple', 'default', []))).toEqual(['POST /payment'])
+  })
+
+  it('uses the case outcome when the client never looked the owner up', async () => {
+    expect(paths({ flow: 'advanced', requests: [], outcome: 'skipped' })).toEqual(['GET /rental-companies'])
+  })
+})
