@@ -20,21 +20,12 @@ export interface ServerOptions {
 export function createServer(mock: RelayService, options: ServerOptions = {}): http.Server {
   const limit = mock.settings.bodyLimit
   return http.createServer((req, res) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    let tooLarge = false
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size > limit) tooLarge = true
-      else chunks.push(chunk)
-    })
-    req.on('error', () => res.destroy())
-    req.on('end', () => {
+    const respond = (body: string | undefined, tooLarge: boolean) => {
       const request: RelayRequest = {
         method: req.method ?? 'GET',
         url: req.url ?? '/',
         headers: req.headers,
-        ...(size > 0 && !tooLarge ? { body: chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8') } : {}),
+        ...(body !== undefined ? { body } : {}),
         ...(tooLarge ? { bodyTooLarge: true } : {}),
         ...(options.world ? { world: options.world } : {}),
       }
@@ -49,6 +40,26 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
           res.end(JSON.stringify({ message: `The mock failed: ${error.message}` }))
         },
       )
+    }
+    // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 6.3): answer it at
+    // once rather than a tick later on 'end'. Node discards the empty stream when the answer is sent.
+    const length = req.headers['content-length']
+    if (req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) {
+      respond(undefined, false)
+      return
+    }
+    const chunks: Buffer[] = []
+    let size = 0
+    let tooLarge = false
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limit) tooLarge = true
+      else chunks.push(chunk)
+    })
+    req.on('error', () => res.destroy())
+    req.on('end', () => {
+      const body = size > 0 && !tooLarge ? (chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')) : undefined
+      respond(body, tooLarge)
     })
   })
 }
