@@ -1,8 +1,10 @@
 // What the mock answers to requests that are wrong before their fields are read: the body's
 // form, the path, the method, the token. Each gets its own clear 4xx, never HTML, never a 500.
+import { request as httpRequest, type Server } from 'node:http'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createRelayService, type RelayService } from '../../src/core/mock.js'
 import type { World } from '../../src/core/world.js'
+import { close, createServer, listen } from '../../src/node/server.js'
 import { vehicleBody } from '../support/bodies.js'
 import { auth, transports, type Answer, type Client, type Transport } from '../support/transports.js'
 
@@ -230,5 +232,42 @@ describe.each(transports)('requests wrong in form over $name', (transport) => {
       expect(answer.headers['content-type']).toMatch(/json/)
       expect(answer.text).not.toMatch(/<html|<!DOCTYPE/i)
     })
+  })
+})
+
+describe('the Node server reading bodies', () => {
+  let service: RelayService
+  let server: Server
+  let port: number
+  beforeAll(async () => {
+    service = await createRelayService()
+    server = createServer(service)
+    port = Number(new URL(await listen(server, { port: 0 })).port)
+  })
+  afterAll(() => close(server))
+
+  /** Sends `chunks` one write each, so Node sends them with Transfer-Encoding: chunked. */
+  function sendChunked(path: string, chunks: string[]): Promise<{ status: number; body: any }> {
+    return new Promise((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path, method: 'POST', headers: auth(service.world) }, (res) => {
+        let text = ''
+        res.setEncoding('utf8').on('data', (c: string) => (text += c))
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }))
+      })
+      req.on('error', reject)
+      for (const chunk of chunks) req.write(chunk)
+      req.end()
+    })
+  }
+
+  it('reads a body sent in chunks without Content-Length', async () => {
+    const answer = await sendChunked('/vehicles', ['{"plate": "QQ', '9Q9", "country"', ': "is"}'])
+    expect(answer.status).toBe(201)
+    expect(service.world.store.vehicles.byPlate('QQ9Q9')).toHaveLength(1)
+  })
+
+  it('answers a chunked body over 1 MiB with 413', async () => {
+    const answer = await sendChunked('/vehicles', ['{"plate": "', 'x'.repeat(600 * 1024), 'x'.repeat(600 * 1024), '", "country": "is"}'])
+    expect(answer.status).toBe(413)
   })
 })
