@@ -1,10 +1,9 @@
 // The conformance runner: one mock for the run; per case a fresh world and token, a listener bound
 // to that world, one run of the client, the rules, and the reporters. Cases run in parallel.
-import { rmSync } from 'node:fs'
+import { readFileSync, rmSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import os from 'node:os'
 import { dirname, join } from 'node:path'
-import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { cases as allCases } from '../../suites/index.js'
 import { createRelayService, RelayMockError, type RelayService } from '../core/mock.js'
@@ -205,9 +204,12 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
 
   const service = await createRelayService({ tokens: [], seed: options.seed, vehicles: options.vehicles })
   const dir = await mkdtemp(join(os.tmpdir(), 'relay-mock-'))
+  // Whatever ends the process mid-run (Ctrl-C, a crash, process.exit) also ends the clients and
+  // removes the result files; client-process.ts kills the clients on exit.
+  const removeDir = () => rmSync(dir, { recursive: true, force: true })
   const onSignal = (signal: NodeJS.Signals) => {
     killAllClients()
-    rmSync(dir, { recursive: true, force: true })
+    removeDir()
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
     // Nobody else handles it: end the process as the signal would have.
@@ -215,6 +217,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   }
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
+  process.on('exit', removeDir)
 
   try {
     for (const reporter of reporters) await reporter.onRunStart?.({ cases: selected, client: clientName, flows, startedAt })
@@ -237,6 +240,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   } finally {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
+    process.off('exit', removeDir)
     await rm(dir, { recursive: true, force: true })
   }
 

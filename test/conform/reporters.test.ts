@@ -99,6 +99,21 @@ describe('the console reporter', () => {
     expect(out.text()).toMatchSnapshot()
   })
 
+  it('stops writing, without throwing, once the reader has gone (EPIPE)', async () => {
+    let writes = 0
+    const stream = new Writable({
+      write(_chunk, _encoding, done) {
+        writes++
+        done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }))
+      },
+    })
+    const reporter = createConsoleReporter({ stream, color: false })
+    await reporter.onCaseEnd?.(result.cases[0])
+    await new Promise((resolve) => setImmediate(resolve))
+    await reporter.onRunEnd?.(result)
+    expect(writes).toBe(1)
+  })
+
   it('writes no colour codes when colour is off', async () => {
     const out = capture()
     await createConsoleReporter({ stream: out.stream, color: false }).onRunEnd?.(result)

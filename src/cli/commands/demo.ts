@@ -55,6 +55,11 @@ export const demoCommand: CommandModule<object, DemoArgs> = {
   describe: 'Run both flows end to end with the reference client against an in-process mock',
   builder: (y: Argv) => y.option('flow', { alias: 'f', type: 'string', choices: ['advanced', 'simple'], describe: 'Show only this flow' }) as unknown as Argv<DemoArgs>,
   async handler(args: ArgumentsCamelCase<DemoArgs>) {
+    // `relay-mock demo | head`: a reader that stops early ends the demo quietly.
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error
+      process.exit()
+    })
     const summary = createConsoleReporter()
     try {
       const result = await runConformance({

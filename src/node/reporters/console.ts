@@ -30,7 +30,16 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
   const stream = options.stream ?? process.stdout
   const color = options.color ?? (Boolean(stream.isTTY) && !('NO_COLOR' in process.env))
   const c = pc.createColors(color)
-  const write = (text: string) => stream.write(`${text}\n`)
+  // A reader that stops early (`relay-mock conform ... | head`) must not crash the run: the run
+  // ends as usual, with its exit status and its file reports; the terminal just stops listening.
+  let closed = false
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error
+    closed = true
+  })
+  const write = (text: string) => {
+    if (!closed) stream.write(`${text}\n`)
+  }
   let width = 0
 
   return {
