@@ -161,17 +161,22 @@ function parseUrl(url: string): URL | undefined {
   }
 }
 
-/** The origin and path prefix under which the service's resources sit, from the entries that name one. */
-function inferBase(urls: URL[]): string | undefined {
-  const counts = new Map<string, number>()
+/**
+ * Per origin, the path prefix under which the service's resources sit (from the entries that name one):
+ * `https://staging.example/api/v1`. Origins that never name a resource (a CDN, the page itself) have none.
+ */
+function inferBases(urls: URL[]): Map<string, string> {
+  const counts = new Map<string, Map<string, number>>()
   for (const url of urls) {
     const parts = url.pathname.split('/')
     const at = parts.findIndex((part, i) => i > 0 && RESOURCES.includes(part))
     if (at === -1) continue
-    const base = url.origin + parts.slice(0, at).join('/')
-    counts.set(base, (counts.get(base) ?? 0) + 1)
+    const prefix = parts.slice(0, at).join('/')
+    const byPrefix = counts.get(url.origin) ?? new Map<string, number>()
+    byPrefix.set(prefix, (byPrefix.get(prefix) ?? 0) + 1)
+    counts.set(url.origin, byPrefix)
   }
-  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0]
+  return new Map([...counts].map(([origin, byPrefix]) => [origin, [...byPrefix].sort((a, b) => b[1] - a[1])[0][0]]))
 }
 
 function parseJson(text: string | undefined): { value?: unknown; error?: string } {
@@ -209,63 +214,94 @@ function lowerHeaders(headers: ReadonlyArray<Header> | undefined): Record<string
   return out
 }
 
+/** One conversation of a capture: a page of the HAR (relay-mock's run export has one per case), else a service address. */
+export interface HarConversation {
+  id: string
+  title?: string
+  entries: JournalEntry[]
+}
+
 /**
  * A HAR captured anywhere (relay-mock's own export, a browser, a proxy) as journal entries the rules can
- * read, in the order the requests started. Only the service's requests are kept (not the admin API, not
+ * read, one list per conversation (the HAR's page, else the service's address),
+ * each in the order its requests started. Only the service's requests are kept (not the admin API, not
  * other hosts); the Authorization header is masked on the way in.
  * @example
- * const entries = fromHar(JSON.parse(readFileSync('capture.har', 'utf8')))
- * evaluate({ flow: 'advanced', requests: entries })
+ * for (const { id, entries } of fromHarConversations(har)) console.log(id, checkVisits(entries).length)
  */
-export function fromHar(har: Har, options: FromHarOptions = {}): JournalEntry[] {
+export function fromHarConversations(har: Har, options: FromHarOptions = {}): HarConversation[] {
   const harEntries = (har?.log?.entries ?? []) as RelayHarEntry[]
   const located = harEntries
     .map((entry) => ({ entry, url: parseUrl(entry.request?.url ?? '') }))
     .filter((x): x is { entry: RelayHarEntry; url: URL } => x.url !== undefined)
-  const base = (options.baseUrl ?? inferBase(located.map((x) => x.url)) ?? '').replace(/\/+$/, '')
+  const given = options.baseUrl ? parseUrl(options.baseUrl) : undefined
+  const bases = given ? new Map([[given.origin, given.pathname.replace(/\/+$/, '')]]) : inferBases(located.map((x) => x.url))
   const kept = located
-    .filter(({ url }) => base === '' || `${url.origin}${url.pathname}`.startsWith(base))
-    .map(({ entry, url }) => ({ entry, url, path: url.pathname.slice(base === '' ? 0 : new URL(base).pathname.replace(/\/+$/, '').length) || '/' }))
+    .filter(({ url }) => bases.has(url.origin) && url.pathname.startsWith(bases.get(url.origin)!))
+    .map(({ entry, url }) => ({ entry, url, path: url.pathname.slice(bases.get(url.origin)!.length) || '/' }))
     .filter(({ path }) => !path.startsWith('/__relay') && !path.startsWith('/openapi/'))
-    .sort((a, b) => (Date.parse(a.entry.startedDateTime) || 0) - (Date.parse(b.entry.startedDateTime) || 0))
 
-  return kept.map(({ entry, url, path }, index) => {
-    const method = entry.request.method.toUpperCase()
-    const headers = lowerHeaders(entry.request.headers)
-    const authorization = headers.authorization
-    // Masking is idempotent, so relay-mock's own (already masked) exports pass through unchanged.
-    if (authorization !== undefined) headers.authorization = maskAuthorization(authorization)
-    const query: Record<string, string> = {}
-    for (const [name, value] of url.searchParams) query[name] = value
-    const bodyText = entry.request.postData?.text
-    const parsed = parseJson(bodyText)
-    const responseText = decodeContent(entry.response?.content ?? {})
-    const responseJson = parseJson(responseText)
-    const status = entry.response?.status ?? 0
-    const relay = entry._relay
-    const bodyError = relay ? relay.bodyError : parsed.error !== undefined ? `The body is not valid JSON (${parsed.error}).` : undefined
-    return {
-      seq: relay?.seq ?? index + 1,
-      time: isoTime(entry.startedDateTime),
-      durationMs: Math.max(0, entry.time ?? 0),
-      worldId: relay?.worldId ?? null,
-      request: {
-        method,
-        path,
-        query,
-        search: url.search,
-        headers,
-        ...(bodyText !== undefined && bodyText !== '' ? { bodyText } : {}),
-        ...(parsed.value !== undefined ? { body: parsed.value } : {}),
-        ...(bodyError !== undefined ? { bodyError } : {}),
-      },
-      response: {
-        status,
-        headers: lowerHeaders(entry.response?.headers),
-        body: responseJson.error === undefined ? responseJson.value : responseText,
-      },
-      route: relay ? relay.route : routeOf(method, path),
-      auth: relay?.auth ?? authOf(authorization, status),
-    }
-  })
+  const titles = new Map((har?.log?.pages ?? []).map((page) => [page.id, page.title]))
+  const groups = new Map<string, typeof kept>()
+  for (const item of kept) {
+    // Not by world: a request that carried no token has no world, yet belongs to the conversation it was part of.
+    const key = item.entry.pageref ?? `${item.url.origin}${bases.get(item.url.origin)}`
+    groups.set(key, [...(groups.get(key) ?? []), item])
+  }
+  let index = 0
+  return [...groups].map(([id, items]) => ({
+    id,
+    ...(titles.has(id) ? { title: titles.get(id) } : {}),
+    entries: items
+      .sort((a, b) => (Date.parse(a.entry.startedDateTime) || 0) - (Date.parse(b.entry.startedDateTime) || 0))
+      .map(({ entry, url, path }) => toJournalEntry(entry, url, path, ++index)),
+  }))
+}
+
+/**
+ * Every conversation of a HAR as one list of journal entries (see fromHarConversations).
+ * @example evaluate({ flow: 'advanced', requests: fromHar(JSON.parse(readFileSync('capture.har', 'utf8'))) })
+ */
+export function fromHar(har: Har, options: FromHarOptions = {}): JournalEntry[] {
+  return fromHarConversations(har, options).flatMap((conversation) => conversation.entries)
+}
+
+function toJournalEntry(entry: RelayHarEntry, url: URL, path: string, index: number): JournalEntry {
+  const method = entry.request.method.toUpperCase()
+  const headers = lowerHeaders(entry.request.headers)
+  const authorization = headers.authorization
+  // Masking is idempotent, so relay-mock's own (already masked) exports pass through unchanged.
+  if (authorization !== undefined) headers.authorization = maskAuthorization(authorization)
+  const query: Record<string, string> = {}
+  for (const [name, value] of url.searchParams) query[name] = value
+  const bodyText = entry.request.postData?.text
+  const parsed = parseJson(bodyText)
+  const responseText = decodeContent(entry.response?.content ?? {})
+  const responseJson = parseJson(responseText)
+  const status = entry.response?.status ?? 0
+  const relay = entry._relay
+  const bodyError = relay ? relay.bodyError : parsed.error !== undefined ? `The body is not valid JSON (${parsed.error}).` : undefined
+  return {
+    seq: relay?.seq ?? index,
+    time: isoTime(entry.startedDateTime),
+    durationMs: Math.max(0, entry.time ?? 0),
+    worldId: relay?.worldId ?? null,
+    request: {
+      method,
+      path,
+      query,
+      search: url.search,
+      headers,
+      ...(bodyText !== undefined && bodyText !== '' ? { bodyText } : {}),
+      ...(parsed.value !== undefined ? { body: parsed.value } : {}),
+      ...(bodyError !== undefined ? { bodyError } : {}),
+    },
+    response: {
+      status,
+      headers: lowerHeaders(entry.response?.headers),
+      body: responseJson.error === undefined ? responseJson.value : responseText,
+    },
+    route: relay ? relay.route : routeOf(method, path),
+    auth: relay?.auth ?? authOf(authorization, status),
+  }
 }

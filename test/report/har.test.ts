@@ -1,21 +1,10 @@
-import Ajv from 'ajv'
-import draft06 from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json' }
-import harSchemas from 'har-schema'
 import type { Har } from 'har-format'
 import { describe, expect, it } from 'vitest'
-import { fromHar, routeOf, toHar } from '../../src/core/har.js'
+import { fromHar, fromHarConversations, routeOf, toHar } from '../../src/core/har.js'
 import { checkVisits } from '../../src/core/live/visits.js'
 import { evaluate } from '../../src/core/rules/index.js'
 import { FIXTURE_TOKEN, converse, skippedCustodianCase } from './fixtures.js'
-
-/** A validator of HAR 1.2 from the har-schema package (draft-06 schemas with a few non-standard keywords). */
-function harValidator() {
-  // Formats are not checked (ajv needs a plugin for them); startedDateTime has a pattern of its own.
-  const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true })
-  ajv.addMetaSchema(draft06)
-  for (const [name, schema] of Object.entries(harSchemas as Record<string, object>)) if (name !== 'har') ajv.addSchema(schema)
-  return ajv.compile(harSchemas.har)
-}
+import { harValidator } from './har-schema.js'
 
 async function mixedConversation() {
   return converse('new-vehicle', (w) => [
@@ -128,6 +117,21 @@ describe('fromHar', () => {
     expect(entry.request.bodyText).toBe('plate=AB123')
     expect(entry.request.bodyError).toMatch(/not valid JSON/)
     expect(entry.response.body).toEqual({ id: 'abc' })
+  })
+})
+
+describe('fromHarConversations', () => {
+  it('keeps apart the conversations of a capture: each HAR page, each service address', async () => {
+    const { entries } = await mixedConversation()
+    const a = toHar(entries.slice(0, 2), { baseUrl: 'http://127.0.0.1:4001' }).log.entries.map(({ _relay, ...e }: any) => e)
+    const b = toHar(entries.slice(2, 4), { baseUrl: 'http://127.0.0.1:4002/relay' }).log.entries.map(({ _relay, ...e }: any) => e)
+    // Interleaved in time, as parallel cases are.
+    const mixed = [a[0], b[0], a[1], b[1]].map((e, i) => ({ ...e, startedDateTime: new Date(Date.UTC(2026, 10, 21, 10, 0, i)).toISOString() }))
+    const conversations = fromHarConversations({ log: { version: '1.2', creator: { name: 'x', version: '1' }, entries: mixed } })
+    expect(conversations.map((c) => [c.id, c.entries.map((e) => e.request.path)])).toEqual([
+      ['http://127.0.0.1:4001', ['/rental-companies', '/vehicles']],
+      ['http://127.0.0.1:4002/relay', ['/vehicles', '/vehicles']],
+    ])
   })
 })
 

@@ -42,6 +42,9 @@ export function endOfCase(result: CaseResult): { text: string; failed: boolean }
   const time = seconds(result.durationMs)
   let text: string
   let failed = false
+  if (!result.visit && result.exitCode === null && !result.signal && !result.timedOut) {
+    return { text: 'End of the captured visit.', failed: false }
+  }
   if (result.timedOut) {
     text = `The client did not finish: it was stopped after ${time} (the time limit).`
     failed = true
@@ -63,7 +66,7 @@ export function endOfCase(result: CaseResult): { text: string; failed: boolean }
 
 function visitFacts(result: CaseResult): SafeHtml {
   const v = result.visit
-  if (!v) return html``
+  if (!v) return html`<p class="muted">Not known: this conversation was captured, not run by relay-mock, so the rules that need the visit’s inputs (its plate, owner, times, amount, or the client’s exit status) were skipped.</p>`
   const rows: Array<[string, string]> = [
     ['Plate', v.plate],
     ['Owner kennitala', v.ownerKennitala],
@@ -100,7 +103,7 @@ function caseSection(result: CaseResult, anchor: string, options: HtmlReportOpti
 ${failed.length
     ? html`<div class="wrong"><h3>What went wrong</h3><ul>${failed.map((check) => html`<li><a href="#${check.seq !== undefined && result.requests.some((e) => e.seq === check.seq) ? `${anchor}-seq-${check.seq}` : `${anchor}-end`}"><code>${check.rule}</code></a> ${check.message}</li>`)}</ul></div>`
     : html`<p class="right"><span aria-hidden="true">✓</span> The client made the calls this case expects and broke no rule.</p>`}
-<h3>The visit the client was given</h3>
+<h3>${result.visit ? 'The visit the client was given' : 'The visit'}</h3>
 ${visitFacts(result)}
 <h3>The conversation</h3>
 ${toSequenceDiagram({ expected: result.expected, requests: result.requests, checks: result.checks }, { idPrefix: anchor, end, describeRule: options.describeRule })}
@@ -227,7 +230,10 @@ export function toHtmlReport(result: RunResult, options: HtmlReportOptions = {})
     return anchor
   })
   const allPassed = summary.failed === 0 && summary.total > 0
-  const heading = summary.total === 0 ? 'No case ran' : allPassed ? `All ${plural(summary.total, 'case')} passed` : `${summary.failed} of ${plural(summary.total, 'case')} failed`
+  // A capture (conform --from) has visits, not cases: no case gave a client its visit.
+  const captured = cases.length > 0 && cases.every((c) => !c.visit)
+  const noun = captured ? 'visit' : 'case'
+  const heading = summary.total === 0 ? 'No case ran' : allPassed ? `All ${plural(summary.total, noun)} passed` : `${summary.failed} of ${plural(summary.total, noun)} failed`
   const brokenWhere = (rule: string) =>
     cases.map((c, i) => ({ c, anchor: anchors[i] })).filter(({ c }) => c.checks.some((k) => k.rule === rule && k.status === 'failed'))
 
@@ -242,20 +248,22 @@ export function toHtmlReport(result: RunResult, options: HtmlReportOptions = {})
 <style>${DIAGRAM_CSS}${PAGE_CSS}</style>
 </head>
 <body>
-<a class="skip" href="#cases">Skip to the cases</a>
+<a class="skip" href="#cases">Skip to the ${captured ? 'visits' : 'cases'}</a>
 <div class="page">
 <header class="report-head">
 <p class="eyebrow">${title}</p>
 <h1><span class="verdict ${allPassed ? 'passed' : 'failed'}"><span aria-hidden="true">${allPassed ? '✓' : '✗'}</span> ${heading}</span></h1>
-<p class="lead">relay-mock ran the client below against a mock of the vehicle visit payment relay service, once per case, each case with its own world and token, and checked every call against the rules of the service’s interface.</p>
+${captured
+    ? html`<p class="lead">relay-mock read the conversation below, cut it into visits (each starts at <code>GET /rental-companies</code> or <code>POST /payment</code>), and checked every call against the rules of the vehicle visit payment relay service’s interface. No client ran, so the rules that need a visit’s inputs were skipped.</p>`
+    : html`<p class="lead">relay-mock ran the client below against a mock of the vehicle visit payment relay service, once per case, each case with its own world and token, and checked every call against the rules of the service’s interface.</p>`}
 <ul class="counts" aria-label="Totals">
-<li>${plural(summary.total, 'case')}</li>
+<li>${plural(summary.total, noun)}</li>
 <li class="passed"><span aria-hidden="true">✓</span> ${summary.passed} passed</li>
 <li class="${summary.failed ? 'failed' : ''}"><span aria-hidden="true">✗</span> ${summary.failed} failed</li>
 <li class="${summary.rulesBroken.length ? 'failed' : ''}">${plural(summary.rulesBroken.length, 'rule')} broken</li>
 </ul>
 <dl class="facts">
-<div class="wide"><dt>Client</dt><dd><code>${summary.client}</code></dd></div>
+<div class="wide"><dt>${captured ? 'Source' : 'Client'}</dt><dd><code>${summary.client}</code></dd></div>
 <div><dt>Flows</dt><dd>${summary.flows.join(', ')}</dd></div>
 <div><dt>Started</dt><dd>${readableTime(summary.startedAt)}</dd></div>
 <div><dt>Time</dt><dd>${seconds(summary.wallMs)} in all; ${seconds(summary.clientMs)} in the client</dd></div>
@@ -268,12 +276,12 @@ ${summary.rulesBroken.length
         return html`<li><code>${rule}</code>${described ? html` — ${inlineCode(described.title)}` : ''}<span class="where">in ${brokenWhere(rule).map(({ c, anchor }, i) => html`${i ? ', ' : ''}<a href="#${anchor}">${c.id}</a>`)}</span></li>`
       })}</ul></section>`
     : ''}
-<section class="head-section" aria-labelledby="index-title"><h2 id="index-title">Cases</h2>
-<table class="index"><thead><tr><th scope="col">Result</th><th scope="col">Case</th><th scope="col">What it exercises</th><th scope="col" class="num">Time</th></tr></thead>
+<section class="head-section" aria-labelledby="index-title"><h2 id="index-title">${captured ? 'Visits' : 'Cases'}</h2>
+<table class="index"><thead><tr><th scope="col">Result</th><th scope="col">${captured ? 'Visit' : 'Case'}</th><th scope="col">What it exercises</th><th scope="col" class="num">Time</th></tr></thead>
 <tbody>${cases.map((c, i) => html`<tr><td><span class="pill ${c.status}"><span aria-hidden="true">${c.status === 'passed' ? '✓' : '✗'}</span> ${c.status}</span></td><td><a href="#${anchors[i]}"><code>${c.id}</code></a></td><td>${c.title}${c.status === 'failed' ? html` <span class="muted">— ${plural(c.checks.filter((k) => k.status === 'failed').length, 'rule')} broken</span>` : ''}</td><td class="num">${seconds(c.durationMs)}</td></tr>`)}</tbody></table>
 </section>
-<div class="legend"><p><strong>How to read a case.</strong> Each case draws the conversation: your client on the left, the relay service on the right; a solid arrow is a request, the dashed arrow under it is the answer. The right-hand column lists the calls the flow expects: <span aria-hidden="true">✓</span> the call was expected there, <span aria-hidden="true">✗</span> an expected call the client never made, <span aria-hidden="true">!</span> a call the flow does not expect. A red box names the broken rule and explains it. Open a request to see its headers (the token masked) and bodies.</p></div>
-<div class="toolbar"><button type="button" data-fold="open">Open all cases</button><button type="button" data-fold="close">Fold all cases</button></div>
+<div class="legend"><p><strong>How to read a ${noun}.</strong> Each ${noun} draws the conversation: your client on the left, the relay service on the right; a solid arrow is a request, the dashed arrow under it is the answer. The right-hand column lists the calls the flow expects: <span aria-hidden="true">✓</span> the call was expected there, <span aria-hidden="true">✗</span> an expected call the client never made, <span aria-hidden="true">!</span> a call the flow does not expect. A red box names the broken rule and explains it. Open a request to see its headers (the token masked) and bodies.</p></div>
+<div class="toolbar"><button type="button" data-fold="open">Open all ${noun}s</button><button type="button" data-fold="close">Fold all ${noun}s</button></div>
 </header>
 <main id="cases" tabindex="-1">
 ${cases.map((c, i) => caseSection(c, anchors[i], options))}

@@ -1,0 +1,50 @@
+// The HAR reporter: every case's requests as one HAR 1.2 file, a page per case, for a browser's
+// developer tools or any HTTP tool. Written by `relay-mock conform --har FILE`; tokens masked.
+import { mkdir, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import type { Har, Page } from 'har-format'
+import { toHar } from '../../core/har.js'
+import type { Reporter, RunResult } from '../../core/rules/types.js'
+
+/** Where a case's requests went when no listener address is known (a run read back from JSON). */
+const UNKNOWN_BASE = 'http://relay.test'
+
+/**
+ * A run as one HAR: each case a page (its id and title), each request an entry under its case's address.
+ * @example toRunHar(result, new Map([['advanced/new-vehicle', 'http://127.0.0.1:41234']]))
+ */
+export function toRunHar(result: RunResult, baseUrls: ReadonlyMap<string, string> = new Map()): Har {
+  const pages: Page[] = []
+  const entries: Har['log']['entries'] = []
+  for (const kase of result.cases) {
+    const har = toHar(kase.requests, { baseUrl: baseUrls.get(kase.id) ?? UNKNOWN_BASE })
+    pages.push({ id: kase.id, title: kase.title, startedDateTime: kase.requests[0]?.time ?? result.summary.startedAt, pageTimings: {} })
+    for (const entry of har.log.entries) entries.push({ ...entry, pageref: kase.id })
+  }
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: 'relay-mock', version: result.summary.version },
+      pages,
+      entries,
+      comment: `relay-mock conform: ${result.summary.client} (${result.summary.passed} of ${result.summary.total} cases passed)`,
+    },
+  }
+}
+
+/**
+ * Writes the run's requests to `file` as HAR when the run ends.
+ * @example runConformance({ client, reporters: [createHarReporter({ file: 'conform.har' })] })
+ */
+export function createHarReporter({ file }: { file: string }): Reporter {
+  const baseUrls = new Map<string, string>()
+  return {
+    onCaseStart(start) {
+      baseUrls.set(start.id, start.baseUrl)
+    },
+    async onRunEnd(result) {
+      await mkdir(dirname(file), { recursive: true })
+      await writeFile(file, `${JSON.stringify(toRunHar(result, baseUrls), null, 2)}\n`)
+    },
+  }
+}
