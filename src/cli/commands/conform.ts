@@ -6,9 +6,12 @@ import { RelayMockError } from '../../core/mock.js'
 import type { Flow, Reporter } from '../../core/rules/types.js'
 import { reporters, type ReporterFactory } from '../../node/reporters/index.js'
 import { RUN_DEFAULTS, runConformance } from '../../node/runner.js'
+import { checkHarFile } from '../../node/from-har.js'
+import { skippedForCapture } from '../../core/live/capture.js'
 
 interface ConformArgs {
-  client: string
+  client?: string
+  from?: string
   flow?: Flow
   case?: string[]
   jobs?: number
@@ -21,6 +24,8 @@ interface ConformArgs {
 export const fileReports: Array<{ flag: string; describe: string; create: ReporterFactory }> = [
   { flag: 'json', describe: 'Also write the results as JSON to FILE', create: reporters.json },
   { flag: 'junit', describe: 'Also write the results as JUnit XML to FILE (one testcase per case)', create: reporters.junit },
+  { flag: 'html', describe: 'Also write a self-contained HTML report to FILE: each case as a sequence diagram, broken rules marked', create: reporters.html },
+  { flag: 'har', describe: "Also write every case's requests to FILE as HAR 1.2 (tokens masked)", create: reporters.har },
 ]
 
 export const conformCommand: CommandModule<object, ConformArgs> = {
@@ -28,24 +33,39 @@ export const conformCommand: CommandModule<object, ConformArgs> = {
   describe: "Run a location's client through every case of the advanced and simple flows",
   builder: (y: Argv) => {
     let built = y
-      .option('client', { alias: 'c', type: 'string', demandOption: true, describe: 'The client command, run through the shell once per case (see the client contract)' })
+      .option('client', { alias: 'c', type: 'string', describe: 'The client command, run through the shell once per case (see the client contract)' })
+      .option('from', { type: 'string', requiresArg: true, conflicts: 'client', describe: 'Check a conversation captured as HAR (a proxy, staging) with the same rules, without running a client' })
       .option('flow', { alias: 'f', type: 'string', choices: ['advanced', 'simple'], describe: 'Run only the cases of this flow' })
       .option('case', { type: 'string', array: true, describe: 'Run only this case (an id, or a prefix such as advanced/*); repeatable' })
       .option('jobs', { alias: 'j', type: 'number', describe: 'How many cases run at once (default: the number of cores)' })
       .option('timeout', { alias: 't', type: 'number', default: RUN_DEFAULTS.timeoutMs / 1000, describe: 'Seconds before a client is killed with its process tree' })
       .option('seed', { type: 'number', describe: 'Seed of the generated worlds' })
     for (const report of fileReports) built = built.option(report.flag, { type: 'string', requiresArg: true, describe: report.describe })
-    return built.example('$0 conform --client "python3 client.py" --junit conform.xml', 'Run every case; write JUnit XML for CI') as unknown as Argv<ConformArgs>
+    return built
+      .example('$0 conform --client "python3 client.py" --junit conform.xml', 'Run every case; write JUnit XML for CI')
+      .example('$0 conform --from staging.har --html report.html', 'Check a captured conversation, visit by visit') as unknown as Argv<ConformArgs>
   },
   async handler(args: ArgumentsCamelCase<ConformArgs>) {
+    if (!args.client && !args.from) {
+      console.error(pc.red('Failed to start: no client. Please pass --client "<command>" (or --from FILE.har to check a captured conversation).'))
+      process.exitCode = 2
+      return
+    }
     const chosen: Reporter[] = [reporters.console({})]
     for (const report of fileReports) {
       const file = args[report.flag]
       if (typeof file === 'string') chosen.push(report.create({ file }))
     }
     try {
+      if (args.from) {
+        const result = await checkHarFile(args.from, { reporters: chosen })
+        const skipped = skippedForCapture(result)
+        if (skipped.length) console.log(pc.dim(`Not checked (a capture has no visit inputs, no client exit status): ${skipped.join(', ')}.`))
+        process.exitCode = result.summary.failed > 0 ? 1 : 0
+        return
+      }
       const result = await runConformance({
-        client: args.client,
+        client: args.client!,
         flows: args.flow ? [args.flow] : undefined,
         cases: args.case,
         jobs: args.jobs,

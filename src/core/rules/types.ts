@@ -100,7 +100,8 @@ export interface CaseResult {
   timedOut: boolean
   stdout: string
   stderr: string
-  visit: CaseVisit
+  /** The visit the case gave the client; absent for a conversation checked from a capture (`conform --from`). */
+  visit?: CaseVisit
   checks: Check[]
   expected: ExpectedCall[]
   requests: JournalEntry[]

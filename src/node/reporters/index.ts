@@ -5,6 +5,7 @@ import { createConsoleReporter, type ConsoleReporterOptions } from './console.js
 import { createJsonReporter } from './json.js'
 import { createJunitReporter } from './junit.js'
 import { createHtmlReporter } from './html.js'
+import { createHarReporter } from './har.js'
 
 /** What a reporter factory may be given: a file for the file formats, a stream for the console. */
 export interface ReporterOptions extends ConsoleReporterOptions {
@@ -27,11 +28,13 @@ export const reporters: Record<string, ReporterFactory> = {
   json: (options) => createJsonReporter({ file: needsFile('json', options) }),
   junit: (options) => createJunitReporter({ file: needsFile('junit', options) }),
   html: (options) => createHtmlReporter({ file: needsFile('html', options) }),
+  har: (options) => createHarReporter({ file: needsFile('har', options) }),
 }
 
 export { createConsoleReporter, formatMs } from './console.js'
 export { createJsonReporter, toJsonReport } from './json.js'
 export { createJunitReporter, toJUnitXml } from './junit.js'
 export { createHtmlReporter, toHtmlReport } from './html.js'
+export { createHarReporter, toRunHar } from './har.js'
 export type { ConsoleReporterOptions } from './console.js'
 export type { Reporter } from '../../core/rules/types.js'
