@@ -11,6 +11,8 @@ export interface ClientProcessOptions {
   timeoutMs: number
   /** How many bytes of stdout and of stderr to keep (the rest is counted, not kept). */
   outputLimit?: number
+  /** Kills the process tree when aborted (the run it belongs to has failed). */
+  signal?: AbortSignal
 }
 
 export interface ClientProcessResult {
@@ -71,7 +73,7 @@ class Capped {
  * run.exitCode // 0
  */
 export function runClientProcess(options: ClientProcessOptions): Promise<ClientProcessResult> {
-  const { command, env, cwd, timeoutMs, outputLimit = 64 * 1024 } = options
+  const { command, env, cwd, timeoutMs, outputLimit = 64 * 1024, signal: abortSignal } = options
   if (!exitHookInstalled) {
     exitHookInstalled = true
     process.once('exit', killAllClients)
@@ -92,11 +94,17 @@ export function runClientProcess(options: ClientProcessOptions): Promise<ClientP
       timedOut = true
       if (pid !== undefined) killGroup(pid)
     }, timeoutMs)
+    const onAbort = () => {
+      if (pid !== undefined) killGroup(pid)
+    }
+    if (abortSignal?.aborted) onAbort()
+    else abortSignal?.addEventListener('abort', onAbort, { once: true })
 
     const finish = (exitCode: number | null, signal: string | null, durationMs: number, extra = '') => {
       if (settled) return
       settled = true
       clearTimeout(timer)
+      abortSignal?.removeEventListener('abort', onAbort)
       if (pid !== undefined) {
         // Whatever the client left running in its group (a background child holding our pipes) goes too.
         killGroup(pid)

@@ -203,6 +203,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const host = options.host ?? RUN_DEFAULTS.host
 
   const service = await createRelayService({ tokens: [], seed: options.seed, vehicles: options.vehicles })
+  const aborted = new AbortController()
   const dir = await mkdtemp(join(os.tmpdir(), 'relay-mock-'))
   // Whatever ends the process mid-run (Ctrl-C, a crash, process.exit) also ends the clients and
   // removes the result files; client-process.ts kills the clients on exit.
@@ -266,6 +267,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
           cwd: options.cwd,
           timeoutMs,
           outputLimit: options.outputLimit ?? RUN_DEFAULTS.outputLimit,
+          signal: aborted.signal,
         })
         run = { ...ran, ...(await readReport(resultFile)) }
       } else {
@@ -339,7 +341,8 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
           })
           .catch((error: unknown) => {
             failure ??= error
-            killAllClients()
+            // End this run's other clients (not those of another run in the same process).
+            aborted.abort()
           })
           .finally(() => inflight.delete(task))
         inflight.add(task)

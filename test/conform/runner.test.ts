@@ -61,6 +61,16 @@ describe('runConformance with a command', () => {
     expect(ended).toEqual([])
   })
 
+  it('ends its other clients when a case cannot be set up, and reports the set-up error', async () => {
+    const marker = '320.875'
+    const suite = [
+      { id: 'advanced/broken', flow: 'advanced' as const, scenario: 'no-such-scenario', title: 'cannot be seeded', outcome: 'paid' as const },
+      { id: 'advanced/fine', flow: 'advanced' as const, scenario: 'existing-vehicle', title: 'runs', outcome: 'paid' as const },
+    ]
+    await expect(runConformance({ client: `sleep ${marker}`, suite, jobs: 2 })).rejects.toMatchObject({ code: 'SCENARIO_NOT_FOUND' })
+    expect(processesWith(`sleep ${marker}`)).toEqual([])
+  })
+
   it('keeps only the first bytes of a chatty client', async () => {
     const result = await runConformance({ client: 'head -c 200000 /dev/zero | tr "\\0" x', cases: ['simple/accepted'], jobs: 1, outputLimit: 1000 })
     expect(result.cases[0].stdout).toMatch(/^x{1000}\n\[\.\.\. 199000 more bytes not kept\]$/)
