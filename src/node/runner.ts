@@ -142,6 +142,40 @@ export function packageVersion(): string {
   return (cachedVersion = '0.0.0')
 }
 
+/** The clean-ups of the runs in progress: one set of process listeners serves them all. */
+const activeRuns = new Set<() => void>()
+
+function cleanUpRuns(): void {
+  for (const cleanUp of activeRuns) cleanUp()
+}
+
+// Whatever ends the process mid-run (Ctrl-C, a crash, process.exit) also ends the clients and
+// removes the result files; client-process.ts kills the clients on exit.
+function onInterrupt(signal: NodeJS.Signals): void {
+  killAllClients()
+  cleanUpRuns()
+  activeRuns.clear()
+  setListening(false)
+  // Nobody else handles it: end the process as the signal would have.
+  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal)
+}
+
+function setListening(on: boolean): void {
+  const method = on ? 'on' : 'off'
+  process[method]('SIGINT', onInterrupt)
+  process[method]('SIGTERM', onInterrupt)
+  process[method]('exit', cleanUpRuns)
+}
+
+/** Registers a run's clean-up until the returned function is called. */
+function trackRun(cleanUp: () => void): () => void {
+  if (activeRuns.size === 0) setListening(true)
+  activeRuns.add(cleanUp)
+  return () => {
+    if (activeRuns.delete(cleanUp) && activeRuns.size === 0) setListening(false)
+  }
+}
+
 const TIMED_OUT = Symbol('timed out')
 
 async function runFunctionClient(client: ClientFunction, visit: ClientVisit, env: RelayEnv, timeoutMs: number, name: string): Promise<ClientRun & { value?: unknown }> {
@@ -205,20 +239,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const service = await createRelayService({ tokens: [], seed: options.seed, vehicles: options.vehicles })
   const aborted = new AbortController()
   const dir = await mkdtemp(join(os.tmpdir(), 'relay-mock-'))
-  // Whatever ends the process mid-run (Ctrl-C, a crash, process.exit) also ends the clients and
-  // removes the result files; client-process.ts kills the clients on exit.
-  const removeDir = () => rmSync(dir, { recursive: true, force: true })
-  const onSignal = (signal: NodeJS.Signals) => {
-    killAllClients()
-    removeDir()
-    process.off('SIGINT', onSignal)
-    process.off('SIGTERM', onSignal)
-    // Nobody else handles it: end the process as the signal would have.
-    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal)
-  }
-  process.on('SIGINT', onSignal)
-  process.on('SIGTERM', onSignal)
-  process.on('exit', removeDir)
+  const untrack = trackRun(() => rmSync(dir, { recursive: true, force: true }))
 
   try {
     for (const reporter of reporters) await reporter.onRunStart?.({ cases: selected, client: clientName, flows, startedAt })
@@ -239,9 +260,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     for (const reporter of reporters) await reporter.onRunEnd?.(result)
     return result
   } finally {
-    process.off('SIGINT', onSignal)
-    process.off('SIGTERM', onSignal)
-    process.off('exit', removeDir)
+    untrack()
     await rm(dir, { recursive: true, force: true })
   }
 
