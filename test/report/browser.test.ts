@@ -142,6 +142,12 @@ describe.skipIf(skipBrowser)('in Chromium', () => {
       if (server) await close(server)
     })
 
+    it('tells how to connect: this address, the token, the location', async () => {
+      expect(await page.locator('#world [data-origin]').innerText()).toBe(baseUrl)
+      expect(await page.locator('#world').innerText()).toContain(service.world.token)
+      expect(await page.locator('#world').innerText()).toContain(service.world.location.id)
+    })
+
     it('shows a visit when a request arrives, without a reload', async () => {
       expect(await page.locator('#empty').isVisible()).toBe(true)
       const { visit, token } = service.world

@@ -7,7 +7,7 @@ import type { RelayService } from '../mock.js'
 import { ruleById } from '../rules/index.js'
 import type { World } from '../world.js'
 import { html, jsonForScript, raw, type SafeHtml } from './html.js'
-import { liveSnapshot, seededIds, type LiveSnapshot } from './state.js'
+import { liveSnapshot, liveState, seededIds, type LiveSnapshot } from './state.js'
 import { RELAY_MOCK_VERSION } from './version.js'
 import type { LiveVisit } from './visits.js'
 
@@ -124,14 +124,14 @@ export function renderWorld(mock: RelayService, world: World): SafeHtml {
 <section class="card" aria-labelledby="world-h">
 <h2 id="world-h">The world</h2>
 <details class="records-box" id="w-payments" open><summary>Payments <span class="count">${records.payments.length}</span></summary>
-${table('Payments, newest first', ['Payment', 'Vehicle', 'Amount', 'Visit', 'Via'], payments.map((p) => html`<tr class="fresh"><td>${shortId(p.id)}</td><td><code>${vehiclesById.get(p.vehicleId)?.plate ?? p.vehicleId.slice(0, 8)}</code></td><td>${p.amount.amount} ${p.amount.currency}</td><td>${p.startedOn.slice(11, 16)}–${p.endedOn.slice(11, 16)}</td><td>${p.via}</td></tr>`))}
+${table('Payments, newest first', ['Payment', 'Vehicle', 'Amount', 'Visit', 'Via'], payments.slice(0, ROWS_SHOWN).map((p) => html`<tr class="fresh"><td>${shortId(p.id)}</td><td><code>${vehiclesById.get(p.vehicleId)?.plate ?? p.vehicleId.slice(0, 8)}</code></td><td>${p.amount.amount} ${p.amount.currency}</td><td>${p.startedOn.slice(11, 16)}–${p.endedOn.slice(11, 16)}</td><td>${p.via}</td></tr>`), payments.length - Math.min(payments.length, ROWS_SHOWN))}
 </details>
 <details class="records-box" id="w-vehicles" open><summary>Vehicles <span class="count">${records.vehicles.length}</span>${newVehicles.length ? html` <span class="new-count">${newVehicles.length} new</span>` : ''}</summary>
-${table('Vehicles: the ones clients created first, then the visit’s plate, then the seeded ones', ['Plate', 'State', 'Held by', 'Id'], [...newVehicles.map((v) => vehicleRow(v, true)), ...visitVehicles.map((v) => vehicleRow(v, false)), ...shownOthers.map((v) => vehicleRow(v, false))], otherVehicles.length - shownOthers.length)}
+${table('Vehicles: the ones clients created first, then the visit’s plate, then the seeded ones', ['Plate', 'State', 'Held by', 'Id'], [...newVehicles.slice(0, ROWS_SHOWN).map((v) => vehicleRow(v, true)), ...visitVehicles.map((v) => vehicleRow(v, false)), ...shownOthers.map((v) => vehicleRow(v, false))], otherVehicles.length - shownOthers.length + Math.max(0, newVehicles.length - ROWS_SHOWN))}
 </details>
 <details class="records-box" id="w-custodians"${newCustodians.length ? ' open' : ''}><summary>Custodians <span class="count">${records.custodians.length}</span>${newCustodians.length ? html` <span class="new-count">${newCustodians.length} new</span>` : ''}</summary>
 ${newCustodians.length
-    ? table('Custodians clients created', ['Vehicle', 'Company', 'Acquired on', 'Id'], newCustodians.map((c) => html`<tr class="fresh"><td><code>${vehiclesById.get(c.vehicleId)?.plate ?? c.vehicleId.slice(0, 8)}</code>${NEW}</td><td>${companies.get(c.rentalCompanyId)?.name ?? c.rentalCompanyId}</td><td><code>${c.acquiredOn}</code></td><td>${shortId(c.id)}</td></tr>`))
+    ? table('Custodians clients created', ['Vehicle', 'Company', 'Acquired on', 'Id'], newCustodians.slice(0, ROWS_SHOWN).map((c) => html`<tr class="fresh"><td><code>${vehiclesById.get(c.vehicleId)?.plate ?? c.vehicleId.slice(0, 8)}</code>${NEW}</td><td>${companies.get(c.rentalCompanyId)?.name ?? c.rentalCompanyId}</td><td><code>${c.acquiredOn}</code></td><td>${shortId(c.id)}</td></tr>`), Math.max(0, newCustodians.length - ROWS_SHOWN))
     : html`<p class="muted empty-table">None created yet; ${records.custodians.length} seeded.</p>`}
 </details>
 <details class="records-box" id="w-companies"><summary>Rental companies <span class="count">${records.rentalCompanies.length}</span></summary>
@@ -177,8 +177,10 @@ export function toLivePayload(
   world: World,
   { now, state, have = [], snapshot }: { now: number; state?: string; have?: string[]; snapshot?: LiveSnapshot },
 ): LivePayload {
-  const snap = snapshot ?? liveSnapshot(mock, world, { now })
-  if (state !== undefined && state === snap.state) return { state: snap.state, unchanged: true }
+  // Most polls find nothing new: answer those from the state key alone, judging nothing.
+  const live = snapshot ?? liveState(mock, world, { now })
+  if (state !== undefined && state === live.state) return { state: live.state, unchanged: true }
+  const snap = snapshot ?? liveSnapshot(mock, world, { now }, live)
   const known = new Set(have)
   const numbered = snap.visits.map((visit, i) => ({ visit, number: i + 1 })).reverse().slice(0, VISITS_SHOWN)
   return {
@@ -210,6 +212,7 @@ export function toLivePage(mock: RelayService, world: World, { now, token }: { n
   const snap = liveSnapshot(mock, world, { now })
   const payload = toLivePayload(mock, world, { now, snapshot: snap })
   const worlds = [...mock.worlds.values()]
+  const tokenQuery = token ? `?token=${encodeURIComponent(token)}` : ''
   const page = html`<!doctype html>
 <html lang="en">
 <head>
@@ -247,7 +250,7 @@ ${worlds.length > 1
 <div class="visits-head">
 <h1 id="visits-h">Visits</h1>
 <p id="counts" class="counts">${raw(payload.countsHtml ?? '')}</p>
-<p class="links"><a href="journal.har" download="relay-mock-journal.har">Download the journal as HAR</a> · <a href="visits">Verdicts as JSON</a></p>
+<p class="links"><a href="journal.har${tokenQuery}" download="relay-mock-journal.har">Download the journal as HAR</a> · <a href="visits${tokenQuery}">Verdicts as JSON</a></p>
 </div>
 <p class="explain">Each visit is one paid visit as your system reports it: it starts at <code>GET /rental-companies</code> (advanced flow) or <code>POST /payment</code> (simple flow) and holds every request until the next one starts. It is checked against the rules that need no knowledge of the visit itself (order, ids carried from one answer to the next call, formats, authentication); <code>relay-mock conform</code> checks the rest.</p>
 <p id="announce" class="visually-hidden" role="status" aria-live="polite"></p>

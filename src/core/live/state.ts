@@ -81,22 +81,39 @@ function generation(journal: Journal): number {
   return n
 }
 
-export interface LiveSnapshot {
+export interface LiveState {
   /** Changes whenever anything the page shows changes. */
   state: string
   entries: JournalEntry[]
-  visits: LiveVisit[]
   quietMs: number
 }
 
+export interface LiveSnapshot extends LiveState {
+  visits: LiveVisit[]
+}
+
 /**
- * The world's visits, judged, and a state key for cheap polling.
+ * The world's requests and a state key for cheap polling, without judging anything: the key changes
+ * with a request, a reset, a scenario switch, or the last visit falling quiet.
+ * @example liveState(mock, mock.world, { now: Date.now() }).state
+ */
+export function liveState(mock: RelayService, world: World, { now, quietMs = VISIT_DEFAULTS.quietMs }: { now: number; quietMs?: number }): LiveState {
+  const entries = liveEntries(mock, world)
+  const last = entries.at(-1)
+  const quiet = last === undefined || now - Date.parse(last.time) >= quietMs
+  const state = [world.id, generation(world.journal), world.scenario.name, entries.length, last?.seq ?? 0, quiet ? 'c' : 'o'].join('.')
+  return { state, entries, quietMs }
+}
+
+const judged = new WeakMap<World, Map<string, LiveVisit>>()
+
+/**
+ * The world's visits, judged (each complete visit once, then remembered), and the state key.
  * @example const { state, visits } = liveSnapshot(mock, mock.world, { now: Date.now() })
  */
-export function liveSnapshot(mock: RelayService, world: World, { now, quietMs = VISIT_DEFAULTS.quietMs }: { now: number; quietMs?: number }): LiveSnapshot {
-  const entries = liveEntries(mock, world)
-  const visits = checkVisits(entries, { now, quietMs })
-  const last = visits.at(-1)
-  const state = [world.id, generation(world.journal), world.scenario.name, entries.length, entries.at(-1)?.seq ?? 0, last?.complete ? 'c' : 'o'].join('.')
-  return { state, entries, visits, quietMs }
+export function liveSnapshot(mock: RelayService, world: World, options: { now: number; quietMs?: number }, known?: LiveState): LiveSnapshot {
+  const live = known ?? liveState(mock, world, options)
+  let cache = judged.get(world)
+  if (!cache) judged.set(world, (cache = new Map()))
+  return { ...live, visits: checkVisits(live.entries, { now: options.now, quietMs: live.quietMs, cache }) }
 }

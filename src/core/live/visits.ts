@@ -78,12 +78,17 @@ export function groupVisits(entries: ReadonlyArray<JournalEntry>, options: Group
  * live has no known visit, token or client: those rules come back `skipped`).
  * @example checkVisits(entries, { now: Date.now() }).filter((v) => v.status === 'failed')
  */
-export function checkVisits(entries: ReadonlyArray<JournalEntry>, options: GroupOptions = {}): LiveVisit[] {
-  return groupVisits(entries, options).map(({ requests, complete }) => {
+export function checkVisits(entries: ReadonlyArray<JournalEntry>, options: GroupOptions & { cache?: Map<string, LiveVisit> } = {}): LiveVisit[] {
+  const { cache } = options
+  const visits = groupVisits(entries, options).map(({ requests, complete }) => {
+    // A visit is the same visit while its first and last request and its completeness are: judged once.
+    const key = `${requests[0].seq}-${requests[requests.length - 1].seq}-${requests.length}-${complete}`
+    const known = cache?.get(key)
+    if (known) return known
     const flow = flowOf(requests)
     const checks = evaluate({ flow, requests })
     const failed = checks.some((check) => check.status === 'failed')
-    return {
+    const visit: LiveVisit = {
       id: `visit-${requests[0].seq}`,
       flow,
       complete,
@@ -94,7 +99,13 @@ export function checkVisits(entries: ReadonlyArray<JournalEntry>, options: Group
       checks,
       expected: expectedCalls({ flow, requests }),
     }
+    return visit
   })
+  if (cache) {
+    cache.clear()
+    for (const visit of visits) cache.set(`${visit.requests[0].seq}-${visit.requests[visit.requests.length - 1].seq}-${visit.requests.length}-${visit.complete}`, visit)
+  }
+  return visits
 }
 
 /** A visit for scripts (GET /__relay/visits): its verdict, the failed rules, and each request in brief. */
