@@ -19,6 +19,8 @@ export interface DiagramOptions {
   idPrefix: string
   /** How the conversation ended, shown as its last step, e.g. "The client exited with code 0". */
   end?: { text: string; failed?: boolean }
+  /** The conversation may go on (a live visit): expected calls after the last one made are still to come, not missing. */
+  inProgress?: boolean
   /** A rule's one-line title, to say what a broken rule checks. */
   describeRule?: (id: string) => { title: string; cite?: string } | undefined
 }
@@ -177,7 +179,10 @@ function finding(check: Check, describe: DiagramOptions['describeRule']): SafeHt
   return html`<div class="finding" role="note"><p><span class="rule-badge"><span aria-hidden="true">✗</span> Broken rule <code>${check.rule}</code></span>${rule ? html` <span class="rule-title">${inlineCode(rule.title)}</span>` : ''}</p><p class="finding-message">${check.message}</p></div>`
 }
 
-function expectedCell(step: DiagramStep): SafeHtml {
+function expectedCell(step: DiagramStep, pending = false): SafeHtml {
+  if (step.kind === 'missing' && pending) {
+    return html`<div class="expect pending"><span class="mark" aria-hidden="true">…</span> <span class="visually-hidden">Expected next:</span><code>${step.expected.method} ${step.expected.path}</code>${step.expected.note ? html`<small>${inlineCode(step.expected.note)}</small>` : ''}</div>`
+  }
   if (step.kind === 'missing') {
     return html`<div class="expect missing"><span class="mark" aria-hidden="true">✗</span> <span class="visually-hidden">Expected but not sent:</span><code>${step.expected.method} ${step.expected.path}</code>${step.expected.note ? html`<small>${inlineCode(step.expected.note)}</small>` : ''}</div>`
   }
@@ -212,7 +217,15 @@ export function toSequenceDiagram(input: DiagramInput, options: DiagramOptions):
   const prefix = options.idPrefix.replace(/[^A-Za-z0-9_-]/g, '-')
 
   let number = 0
-  const rows = steps.map((step) => {
+  // In a live visit, the expected calls after the last call made may still come.
+  const lastMade = steps.reduce((at, step, i) => (step.kind === 'exchange' ? i : at), -1)
+  const rows = steps.map((step, index) => {
+    if (step.kind === 'missing' && options.inProgress && index > lastMade) {
+      return html`<li class="step pending-step">
+<div class="step-grid"><span class="step-no" aria-hidden="true">…</span>
+<div class="lane"><div class="arrow req pending"><span class="label"><span class="visually-hidden">Expected next: </span>${step.expected.method} ${step.expected.path} <em>not yet</em></span></div></div>
+${hasExpected ? expectedCell(step, true) : ''}</div></li>`
+    }
     if (step.kind === 'missing') {
       return html`<li class="step missing-step">
 <div class="step-grid"><span class="step-no" aria-hidden="true">–</span>
@@ -293,6 +306,10 @@ code,pre{font-family:var(--mono)}
 .diagram .arrow.ghost{border-bottom-color:#b42318;border-bottom-style:dotted;color:#b42318}
 .diagram .arrow.ghost::after{border-left-color:#b42318}
 .diagram .arrow.ghost em{font-family:var(--sans);font-style:normal;font-weight:600;margin-left:.4rem}
+.diagram .arrow.pending{border-bottom-color:#98a2b3;border-bottom-style:dotted;color:#475467}
+.diagram .arrow.pending::after{border-left-color:#98a2b3}
+.diagram .arrow.pending em{font-family:var(--sans);font-style:normal;margin-left:.4rem}
+.diagram .expect.pending{color:#475467}
 .diagram .method{font-weight:700}
 .diagram .query{color:#475467}
 .diagram .auth-flag{font-family:var(--sans);font-size:.75rem;font-weight:600;color:#b42318;border:1px solid currentColor;border-radius:4px;padding:0 .3rem;margin-left:.3rem;white-space:nowrap}
@@ -314,7 +331,7 @@ code,pre{font-family:var(--mono)}
 .diagram .finding{margin:.2rem 0 .6rem 3.2rem;padding:.55rem .8rem;border:1px solid #fda29b;border-left:4px solid #b42318;border-radius:6px;background:#fef3f2;color:#101828}
 .diagram .finding p{margin:0}
 .diagram .finding-message{margin-top:.25rem!important;line-height:1.45;overflow-wrap:anywhere}
-.rule-badge{display:inline-block;font-weight:700;color:#b42318;white-space:nowrap}
+.rule-badge{display:inline;font-weight:700;color:#b42318;overflow-wrap:anywhere}
 .rule-badge code{font-size:.85rem}
 .rule-title{color:#344054}
 .diagram .exchange{margin:0 0 .5rem 3.2rem}
@@ -346,6 +363,6 @@ code,pre{font-family:var(--mono)}
 .check.skipped .check-status{color:#475467}
 .check-rule{font-size:.82rem;font-weight:600}
 .check-message{margin:.2rem 0 0 5.5rem;font-size:.85rem;color:#344054;overflow-wrap:anywhere}
-@media (max-width:720px){.diagram .actors,.diagram .step-grid{grid-template-columns:1.6rem minmax(0,1fr)}.diagram .expect,.diagram .expected-head{grid-column:2}.diagram .finding,.diagram .exchange,.diagram .went-wrong{margin-left:1.6rem}.check-message{margin-left:0}}
+@media (max-width:720px){.diagram .actors,.diagram .step-grid{grid-template-columns:1.6rem minmax(0,1fr)}.diagram .expect{grid-column:2;padding-top:0}.diagram .expected-head{display:none}.diagram .expect.match::before,.diagram .expect.missing::before,.diagram .expect.pending::before{content:"Expected: ";color:#475467}.diagram .finding,.diagram .exchange,.diagram .went-wrong{margin-left:1.6rem}.check-message{margin-left:0}}
 @media print{.diagram .exchange>summary{color:#101828}.diagram .step{break-inside:avoid}.body{max-height:none;overflow:visible;background:#fff;border:1px solid #d0d5dd}.pane{background:#fff}}
 `)

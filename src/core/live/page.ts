@@ -62,7 +62,7 @@ export function renderVisit(visit: LiveVisit, number: number, { quietMs }: { qui
 ${failed.length ? html`<span class="visit-broken">${plural(failed.length, 'rule')} broken: ${failed.map((c, i) => html`${i ? ', ' : ''}<code>${c.rule}</code>`)}</span>` : ''}</summary>
 <div class="visit-body">
 ${noToken ? html`<p class="stray-note">Some of these requests carried no valid token, so the mock could not tell which world they were for; they are shown in every world’s page.</p>` : ''}
-${toSequenceDiagram(visit, { idPrefix: visit.id, end, describeRule })}
+${toSequenceDiagram(visit, { idPrefix: visit.id, end, describeRule, inProgress: !visit.complete })}
 <details class="all-checks" id="${visit.id}-checks"><summary>Checks: ${failed.length} failed, ${judged.length - failed.length} passed, ${skipped.length} need the visit’s inputs</summary>
 ${toChecksList(judged, describeRule)}
 ${skipped.length ? html`<p class="muted skipped-note">Not checked live (they need the visit’s plate, owner, times or the client’s exit code; <code>relay-mock conform</code> checks them): ${skipped.map((c, i) => html`${i ? ', ' : ''}<code>${c.rule}</code>`)}.</p>` : ''}
@@ -279,6 +279,7 @@ a{color:#1d4ed8}
 .skip{position:absolute;left:-999px;top:0;background:#fff;padding:.5rem 1rem;z-index:3}
 .skip:focus{left:1rem}
 .topbar{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1.5rem;padding:.6rem 1.25rem;background:#fff;border-bottom:1px solid #e4e7ec;position:sticky;top:0;z-index:2}
+@media (max-width:720px){.topbar{position:static}.layout{padding:.75rem}}
 .topbar p{margin:0}
 .brand{font-size:1.05rem}
 .brand-sub{display:inline-block;font-size:.72rem;font-weight:700;text-transform:uppercase;letter-spacing:.06em;color:#1d4ed8;border:1px solid #b2ccff;background:#eff4ff;border-radius:4px;padding:0 .35rem;vertical-align:.15em}
