@@ -45,7 +45,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
   return {
     onRunStart(run: RunStart) {
       width = Math.max(...run.cases.map((kase) => kase.id.length))
-      write(`${c.bold('relay-mock conform')} ${c.dim('·')} ${run.client} ${c.dim(`· ${run.cases.length} cases (${run.flows.join(', ')})`)}`)
+      write(`${c.bold('relay-mock conform')} ${c.dim('·')} ${run.client} ${c.dim(`· ${plural(run.cases.length, 'case')} (${run.flows.join(', ')})`)}`)
       write('')
     },
     onCaseEnd(result: CaseResult) {
@@ -67,10 +67,14 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
       }
       const { summary } = result
       write('')
-      const counts = [`${summary.total} cases`, c.green(`${summary.passed} passed`), summary.failed > 0 ? c.red(`${summary.failed} failed`) : `${summary.failed} failed`]
+      const counts = [plural(summary.total, 'case'), c.green(`${summary.passed} passed`), summary.failed > 0 ? c.red(`${summary.failed} failed`) : `${summary.failed} failed`]
       write(`${c.bold(summary.failed === 0 ? c.green('Conformant') : c.red('Not conformant'))}: ${counts.join(', ')}`)
       if (summary.rulesBroken.length > 0) write(`Rules broken: ${summary.rulesBroken.map((rule) => c.red(rule)).join(', ')}`)
       write(c.dim(`Client time ${formatMs(summary.clientMs)}, wall time ${formatMs(summary.wallMs)} · relay-mock ${summary.version}`))
     },
   }
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`
 }
