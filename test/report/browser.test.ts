@@ -10,6 +10,7 @@ import { close, createServer, listen } from '../../src/node/server.js'
 import { toHtmlReport } from '../../src/node/reporters/html.js'
 import { runConformance, type ClientFunction } from '../../src/node/runner.js'
 import { launchChromium, skipBrowser } from './chromium.js'
+import { XSS, hostileRun } from './fixtures.js'
 
 const ARTIFACTS = resolve('test-results')
 
@@ -116,6 +117,9 @@ describe.skipIf(skipBrowser)('in Chromium', () => {
 
     it('opens every fold for printing', async () => {
       await page.emulateMedia({ media: 'print' })
+      // The print style alone shows folded content (no script needed)...
+      expect(await page.locator('#case-advanced-existing-vehicle .diagram').isVisible()).toBe(true)
+      // ...and the script opens every fold while printing, then restores them.
       await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')))
       const closed = await page.locator('details:not([open])').count()
       await page.evaluate(() => window.dispatchEvent(new Event('afterprint')))
@@ -123,6 +127,23 @@ describe.skipIf(skipBrowser)('in Chromium', () => {
       expect(closed).toBe(0)
       expect(await page.locator('#case-advanced-existing-vehicle > details').getAttribute('open')).toBeNull()
     })
+  })
+
+  it('shows markup a client sent as text, running none of it', async () => {
+    const file = resolve(ARTIFACTS, 'report-hostile.html')
+    await writeFile(file, toHtmlReport(await hostileRun()))
+    const page = await browser.newPage()
+    const dialogs: string[] = []
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message())
+      void dialog.dismiss()
+    })
+    await page.goto(pathToFileURL(file).href)
+    await page.locator('details').evaluateAll((all) => all.forEach((d) => ((d as HTMLDetailsElement).open = true)))
+    expect(await page.locator('body').innerText()).toContain(XSS)
+    expect(await page.locator('img').count()).toBe(0)
+    expect(dialogs).toEqual([])
+    await page.close()
   })
 
   describe('the live page', () => {
@@ -159,6 +180,22 @@ describe.skipIf(skipBrowser)('in Chromium', () => {
       expect(await first.locator('.finding').first().innerText()).toMatch(/advanced\.vehicle-lookup/)
       expect(await page.locator('#empty').isVisible()).toBe(false)
       await page.screenshot({ path: resolve(ARTIFACTS, 'live.png'), fullPage: true })
+    })
+
+    it('shows markup a client sent as text, running none of it', async () => {
+      const dialogs: string[] = []
+      page.on('dialog', (dialog) => {
+        dialogs.push(dialog.message())
+        void dialog.dismiss()
+      })
+      const markup = '<img src=x onerror=alert(1)>'
+      await fetch(`${baseUrl}/payment`, { method: 'POST', headers: { authorization: `Bearer ${service.world.token}`, 'content-type': 'application/json', 'x-note': markup }, body: JSON.stringify({ vehicle: { plate: markup } }) })
+      const visit = page.locator('#visits > li', { hasText: 'simple flow' })
+      await visit.waitFor({ timeout: 15_000 })
+      await visit.locator('.exchange summary').first().click()
+      expect(await visit.innerText()).toContain(markup)
+      expect(await page.locator('#visits img').count()).toBe(0)
+      expect(dialogs).toEqual([])
     })
 
     it('shows a record the client created in the world panel', async () => {

@@ -233,6 +233,29 @@ export async function fixtureRun(): Promise<RunResult> {
   }
 }
 
+export const XSS = '<script>alert("x")</script>'
+const ATTR = '"><img src=x onerror=alert(1)>'
+
+/** A run where everything the client controls carries markup. */
+export async function hostileRun(): Promise<RunResult> {
+  const run = await fixtureRun()
+  const kase = await skippedCustodianCase()
+  const entry = kase.requests[1]
+  kase.id = `advanced/${XSS}`
+  kase.title = ATTR
+  kase.visit = { ...kase.visit, plate: XSS }
+  kase.stdout = XSS
+  kase.stderr = ATTR
+  kase.requests[1] = {
+    ...entry,
+    request: { ...entry.request, path: `/vehicles/${ATTR}`, search: `?plate=${XSS}`, headers: { ...entry.request.headers, [`x-${ATTR}`]: XSS }, bodyText: XSS },
+    response: { ...entry.response, body: { message: XSS, id: ATTR } },
+  }
+  kase.checks = [{ rule: `rule.${XSS}`, status: 'failed', seq: entry.seq, message: XSS }]
+  kase.expected = [{ method: 'GET', path: XSS, note: `\`${ATTR}\`` }]
+  return { summary: { ...run.summary, client: XSS, rulesBroken: [XSS] }, cases: [kase] }
+}
+
 export const RULE_TITLES: Record<string, { title: string; cite: string }> = {
   'advanced.custodian-after-create': {
     title: 'then POST `/custodians` with the new vehicle\'s id, the company\'s id, and `acquiredOn` on the registration date',

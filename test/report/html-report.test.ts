@@ -1,30 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { toHtmlReport } from '../../src/node/reporters/html.js'
-import type { RunResult } from '../../src/core/rules/types.js'
-import { FROZEN, describeRule, fixtureRun, skippedCustodianCase } from './fixtures.js'
-
-const XSS = '<script>alert("x")</script>'
-const ATTR = '"><img src=x onerror=alert(1)>'
-
-/** A run where everything the client controls carries markup. */
-async function hostileRun(): Promise<RunResult> {
-  const run = await fixtureRun()
-  const kase = await skippedCustodianCase()
-  const entry = kase.requests[1]
-  kase.id = `advanced/${XSS}`
-  kase.title = ATTR
-  kase.visit = { ...kase.visit, plate: XSS }
-  kase.stdout = XSS
-  kase.stderr = ATTR
-  kase.requests[1] = {
-    ...entry,
-    request: { ...entry.request, path: `/vehicles/${ATTR}`, search: `?plate=${XSS}`, headers: { ...entry.request.headers, [`x-${ATTR}`]: XSS }, bodyText: XSS },
-    response: { ...entry.response, body: { message: XSS, id: ATTR } },
-  }
-  kase.checks = [{ rule: `rule.${XSS}`, status: 'failed', seq: entry.seq, message: XSS }]
-  kase.expected = [{ method: 'GET', path: XSS, note: `\`${ATTR}\`` }]
-  return { summary: { ...run.summary, client: XSS, rulesBroken: [XSS] }, cases: [kase] }
-}
+import { FROZEN, describeRule, fixtureRun, hostileRun } from './fixtures.js'
 
 describe('toHtmlReport', () => {
   it('renders the fixture run as before (frozen clock)', async () => {
