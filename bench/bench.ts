@@ -1,0 +1,298 @@
+// `npm run bench`: relay-mock's HTTP server under load on loopback (autocannon), beside a bare
+// node:http server answering the same JSON in the same run, with a 24-vehicle and a 30,000-vehicle
+// world; then the time from spawning `relay-mock serve` to its first answer.
+//
+// Each server runs in a worker thread of its own and autocannon in the main thread, so that the
+// load generator and the server under test never share an event loop. Flags: --duration <s> per
+// run (default 3), --rounds <n> (default 3), --json to print the numbers as JSON too.
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import http from 'node:http'
+import { createServer as createNetServer } from 'node:net'
+import { availableParallelism, loadavg } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
+import autocannon from 'autocannon'
+import { createBareServer } from './bare-server.js'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const TOKEN = 'relay-mock-token'
+const CONNECTIONS = 10
+const SPAWNS = 5
+
+const TARGETS = {
+  /** GET /vehicles with the journal on, as a share of the bare server's req/s. */
+  getVsBare: 0.5,
+  /** The large world's req/s as a share of the small world's. */
+  largeVsSmall: 0.9,
+  spawnMs: 300,
+  p99Ms: 10,
+}
+
+// --- The servers, each in a worker thread ---
+
+type ServerRole = { role: 'bare'; getText: string; postText: string } | { role: 'mock'; vehicles: number }
+
+/** What a server worker reports once it listens. */
+interface Listening {
+  port: number
+  /** Mock only: how long createRelayService took (seed, scenario, store load). */
+  buildMs?: number
+  /** Mock only: how long one more world (a fresh token) took to make. */
+  addWorldMs?: number
+  visit?: { plate: string }
+  paymentBody?: string
+}
+
+async function serveInWorker(role: ServerRole): Promise<void> {
+  if (role.role === 'bare') {
+    const server = createBareServer(role.getText, role.postText)
+    server.listen(0, '127.0.0.1', () => parentPort!.postMessage({ port: (server.address() as { port: number }).port } satisfies Listening))
+    return
+  }
+  const { createRelayService } = await import('../src/core/mock.js')
+  const { createServer, listen } = await import('../src/node/server.js')
+  const started = performance.now()
+  const service = await createRelayService({ vehicles: role.vehicles })
+  const buildMs = performance.now() - started
+  const world = service.world
+  const addStarted = performance.now()
+  const extra = await service.addWorld()
+  const addWorldMs = performance.now() - addStarted
+  service.removeWorld(extra)
+  const vehicleId = world.store.vehicles.activeByPlate(world.visit.plate)[0].id
+  const paymentBody = JSON.stringify({
+    locationId: world.location.id,
+    vehicleId,
+    amount: { amount: world.visit.amount, currency: world.visit.currency },
+    startedOn: world.visit.visitStart,
+    endedOn: world.visit.visitEnd,
+    status: 'new',
+  })
+  const baseUrl = await listen(createServer(service), { port: 0, host: '127.0.0.1' })
+  parentPort!.postMessage({ port: Number(new URL(baseUrl).port), buildMs, addWorldMs, visit: world.visit, paymentBody } satisfies Listening)
+}
+
+async function startWorker(role: ServerRole): Promise<{ worker: Worker; info: Listening }> {
+  const worker = new Worker(fileURLToPath(import.meta.url), { workerData: role })
+  const [info] = (await once(worker, 'message')) as [Listening]
+  return { worker, info }
+}
+
+// --- Measuring ---
+
+interface Row {
+  name: string
+  requestsPerSecond: number
+  p99Ms: number
+  p50Ms: number
+  worstP99Ms: number
+  non2xx: number
+  errors: number
+}
+
+async function load(config: Config, seconds: number): Promise<Row> {
+  const { request } = config
+  const result = await autocannon({
+    url: `http://127.0.0.1:${config.port}${request.path}`,
+    method: request.method,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: { authorization: `Bearer ${TOKEN}`, ...(request.body ? { 'content-type': 'application/json' } : {}) },
+    ...(request.body ? { body: request.body } : {}),
+  })
+  return {
+    name: config.name,
+    requestsPerSecond: result.requests.average,
+    p99Ms: result.latency.p99,
+    p50Ms: result.latency.p50,
+    worstP99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  }
+}
+
+function get(port: number, path: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port, path, agent: false, headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
+      let text = ''
+      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+    })
+    req.on('error', reject)
+  })
+}
+
+function post(port: number, path: string, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, path, method: 'POST', agent: false, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' } },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+      },
+    )
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+async function freePort(): Promise<number> {
+  const server = createNetServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return port
+}
+
+/** Milliseconds from spawn() to the end of the first answer to GET `path`. */
+async function spawnToFirstAnswer(args: (port: number) => string[], path: string): Promise<number> {
+  const port = await freePort()
+  const started = performance.now()
+  const child = spawn(process.execPath, args(port), { cwd: root, stdio: 'ignore' })
+  try {
+    for (;;) {
+      try {
+        const answer = await get(port, path)
+        if (answer.status !== 200) throw new Error(`Failed to measure start-up: GET ${path} answered ${answer.status}.`)
+        return performance.now() - started
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ECONNREFUSED') throw error
+        if (child.exitCode !== null) throw new Error(`Failed to measure start-up: ${args(port).join(' ')} exited with ${child.exitCode}.`)
+        await new Promise((resolve) => setTimeout(resolve, 2))
+      }
+    }
+  } finally {
+    child.kill('SIGKILL')
+    if (child.exitCode === null && child.signalCode === null) await once(child, 'exit')
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+// --- The run ---
+
+interface Config {
+  name: string
+  port: number
+  request: { method: 'GET' | 'POST'; path: string; body?: string }
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2)
+  const flag = (name: string, fallback: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) || fallback : fallback)
+  const seconds = flag('--duration', 3)
+  const rounds = flag('--rounds', 3)
+  const json = args.includes('--json')
+  const loadBefore = loadavg()
+  console.log(
+    `relay-mock bench: ${CONNECTIONS} connections, ${rounds} interleaved rounds of ${seconds} s per run (after 1 s of warm-up), ` +
+      `Node ${process.version}, ${availableParallelism()} CPUs, load average ${loadBefore.map((n) => n.toFixed(2)).join(' ')}\n`,
+  )
+
+  const small = await startWorker({ role: 'mock', vehicles: 24 })
+  const large = await startWorker({ role: 'mock', vehicles: 30_000 })
+  const getPath = `/vehicles?plate=${small.info.visit!.plate}`
+  const paymentBody = small.info.paymentBody!
+  // The bare server answers exactly what the mock answers.
+  const getText = (await get(small.info.port, getPath)).text
+  const postAnswer = await post(small.info.port, '/payments', paymentBody)
+  if (postAnswer.status !== 201) throw new Error(`Failed to prepare: POST /payments answered ${postAnswer.status}: ${postAnswer.text}`)
+  const bare = await startWorker({ role: 'bare', getText, postText: postAnswer.text })
+
+  const configs: Config[] = [
+    { name: 'bare node:http  GET /vehicles', port: bare.info.port, request: { method: 'GET', path: getPath } },
+    { name: 'bare node:http  POST /payments', port: bare.info.port, request: { method: 'POST', path: '/payments', body: paymentBody } },
+    { name: 'relay-mock 24    GET /vehicles', port: small.info.port, request: { method: 'GET', path: getPath } },
+    { name: 'relay-mock 24    POST /payments', port: small.info.port, request: { method: 'POST', path: '/payments', body: paymentBody } },
+    { name: 'relay-mock 30000 GET /vehicles', port: large.info.port, request: { method: 'GET', path: `/vehicles?plate=${large.info.visit!.plate}` } },
+    { name: 'relay-mock 30000 POST /payments', port: large.info.port, request: { method: 'POST', path: '/payments', body: large.info.paymentBody! } },
+  ]
+  // Rounds interleave the servers, so that a burst of load from elsewhere on the machine lands on
+  // all of them rather than on one; each figure is the median of its rounds.
+  for (const config of configs) await load(config, 1)
+  const runs: Row[][] = configs.map(() => [])
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, config] of configs.entries()) runs[i].push(await load(config, seconds))
+  }
+  await Promise.all([bare, small, large].map(({ worker }) => worker.terminate()))
+  const rows = configs.map((config, i): Row => ({
+    name: config.name,
+    requestsPerSecond: median(runs[i].map((r) => r.requestsPerSecond)),
+    p50Ms: median(runs[i].map((r) => r.p50Ms)),
+    p99Ms: median(runs[i].map((r) => r.p99Ms)),
+    worstP99Ms: Math.max(...runs[i].map((r) => r.p99Ms)),
+    non2xx: runs[i].reduce((n, r) => n + r.non2xx, 0),
+    errors: runs[i].reduce((n, r) => n + r.errors, 0),
+  }))
+
+  const mockSpawns: number[] = []
+  const bareSpawns: number[] = []
+  const bareScript = fileURLToPath(new URL('./bare-server.js', import.meta.url))
+  // One unmeasured spawn of each first: the first reads its files from disk, later ones from cache.
+  for (let i = 0; i <= SPAWNS; i++) {
+    const m = await spawnToFirstAnswer((port) => ['bin/relay-mock.js', 'serve', '--port', String(port)], getPath)
+    const b = await spawnToFirstAnswer((port) => [bareScript, String(port), getText], getPath)
+    if (i > 0) {
+      mockSpawns.push(m)
+      bareSpawns.push(b)
+    }
+  }
+
+  const [bareGet, barePost, smallGet, smallPost, largeGet, largePost] = rows
+  const ratio = (a: Row, b: Row) => a.requestsPerSecond / b.requestsPerSecond
+  console.table(
+    rows.map((row, i) => ({
+      run: row.name,
+      'req/s': Math.round(row.requestsPerSecond),
+      'p50 ms': row.p50Ms,
+      'p99 ms': row.p99Ms,
+      'worst p99 ms': row.worstP99Ms,
+      'vs bare': ratio(row, i % 2 === 0 ? bareGet : barePost).toFixed(2),
+      'rounds req/s': runs[i].map((r) => Math.round(r.requestsPerSecond)).join(' '),
+      'non-2xx': row.non2xx,
+      errors: row.errors,
+    })),
+  )
+
+  const getVsBare = ratio(smallGet, bareGet)
+  const largeVsSmallGet = ratio(largeGet, smallGet)
+  const largeVsSmallPost = ratio(largePost, smallPost)
+  const spawnMedian = median(mockSpawns)
+  const mockP99 = Math.max(smallGet.p99Ms, smallPost.p99Ms, largeGet.p99Ms, largePost.p99Ms)
+  const mark = (ok: boolean) => (ok ? 'ok  ' : 'MISS')
+  const ms = (n: number) => `${n.toFixed(0)} ms`
+  console.log(
+    [
+      '',
+      `world build: 24 vehicles ${ms(small.info.buildMs!)}, 30,000 vehicles ${ms(large.info.buildMs!)}; one more world (a fresh token) in the 30,000 world ${ms(large.info.addWorldMs!)}`,
+      `large world vs small: GET /vehicles ${largeVsSmallGet.toFixed(2)}, POST /payments ${largeVsSmallPost.toFixed(2)}`,
+      `spawn to first answer (median of ${SPAWNS}): relay-mock serve ${ms(spawnMedian)} [${mockSpawns.map((n) => n.toFixed(0)).join(', ')}], bare node:http ${ms(median(bareSpawns))} [${bareSpawns.map((n) => n.toFixed(0)).join(', ')}]`,
+      `load average at the end ${loadavg().map((n) => n.toFixed(2)).join(' ')} (figures from a busy machine are low and noisy)`,
+      '',
+      'targets:',
+      `  ${mark(getVsBare >= TARGETS.getVsBare)} GET /vehicles with the journal on >= ${TARGETS.getVsBare}x bare: ${getVsBare.toFixed(2)}x`,
+      `  ${mark(largeVsSmallGet >= TARGETS.largeVsSmall && largeVsSmallPost >= TARGETS.largeVsSmall)} 30,000-vehicle world within 10% of the small one: GET ${largeVsSmallGet.toFixed(2)}, POST ${largeVsSmallPost.toFixed(2)}`,
+      `  ${mark(spawnMedian < TARGETS.spawnMs)} spawn to first answer < ${TARGETS.spawnMs} ms: ${ms(spawnMedian)}`,
+      `  ${mark(mockP99 < TARGETS.p99Ms)} p99 < ${TARGETS.p99Ms} ms at ${CONNECTIONS} connections (median of rounds, worst endpoint): ${mockP99} ms`,
+    ].join('\n'),
+  )
+  if (json) {
+    const buildMs = { small: small.info.buildMs, large: large.info.buildMs, addWorldLarge: large.info.addWorldMs }
+    console.log(JSON.stringify({ node: process.version, connections: CONNECTIONS, seconds, rounds, rows, runs, buildMs, spawnMs: { mock: mockSpawns, bare: bareSpawns } }, null, 2))
+  }
+}
+
+if (isMainThread) {
+  main().catch((error: Error) => {
+    console.error(error.message)
+    process.exitCode = 1
+  })
+} else {
+  void serveInWorker(workerData as ServerRole)
+}
