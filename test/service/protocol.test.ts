@@ -84,11 +84,13 @@ describe.each(transports)('requests wrong in form over $name', (transport) => {
       expect(answer.status).toBe(413)
     })
 
-    it('answers 422, not 500, for a field holding JSON nested 100,000 deep', async () => {
+    // 422 naming the field today; 400 "nests deeper" once readBody refuses such bodies (see the report).
+    it('answers a field holding JSON nested 100,000 deep with a 4xx, not a 500', async () => {
       const deep = '['.repeat(100_000) + ']'.repeat(100_000)
       const answer = await client.request('POST', '/vehicles', { headers: auth(world), rawBody: `{"plate": ${deep}, "country": "is"}` })
-      expectProblem(answer, 422)
-      expect(answer.body.errors[0]).toMatchObject({ field: 'plate', problem: 'is an array, not a string' })
+      expect([400, 422]).toContain(answer.status)
+      expect(answer.headers['content-type']).toMatch(/json/)
+      expect(answer.body.message).toMatch(/plate|nests deeper/)
     })
   })
 
