@@ -164,7 +164,7 @@ describe.each(transports)('requests wrong in form over $name', (transport) => {
 
     it('says something different for each of missing, malformed and unknown', async () => {
       const messages = await Promise.all(
-        [{}, { authorization: 'Token x' }, { authorization: 'Bearer nope' }].map(async (headers) => (await client.request('GET', path, { headers })).body.message),
+        ([{}, { authorization: 'Token x' }, { authorization: 'Bearer nope' }] as Array<Record<string, string>>).map(async (headers) => (await client.request('GET', path, { headers })).body.message),
       )
       expect(new Set(messages).size).toBe(3)
     })
