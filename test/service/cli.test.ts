@@ -85,21 +85,37 @@ describe('relay-mock serve', () => {
     expect(result.stdout).toMatch(/Stopping relay-mock/)
   })
 
-  it('shows the token, a kennitala not in the service and a plate not known yet in its banner', async () => {
-    const serve = start(['serve', '--port', '0', '--token', 'banner-token'])
+  it('shows the tokens, a kennitala not in the service and a plate not known yet in its banner', async () => {
+    const serve = start(['serve', '--port', '0', '--token', 'banner-token', '--token', 'second-token'])
     children.push(serve.child)
     await serve.waitFor(/Ctrl-C/)
     const { stdout } = serve.output()
-    expect(stdout).toMatch(/token\s+banner-token/)
+    expect(stdout).toMatch(/token\s+banner-token\s+\(\+1 more: second-token\)/)
     expect(stdout).toMatch(/not in the service:\s+\d{10}/)
     expect(stdout).toMatch(/unknown plate: [A-Z]{2,3}\d{2,3}/)
     expect((await interrupt(serve)).code).toBe(0)
   })
 
-  it('serves the scenario it is given', async () => {
-    const serve = start(['serve', '--port', '0', '--scenario', 'new-vehicle'])
+  it('gives each --token its own world', async () => {
+    const serve = start(['serve', '--port', '0', '--token', 'token-a', '--token', 'token-b'])
     children.push(serve.child)
+    const [, baseUrl] = await serve.waitFor(/serving the relay service at (http:\/\/\S+)/)
+    const send = (token: string, init: RequestInit = {}) =>
+      fetch(`${baseUrl}/vehicles${init.method === 'POST' ? '' : '?plate=QQ9Q9'}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } })
+    expect((await send('token-a', { method: 'POST', body: JSON.stringify({ plate: 'QQ9Q9', country: 'is' }) })).status).toBe(201)
+    expect(await (await send('token-a')).json()).toHaveLength(1)
+    expect(await (await send('token-b')).json()).toEqual([])
+    expect((await interrupt(serve)).code).toBe(0)
+  })
+
+  it('serves the scenario and the number of vehicles it is given', async () => {
+    const serve = start(['serve', '--port', '0', '--scenario', 'new-vehicle', '--vehicles', '100'])
+    children.push(serve.child)
+    const [, baseUrl] = await serve.waitFor(/serving the relay service at (http:\/\/\S+)/)
     await serve.waitFor(/scenario\s+new-vehicle/)
+    const world = await (await fetch(`${baseUrl}/__relay/world`)).json()
+    expect(world.scenario.name).toBe('new-vehicle')
+    expect(world.records.vehicles).toHaveLength(100)
     expect((await interrupt(serve)).code).toBe(0)
   })
 
