@@ -82,6 +82,8 @@ function matchPath(compiled: CompiledRoute, parts: string[]): Record<string, str
   for (let i = 0; i < parts.length; i++) {
     const segment = compiled.segments[i]
     if (segment.startsWith(':')) {
+      // `/vehicles/` is a trailing slash, not a vehicle with an empty id.
+      if (parts[i] === '') return undefined
       ;(params ??= {})[segment.slice(1)] = safeDecode(parts[i])
     } else if (segment !== parts[i]) return undefined
   }
@@ -234,7 +236,7 @@ export async function createRelayService(options: RelayServiceOptions = {}) {
       reply = toProblem(500, `The mock failed while answering this request: ${(error as Error).message}. This is a bug in relay-mock; the request is in the journal.`)
     }
     // A body that parsed is kept even when the route did not want one, for the journal.
-    if (parsedBody === undefined && request.body && bodyError === undefined) {
+    if (parsedBody === undefined && request.body && bodyError === undefined && !nestsDeeperThan(request.body, MAX_DEPTH)) {
       try {
         parsedBody = JSON.parse(request.body)
       } catch {
@@ -242,7 +244,8 @@ export async function createRelayService(options: RelayServiceOptions = {}) {
       }
     }
     const text = JSON.stringify(reply.body)
-    const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', ...reply.headers }
+    // Most answers have no headers of their own: they share one object rather than each keep a copy in the journal.
+    const headers: Record<string, string> = reply.headers ? { ...JSON_HEADERS, ...reply.headers } : JSON_HEADERS
     const entry: JournalEntry = {
       seq: ++seq,
       time: new Date().toISOString(),
@@ -287,8 +290,12 @@ export async function createRelayService(options: RelayServiceOptions = {}) {
   }
 
   function readBody(request: RelayRequest): { value: unknown } | { reply: Reply } {
-    if (request.bodyTooLarge || (request.body && request.body.length > settings.bodyLimit)) {
+    // The limit is in bytes, as the Node server counts it: a string's length counts UTF-16 units.
+    if (request.bodyTooLarge || (request.body && request.body.length > settings.bodyLimit / 3 && utf8Bytes(request.body) > settings.bodyLimit)) {
       return { reply: toProblem(413, `The body is larger than the ${settings.bodyLimit} bytes the service accepts. Please send only the documented fields.`) }
+    }
+    if (!request.body || request.body.trim() === '') {
+      return { reply: toProblem(400, 'The body is empty; the service expects a JSON object with the documented fields, sent with Content-Type: application/json.') }
     }
     const type = header(request.headers, 'content-type')
     if (!type || !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
@@ -301,8 +308,8 @@ export async function createRelayService(options: RelayServiceOptions = {}) {
         ),
       }
     }
-    if (!request.body || request.body.trim() === '') {
-      return { reply: toProblem(400, 'The body is empty; the service expects a JSON object with the documented fields.') }
+    if (nestsDeeperThan(request.body, MAX_DEPTH)) {
+      return { reply: toProblem(400, `The body nests deeper than ${MAX_DEPTH} levels; the service's bodies nest two. Please send a JSON object with the documented fields.`) }
     }
     try {
       return { value: JSON.parse(request.body) }
@@ -427,12 +434,25 @@ function editDistance(a: string, b: string): number {
   return row[b.length]
 }
 
+const JSON_HEADERS: Record<string, string> = Object.freeze({ 'content-type': 'application/json; charset=utf-8' })
+
+/** A client sends the same Authorization on every request: mask each value once. */
+const maskedAuthorizations = new Map<string, string>()
+function masked(value: string): string {
+  let result = maskedAuthorizations.get(value)
+  if (result === undefined) {
+    result = maskAuthorization(value)
+    if (maskedAuthorizations.size < 1000) maskedAuthorizations.set(value, result)
+  }
+  return result
+}
+
 function journalHeaders(headers: RelayRequest['headers']): Record<string, string> {
   const out: Record<string, string> = {}
   for (const name in headers) {
     const value = header(headers, name)
     if (value === undefined) continue
-    out[name] = name === 'authorization' ? maskAuthorization(value) : value
+    out[name] = name === 'authorization' ? masked(value) : value
   }
   return out
 }
@@ -444,4 +464,36 @@ function newToken(): string {
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
+}
+
+/** The service's bodies nest two levels; JSON nested thousands deep only overflows stacks (JSON.stringify's, in the journal). */
+const MAX_DEPTH = 64
+
+/** True when `text` opens more than `max` arrays or objects inside one another (outside strings). */
+function nestsDeeperThan(text: string, max: number): boolean {
+  if (text.length <= max) return false
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 92) i++ // a backslash escapes the next character
+      else if (c === 34) inString = false
+    } else if (c === 34) inString = true
+    else if (c === 91 || c === 123) {
+      if (++depth > max) return true
+    } else if (c === 93 || c === 125) depth--
+  }
+  return false
+}
+
+/** The UTF-8 length of a string, without encoding it. */
+function utf8Bytes(text: string): number {
+  let bytes = text.length
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    // 2 bytes below U+0800, 3 above; a surrogate pair (2 units) is 4 bytes.
+    if (c >= 0x80) bytes += c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2
+  }
+  return bytes
 }

@@ -29,5 +29,16 @@ export function toHandlers(mock: RelayService, { baseUrl = 'http://relay.test' }
     return new Response(answer.text, { status: answer.status, headers: answer.headers })
   }
   const byMethod = { GET: http.get, POST: http.post, PUT: http.put } as const
-  return [...serviceRoutes.map((route) => byMethod[route.method](`${base}${route.path}`, respond)), http.all(`${base}/*`, respond)]
+  // Predicates rather than path patterns: msw decodes a pattern's parameters with decodeURIComponent,
+  // which throws on a malformed escape (/vehicles/%E0%A4%A) before any handler can answer it.
+  const under = (pathname: RegExp) => ({ request }: { request: Request }) => {
+    const url = new URL(request.url)
+    return url.origin === origin && pathname.test(url.pathname)
+  }
+  const origin = new URL(base).origin
+  const escapedPrefix = prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return [
+    ...serviceRoutes.map((route) => byMethod[route.method](under(new RegExp(`^${escapedPrefix}${route.path.replace(/:\w+/g, '[^/]+')}$`)), respond)),
+    http.all(under(new RegExp(`^${escapedPrefix}/`)), respond),
+  ]
 }
