@@ -29,13 +29,15 @@ export async function serve(args: ServeOptions): Promise<number> {
     })
     const server = createServer(service)
     const baseUrl = await listen(server, { port: args.port, host: args.host })
-    console.log(banner(baseUrl, [...service.worlds.values()]))
     const stop = () => {
       console.log(pc.dim('\nStopping relay-mock.'))
       void close(server).then(() => process.exit(0))
     }
+    // Listen for the signals before printing the banner: a script that waits for the banner and
+    // then stops the server must not find the default handler (death by SIGINT) still in place.
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
+    console.log(banner(baseUrl, [...service.worlds.values()]))
     return 0
   } catch (error) {
     if (error instanceof RelayMockError) {
