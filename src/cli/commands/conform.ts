@@ -4,7 +4,7 @@ import pc from 'picocolors'
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs'
 import { RelayMockError } from '../../core/mock.js'
 import type { Flow, Reporter } from '../../core/rules/types.js'
-import { reporters, type ReporterFactory } from '../../node/reporters/index.js'
+import type { reporters as reporterTable } from '../../node/reporters/index.js'
 import { RUN_DEFAULTS, runConformance } from '../../node/runner.js'
 import { checkHarFile } from '../../node/from-har.js'
 import { skippedForCapture } from '../../core/live/capture.js'
@@ -20,12 +20,16 @@ interface ConformArgs {
   [report: string]: unknown
 }
 
-/** The file reports, one flag each: `--json FILE`, `--junit FILE`. A new format is one line here. */
-export const fileReports: Array<{ flag: string; describe: string; create: ReporterFactory }> = [
-  { flag: 'json', describe: 'Also write the results as JSON to FILE', create: reporters.json },
-  { flag: 'junit', describe: 'Also write the results as JUnit XML to FILE (one testcase per case)', create: reporters.junit },
-  { flag: 'html', describe: 'Also write a self-contained HTML report to FILE: each case as a sequence diagram, broken rules marked', create: reporters.html },
-  { flag: 'har', describe: "Also write every case's requests to FILE as HAR 1.2 (tokens masked)", create: reporters.har },
+/**
+ * The file reports, one flag each: `--json FILE`, `--junit FILE`. A new format is one line here.
+ * Reporters are named, not imported: they load when conform runs, so that every other command
+ * (serve above all) starts without parsing them (junit-report-builder alone is 156 KB).
+ */
+export const fileReports: Array<{ flag: string; describe: string; reporter: keyof typeof reporterTable }> = [
+  { flag: 'json', describe: 'Also write the results as JSON to FILE', reporter: 'json' },
+  { flag: 'junit', describe: 'Also write the results as JUnit XML to FILE (one testcase per case)', reporter: 'junit' },
+  { flag: 'html', describe: 'Also write a self-contained HTML report to FILE: each case as a sequence diagram, broken rules marked', reporter: 'html' },
+  { flag: 'har', describe: "Also write every case's requests to FILE as HAR 1.2 (tokens masked)", reporter: 'har' },
 ]
 
 export const conformCommand: CommandModule<object, ConformArgs> = {
@@ -51,10 +55,11 @@ export const conformCommand: CommandModule<object, ConformArgs> = {
       process.exitCode = 2
       return
     }
+    const { reporters } = await import('../../node/reporters/index.js')
     const chosen: Reporter[] = [reporters.console({})]
     for (const report of fileReports) {
       const file = args[report.flag]
-      if (typeof file === 'string') chosen.push(report.create({ file }))
+      if (typeof file === 'string') chosen.push(reporters[report.reporter]({ file }))
     }
     try {
       if (args.from) {
