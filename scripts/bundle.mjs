@@ -1,7 +1,11 @@
 // Bundles the CLI: start-up then reads a few modules instead of hundreds. Commands load their
 // implementation with import(), which esbuild splits into chunks, so `serve` never parses the
 // conformance kit or its reporters.
+import { rmSync } from 'node:fs'
 import { build } from 'esbuild'
+
+// Chunk names carry a hash: clear the last build's, or they pile up.
+rmSync('dist/bundle', { recursive: true, force: true })
 
 await build({
   entryPoints: ['src/cli/index.ts'],

@@ -19,7 +19,7 @@ const examples = [
 
 describe('the example clients', () => {
   for (const example of examples) {
-    it.concurrent.skipIf(example.needs !== undefined && !existsSync(example.needs))(`the ${example.name} client passes every case`, async () => {
+    it.skipIf(example.needs !== undefined && !existsSync(example.needs)).concurrent(`the ${example.name} client passes every case`, async () => {
       const result = await runConformance({ client: example.command, jobs: 2 })
       expect(failures(result)).toEqual([])
       expect(result.summary).toMatchObject({ total: cases.length, passed: cases.length, failed: 0, rulesBroken: [] })

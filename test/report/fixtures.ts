@@ -243,7 +243,7 @@ export async function hostileRun(): Promise<RunResult> {
   const entry = kase.requests[1]
   kase.id = `advanced/${XSS}`
   kase.title = ATTR
-  kase.visit = { ...kase.visit, plate: XSS }
+  kase.visit = { ...kase.visit!, plate: XSS }
   kase.stdout = XSS
   kase.stderr = ATTR
   kase.requests[1] = {

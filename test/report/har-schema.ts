@@ -1,7 +1,11 @@
 // A validator of HAR 1.2 from the har-schema package (draft-06 schemas with a few non-standard keywords).
-import Ajv from 'ajv'
+import { Ajv } from 'ajv'
 import draft06 from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json' }
-import harSchemas from 'har-schema'
+// har-schema ships no types: it is a map of JSON schemas by name.
+// @ts-expect-error no declaration file
+import harSchemasUntyped from 'har-schema'
+
+const harSchemas = harSchemasUntyped as Record<string, object> & { har: object }
 
 export function harValidator() {
   // Formats are not checked (ajv needs a plugin for them); startedDateTime has a pattern of its own.
