@@ -10,3 +10,6 @@ export const MOCK_DEFAULTS = {
   journalLimit: 10_000,
   bodyLimit: 1024 * 1024,
 }
+
+/** Seconds before conform kills a client that has not ended, with its process tree. */
+export const RUN_TIMEOUT_MS = 30_000

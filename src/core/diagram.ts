@@ -2,6 +2,7 @@
 // a client made (client on the left, relay service on the right) beside the calls the flow expects,
 // with each broken rule marked at the step where it broke. HTML and CSS, no script, no SVG: text
 // wraps, each exchange opens with <details>, and it prints.
+import { statusText } from './status.js'
 import type { JournalEntry } from './journal.js'
 import { html, raw, type SafeHtml } from './live/html.js'
 import type { Check, ExpectedCall } from './rules/types.js'
@@ -110,23 +111,6 @@ function statusClass(status: number): string {
   return status >= 200 && status < 300 ? 'ok' : status >= 400 ? 'err' : 'other'
 }
 
-function reasonPhrase(status: number): string {
-  const phrases: Record<number, string> = {
-    200: 'OK',
-    201: 'Created',
-    400: 'Bad Request',
-    401: 'Unauthorized',
-    404: 'Not Found',
-    405: 'Method Not Allowed',
-    409: 'Conflict',
-    413: 'Content Too Large',
-    415: 'Unsupported Media Type',
-    422: 'Unprocessable Content',
-    500: 'Internal Server Error',
-  }
-  return phrases[status] ?? ''
-}
-
 function headerList(headers: Record<string, string>): SafeHtml {
   const names = Object.keys(headers)
   if (names.length === 0) return html`<p class="muted">No headers.</p>`
@@ -159,7 +143,7 @@ export function exchangeDetails(entry: JournalEntry): SafeHtml {
 <h6>Headers</h6>${headerList(request.headers)}
 <h6>Body</h6>${requestBody(entry)}</section>
 <section class="pane"><h5>Response <span class="muted">${entry.durationMs} ms</span></h5>
-<p class="reqline"><code>${response.status} ${reasonPhrase(response.status)}</code></p>
+<p class="reqline"><code>${response.status} ${statusText(response.status)}</code></p>
 <h6>Headers</h6>${headerList(response.headers)}
 <h6>Body</h6><pre class="body"><code>${pretty(response.body)}</code></pre></section>
 </div>`
@@ -241,7 +225,7 @@ ${hasExpected ? expectedCell(step) : ''}</div></li>`
 <div class="step-grid"><span class="step-no">${number}</span>
 <div class="lane">
 <div class="arrow req"><span class="label"><span class="visually-hidden">Client to service: </span><span class="method">${entry.request.method}</span> <span class="path">${entry.request.path}</span><span class="query">${entry.request.search}</span>${entry.auth !== 'ok' ? html` <span class="auth-flag">auth ${entry.auth}</span>` : ''}</span></div>
-<div class="arrow res"><span class="label"><span class="visually-hidden">Service to client: </span><span class="status ${statusClass(status)}">${status} ${reasonPhrase(status)}</span> <span class="answer">${summarizeAnswer(entry)}</span></span></div>
+<div class="arrow res"><span class="label"><span class="visually-hidden">Service to client: </span><span class="status ${statusClass(status)}">${status} ${statusText(status)}</span> <span class="answer">${summarizeAnswer(entry)}</span></span></div>
 </div>
 ${hasExpected ? expectedCell(step) : ''}</div>
 ${isFirst ? html`<p class="went-wrong"><span aria-hidden="true">▲</span> This is where it went wrong</p>` : ''}

@@ -1,6 +1,7 @@
 // HAR 1.2 in and out: the journal as an HTTP Archive (for browser dev tools and HTTP tools), and a
 // HAR captured elsewhere (a proxy, the real service's staging) as journal-like entries the rules read.
 import type { Entry, Har, Header, QueryString } from 'har-format'
+import { statusText } from './status.js'
 import { maskAuthorization, type AuthVerdict, type JournalEntry } from './journal.js'
 import { serviceRoutes } from './handlers/index.js'
 
@@ -24,29 +25,7 @@ export interface ToHarOptions {
   comment?: string
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  200: 'OK',
-  201: 'Created',
-  204: 'No Content',
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  413: 'Content Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Content',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-}
-
-/** The reason phrase of an HTTP status, or '' when the status is unusual. */
-export function statusText(status: number): string {
-  return STATUS_TEXT[status] ?? ''
-}
+export { statusText }
 
 const encoder = new TextEncoder()
 const byteLength = (text: string) => encoder.encode(text).length

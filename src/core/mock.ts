@@ -4,6 +4,7 @@
 import { scenarios as knownScenarios } from '../../scenarios/index.js'
 import { adminRoutes } from './admin.js'
 import { serviceRoutes } from './handlers/index.js'
+import { RelayMockError } from './errors.js'
 import { createJournal, maskAuthorization, type AuthVerdict, type JournalEntry } from './journal.js'
 import { toProblem, toValidationProblem, type Reply } from './problems.js'
 import type { Route } from './route.js'
@@ -50,16 +51,7 @@ export interface RelayResponse {
   text: string
 }
 
-/** A tool error: it carries a code and a sentence that ends with what to do. */
-export class RelayMockError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message)
-    this.name = 'RelayMockError'
-  }
-}
+export { RelayMockError } from './errors.js'
 
 /** The slips the interface itself makes, taught rather than hidden. */
 const KNOWN_SLIPS: Record<string, string> = {

@@ -1,6 +1,7 @@
 // Wire errors are data: each refusal is a problem (RFC 9457) with a `message` a person can act on
 // and, for bad input, one entry per field saying what was wrong and what was expected.
 import type { z } from 'zod'
+import { statusText } from './status.js'
 import { expectedAt, type FieldError, type Problem } from './schemas.js'
 
 /** What a handler answers: a status, a JSON body and any extra headers. */
@@ -8,18 +9,6 @@ export interface Reply {
   status: number
   body: unknown
   headers?: Record<string, string>
-}
-
-const TITLES: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  413: 'Content Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Content',
-  500: 'Internal Server Error',
 }
 
 const TYPES: Record<number, string> = {
@@ -41,7 +30,7 @@ const TYPES: Record<number, string> = {
 export function toProblem(status: number, message: string, errors?: FieldError[], headers?: Record<string, string>): Reply {
   const body: Problem = {
     type: `https://relay-mock.dev/problems/${TYPES[status] ?? 'error'}`,
-    title: TITLES[status] ?? 'Error',
+    title: statusText(status) || 'Error',
     status,
     message,
     ...(errors && errors.length > 0 ? { errors } : {}),

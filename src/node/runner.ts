@@ -1,5 +1,6 @@
 // The conformance runner: one mock for the run; per case a fresh world and token, a listener bound
 // to that world, one run of the client, the rules, and the reporters. Cases run in parallel.
+import { RUN_TIMEOUT_MS } from '../core/defaults.js'
 import { readFileSync, rmSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import os from 'node:os'
@@ -71,7 +72,7 @@ export interface RunOptions {
 
 /** Defaults, in one place; options override them. */
 export const RUN_DEFAULTS = {
-  timeoutMs: 30_000,
+  timeoutMs: RUN_TIMEOUT_MS,
   host: '127.0.0.1',
   outputLimit: 64 * 1024,
   jobs: () => os.availableParallelism(),

@@ -1,15 +1,12 @@
 // `relay-mock conform`: runs a location's client through every case and names each rule it breaks.
 // Exit status: 0 every case passed, 1 a rule failed, 2 a usage or set-up error.
-import pc from 'picocolors'
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs'
-import { RelayMockError } from '../../core/mock.js'
-import type { Flow, Reporter } from '../../core/rules/types.js'
+import { RUN_TIMEOUT_MS } from '../../core/defaults.js'
+import type { Flow } from '../../core/rules/types.js'
 import type { reporters as reporterTable } from '../../node/reporters/index.js'
-import { RUN_DEFAULTS, runConformance } from '../../node/runner.js'
-import { checkHarFile } from '../../node/from-har.js'
-import { skippedForCapture } from '../../core/live/capture.js'
+import { exitWith } from '../exit.js'
 
-interface ConformArgs {
+export interface ConformArgs {
   client?: string
   from?: string
   flow?: Flow
@@ -42,7 +39,7 @@ export const conformCommand: CommandModule<object, ConformArgs> = {
       .option('flow', { alias: 'f', type: 'string', choices: ['advanced', 'simple'], describe: 'Run only the cases of this flow' })
       .option('case', { type: 'string', array: true, describe: 'Run only this case (an id, or a prefix such as advanced/*); repeatable' })
       .option('jobs', { alias: 'j', type: 'number', describe: 'How many cases run at once (default: the number of cores)' })
-      .option('timeout', { alias: 't', type: 'number', default: RUN_DEFAULTS.timeoutMs / 1000, describe: 'Seconds before a client is killed with its process tree' })
+      .option('timeout', { alias: 't', type: 'number', default: RUN_TIMEOUT_MS / 1000, describe: 'Seconds before a client is killed with its process tree' })
       .option('seed', { type: 'number', describe: 'Seed of the generated worlds' })
     for (const report of fileReports) built = built.option(report.flag, { type: 'string', requiresArg: true, describe: report.describe })
     return built
@@ -50,42 +47,7 @@ export const conformCommand: CommandModule<object, ConformArgs> = {
       .example('$0 conform --from staging.har --html report.html', 'Check a captured conversation, visit by visit') as unknown as Argv<ConformArgs>
   },
   async handler(args: ArgumentsCamelCase<ConformArgs>) {
-    if (!args.client && !args.from) {
-      console.error(pc.red('Failed to start: no client. Please pass --client "<command>" (or --from FILE.har to check a captured conversation).'))
-      process.exitCode = 2
-      return
-    }
-    const { reporters } = await import('../../node/reporters/index.js')
-    const chosen: Reporter[] = [reporters.console({})]
-    for (const report of fileReports) {
-      const file = args[report.flag]
-      if (typeof file === 'string') chosen.push(reporters[report.reporter]({ file }))
-    }
-    try {
-      if (args.from) {
-        const result = await checkHarFile(args.from, { reporters: chosen })
-        const skipped = skippedForCapture(result)
-        if (skipped.length) console.log(pc.dim(`Not checked (a capture has no visit inputs, no client exit status): ${skipped.join(', ')}.`))
-        process.exitCode = result.summary.failed > 0 ? 1 : 0
-        return
-      }
-      const result = await runConformance({
-        client: args.client!,
-        flows: args.flow ? [args.flow] : undefined,
-        cases: args.case,
-        jobs: args.jobs,
-        timeoutMs: args.timeout * 1000,
-        seed: args.seed,
-        reporters: chosen,
-      })
-      process.exitCode = result.summary.failed > 0 ? 1 : 0
-    } catch (error) {
-      if (error instanceof RelayMockError) {
-        console.error(pc.red(error.message))
-        process.exitCode = 2
-        return
-      }
-      throw error
-    }
+    const { conform } = await import('../actions/conform.js')
+    await exitWith(() => conform(args))
   },
 }

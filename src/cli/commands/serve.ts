@@ -1,7 +1,8 @@
-// `relay-mock serve`: its options; the work is in src/node/serve.ts, loaded only when it runs.
+// `relay-mock serve`: its options; the work is in ../actions/serve.ts, loaded only when it runs.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs'
 import { MOCK_DEFAULTS } from '../../core/defaults.js'
-import type { ServeOptions } from '../../node/serve.js'
+import type { ServeOptions } from '../actions/serve.js'
+import { exitWith } from '../exit.js'
 
 type ServeArgs = ServeOptions
 
@@ -18,7 +19,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('vehicles', { type: 'number', default: MOCK_DEFAULTS.vehicles, describe: 'How many vehicles the world holds (Iceland rents ~30000)' })
       .option('journal-limit', { type: 'number', default: MOCK_DEFAULTS.journalLimit, describe: "How many requests the journal keeps" }) as unknown as Argv<ServeArgs>,
   async handler(args: ArgumentsCamelCase<ServeArgs>) {
-    const { serve } = await import('../../node/serve.js')
-    process.exitCode = await serve(args)
+    const { serve } = await import('../actions/serve.js')
+    await exitWith(() => serve(args))
   },
 }

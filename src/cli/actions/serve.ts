@@ -1,8 +1,9 @@
-// Serving the mock over HTTP for a person or a CI job: start, print what to try, stop cleanly.
+// `relay-mock serve`'s work, loaded only when the command runs: start the mock over HTTP, print
+// what to try, stop cleanly on SIGINT or SIGTERM.
 import pc from 'picocolors'
-import { createRelayService, RelayMockError } from '../core/mock.js'
-import type { World } from '../core/world.js'
-import { close, createServer, listen } from './server.js'
+import { createRelayService } from '../../core/mock.js'
+import type { World } from '../../core/world.js'
+import { close, createServer, listen } from '../../node/server.js'
 
 export interface ServeOptions {
   port: number
@@ -15,37 +16,29 @@ export interface ServeOptions {
 }
 
 /**
- * Serves the mock until SIGINT or SIGTERM; resolves with the exit code (2 on a set-up error).
+ * Serves the mock until SIGINT or SIGTERM; resolves with 0 once it listens (a set-up error throws).
  * @example await serve({ port: 4010, host: '127.0.0.1', scenario: 'default', seed: 2026, vehicles: 24, journalLimit: 10000 })
  */
 export async function serve(args: ServeOptions): Promise<number> {
-  try {
-    const service = await createRelayService({
-      tokens: args.token,
-      scenario: args.scenario,
-      seed: args.seed,
-      vehicles: args.vehicles,
-      journalLimit: args.journalLimit,
-    })
-    const server = createServer(service)
-    const baseUrl = await listen(server, { port: args.port, host: args.host })
-    const stop = () => {
-      console.log(pc.dim('\nStopping relay-mock.'))
-      void close(server).then(() => process.exit(0))
-    }
-    // Listen for the signals before printing the banner: a script that waits for the banner and
-    // then stops the server must not find the default handler (death by SIGINT) still in place.
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
-    console.log(banner(baseUrl, [...service.worlds.values()]))
-    return 0
-  } catch (error) {
-    if (error instanceof RelayMockError) {
-      console.error(pc.red(error.message))
-      return 2
-    }
-    throw error
+  const service = await createRelayService({
+    tokens: args.token,
+    scenario: args.scenario,
+    seed: args.seed,
+    vehicles: args.vehicles,
+    journalLimit: args.journalLimit,
+  })
+  const server = createServer(service)
+  const baseUrl = await listen(server, { port: args.port, host: args.host })
+  const stop = () => {
+    console.log(pc.dim('\nStopping relay-mock.'))
+    void close(server).then(() => process.exit(0))
   }
+  // Listen for the signals before printing the banner: a script that waits for the banner and
+  // then stops the server must not find the default handler (death by SIGINT) still in place.
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  console.log(banner(baseUrl, [...service.worlds.values()]))
+  return 0
 }
 
 function banner(baseUrl: string, worlds: World[]): string {

@@ -1,0 +1,38 @@
+// `relay-mock conform`'s work, loaded only when the command runs: run the client through the cases
+// (or check a captured HAR) with the chosen reporters; resolves with the exit code.
+import pc from 'picocolors'
+import { skippedForCapture } from '../../core/live/capture.js'
+import type { Reporter } from '../../core/rules/types.js'
+import { checkHarFile } from '../../node/from-har.js'
+import { reporters } from '../../node/reporters/index.js'
+import { runConformance } from '../../node/runner.js'
+import { fileReports, type ConformArgs } from '../commands/conform.js'
+
+/** Runs conform; 0 when every case passed, 1 when a rule failed, 2 on a usage error. */
+export async function conform(args: ConformArgs): Promise<number> {
+  if (!args.client && !args.from) {
+    console.error(pc.red('Failed to start: no client. Please pass --client "<command>" (or --from FILE.har to check a captured conversation).'))
+    return 2
+  }
+  const chosen: Reporter[] = [reporters.console({})]
+  for (const report of fileReports) {
+    const file = args[report.flag]
+    if (typeof file === 'string') chosen.push(reporters[report.reporter]({ file }))
+  }
+  if (args.from) {
+    const result = await checkHarFile(args.from, { reporters: chosen })
+    const skipped = skippedForCapture(result)
+    if (skipped.length) console.log(pc.dim(`Not checked (a capture has no visit inputs, no client exit status): ${skipped.join(', ')}.`))
+    return result.summary.failed > 0 ? 1 : 0
+  }
+  const result = await runConformance({
+    client: args.client!,
+    flows: args.flow ? [args.flow] : undefined,
+    cases: args.case,
+    jobs: args.jobs,
+    timeoutMs: args.timeout * 1000,
+    seed: args.seed,
+    reporters: chosen,
+  })
+  return result.summary.failed > 0 ? 1 : 0
+}
