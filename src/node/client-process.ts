@@ -15,15 +15,8 @@ export interface ClientProcessOptions {
   signal?: AbortSignal
 }
 
-export interface ClientProcessResult {
-  command: string
-  exitCode: number | null
-  signal: string | null
-  timedOut: boolean
-  durationMs: number
-  stdout: string
-  stderr: string
-}
+/** How the process ended: a ClientRun before its result file is read. */
+export type ClientProcessResult = Omit<ClientRun, 'report' | 'reportError'>
 
 /** Process groups still running: killed on interrupt or exit so that no client outlives the runner. */
 const liveGroups = new Set<number>()
