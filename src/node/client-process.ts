@@ -2,6 +2,7 @@
 // whole tree can be killed (after --timeout, after it exits, and when the runner is interrupted),
 // with its output capped. One result shape whether it passed, failed or hung (execa's).
 import { spawn } from 'node:child_process'
+import type { ClientRun } from '../core/rules/types.js'
 
 export interface ClientProcessOptions {
   command: string
