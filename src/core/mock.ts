@@ -5,6 +5,7 @@ import { scenarios as knownScenarios } from '../../scenarios/index.js'
 import { adminRoutes } from './admin.js'
 import { serviceRoutes } from './handlers/index.js'
 import { RelayMockError } from './errors.js'
+import { injectedFault } from './faults.js'
 import { createJournal, maskAuthorization, type AuthVerdict, type JournalEntry } from './journal.js'
 import { toProblem, toValidationProblem, type Reply } from './problems.js'
 import type { Route } from './route.js'
@@ -278,7 +279,8 @@ export async function createRelayService(options: RelayServiceOptions = {}) {
       }
       validBody = result.data
     }
-    return route.handle({ world, params, query: validQuery, body: validBody })
+    // The scenario's injected failure comes after auth and validation, and instead of the handler: it records nothing.
+    return injectedFault(world, route.id) ?? route.handle({ world, params, query: validQuery, body: validBody })
   }
 
   function readBody(request: RelayRequest): { value: unknown } | { reply: Reply } {

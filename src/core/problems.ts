@@ -21,6 +21,7 @@ const TYPES: Record<number, string> = {
   415: 'unsupported-media-type',
   422: 'invalid-request',
   500: 'mock-failure',
+  503: 'service-unavailable',
 }
 
 /**

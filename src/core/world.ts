@@ -2,7 +2,7 @@
 // clients and many parallel test cases can use one mock.
 import { createJournal, type Journal } from './journal.js'
 import { createRandom, type Random } from './random.js'
-import type { Scenario, Visit } from './scenario.js'
+import type { Scenario, ScenarioFault, Visit } from './scenario.js'
 import type { SeededWorld } from './seed.js'
 import { createStore, type Store } from './store.js'
 import type { LocationRecord } from './schemas.js'
@@ -22,6 +22,8 @@ export interface World {
   journal: Journal
   /** The source of ids created at run time. */
   random: Random
+  /** How many times each of the scenario's faults has been answered here: a reset re-arms them, and worlds never share them. */
+  faultsAnswered: Map<ScenarioFault, number>
 }
 
 /** Creates a world from a seeded (and cached) scenario world. */
@@ -45,5 +47,6 @@ export async function createWorld(options: {
     hints: seeded.hints,
     journal: createJournal({ limit: options.journalLimit }),
     random: createRandom(`${id}:${scenario.name}`),
+    faultsAnswered: new Map(),
   }
 }

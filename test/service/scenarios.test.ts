@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRelayService, type RelayService } from '../../src/core/mock.js'
 import { scenarios } from '../../scenarios/index.js'
-import { activeVehicle, paymentBody, simpleBody } from '../support/bodies.js'
+import { defineScenario } from '../../src/core/scenario.js'
+import { activeVehicle, custodianBody, paymentBody, simpleBody } from '../support/bodies.js'
 import { as, transports, type Client } from '../support/transports.js'
 
 /** The scenarios this file covers; the registry must hold no other. */
@@ -15,10 +16,20 @@ const COVERED = [
   'inactive-vehicle',
   'simple-failure',
   'simple-failure-ok-status',
+  'payment-unavailable',
+  'custodian-unavailable',
+  'simple-unavailable',
 ]
 
 it('covers every scenario in the registry', () => {
   expect([...scenarios.keys()].sort()).toEqual([...COVERED].sort())
+})
+
+it('refuses to define a scenario whose fault never fires', () => {
+  const seed = scenarios.get('default')!.seed
+  expect(() => defineScenario({ name: 'broken', description: '', seed, faults: [{ route: 'POST /payments', status: 503, times: 0 }] })).toThrow(
+    /Failed to define the scenario broken: the fault .* is not valid/,
+  )
 })
 
 describe.each(transports)('scenarios over $name', (transport) => {
@@ -167,6 +178,115 @@ describe.each(transports)('scenarios over $name', (transport) => {
       expect(answer.body).not.toHaveProperty('id')
       expect(answer.body.message).toEqual(expect.stringMatching(/refused/))
       expect(w.store.payments.all()).toEqual([])
+    })
+  })
+
+  describe('payment-unavailable', () => {
+    it('answers the first POST /payments 503 with Retry-After and a message naming the scenario, recording nothing', async () => {
+      const { world: w, visit, api } = await world('payment-unavailable')
+      const vehicleId = w.store.vehicles.activeByPlate(visit.plate)[0].id
+      const answer = await api.post('/payments', paymentBody(w, vehicleId))
+      expect(answer.status).toBe(503)
+      expect(answer.headers['retry-after']).toBe('1')
+      expect(answer.body).not.toHaveProperty('id')
+      expect(answer.body.message).toContain('scenario payment-unavailable injects this on the first POST /payments')
+      expect(w.store.payments.all()).toEqual([])
+    })
+
+    it('records the next POST /payments', async () => {
+      const { world: w, visit, api } = await world('payment-unavailable')
+      const vehicleId = w.store.vehicles.activeByPlate(visit.plate)[0].id
+      await api.post('/payments', paymentBody(w, vehicleId))
+      const again = await api.post('/payments', paymentBody(w, vehicleId))
+      expect(again.status).toBe(201)
+      expect(w.store.payments.all().map((p) => p.id)).toEqual([again.body.id])
+    })
+
+    it('answers lookups as the existing-vehicle world does', async () => {
+      const { visit, api } = await world('payment-unavailable')
+      expect((await api.get(`/rental-companies?kennitala=${visit.ownerKennitala}`)).body).toHaveLength(1)
+      expect((await api.get(`/vehicles?plate=${visit.plate}`)).body).toHaveLength(1)
+    })
+
+    it('spends no fault on a request refused by validation (the fault comes after it)', async () => {
+      const { world: w, visit, api } = await world('payment-unavailable')
+      const vehicleId = w.store.vehicles.activeByPlate(visit.plate)[0].id
+      expect((await api.post('/payments', paymentBody(w, vehicleId, { amount: { amount: '2490', currency: 'ISK' } }))).status).toBe(422)
+      expect((await api.post('/payments', paymentBody(w, vehicleId))).status).toBe(503)
+    })
+
+    it('spends no fault on a request without a token (the fault comes after auth)', async () => {
+      const { world: w, visit, api } = await world('payment-unavailable')
+      const vehicleId = w.store.vehicles.activeByPlate(visit.plate)[0].id
+      const anonymous = await client.request('POST', '/payments', { headers: { 'content-type': 'application/json' }, body: paymentBody(w, vehicleId) })
+      expect(anonymous.status).toBe(401)
+      expect((await api.post('/payments', paymentBody(w, vehicleId))).status).toBe(503)
+    })
+
+    it('keeps the count per world: a second world of the scenario gets its own fault', async () => {
+      const first = await world('payment-unavailable')
+      const second = await world('payment-unavailable')
+      const body = (w: typeof first.world) => paymentBody(w, w.store.vehicles.activeByPlate(w.visit.plate)[0].id)
+      expect((await first.api.post('/payments', body(first.world))).status).toBe(503)
+      expect((await second.api.post('/payments', body(second.world))).status).toBe(503)
+      expect((await first.api.post('/payments', body(first.world))).status).toBe(201)
+    })
+
+    it('re-arms the fault when the world is reset', async () => {
+      const { world: w, api } = await world('payment-unavailable')
+      const body = () => paymentBody(w, w.store.vehicles.activeByPlate(w.visit.plate)[0].id)
+      await api.post('/payments', body())
+      expect((await api.post('/payments', body())).status).toBe(201)
+      await service.resetWorld(w)
+      expect((await api.post('/payments', body())).status).toBe(503)
+    })
+  })
+
+  describe('custodian-unavailable', () => {
+    it('the plate answers []; the vehicle is created, and the first POST /custodians answers 503, recording nothing', async () => {
+      const { world: w, visit, api } = await world('custodian-unavailable')
+      expect((await api.get(`/vehicles?plate=${visit.plate}`)).body).toEqual([])
+      const vehicle = await api.post('/vehicles', { plate: visit.plate, country: 'is' })
+      expect(vehicle.status).toBe(201)
+      const custodian = await api.post('/custodians', custodianBody(w, vehicle.body.id))
+      expect(custodian.status).toBe(503)
+      expect(custodian.headers['retry-after']).toBe('1')
+      expect(custodian.body.message).toContain('scenario custodian-unavailable injects this on the first POST /custodians')
+      expect(w.store.custodians.byVehicle(vehicle.body.id)).toEqual([])
+    })
+
+    it('links the vehicle on the next POST /custodians, and then takes the payment', async () => {
+      const { world: w, visit, api } = await world('custodian-unavailable')
+      const vehicle = await api.post('/vehicles', { plate: visit.plate, country: 'is' })
+      await api.post('/custodians', custodianBody(w, vehicle.body.id))
+      expect((await api.post('/custodians', custodianBody(w, vehicle.body.id))).status).toBe(201)
+      expect(w.store.custodians.byVehicle(vehicle.body.id)).toHaveLength(1)
+      expect((await api.post('/payments', paymentBody(w, vehicle.body.id))).status).toBe(201)
+    })
+  })
+
+  describe('simple-unavailable', () => {
+    it('answers the first POST /payment 503 with a message and no id, recording nothing', async () => {
+      const { world: w, api } = await world('simple-unavailable')
+      const answer = await api.post('/payment', simpleBody(w))
+      expect(answer.status).toBe(503)
+      expect(answer.headers['retry-after']).toBe('1')
+      expect(answer.body).not.toHaveProperty('id')
+      expect(answer.body.message).toContain('scenario simple-unavailable injects this on the first POST /payment')
+      expect(w.store.payments.all()).toEqual([])
+    })
+
+    it('records the next POST /payment', async () => {
+      const { world: w, api } = await world('simple-unavailable')
+      await api.post('/payment', simpleBody(w))
+      const again = await api.post('/payment', simpleBody(w))
+      expect(again.status).toBe(201)
+      expect(w.store.payments.all().map((p) => p.id)).toEqual([again.body.id])
+    })
+
+    it('leaves the advanced POST /payments alone', async () => {
+      const { world: w, api } = await world('simple-unavailable')
+      expect((await api.post('/payments', paymentBody(w, w.store.vehicles.activeByPlate(w.visit.plate)[0].id))).status).toBe(201)
     })
   })
 

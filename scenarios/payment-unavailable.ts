@@ -1,0 +1,9 @@
+import { defineScenario } from '../src/core/scenario.js'
+import { ownedVehicleVisit } from '../src/core/seed.js'
+
+export default defineScenario({
+  name: 'payment-unavailable',
+  description: 'The plate is one of the owner\'s active vehicles, and the first POST /payments answers 503 (recording nothing); later ones work',
+  faults: [{ route: 'POST /payments', status: 503, times: 1 }],
+  seed: ownedVehicleVisit,
+})
