@@ -1,9 +1,10 @@
 // Every suite relay-mock conform runs, and their cases in order. One file per suite beside this one.
 import type { ConformanceCase, Suite } from '../src/core/rules/suite.js'
 import advanced from './advanced.js'
+import resilience from './resilience.js'
 import simple from './simple.js'
 
-export const suites: ReadonlyArray<Suite> = [advanced, simple]
+export const suites: ReadonlyArray<Suite> = [advanced, simple, resilience]
 
-/** Every case of every suite, advanced first. */
+/** Every case of every suite: advanced, simple, then resilience. */
 export const cases: ReadonlyArray<ConformanceCase> = suites.flatMap((suite) => suite.cases)

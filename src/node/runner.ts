@@ -320,6 +320,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
         expected: expectedCalls(context),
         requests,
         expectedOutcome: kase.outcome,
+        ...(kase.outcomes ? { expectedOutcomes: kase.outcomes } : {}),
         ...(run.report ? { report: run.report } : {}),
         ...(run.reportError !== undefined ? { reportError: run.reportError } : {}),
         worldId: world.id,

@@ -96,6 +96,11 @@ const broken: Broken[] = [
   { defect: 'keys on the HTTP status, not on id (process)', client: `${DEFECTIVE} simple-keys-on-status`, case: 'simple/rejected-ok-status', breaks: ['client.outcome'] },
   { defect: 'writes outcome paid when the owner is unknown (python)', client: python('paid-when-skipped.py', 'raise Finished("skipped"', 'raise Finished("paid"'), case: 'advanced/unknown-owner', breaks: ['client.outcome'] },
   { defect: 'writes a result file that is not JSON (process)', client: `${DEFECTIVE} bad-result-file`, case: 'simple/accepted', breaks: ['client.outcome'] },
+  // client.stops-on-failure
+  { defect: 'ignores a failed POST /custodians and pays anyway (shell)', client: shell('ignore-custodian-failure.sh', 'require_2xx "custodian creation"', ': ignored'), case: 'resilience/custodian-unavailable', breaks: ['client.stops-on-failure'] },
+  { defect: 'retries POST /payments until it sees 200 though the service answers 201: 5 attempts, 4 payments', client: fn('retry-until-200'), case: 'resilience/payment-unavailable', breaks: ['advanced.single-payment', 'client.stops-on-failure'] },
+  { defect: 'exits 1 when a call fails (shell)', client: shell('exit-1-on-failure.sh', 'finish rejected "" "$1 failed: $why"', 'echo "$1 failed: $why" >&2; exit 1'), case: 'resilience/payment-unavailable', breaks: ['client.completes'] },
+  { defect: 'exits 1 when the simple payment fails (process)', client: `${DEFECTIVE} simple-exit-1-when-refused`, case: 'resilience/simple-unavailable', breaks: ['client.completes'] },
 ]
 
 async function run(item: Broken) {

@@ -49,14 +49,14 @@ describe.concurrent('relay-mock conform', () => {
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
     expect(run.stdout).toMatch(/✓ simple\/rejected-ok-status +\d+/)
-    expect(run.stdout).toContain('Conformant: 6 cases, 6 passed, 0 failed')
+    expect(run.stdout).toContain('Conformant: 7 cases, 7 passed, 0 failed')
 
     const report = JSON.parse(await readFile(json, 'utf8'))
-    expect(report.summary).toMatchObject({ total: 6, passed: 6, failed: 0, rulesBroken: [], flows: ['simple'] })
+    expect(report.summary).toMatchObject({ total: 7, passed: 7, failed: 0, rulesBroken: [], flows: ['simple'] })
     expect(report.summary.wallMs).toEqual(expect.any(Number))
     expect(report.summary.clientMs).toEqual(expect.any(Number))
     for (const kase of report.cases) {
-      expect(kase).toMatchObject({ id: expect.stringMatching(/^simple\//), flow: 'simple', scenario: expect.any(String), status: 'passed', durationMs: expect.any(Number), exitCode: 0 })
+      expect(kase).toMatchObject({ id: expect.stringMatching(/^(simple|resilience)\//), flow: 'simple', scenario: expect.any(String), status: 'passed', durationMs: expect.any(Number), exitCode: 0 })
       expect(kase.requests).toHaveLength(1)
       for (const check of kase.checks) {
         expect(Object.keys(check).slice(0, 3)).toEqual(['rule', 'status', 'message'])
@@ -65,7 +65,7 @@ describe.concurrent('relay-mock conform', () => {
     }
 
     const counted = execFileSync('python3', ['-c', 'import sys, xml.etree.ElementTree as ET; r = ET.parse(sys.argv[1]).getroot(); print(len(r.findall(".//testcase")), len(r.findall(".//failure")))', junit], { encoding: 'utf8' })
-    expect(counted.trim()).toBe('6 0')
+    expect(counted.trim()).toBe('7 0')
   })
 
   it('exits 1 when a rule fails, naming the rule and why', async () => {
@@ -117,6 +117,6 @@ describe('relay-mock demo', () => {
     expect(run.stdout).toMatch(/advanced\/new-vehicle — .*\n.*visit: plate \w+/)
     expect(run.stdout).toMatch(/→ POST \/custodians .*\n +← 201 \{"id":/)
     expect(run.stdout).toMatch(/simple\/rejected-ok-status[^]*?← 200 \{"status":"refused"[^]*?✓ rejected/)
-    expect(run.stdout).toContain('Conformant: 12 cases, 12 passed, 0 failed')
+    expect(run.stdout).toContain('Conformant: 15 cases, 15 passed, 0 failed')
   })
 })

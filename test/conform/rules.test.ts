@@ -139,6 +139,52 @@ describe('client.outcome', () => {
   })
 })
 
+describe('client.stops-on-failure', () => {
+  const custodian: Call = { method: 'POST', url: '/custodians', body: (w, a) => ({ vehicleId: idOf(a[2]), rentalCompanyId: firstId(a[0]), acquiredOn: `${w.visit.registrationDate} 00:00:00` }) }
+  const createVehicle: Call = { method: 'POST', url: '/vehicles', body: (w) => ({ plate: w.visit.plate, country: 'is' }) }
+  const simplePayment: Call = {
+    method: 'POST',
+    url: '/payment',
+    body: (w) => ({ location: w.location.id, vehicle: { owner: w.visit.ownerKennitala, plate: w.visit.plate, acquiredOn: w.visit.registrationDate }, visit: { startedOn: w.visit.visitStart, endedOn: w.visit.visitEnd }, payment: { amount: w.visit.amount, currency: 'ISK' } }),
+  }
+
+  it('is skipped when no call failed', async () => {
+    const context = await caseOf('advanced', 'existing-vehicle', [companyLookup, vehicleLookup, payment((a) => firstId(a[1]))])
+    expect(evaluate(context).find((check) => check.rule === 'client.stops-on-failure')).toMatchObject({ status: 'skipped', message: expect.stringContaining('no call failed') })
+  })
+
+  it('passes a client that retries a failed POST /payments once and pays, which advanced.single-payment counts as one payment', async () => {
+    const context = await caseOf('advanced', 'payment-unavailable', [companyLookup, vehicleLookup, payment((a) => firstId(a[1])), payment((a) => firstId(a[1]))])
+    expect(context.requests.map((entry) => entry.response.status)).toEqual([200, 200, 503, 201])
+    expect(statusOf(context, 'client.stops-on-failure')).toBe('passed')
+    expect(statusOf(context, 'advanced.single-payment')).toBe('passed')
+  })
+
+  it('fails a fourth attempt at a call that keeps failing', async () => {
+    const context = await caseOf('advanced', 'payment-unavailable', [companyLookup, vehicleLookup, payment((a) => firstId(a[1]))])
+    const failed = context.requests[2]
+    const requests = [...context.requests, ...[1, 2, 3].map((n) => ({ ...failed, seq: failed.seq + n }))]
+    const check = evaluate({ ...context, requests }).find((c) => c.rule === 'client.stops-on-failure')
+    expect(check).toMatchObject({ status: 'failed', seq: failed.seq + 3, expected: 3, actual: 4 })
+    expect(check?.message).toMatch(/^Expected at most 3 attempts in all at POST \/payments/)
+  })
+
+  it('fails a POST /payments after POST /custodians failed, and charges no custodian or payment rule', async () => {
+    const context = await caseOf('advanced', 'custodian-unavailable', [companyLookup, vehicleLookup, createVehicle, custodian, payment((a) => idOf(a[2]))])
+    const checks = evaluate(context)
+    expect(checks.filter((check) => check.status === 'failed').map((check) => check.rule)).toEqual(['client.stops-on-failure'])
+    expect(checks.find((check) => check.rule === 'client.stops-on-failure')?.message).toContain(
+      'Expected the client to retry POST /custodians or stop after POST /custodians (request 4 of 5) answered 503; it went on with POST /payments (request 5 of 5)',
+    )
+  })
+
+  it('lets a simple client send a failed POST /payment again: still one request', async () => {
+    const context = await caseOf('simple', 'simple-unavailable', [simplePayment, simplePayment])
+    expect(statusOf(context, 'simple.one-request')).toBe('passed')
+    expect(statusOf(context, 'client.stops-on-failure')).toBe('passed')
+  })
+})
+
 describe('expectedCalls', () => {
   const paths = (context: CaseContext) => expectedCalls(context).map((call) => `${call.method} ${call.path}`)
 

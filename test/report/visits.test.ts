@@ -35,6 +35,19 @@ describe('groupVisits', () => {
     expect(groupVisits(entries).map((g) => g.requests.length)).toEqual([1, 2])
   })
 
+  it('keeps a simple payment sent again after the service failed it (5xx) in its visit', async () => {
+    const { entries } = await converse('simple-unavailable', (w) => {
+      const body = { location: w.location.id, vehicle: { owner: w.visit.ownerKennitala, plate: w.visit.plate, acquiredOn: w.visit.registrationDate }, visit: { startedOn: w.visit.visitStart, endedOn: w.visit.visitEnd }, payment: { amount: w.visit.amount, currency: 'ISK' } }
+      return [
+        { method: 'POST', url: '/payment', body },
+        { method: 'POST', url: '/payment', body },
+        { method: 'POST', url: '/payment', body },
+      ]
+    })
+    expect(entries.map((e) => e.response.status)).toEqual([503, 201, 201])
+    expect(groupVisits(entries).map((g) => g.requests.map((e) => e.seq))).toEqual([[1, 2], [3]])
+  })
+
   it('starts a visit at a request after a quiet gap, even when it is not a first call', async () => {
     const { entries } = await twoAdvancedVisits()
     const spaced = at(entries.slice(0, 2), [0, 6000])

@@ -52,7 +52,8 @@ export function flowOf(requests: ReadonlyArray<JournalEntry>): Flow {
 
 /**
  * Cuts entries (oldest first) into visits: a visit starts at a company lookup or a simple payment, and
- * holds every request until the next start; a request after `quietMs` of silence starts one too.
+ * holds every request until the next start; a request after `quietMs` of silence starts one too. A
+ * first call sent again right after the service failed it (5xx) is a retry: it stays in its visit.
  * @example groupVisits(world.journal.entries(), { now: Date.now() })
  */
 export function groupVisits(entries: ReadonlyArray<JournalEntry>, options: GroupOptions = {}): Array<{ requests: JournalEntry[]; complete: boolean }> {
@@ -62,7 +63,9 @@ export function groupVisits(entries: ReadonlyArray<JournalEntry>, options: Group
   for (const entry of entries) {
     const at = Date.parse(entry.time)
     const quiet = last !== undefined && at - last >= quietMs
-    if (groups.length === 0 || startsVisit(entry) || quiet) groups.push([entry])
+    const previous = groups.at(-1)?.at(-1)
+    const retry = previous !== undefined && previous.route === entry.route && previous.response.status >= 500
+    if (groups.length === 0 || (startsVisit(entry) && !retry) || quiet) groups.push([entry])
     else groups[groups.length - 1].push(entry)
     last = at
   }

@@ -1,9 +1,12 @@
-// advanced.single-payment: exactly one payment per visit, and it is the last call. Works live. A
-// second payment or a call after the payment always fails; no payment at all fails only where one
-// was due: the company was found and the service refused nothing on the way (a client stops at a
-// refusal, and an owner outside the service gets no payment).
+// advanced.single-payment: exactly one payment per visit, and it is the last call. Works live. The
+// payments counted are those the mock recorded (a 2xx answer to POST /payments): an attempt the
+// service failed (5xx) recorded nothing, so retrying it is not a second payment (how many retries
+// is client.stops-on-failure's to judge). A second recorded payment or a call after the recorded
+// one always fails; no payment at all fails only where one was due: the company was found and the
+// service refused nothing on the way (a client stops at a refusal or a failure, and an owner
+// outside the service gets no payment).
 import { defineRule } from './define.js'
-import { at, callsTo, companyFacts, fail, isOk, list, pass, skip } from './facts.js'
+import { at, callsTo, companyFacts, fail, isFailure, isOk, list, pass, skip } from './facts.js'
 
 export default defineRule({
   id: 'advanced.single-payment',
@@ -12,9 +15,10 @@ export default defineRule({
   cite: '§1 Advanced flow, rule 6 ("then creates the payment"); §4 Advanced integration, endpoint 5',
   needsCase: false,
   check({ requests }) {
-    const payments = callsTo(requests, 'POST /payments')
+    const attempts = callsTo(requests, 'POST /payments')
+    const payments = attempts.filter(isOk)
     if (payments.length > 1) {
-      return fail(`Expected exactly one POST /payments for the visit; the client sent ${payments.length}: ${list(requests, payments)}.`, {
+      return fail(`Expected exactly one payment for the visit; the mock recorded ${payments.length}: ${list(requests, payments)}.`, {
         seq: payments[1].seq,
         expected: 1,
         actual: payments.length,
@@ -26,13 +30,14 @@ export default defineRule({
       if (after.length > 0) {
         return fail(`Expected the payment to be the last call; ${at(requests, payment)} was followed by ${list(requests, after)}.`, { seq: after[0].seq })
       }
-      return pass(`One payment, the last call: ${at(requests, payment)}.`, { seq: payment.seq })
+      const failed = attempts.filter((entry) => entry.seq < payment.seq && isFailure(entry)).length
+      return pass(`One payment, the last call: ${at(requests, payment)}${failed > 0 ? ` (after ${failed} attempt${failed === 1 ? '' : 's'} the service failed)` : ''}.`, { seq: payment.seq })
     }
     const company = companyFacts(requests)
     if (company.kind === 'empty') return skip('Does not apply: the owner is not part of the service, so no payment is due.')
     if (company.kind === 'none') return skip(`Does not apply: ${company.why}.`)
     const refused = requests.find((entry) => !isOk(entry))
-    if (refused) return skip(`Does not apply: the service refused ${at(requests, refused)} (${refused.response.status}), and a client stops there.`)
+    if (refused) return skip(`Does not apply: the service ${isFailure(refused) ? 'failed' : 'refused'} ${at(requests, refused)} (${refused.response.status}), and a client may stop there.`)
     return fail(`Expected one POST /payments as the last call once ${at(requests, company.entry)} found the company; the client made no payment.`, {
       seq: company.entry.seq,
       expected: 1,

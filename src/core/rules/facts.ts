@@ -81,6 +81,14 @@ export function isOk(entry: JournalEntry): boolean {
   return entry.response.status >= 200 && entry.response.status < 300
 }
 
+/**
+ * True when the service failed the call (5xx): it recorded nothing, and a client may retry it. A
+ * call that got no answer at all leaves nothing in the journal, so a failure here is always a 5xx.
+ */
+export function isFailure(entry: JournalEntry): boolean {
+  return entry.response.status >= 500 && entry.response.status < 600
+}
+
 /** The requests to documented endpoints: the calls the flow's order is judged on (http.known-endpoint judges the rest). */
 export function calls(requests: ReadonlyArray<JournalEntry>): JournalEntry[] {
   return requests.filter((entry) => entry.route !== null && DOCUMENTED_ROUTES.has(entry.route))

@@ -12,6 +12,7 @@ import advancedVehicleLookup from './advanced.vehicle-lookup.js'
 import authBearer from './auth.bearer.js'
 import clientCompletes from './client.completes.js'
 import clientOutcome from './client.outcome.js'
+import clientStopsOnFailure from './client.stops-on-failure.js'
 import httpJsonBody from './http.json-body.js'
 import httpKnownEndpoint from './http.known-endpoint.js'
 import simpleBody from './simple.body.js'
@@ -36,6 +37,7 @@ export const rules: ReadonlyArray<Rule> = [
   simpleBody,
   clientCompletes,
   clientOutcome,
+  clientStopsOnFailure,
 ]
 
 const byId = new Map(rules.map((rule) => [rule.id, rule]))

@@ -1,7 +1,9 @@
 // simple.one-request: exactly one request, POST /payment. Works live (where a "visit" is the group of
-// requests the live page shows together); without a case, no request yet is not a failure.
+// requests the live page shows together); without a case, no request yet is not a failure. Retries
+// of a POST /payment the service failed (5xx, nothing recorded) are the same request sent again, not
+// another one: how many is client.stops-on-failure's to judge.
 import { defineRule } from './define.js'
-import { fail, list, pass, skip } from './facts.js'
+import { fail, isFailure, list, pass, skip } from './facts.js'
 
 export default defineRule({
   id: 'simple.one-request',
@@ -14,6 +16,10 @@ export default defineRule({
       return visit ? fail('Expected exactly one request, POST /payment; the client made none.', { expected: 'POST /payment', actual: [] }) : skip('No request was made yet.')
     }
     if (requests.length === 1 && requests[0].route === 'POST /payment') return pass('One request: POST /payment.', { seq: requests[0].seq })
+    if (requests.every((entry) => entry.route === 'POST /payment') && requests.slice(0, -1).every(isFailure)) {
+      const retries = requests.length - 1
+      return pass(`One request: POST /payment, sent again ${retries === 1 ? 'once' : `${retries} times`} after the service failed it.`, { seq: requests.at(-1)!.seq })
+    }
     const payment = requests.findIndex((entry) => entry.route === 'POST /payment')
     const stray = requests.find((_, i) => i !== payment) ?? requests[0]
     return fail(

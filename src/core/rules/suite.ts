@@ -1,5 +1,6 @@
 // Suites: the conformance cases as data. A case names a flow, a scenario (the state of the world),
-// optional changes to the scenario's visit, and the outcome a correct client reaches.
+// optional changes to the scenario's visit, and the outcome a correct client reaches (or the
+// outcomes, when a correct client may reach more than one).
 import type { Visit } from '../scenario.js'
 import type { Flow, Outcome } from './types.js'
 
@@ -16,6 +17,11 @@ export interface ConformanceCase {
   visit?: Partial<Visit>
   /** The outcome a correct client reaches: `paid`, `skipped` (owner not in the service) or `rejected` (the service refused). */
   outcome: Outcome
+  /**
+   * Every outcome a correct client may reach, when there is more than one (default `[outcome]`): where a
+   * call fails, a client that stops reports `rejected` and one that retries and succeeds `paid`.
+   */
+  outcomes?: Outcome[]
 }
 
 export interface Suite {
@@ -33,7 +39,13 @@ export interface Suite {
  */
 export function defineSuite(suite: Suite): Suite {
   for (const kase of suite.cases) {
-    if (!kase.id.startsWith(`${kase.flow}/`)) throw new Error(`Failed to define the suite ${suite.name}: the case ${kase.id} must start with "${kase.flow}/".`)
+    // A suite of its own theme (resilience) names its cases after itself; the others after their flow.
+    if (!kase.id.startsWith(`${kase.flow}/`) && !kase.id.startsWith(`${suite.name}/`)) {
+      throw new Error(`Failed to define the suite ${suite.name}: the case ${kase.id} must start with "${kase.flow}/" or "${suite.name}/".`)
+    }
+    if (kase.outcomes && !kase.outcomes.includes(kase.outcome)) {
+      throw new Error(`Failed to define the suite ${suite.name}: the case ${kase.id} lists outcomes ${kase.outcomes.join(', ')} without its outcome ${kase.outcome}. Please add it.`)
+    }
   }
   return suite
 }

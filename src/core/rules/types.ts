@@ -107,6 +107,8 @@ export interface CaseResult {
   requests: JournalEntry[]
   /** The outcome a correct client reaches in this case (the suite's). */
   expectedOutcome?: Outcome
+  /** Every outcome a correct client may reach in this case, when the suite lists more than one (e.g. `rejected` or `paid` where a call fails). */
+  expectedOutcomes?: Outcome[]
   /** What the client wrote to RELAY_RESULT_FILE, when it wrote a valid report. */
   report?: ClientReport
   /** Why RELAY_RESULT_FILE could not be read as a report, when it could not. */

@@ -60,7 +60,8 @@ export function endOfCase(result: CaseResult): { text: string; failed: boolean }
   if (result.report) {
     text += ` It reported: ${result.report.outcome}${result.report.paymentId ? ` (payment ${result.report.paymentId})` : ''}${result.report.message ? `, “${result.report.message}”` : ''}.`
   }
-  if (result.expectedOutcome) text += ` Expected outcome of this case: ${result.expectedOutcome}.`
+  if (result.expectedOutcomes && result.expectedOutcomes.length > 1) text += ` Expected outcome of this case: ${result.expectedOutcomes.join(' or ')}.`
+  else if (result.expectedOutcome) text += ` Expected outcome of this case: ${result.expectedOutcome}.`
   return { text, failed }
 }
 

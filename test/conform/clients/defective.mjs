@@ -41,6 +41,7 @@ export const DEFECTS = [
   'simple-amount-string',
   'simple-keys-on-status',
   'simple-exit-1-when-refused',
+  'retry-until-200',
 ]
 
 const isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -119,6 +120,8 @@ export async function runDefective(defect, env) {
     status: 'new',
   }
   answer = await call('POST', '/payments', payment)
+  // defect(retry-until-200): retries until it sees 200, but the service answers 201: it pays again and again, 5 attempts in all.
+  for (let attempt = 2; has('retry-until-200') && answer.status !== 200 && attempt <= 5; attempt++) answer = await call('POST', '/payments', payment)
   if (has('two-payments')) answer = await call('POST', '/payments', payment)
   if (has('payment-not-last')) await call('GET', `/vehicles?plate=${encodeURIComponent(visit.plate)}`)
   const paymentId = idOf(answer.body)
