@@ -35,5 +35,7 @@ describe('the resilience suite', () => {
     expect(result.cases.map((kase) => [kase.id, kase.report?.outcome, statusOf(result, kase.id, 'client.stops-on-failure')])).toEqual(
       resilience.cases.map((kase) => [kase.id, 'rejected', 'passed']),
     )
+    // The results carry both outcomes, for the reports.
+    expect(result.cases.map((kase) => kase.expectedOutcomes)).toEqual(resilience.cases.map(() => ['rejected', 'paid']))
   })
 })
