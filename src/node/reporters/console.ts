@@ -70,7 +70,10 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
       const counts = [plural(summary.total, 'case'), c.green(`${summary.passed} passed`), summary.failed > 0 ? c.red(`${summary.failed} failed`) : `${summary.failed} failed`]
       write(`${c.bold(summary.failed === 0 ? c.green('Conformant') : c.red('Not conformant'))}: ${counts.join(', ')}`)
       if (summary.rulesBroken.length > 0) write(`Rules broken: ${summary.rulesBroken.map((rule) => c.red(rule)).join(', ')}`)
-      write(c.dim(`Client time ${formatMs(summary.clientMs)}, wall time ${formatMs(summary.wallMs)} · relay-mock ${summary.version}`))
+      // A captured conversation (conform --from) ran no client: there is no client time to show.
+      const captured = result.cases.length > 0 && result.cases.every((kase) => !kase.visit)
+      const times = captured ? `Checked in ${formatMs(summary.wallMs)}` : `Client time ${formatMs(summary.clientMs)}, wall time ${formatMs(summary.wallMs)}`
+      write(c.dim(`${times} · relay-mock ${summary.version}`))
     },
   }
 }
