@@ -46,6 +46,9 @@ const payment = (vehicleId: (answers: unknown[]) => string): Call => ({
   }),
 })
 
+const createVehicle: Call = { method: 'POST', url: '/vehicles', body: (w) => ({ plate: w.visit.plate, country: 'is' }) }
+const custodian: Call = { method: 'POST', url: '/custodians', body: (w, a) => ({ vehicleId: idOf(a[2]), rentalCompanyId: firstId(a[0]), acquiredOn: `${w.visit.registrationDate} 00:00:00` }) }
+
 describe('evaluate', () => {
   it('gives one check per rule of the flow, in the rules order', async () => {
     const context = await caseOf('simple', 'default', [])
@@ -140,8 +143,6 @@ describe('client.outcome', () => {
 })
 
 describe('client.stops-on-failure', () => {
-  const custodian: Call = { method: 'POST', url: '/custodians', body: (w, a) => ({ vehicleId: idOf(a[2]), rentalCompanyId: firstId(a[0]), acquiredOn: `${w.visit.registrationDate} 00:00:00` }) }
-  const createVehicle: Call = { method: 'POST', url: '/vehicles', body: (w) => ({ plate: w.visit.plate, country: 'is' }) }
   const simplePayment: Call = {
     method: 'POST',
     url: '/payment',
@@ -208,6 +209,18 @@ describe('expectedCalls', () => {
 
   it('expects one POST /payment in the simple flow', async () => {
     expect(paths(await caseOf('simple', 'default', []))).toEqual(['POST /payment'])
+  })
+
+  it('ends the expected calls at a call whose last attempt failed, saying to retry it or stop', async () => {
+    const context = await caseOf('advanced', 'custodian-unavailable', [companyLookup, vehicleLookup, createVehicle, custodian])
+    const calls = expectedCalls(context)
+    expect(calls.map((call) => `${call.method} ${call.path}`)).toEqual(['GET /rental-companies', 'GET /vehicles', 'POST /vehicles', 'POST /custodians'])
+    expect(calls.at(-1)?.note).toMatch(/answered 503: retry it \(at most 3 attempts in all\) or stop/)
+  })
+
+  it('expects the whole flow again once a retried call succeeds', async () => {
+    const context = await caseOf('advanced', 'custodian-unavailable', [companyLookup, vehicleLookup, createVehicle, custodian, custodian])
+    expect(paths(context)).toEqual(['GET /rental-companies', 'GET /vehicles', 'POST /vehicles', 'POST /custodians', 'POST /payments'])
   })
 
   it('uses the case outcome when the client never looked the owner up', async () => {

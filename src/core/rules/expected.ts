@@ -8,6 +8,27 @@ import type { CaseContext, ExpectedCall } from './types.js'
  * @example expectedCalls({ flow: 'simple', requests: [] }) // [{ method: 'POST', path: '/payment', ... }]
  */
 export function expectedCalls(context: CaseContext): ExpectedCall[] {
+  return stopAtFailure(flowCalls(context), context)
+}
+
+/**
+ * Where a call's last attempt failed (5xx), the flow ends there: retry that call (at most 3 attempts
+ * in all) or stop; going on as if it had succeeded is what client.stops-on-failure forbids.
+ */
+function stopAtFailure(calls: ExpectedCall[], { requests }: CaseContext): ExpectedCall[] {
+  for (let i = 0; i < calls.length; i++) {
+    const id = `${calls[i].method} ${calls[i].path}`
+    const attempts = requests.filter((entry) => entry.route === id)
+    const last = attempts.at(-1)
+    if (last && last.response.status >= 500) {
+      calls[i] = { ...calls[i], note: `${calls[i].note ?? ''}; it answered ${last.response.status}: retry it (at most 3 attempts in all) or stop, and the customer's payment still completes`.replace(/^; /, '') }
+      return calls.slice(0, i + 1)
+    }
+  }
+  return calls
+}
+
+function flowCalls(context: CaseContext): ExpectedCall[] {
   const { flow, requests, visit } = context
   if (flow === 'simple') return [{ method: 'POST', path: '/payment', note: 'the whole visit in one request; the answer has `id` when accepted' }]
 
