@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
-const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined }
+const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, GITHUB_ACTIONS: undefined }
 let dir: string
 
 beforeAll(async () => {
@@ -76,6 +76,22 @@ describe.concurrent('relay-mock conform', () => {
     expect(run.stdout).toMatch(/client\.outcome\n +Expected the outcome "rejected", since POST \/payment \(request 1 of 1\) was answered 200 without an id/)
     expect(run.stdout).toContain('Rules broken: client.outcome')
     expect(await readFile(junit, 'utf8')).toMatch(/<failure message="client\.outcome: Expected the outcome/)
+  })
+
+  it('writes every report into --report-dir and, with --github, each failed rule as an annotation', async () => {
+    const reports = join(dir, 'evidence')
+    const run = await relayMock('conform', '--client', 'node test/conform/clients/defective.mjs simple-keys-on-status', '--case', 'simple/rejected-ok-status', '--report-dir', reports, '--github')
+    expect(run.code).toBe(1)
+    for (const file of ['conform.json', 'conform.xml', 'conform.html', 'conform.har']) expect(existsSync(join(reports, file))).toBe(true)
+    expect(JSON.parse(await readFile(join(reports, 'conform.json'), 'utf8')).summary).toMatchObject({ total: 1, failed: 1, rulesBroken: ['client.outcome'] })
+    expect(run.stdout).toMatch(/^::error title=client\.outcome in simple\/rejected-ok-status::Expected the outcome "rejected"/m)
+    expect(run.stdout).toMatch(/^::notice title=relay-mock conform::1 of 1 case failed; rules broken: client\.outcome$/m)
+  })
+
+  it('prints no annotations outside GitHub Actions unless asked', async () => {
+    const run = await relayMock('conform', '--client', 'node test/conform/clients/defective.mjs simple-keys-on-status', '--case', 'simple/rejected-ok-status')
+    expect(run.code).toBe(1)
+    expect(run.stdout).not.toContain('::error')
   })
 
   it('exits 2 with what to do when the client command is not found', async () => {

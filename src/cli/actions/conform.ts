@@ -1,5 +1,6 @@
 // `relay-mock conform`'s work, loaded only when the command runs: run the client through the cases
 // (or check a captured HAR) with the chosen reporters; resolves with the exit code.
+import { join } from 'node:path'
 import pc from 'picocolors'
 import { skippedForCapture } from '../../core/live/capture.js'
 import type { Reporter } from '../../core/rules/types.js'
@@ -16,9 +17,11 @@ export async function conform(args: ConformArgs): Promise<number> {
   }
   const chosen: Reporter[] = [reporters.console({})]
   for (const report of fileReports) {
-    const file = args[report.flag]
+    const file = args[report.flag] ?? (args.reportDir ? join(args.reportDir, report.file) : undefined)
     if (typeof file === 'string') chosen.push(reporters[report.reporter]({ file }))
   }
+  // Inside GitHub Actions, failures also become annotations on the run and the pull request.
+  if (args.github ?? process.env.GITHUB_ACTIONS === 'true') chosen.push(reporters.github({}))
   if (args.from) {
     const result = await checkHarFile(args.from, { reporters: chosen })
     const skipped = skippedForCapture(result)

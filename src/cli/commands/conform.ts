@@ -14,6 +14,8 @@ export interface ConformArgs {
   jobs?: number
   timeout: number
   seed?: number
+  reportDir?: string
+  github?: boolean
   [report: string]: unknown
 }
 
@@ -22,11 +24,11 @@ export interface ConformArgs {
  * Reporters are named, not imported: they load when conform runs, so that every other command
  * (serve above all) starts without parsing them (junit-report-builder alone is 156 KB).
  */
-export const fileReports: Array<{ flag: string; describe: string; reporter: keyof typeof reporterTable }> = [
-  { flag: 'json', describe: 'Also write the results as JSON to FILE', reporter: 'json' },
-  { flag: 'junit', describe: 'Also write the results as JUnit XML to FILE (one testcase per case)', reporter: 'junit' },
-  { flag: 'html', describe: 'Also write a self-contained HTML report to FILE: each case as a sequence diagram, broken rules marked', reporter: 'html' },
-  { flag: 'har', describe: "Also write every case's requests to FILE as HAR 1.2 (tokens masked)", reporter: 'har' },
+export const fileReports: Array<{ flag: string; describe: string; reporter: keyof typeof reporterTable; file: string }> = [
+  { flag: 'json', describe: 'Also write the results as JSON to FILE', reporter: 'json', file: 'conform.json' },
+  { flag: 'junit', describe: 'Also write the results as JUnit XML to FILE (one testcase per case)', reporter: 'junit', file: 'conform.xml' },
+  { flag: 'html', describe: 'Also write a self-contained HTML report to FILE: each case as a sequence diagram, broken rules marked', reporter: 'html', file: 'conform.html' },
+  { flag: 'har', describe: "Also write every case's requests to FILE as HAR 1.2 (tokens masked)", reporter: 'har', file: 'conform.har' },
 ]
 
 export const conformCommand: CommandModule<object, ConformArgs> = {
@@ -43,6 +45,16 @@ export const conformCommand: CommandModule<object, ConformArgs> = {
       .option('seed', { type: 'number', describe: 'Seed of the generated worlds' })
     for (const report of fileReports) built = built.option(report.flag, { type: 'string', requiresArg: true, describe: report.describe })
     return built
+      .option('report-dir', {
+        type: 'string',
+        requiresArg: true,
+        describe: `Write every report into DIR (${fileReports.map((r) => r.file).join(', ')}): one folder to keep as the run's evidence`,
+      })
+      .option('github', {
+        type: 'boolean',
+        describe: 'Print each failed rule as a GitHub Actions annotation (default: on inside GitHub Actions)',
+      })
+      .example('$0 conform --client "./client.sh" --report-dir conform-report', 'Write JSON, JUnit XML, HTML and HAR into one folder')
       .example('$0 conform --client "python3 client.py" --junit conform.xml', 'Run every case; write JUnit XML for CI')
       .example('$0 conform --from staging.har --html report.html', 'Check a captured conversation, visit by visit') as unknown as Argv<ConformArgs>
   },

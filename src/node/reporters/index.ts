@@ -6,6 +6,7 @@ import { createJsonReporter } from './json.js'
 import { createJunitReporter } from './junit.js'
 import { createHtmlReporter } from './html.js'
 import { createHarReporter } from './har.js'
+import { createGitHubReporter } from './github.js'
 
 /** What a reporter factory may be given: a file for the file formats, a stream for the console. */
 export interface ReporterOptions extends ConsoleReporterOptions {
@@ -29,6 +30,7 @@ export const reporters: Record<string, ReporterFactory> = {
   junit: (options) => createJunitReporter({ file: needsFile('junit', options) }),
   html: (options) => createHtmlReporter({ file: needsFile('html', options) }),
   har: (options) => createHarReporter({ file: needsFile('har', options) }),
+  github: (options) => createGitHubReporter({ stream: options.stream }),
 }
 
 export { createConsoleReporter, formatMs } from './console.js'
@@ -36,5 +38,6 @@ export { createJsonReporter, toJsonReport } from './json.js'
 export { createJunitReporter, toJUnitXml } from './junit.js'
 export { createHtmlReporter, toHtmlReport } from './html.js'
 export { createHarReporter, toRunHar } from './har.js'
+export { createGitHubReporter, toGitHubAnnotations } from './github.js'
 export type { ConsoleReporterOptions } from './console.js'
 export type { Reporter } from '../../core/rules/types.js'
