@@ -12,6 +12,7 @@ import type { Route } from './route.js'
 import type { Scenario } from './scenario.js'
 import { MOCK_DEFAULTS } from './defaults.js'
 import { buildWorld, type SeededWorld } from './seed.js'
+import { createStore, type Store } from './store.js'
 import { createWorld, type World } from './world.js'
 
 export interface RelayServiceOptions {
@@ -104,7 +105,7 @@ function header(headers: RelayRequest['headers'], name: string): string | undefi
  */
 export async function createRelayService(options: RelayServiceOptions = {}) {
   const settings = { ...MOCK_DEFAULTS, ...withoutUndefined(options) }
-  const seeds = new Map<string, SeededWorld>()
+  const seeds = new Map<string, { seeded: SeededWorld; base: Promise<Store> }>()
   const worlds = new Map<string, World>()
   const journal = createJournal({ limit: settings.journalLimit })
   const compiledService = compile(serviceRoutes)
@@ -122,14 +123,17 @@ export async function createRelayService(options: RelayServiceOptions = {}) {
     return scenario
   }
 
-  function seeded(scenario: Scenario): SeededWorld {
+  /** A scenario's seeded world and its loaded store, built once and shared by every world of the scenario. */
+  function seeded(scenario: Scenario): { seeded: SeededWorld; base: Promise<Store> } {
     const key = `${scenario.name}|${settings.seed}|${settings.vehicles}`
-    let world = seeds.get(key)
-    if (!world) {
-      world = buildWorld(scenario, { seed: settings.seed, vehicles: settings.vehicles })
-      seeds.set(key, world)
+    let found = seeds.get(key)
+    if (!found) {
+      const world = buildWorld(scenario, { seed: settings.seed, vehicles: settings.vehicles })
+      const base = createStore()
+      found = { seeded: world, base: base.load(world.data).then(() => base) }
+      seeds.set(key, found)
     }
-    return world
+    return found
   }
 
   async function addWorld({ token, scenario }: { token?: string; scenario?: string } = {}): Promise<World> {
@@ -138,11 +142,13 @@ export async function createRelayService(options: RelayServiceOptions = {}) {
     if (worlds.has(worldToken)) {
       throw new RelayMockError('TOKEN_IN_USE', `Failed to add a world: the token ${worldToken} has one already. Please choose another token.`)
     }
-    const world = await createWorld({
+    const { seeded: seed, base } = seeded(chosen)
+    const world = createWorld({
       id: `world-${++worldCount}`,
       token: worldToken,
       scenario: chosen,
-      seeded: seeded(chosen),
+      seeded: seed,
+      base: await base,
       journalLimit: settings.journalLimit,
     })
     worlds.set(worldToken, world)
@@ -152,7 +158,8 @@ export async function createRelayService(options: RelayServiceOptions = {}) {
   /** Re-seeds a world in place (same token, same id), with its scenario or another; clears its journal. */
   async function resetWorld(world: World, scenario?: string): Promise<World> {
     const chosen = scenarioNamed(scenario ?? world.scenario.name)
-    const fresh = await createWorld({ id: world.id, token: world.token, scenario: chosen, seeded: seeded(chosen), journalLimit: settings.journalLimit })
+    const { seeded: seed, base } = seeded(chosen)
+    const fresh = createWorld({ id: world.id, token: world.token, scenario: chosen, seeded: seed, base: await base, journalLimit: settings.journalLimit })
     Object.assign(world, fresh)
     return world
   }

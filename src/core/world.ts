@@ -4,7 +4,7 @@ import { createJournal, type Journal } from './journal.js'
 import { createRandom, type Random } from './random.js'
 import type { Scenario, ScenarioFault, Visit } from './scenario.js'
 import type { SeededWorld } from './seed.js'
-import { createStore, type Store } from './store.js'
+import { layerStore, type Store } from './store.js'
 import type { LocationRecord } from './schemas.js'
 
 export interface World {
@@ -26,17 +26,18 @@ export interface World {
   faultsAnswered: Map<ScenarioFault, number>
 }
 
-/** Creates a world from a seeded (and cached) scenario world. */
-export async function createWorld(options: {
+/** Creates a world over a seeded (and cached) scenario world and its loaded, shared store. */
+export function createWorld(options: {
   id: string
   token: string
   scenario: Scenario
   seeded: SeededWorld
+  /** The seeded records, loaded once per scenario and shared read-only by its worlds. */
+  base: Store
   journalLimit?: number
-}): Promise<World> {
+}): World {
   const { id, token, scenario, seeded } = options
-  const store = createStore()
-  await store.load(seeded.data)
+  const store = layerStore(options.base)
   return {
     id,
     token,

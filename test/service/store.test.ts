@@ -1,0 +1,48 @@
+// Worlds share one loaded seeded store and keep what they create in a layer of their own.
+import { describe, expect, it } from 'vitest'
+import { createRelayService } from '../../src/core/mock.js'
+import { createStore, layerStore } from '../../src/core/store.js'
+
+const vehicle = (id: string, plate: string, active = true) => ({ id, plate, country: 'is', active })
+const ids = { a: '00000000-0000-4000-8000-00000000000a', b: '00000000-0000-4000-8000-00000000000b', c: '00000000-0000-4000-8000-00000000000c' }
+
+describe('layerStore', () => {
+  it('lists the seeded vehicles of a plate before the ones created over them, and finds both by id', async () => {
+    const base = createStore()
+    await base.vehicles.create(vehicle(ids.a, 'AB123'))
+    await base.vehicles.create(vehicle(ids.b, 'AB123', false))
+    const store = layerStore(base)
+    await store.vehicles.create(vehicle(ids.c, 'ab-123'))
+    expect(store.vehicles.activeByPlate('AB123').map((v) => v.id)).toEqual([ids.a, ids.c])
+    expect(store.vehicles.byPlate('AB123').map((v) => v.id)).toEqual([ids.a, ids.b, ids.c])
+    expect(store.vehicles.byId(ids.a)?.plate).toBe('AB123')
+    expect(store.vehicles.byId(ids.c)?.plate).toBe('ab-123')
+    expect(store.snapshot().vehicles.map((v) => v.id)).toEqual([ids.a, ids.b, ids.c])
+    expect(store.counts().vehicles).toBe(3)
+  })
+
+  it('never writes into the base: another layer over it does not see the first one’s records', async () => {
+    const base = createStore()
+    await base.vehicles.create(vehicle(ids.a, 'AB123'))
+    const one = layerStore(base)
+    const other = layerStore(base)
+    await one.vehicles.create(vehicle(ids.c, 'AB123'))
+    expect(base.vehicles.activeByPlate('AB123').map((v) => v.id)).toEqual([ids.a])
+    expect(other.vehicles.activeByPlate('AB123').map((v) => v.id)).toEqual([ids.a])
+    expect(other.vehicles.byId(ids.c)).toBeUndefined()
+  })
+})
+
+describe('worlds of one scenario', () => {
+  it('share the seeded records but not what each creates, and a reset drops only its own', async () => {
+    const service = await createRelayService({ tokens: ['one', 'two'], scenario: 'new-vehicle' })
+    const [one, two] = [service.worlds.get('one')!, service.worlds.get('two')!]
+    expect(one.store.counts()).toEqual(two.store.counts())
+    await one.store.vehicles.create(vehicle(ids.c, one.visit.plate))
+    expect(one.store.vehicles.activeByPlate(one.visit.plate)).toHaveLength(1)
+    expect(two.store.vehicles.activeByPlate(two.visit.plate)).toHaveLength(0)
+    await service.resetWorld(one)
+    expect(one.store.vehicles.activeByPlate(one.visit.plate)).toHaveLength(0)
+    expect(one.store.counts()).toEqual(two.store.counts())
+  })
+})
