@@ -8,7 +8,7 @@ export { createServer, listen, close } from './node/server.js'
 // Conformance
 export { runConformance, selectCases, toRelayEnv, RUN_DEFAULTS } from './node/runner.js'
 export { runClientProcess, killAllClients } from './node/client-process.js'
-export { referenceClient } from './node/reference-client.js'
+export { referenceClient, createReferenceClient } from './node/reference-client.js'
 export { rules, ruleById, evaluate, expectedCalls, defineRule, defineSuite, toClientReport, toRuleTable } from './core/rules/index.js'
 export { suites, cases } from '../suites/index.js'
 

@@ -13,24 +13,47 @@ const idOf = (value: unknown): string | undefined => (isRecord(value) && typeof 
 const messageOf = (value: unknown): string | undefined => (isRecord(value) && typeof value.message === 'string' ? value.message : undefined)
 
 /**
+ * The reference client, optionally retrying: a call the service fails (5xx) is sent again after the
+ * Retry-After it gave (at most 5 s), up to `retries` more times, before the flow stops.
+ * @example await runConformance({ client: createReferenceClient({ retries: 1 }) })
+ */
+export function createReferenceClient({ retries = 0 }: { retries?: number } = {}): ClientFunction {
+  return async function referenceClient(visit: ClientVisit, env: RelayEnv, { signal }): Promise<ClientReport> {
+    const send = async (method: 'GET' | 'POST', path: string, body?: object): Promise<Answer & { retryAfter: number }> => {
+      const headers: Record<string, string> = { authorization: `Bearer ${env.RELAY_API_TOKEN}` }
+      if (body) headers['content-type'] = 'application/json'
+      const response = await fetch(`${env.RELAY_BASE_URL}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined, signal })
+      const text = await response.text()
+      let parsed: unknown
+      try {
+        parsed = text ? JSON.parse(text) : undefined
+      } catch {
+        parsed = undefined
+      }
+      const seconds = Number(response.headers.get('retry-after') ?? '1')
+      return { status: response.status, body: parsed, retryAfter: Number.isFinite(seconds) ? seconds : 1 }
+    }
+    const call = async (method: 'GET' | 'POST', path: string, body?: object): Promise<Answer> => {
+      let answer = await send(method, path, body)
+      for (let attempt = 0; attempt < retries && answer.status >= 500; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(answer.retryAfter, 5) * 1000))
+        answer = await send(method, path, body)
+      }
+      return answer
+    }
+    return flow(visit, call)
+  }
+}
+
+/**
  * Reports one visit's payment with the flow `visit.flow` and returns the outcome; never throws on
  * an answer of the service (the customer's payment completes whatever it says).
  * @example await runConformance({ client: referenceClient })
  */
-export const referenceClient: ClientFunction = async function referenceClient(visit: ClientVisit, env: RelayEnv, { signal }): Promise<ClientReport> {
-  const call = async (method: 'GET' | 'POST', path: string, body?: object): Promise<Answer> => {
-    const headers: Record<string, string> = { authorization: `Bearer ${env.RELAY_API_TOKEN}` }
-    if (body) headers['content-type'] = 'application/json'
-    const response = await fetch(`${env.RELAY_BASE_URL}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined, signal })
-    const text = await response.text()
-    let parsed: unknown
-    try {
-      parsed = text ? JSON.parse(text) : undefined
-    } catch {
-      parsed = undefined
-    }
-    return { status: response.status, body: parsed }
-  }
+export const referenceClient: ClientFunction = createReferenceClient()
+
+/** Both flows exactly as the interface says, over `call`. */
+async function flow(visit: ClientVisit, call: (method: 'GET' | 'POST', path: string, body?: object) => Promise<Answer>): Promise<ClientReport> {
   const refused = (what: string, answer: Answer): ClientReport => ({
     outcome: 'rejected',
     message: `${what} failed: HTTP ${answer.status}${messageOf(answer.body) ? `: ${messageOf(answer.body)}` : ''}`,
