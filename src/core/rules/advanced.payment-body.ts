@@ -6,9 +6,8 @@
 // location holds (location id, amount, start and end) are compared with the visit when the case
 // gives it. Which listed vehicle is used is advanced.first-vehicle's to check.
 import { isTimestamp, uuid } from '../schemas.js'
-import type { JournalEntry } from '../journal.js'
 import { defineRule } from './define.js'
-import { at, bodyOf, callsTo, unreadableBody, createdVehicle, fail, fieldProblems, isRecord, pass, show, skip } from './facts.js'
+import { at, bodyOf, callsTo, unreadableBody, createdVehicle, fail, firstFaultyBody, isRecord, pass, show, skip } from './facts.js'
 import type { CaseVisit } from './types.js'
 
 const FIELDS = ['locationId', 'vehicleId', 'amount', 'startedOn', 'endedOn', 'status']
@@ -60,18 +59,7 @@ export default defineRule({
     const newVehicle = createdVehicle(requests)?.id
     const readable = payments.filter((entry) => !unreadableBody(entry))
     if (readable.length === 0) return skip(`Could not read the body of ${at(requests, payments[0])}: it is not JSON (see http.json-body).`)
-    let faulty: { entry: JournalEntry; problems: string[] } | undefined
-    for (const entry of readable) {
-      const problems = problemsOf(bodyOf(entry), visit, newVehicle)
-      if (problems.length === 0) {
-        const mock = fieldProblems(entry)
-        if (mock) problems.push(`the mock refused it: ${mock}`)
-      }
-      if (problems.length > 0) {
-        faulty = { entry, problems }
-        break
-      }
-    }
+    const faulty = firstFaultyBody(readable, (body) => problemsOf(body, visit, newVehicle))
     if (!faulty) return pass(`The payment body carried the visit as the interface requires${visit ? '' : ' (checked without the visit: forms only)'}.`)
     const expected = visit
       ? {

@@ -219,3 +219,23 @@ export function whatHappened(flow: Flow, requests: ReadonlyArray<JournalEntry>):
   if (refused) return { outcome: 'rejected', paymentIds: [], why: `the service refused ${at(requests, refused)} (${refused.response.status}) and no payment was recorded` }
   return { outcome: 'rejected', paymentIds: [], why: 'no payment was recorded' }
 }
+
+/**
+ * The first request whose body has problems: the rule's own (`problemsOf`), else the field errors
+ * the mock answered; undefined when every body is right.
+ * @example firstFaultyBody(callsTo(requests, 'POST /payment'), (body) => problemsOf(body, visit))
+ */
+export function firstFaultyBody(
+  entries: readonly JournalEntry[],
+  problemsOf: (body: unknown) => string[],
+): { entry: JournalEntry; problems: string[] } | undefined {
+  for (const entry of entries) {
+    const problems = problemsOf(bodyOf(entry))
+    if (problems.length === 0) {
+      const mock = fieldProblems(entry)
+      if (mock) problems.push(`the mock refused it: ${mock}`)
+    }
+    if (problems.length > 0) return { entry, problems }
+  }
+  return undefined
+}

@@ -5,9 +5,8 @@
 // refuses) are not the body's fault: only its per-field problems are.
 import { isDate, isTimestamp, uuid } from '../schemas.js'
 import { normalizePlate } from '../store.js'
-import type { JournalEntry } from '../journal.js'
 import { defineRule } from './define.js'
-import { at, bodyOf, callsTo, unreadableBody, fail, fieldProblems, isRecord, pass, show, skip, valueAt } from './facts.js'
+import { at, bodyOf, callsTo, unreadableBody, fail, firstFaultyBody, isRecord, pass, show, skip, valueAt } from './facts.js'
 import type { CaseVisit } from './types.js'
 
 const SHAPE: Record<string, string[]> = {
@@ -68,18 +67,7 @@ export default defineRule({
     if (payments.length === 0) return skip('Does not apply: no POST /payment was made (see simple.one-request).')
     const readable = payments.filter((entry) => !unreadableBody(entry))
     if (readable.length === 0) return skip(`Could not read the body of ${at(requests, payments[0])}: it is not JSON (see http.json-body).`)
-    let faulty: { entry: JournalEntry; problems: string[] } | undefined
-    for (const entry of readable) {
-      const problems = problemsOf(bodyOf(entry), visit)
-      if (problems.length === 0) {
-        const mock = fieldProblems(entry)
-        if (mock) problems.push(`the mock refused it: ${mock}`)
-      }
-      if (problems.length > 0) {
-        faulty = { entry, problems }
-        break
-      }
-    }
+    const faulty = firstFaultyBody(readable, (body) => problemsOf(body, visit))
     if (!faulty) return pass(`The body carried the visit as the interface requires${visit ? '' : ' (checked without the visit: forms only)'}.`)
     const expected = visit
       ? {
