@@ -2,7 +2,7 @@
 // records, and the journal grouped into visits, each with its verdict and sequence diagram. One HTML
 // string with inline CSS and script, no build step. The server renders every fragment (with the same
 // diagram as the HTML report); the page polls GET /__relay/live and swaps in what changed.
-import { DIAGRAM_CSS, inlineCode, toChecksList, toSequenceDiagram } from '../diagram.js'
+import { DIAGRAM_CSS, toChecksList, toSequenceDiagram } from '../diagram.js'
 import type { RelayService } from '../mock.js'
 import { ruleById } from '../rules/index.js'
 import type { World } from '../world.js'
