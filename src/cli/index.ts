@@ -20,8 +20,11 @@ await yargs(hideBin(process.argv))
   .version()
   .wrap(Math.min(110, process.stdout.columns || 100))
   .fail((message, error, y) => {
-    if (error) throw error
-    console.error(`${y.help()}\n\n${message}`)
+    // A usage error (yargs' own, or an option's coerce refusing a value) is exit 2 with what to fix;
+    // anything else is a bug and is thrown.
+    if (error && error.name !== 'YError') throw error
+    if (error) console.error(`${error.message}\nSee relay-mock --help, or relay-mock <command> --help, for the options.`)
+    else console.error(`${y.help()}\n\n${message}`)
     process.exit(2)
   })
   .parseAsync()

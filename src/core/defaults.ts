@@ -9,6 +9,7 @@ export const MOCK_DEFAULTS = {
   vehicles: SEED_DEFAULTS.vehicles,
   journalLimit: 10_000,
   bodyLimit: 1024 * 1024,
+  latency: 0 as number | readonly [number, number],
 }
 
 /** Seconds before conform kills a client that has not ended, with its process tree. */

@@ -28,6 +28,11 @@ export interface RelayServiceOptions {
   journalLimit?: number
   /** The largest body accepted, in bytes. Default 1 MiB. */
   bodyLimit?: number
+  /**
+   * Answer the service's endpoints this many milliseconds late, or a random time in `[min, max]`,
+   * to see how a client behaves against a slow service. Default 0 (the admin API is never delayed).
+   */
+  latency?: number | readonly [number, number]
 }
 
 export { MOCK_DEFAULTS }
@@ -243,6 +248,8 @@ export async function createRelayService(options: RelayServiceOptions = {}) {
         // Not JSON: the text is kept.
       }
     }
+    const delay = latencyMs()
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay))
     const text = JSON.stringify(reply.body)
     // Most answers have no headers of their own: they share one object rather than each keep a copy in the journal.
     const headers: Record<string, string> = reply.headers ? { ...JSON_HEADERS, ...reply.headers } : JSON_HEADERS
@@ -268,6 +275,13 @@ export async function createRelayService(options: RelayServiceOptions = {}) {
     journal.record(entry)
     if (world && worlds.get(world.token) === world) world.journal.record(entry)
     return { status: reply.status, headers, text }
+  }
+
+  function latencyMs(): number {
+    const { latency } = settings
+    if (typeof latency === 'number') return latency
+    const [min, max] = latency
+    return min + Math.random() * (max - min)
   }
 
   async function run(route: Route<any, any>, world: World, params: Record<string, string>, query: Record<string, string>, body: unknown): Promise<Reply> {

@@ -13,6 +13,7 @@ export interface ServeOptions {
   seed: number
   vehicles: number
   journalLimit: number
+  latency?: number | [number, number]
 }
 
 /**
@@ -26,6 +27,7 @@ export async function serve(args: ServeOptions): Promise<number> {
     seed: args.seed,
     vehicles: args.vehicles,
     journalLimit: args.journalLimit,
+    latency: args.latency,
   })
   const server = createServer(service)
   const baseUrl = await listen(server, { port: args.port, host: args.host })
@@ -37,11 +39,11 @@ export async function serve(args: ServeOptions): Promise<number> {
   // then stops the server must not find the default handler (death by SIGINT) still in place.
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
-  console.log(banner(baseUrl, [...service.worlds.values()]))
+  console.log(banner(baseUrl, [...service.worlds.values()], args.latency))
   return 0
 }
 
-function banner(baseUrl: string, worlds: World[]): string {
+function banner(baseUrl: string, worlds: World[], latency?: number | [number, number]): string {
   const [world] = worlds
   const { store, visit, hints } = world
   const lines = [
@@ -51,6 +53,7 @@ function banner(baseUrl: string, worlds: World[]): string {
     `  token       ${pc.green(world.token)}${worlds.length > 1 ? pc.dim(`  (+${worlds.length - 1} more: ${worlds.slice(1).map((w) => w.token).join(', ')})`) : ''}`,
     `  location    ${world.location.id}  ${pc.dim(world.location.name)}`,
     `  scenario    ${world.scenario.name}  ${pc.dim(world.scenario.description)}`,
+    ...(latency ? [`  latency     ${Array.isArray(latency) ? `${latency[0]}–${latency[1]} ms` : `${latency} ms`} on every answer of the service`] : []),
     `  live page   ${pc.cyan(`${baseUrl}/__relay/`)}    OpenAPI ${pc.cyan(`${baseUrl}/openapi/advanced.json`)}, ${pc.cyan('/openapi/simple.json')}`,
     '',
     `  ${pc.bold('Rental companies')}                kennitala    plates`,

@@ -6,6 +6,19 @@ import { exitWith } from '../exit.js'
 
 type ServeArgs = ServeOptions
 
+/**
+ * `300` → 300; `100-800` → [100, 800]. Anything else is a usage error that says what to write.
+ * @example parseLatency('100-800') // [100, 800]
+ */
+export function parseLatency(value: string | undefined): number | [number, number] | undefined {
+  if (value === undefined) return undefined
+  const match = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(String(value))
+  if (!match || (match[2] !== undefined && Number(match[2]) < Number(match[1]))) {
+    throw new Error(`--latency takes milliseconds (300) or a range (100-800), not "${value}".`)
+  }
+  return match[2] === undefined ? Number(match[1]) : [Number(match[1]), Number(match[2])]
+}
+
 export const serveCommand: CommandModule<object, ServeArgs> = {
   command: 'serve',
   describe: 'Run the mock relay service over HTTP',
@@ -17,7 +30,12 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('scenario', { alias: 's', type: 'string', default: MOCK_DEFAULTS.scenario, describe: 'Scenario of the worlds (see relay-mock scenarios)' })
       .option('seed', { type: 'number', default: MOCK_DEFAULTS.seed, describe: 'Seed of the generated world' })
       .option('vehicles', { type: 'number', default: MOCK_DEFAULTS.vehicles, describe: 'How many vehicles the world holds (Iceland rents ~30000)' })
-      .option('journal-limit', { type: 'number', default: MOCK_DEFAULTS.journalLimit, describe: "How many requests the journal keeps" }) as unknown as Argv<ServeArgs>,
+      .option('journal-limit', { type: 'number', default: MOCK_DEFAULTS.journalLimit, describe: 'How many requests the journal keeps' })
+      .option('latency', {
+        type: 'string',
+        describe: 'Answer late, to see how a client copes with a slow service: milliseconds (300) or a range (100-800)',
+        coerce: parseLatency,
+      }) as unknown as Argv<ServeArgs>,
   async handler(args: ArgumentsCamelCase<ServeArgs>) {
     const { serve } = await import('../actions/serve.js')
     await exitWith(() => serve(args))

@@ -1,0 +1,38 @@
+// --latency: the service's answers come late (to see how a client copes with a slow service); the
+// admin API never does. And the flag's values: milliseconds or a range, anything else a usage error.
+import { describe, expect, it } from 'vitest'
+import { createRelayService } from '../../src/core/mock.js'
+import { parseLatency } from '../../src/cli/commands/serve.js'
+
+describe('latency', () => {
+  it("delays the service's answers, and the journal's duration includes the delay", async () => {
+    const service = await createRelayService({ latency: 60 })
+    const answer = await service.handle({ method: 'GET', url: `/vehicles?plate=${service.world.visit.plate}`, headers: { authorization: `Bearer ${service.world.token}` } })
+    expect(answer.status).toBe(200)
+    expect(service.journal.entries().at(-1)!.durationMs).toBeGreaterThanOrEqual(55)
+  })
+
+  it('draws each delay from a range', async () => {
+    const service = await createRelayService({ latency: [20, 40] })
+    for (let i = 0; i < 3; i++) await service.handle({ method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: `Bearer ${service.world.token}` } })
+    for (const entry of service.journal.entries()) expect(entry.durationMs).toBeGreaterThanOrEqual(15)
+  })
+
+  it('does not delay a service without latency (the default)', async () => {
+    const service = await createRelayService()
+    await service.handle({ method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: `Bearer ${service.world.token}` } })
+    expect(service.journal.entries().at(-1)!.durationMs).toBeLessThan(50)
+  })
+})
+
+describe('parseLatency', () => {
+  it('reads milliseconds and ranges', () => {
+    expect(parseLatency('300')).toBe(300)
+    expect(parseLatency(' 100 - 800 ')).toEqual([100, 800])
+    expect(parseLatency(undefined)).toBeUndefined()
+  })
+
+  it('refuses anything else, saying what to write', () => {
+    for (const bad of ['fast', '-5', '800-100', '1.5']) expect(() => parseLatency(bad)).toThrow(/--latency takes milliseconds \(300\) or a range \(100-800\)/)
+  })
+})
