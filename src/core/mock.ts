@@ -300,8 +300,11 @@ export async function createRelayService(options: RelayServiceOptions = {}) {
       }
       validBody = result.data
     }
-    // The scenario's injected failure comes after auth and validation, and instead of the handler: it records nothing.
-    return injectedFault(world, route.id) ?? route.handle({ world, params, query: validQuery, body: validBody })
+    // The scenario's injected failure comes after auth and validation, and instead of the handler: it records
+    // nothing. Like any refusal, it takes the route's own answer shape.
+    const fault = injectedFault(world, route.id)
+    if (fault) return route.refuse ? route.refuse({ world, reply: fault }) : fault
+    return route.handle({ world, params, query: validQuery, body: validBody })
   }
 
   function readBody(request: RelayRequest): { value: unknown } | { reply: Reply } {

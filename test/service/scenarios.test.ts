@@ -273,6 +273,9 @@ describe.each(transports)('scenarios over $name', (transport) => {
       expect(answer.headers['retry-after']).toBe('1')
       expect(answer.body).not.toHaveProperty('id')
       expect(answer.body.message).toContain('scenario simple-unavailable injects this on the first POST /payment')
+      // The simple endpoint's own answer shape, as for every refusal there.
+      expect(answer.body.status).toBe('refused')
+      expect(answer.headers['content-type']).toMatch(/^application\/json/)
       expect(w.store.payments.all()).toEqual([])
     })
 

@@ -23,7 +23,12 @@ export const simplePaymentRoutes = [
       422: { description: 'Refused: `message` and no `id` (invalid data, owner not in the service, or the service declined)', schema: simplePaymentAnswer },
     },
     // Refusals on this endpoint keep its own answer shape, so a client reads `message` the same way every time.
-    refuse: ({ reply }) => refused(reply.status, (reply.body as { message: string }).message, (reply.body as { errors?: FieldError[] }).errors),
+    refuse: ({ reply }) => {
+      // The problem's own headers (Retry-After on an injected 503) stay; its problem+json type does not.
+      const { 'content-type': _, ...headers } = reply.headers ?? {}
+      const answer = refused(reply.status, (reply.body as { message: string }).message, (reply.body as { errors?: FieldError[] }).errors)
+      return Object.keys(headers).length > 0 ? { ...answer, headers } : answer
+    },
     async handle({ world, body }) {
       const { store } = world
       const errors = paymentReferenceErrors(
