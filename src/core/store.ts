@@ -61,7 +61,10 @@ export interface Store {
   payments: Records<PaymentRecord>
   snapshot(): WorldData
   counts(): Record<keyof WorldData, number>
+  /** Loads a seed's records (already valid) in order. */
   load(data: WorldData): Promise<void>
+  /** True for a record that came with the seed (load), false for one a client created. */
+  isSeeded(id: string): boolean
 }
 
 /**
@@ -80,6 +83,7 @@ export function createStore(): Store {
     payments: new Collection({ schema: paymentRecord }),
   }
   const byId = new Map<string, { kind: keyof WorldData; record: unknown }>()
+  const seeded = new Set<string>()
   const companiesByKennitala = new Index<RentalCompany>()
   const vehiclesByPlate = new Index<VehicleRecord>()
   const custodiansByVehicle = new Index<CustodianRecord>()
@@ -160,14 +164,15 @@ export function createStore(): Store {
         payments: collections.payments.count(),
       }
     },
-    /** Loads records (already valid: a seed's output) in order. */
     async load(data: WorldData): Promise<void> {
       for (const r of data.locations) await store.locations.create(r)
       for (const r of data.rentalCompanies) await store.rentalCompanies.create(r)
       for (const r of data.vehicles) await store.vehicles.create(r)
       for (const r of data.custodians) await store.custodians.create(r)
       for (const r of data.payments) await store.payments.create(r)
+      for (const kind of Object.keys(data) as Array<keyof WorldData>) for (const r of data[kind]) seeded.add(r.id)
     },
+    isSeeded: (id) => seeded.has(id),
   }
   return store
 }
@@ -231,6 +236,7 @@ export function layerStore(base: Store): Store {
       }
     },
     load: (data) => own.load(data),
+    isSeeded: (id) => base.isSeeded(id) || own.isSeeded(id),
   }
   return store
 }

@@ -33,6 +33,18 @@ describe('layerStore', () => {
   })
 })
 
+describe('isSeeded', () => {
+  it('tells the records that came with the seed from the ones a client created', async () => {
+    const service = await createRelayService({ scenario: 'new-vehicle' })
+    const { store, visit } = service.world
+    const seeded = store.vehicles.all()[0]
+    const created = await store.vehicles.create(vehicle(ids.c, visit.plate))
+    expect(store.isSeeded(seeded.id)).toBe(true)
+    expect(store.isSeeded(store.rentalCompanies.all()[0].id)).toBe(true)
+    expect(store.isSeeded(created.id)).toBe(false)
+  })
+})
+
 describe('worlds of one scenario', () => {
   it('share the seeded records but not what each creates, and a reset drops only its own', async () => {
     const service = await createRelayService({ tokens: ['one', 'two'], scenario: 'new-vehicle' })

@@ -7,7 +7,7 @@ import type { RelayService } from '../mock.js'
 import { ruleById } from '../rules/index.js'
 import type { World } from '../world.js'
 import { html, jsonForScript, raw, type SafeHtml } from './html.js'
-import { liveSnapshot, liveState, seededIds, type LiveSnapshot } from './state.js'
+import { liveSnapshot, liveState, type LiveSnapshot } from './state.js'
 import { RELAY_MOCK_VERSION } from './version.js'
 import type { LiveVisit } from './visits.js'
 
@@ -82,12 +82,11 @@ const shortId = (id: string) => html`<code title="${id}">${id.slice(0, 8)}</code
 
 /**
  * The world panel: how to connect, the visit to try, and the records, the ones clients created first.
- * @example renderWorld(mock, mock.world)
+ * @example renderWorld(mock.world)
  */
-export function renderWorld(mock: RelayService, world: World): SafeHtml {
+export function renderWorld(world: World): SafeHtml {
   const records = world.store.snapshot()
-  const seeded = seededIds(mock, world)
-  const isNew = (id: string) => !seeded.has(id)
+  const isNew = (id: string) => !world.store.isSeeded(id)
   const companies = new Map(records.rentalCompanies.map((c) => [c.id, c]))
   const holder = new Map<string, string>()
   for (const c of records.custodians) holder.set(c.vehicleId, companies.get(c.rentalCompanyId)?.name ?? c.rentalCompanyId)
@@ -187,7 +186,7 @@ export function toLivePayload(
     state: snap.state,
     scenario: world.scenario.name,
     scenarioDescription: world.scenario.description,
-    worldHtml: renderWorld(mock, world).value,
+    worldHtml: renderWorld(world).value,
     countsHtml: renderCounts(snap.visits).value,
     counts: counts(snap.visits),
     visits: numbered.map(({ visit, number }) => {

@@ -2,7 +2,6 @@
 // token attributed to any world), its visits with their verdicts, and which records the clients made.
 import type { JournalEntry, Journal } from '../journal.js'
 import type { RelayService } from '../mock.js'
-import { buildWorld } from '../seed.js'
 import type { World } from '../world.js'
 import { checkVisits, VISIT_DEFAULTS, type LiveVisit } from './visits.js'
 
@@ -54,21 +53,6 @@ export function liveEntries(mock: RelayService, world: World): JournalEntry[] {
  */
 export function markReset(mock: RelayService, world: World): void {
   seen.set(world, { journal: world.journal, strayAfter: mock.journal.entries().at(-1)?.seq ?? 0 })
-}
-
-const seededCache = new WeakMap<RelayService, Map<string, Set<string>>>()
-
-/** The ids of the records a world starts with (rebuilt deterministically from its seed, once per scenario). */
-export function seededIds(mock: RelayService, world: World): Set<string> {
-  let byScenario = seededCache.get(mock)
-  if (!byScenario) seededCache.set(mock, (byScenario = new Map()))
-  let ids = byScenario.get(world.scenario.name)
-  if (!ids) {
-    const { data } = buildWorld(world.scenario, { seed: mock.settings.seed, vehicles: mock.settings.vehicles })
-    ids = new Set([...data.rentalCompanies, ...data.vehicles, ...data.custodians, ...data.payments].map((r) => r.id))
-    byScenario.set(world.scenario.name, ids)
-  }
-  return ids
 }
 
 const generations = new WeakMap<Journal, number>()
