@@ -62,8 +62,8 @@ export function createJournal({ limit = 10_000 }: { limit?: number } = {}) {
   let total = 0
   const listeners = new Set<(entry: JournalEntry) => void>()
 
-  const ordered = (): JournalEntry[] =>
-    ring.length < limit || start === 0 ? ring.slice() : ring.slice(start).concat(ring.slice(0, start))
+  /** The i-th oldest kept entry. */
+  const at = (i: number): JournalEntry => ring[ring.length < limit ? i : (start + i) % limit]
 
   return {
     limit,
@@ -76,10 +76,17 @@ export function createJournal({ limit = 10_000 }: { limit?: number } = {}) {
       }
       for (const listener of listeners) listener(entry)
     },
-    /** The kept entries, oldest first; with `since`, only those whose seq is greater. */
+    /** The kept entries, oldest first; with `since`, only those whose seq is greater (found from the newest end). */
     entries(since = 0): JournalEntry[] {
-      const all = ordered()
-      return since > 0 ? all.filter((e) => e.seq > since) : all
+      let from = ring.length
+      while (from > 0 && at(from - 1).seq > since) from--
+      const out: JournalEntry[] = []
+      for (let i = from; i < ring.length; i++) out.push(at(i))
+      return out
+    },
+    /** The newest kept entry, without copying the journal. */
+    latest(): JournalEntry | undefined {
+      return ring.length > 0 ? at(ring.length - 1) : undefined
     },
     page(since = 0): JournalPage {
       return { total, dropped: Math.max(0, total - limit), limit, entries: this.entries(since) }

@@ -14,7 +14,7 @@ interface Seen {
 const seen = new WeakMap<World, Seen>()
 
 function lastSeq(journal: Journal): number {
-  return journal.entries().at(-1)?.seq ?? 0
+  return journal.latest()?.seq ?? 0
 }
 
 /**
@@ -52,7 +52,7 @@ export function liveEntries(mock: RelayService, world: World): JournalEntry[] {
  * @example await mock.resetWorld(world, 'unknown-owner'); markReset(mock, world)
  */
 export function markReset(mock: RelayService, world: World): void {
-  seen.set(world, { journal: world.journal, strayAfter: mock.journal.entries().at(-1)?.seq ?? 0 })
+  seen.set(world, { journal: world.journal, strayAfter: lastSeq(mock.journal) })
 }
 
 const generations = new WeakMap<Journal, number>()
