@@ -42,8 +42,10 @@ export { scenarios } from '../scenarios/index.js'
 export { isValidKennitala, isCompanyKennitala, companyKennitala } from './core/kennitala.js'
 export * as schemas from './core/schemas.js'
 
-// Journal
+// Journal, HAR and visits
 export { createJournal, maskAuthorization, maskToken } from './core/journal.js'
+export { toHar, fromHar } from './core/har.js'
+export { groupVisits, checkVisits } from './core/live/visits.js'
 
 export type { RelayService, RelayServiceOptions, RelayRequest, RelayResponse } from './core/mock.js'
 export type { World } from './core/world.js'

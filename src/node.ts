@@ -20,7 +20,14 @@ export {
   createJunitReporter,
   toJsonReport,
   toJUnitXml,
+  createHtmlReporter,
+  toHtmlReport,
+  createHarReporter,
+  toRunHar,
+  createGitHubReporter,
+  toGitHubAnnotations,
 } from './node/reporters/index.js'
+export { checkHarFile } from './node/from-har.js'
 
 export type { ServerOptions } from './node/server.js'
 export type { RunOptions, ClientFunction, ClientVisit, RelayEnv } from './node/runner.js'
