@@ -36,50 +36,37 @@ export function adminRoutes(mock: RelayService): Route<any, any>[] {
     markReset(mock, world)
     return { status: 200, body: describeWorld(world) }
   }
+  // The index lists every admin route with its summary: the routes are its one source.
   const index = (): Reply => ({
     status: 200,
-    body: {
-      endpoints: {
-        'GET /__relay/': 'the live page, in a browser: scenario, world and visits with their verdicts',
-        'GET /__relay/world': "the world's records and the visit to try",
-        'GET /__relay/journal': "the world's requests (?since=<seq>; ?scope=all for every world)",
-        'POST /__relay/reset': 're-seed the world; {"scenario": "..."} to switch',
-        'GET /__relay/scenarios': 'the scenarios',
-        'PUT /__relay/scenario': 'switch the scenario: {"name": "..."}',
-        'POST /__relay/tokens': 'a fresh token with its own world: {"scenario": "..."}',
-        'GET /openapi/advanced.json': 'the advanced integration, OpenAPI 3',
-        'GET /openapi/simple.json': 'the simple integration, OpenAPI 3',
-        'GET /__relay/visits': "the world's visits with their verdicts (?since=<seq>)",
-        'GET /__relay/journal.har': "the world's requests as HAR 1.2 (?scope=all for every world)",
-      },
-    },
+    body: { endpoints: Object.fromEntries(routes.filter((r) => r.path !== '/__relay').map((r) => [r.id, r.summary])) },
   })
-  return [
+  const routes: Route<any, any>[] = [
     admin('/__relay', 'GET', 'What the admin API offers', ({ headers }) =>
       // A browser asking for /__relay gets the live page at /__relay/ (relative, so a mounted prefix is kept).
       acceptsHtml(headers) ? { status: 302, headers: { location: '__relay/' }, body: { location: '__relay/' } } : index(),
     ),
-    admin('/__relay/world', 'GET', "The world's records", ({ world }) => ({
+    admin('/__relay/world', 'GET', "The world: its token, location id, scenario, the scenario's visit, and every record", ({ world }) => ({
       status: 200,
       body: { ...describeWorld(world), records: world.store.snapshot() },
     })),
-    admin('/__relay/journal', 'GET', "The world's requests", ({ world, query }) => {
+    admin('/__relay/journal', 'GET', "The world's requests and answers (?since=<seq>; ?scope=all for every world)", ({ world, query }) => {
       const since = Number(query.since ?? 0) || 0
       const page = query.scope === 'all' ? mock.journal.page(since) : world.journal.page(since)
       return { status: 200, body: { world: world.id, token: maskToken(world.token), ...page } }
     }),
-    admin('/__relay/reset', 'POST', 'Re-seed the world', async ({ world, body }) => {
+    admin('/__relay/reset', 'POST', 'Re-seed the world and clear its journal; {"scenario": "..."} to switch at the same time', async ({ world, body }) => {
       await mock.resetWorld(world, typeof body?.scenario === 'string' ? body.scenario : undefined)
       markReset(mock, world)
       return { status: 200, body: describeWorld(world) }
     }),
-    admin('/__relay/scenarios', 'GET', 'The scenarios', ({ world }) => ({
+    admin('/__relay/scenarios', 'GET', 'The scenarios, the current one marked', ({ world }) => ({
       status: 200,
       body: [...mock.scenarios.values()].map((s) => ({ name: s.name, description: s.description, current: s.name === world.scenario.name })),
     })),
-    admin('/__relay/scenario', 'PUT', 'Switch the scenario', switchScenario),
-    admin('/__relay/scenario', 'POST', 'Switch the scenario', switchScenario),
-    admin('/__relay/tokens', 'POST', 'Issue a token with its own world', async ({ body }) => {
+    admin('/__relay/scenario', 'PUT', 'Switch the scenario (re-seeds the world): {"name": "..."}', switchScenario),
+    admin('/__relay/scenario', 'POST', 'Switch the scenario, as PUT does', switchScenario),
+    admin('/__relay/tokens', 'POST', 'Issue a fresh token with a world of its own: {"scenario": "..."} (optional)', async ({ body }) => {
       const world = await mock.addWorld({ scenario: typeof body?.scenario === 'string' ? body.scenario : undefined })
       return { status: 201, body: describeWorld(world) }
     }),
@@ -87,4 +74,5 @@ export function adminRoutes(mock: RelayService): Route<any, any>[] {
     admin('/openapi/simple.json', 'GET', 'OpenAPI 3 document of the simple integration', () => ({ status: 200, body: toOpenApi('simple') })),
     ...liveRoutes(mock, index),
   ]
+  return routes
 }
