@@ -1,6 +1,7 @@
 // relay-mock's runtime-neutral API: the mock service, its msw handlers, scenarios and schemas.
 import { createRelayService, type RelayService, type RelayServiceOptions } from './core/mock.js'
 import { toHandlers } from './core/msw.js'
+import { devtools } from './devtools/admin.js'
 import type { HttpHandler } from 'msw'
 
 export interface RelayMockOptions extends RelayServiceOptions {
@@ -24,14 +25,15 @@ export interface RelayMock extends RelayService {
  */
 export async function createRelayMock(options: RelayMockOptions = {}): Promise<RelayMock> {
   const { baseUrl = 'http://relay.test', ...rest } = options
-  const service = await createRelayService(rest)
+  // In-process, the admin API and the live page answer under the base URL as they do on `serve`.
+  const service = await createRelayService({ ...rest, extensions: [devtools(), ...(rest.extensions ?? [])] })
   return Object.assign(service, { baseUrl, handlers: toHandlers(service, { baseUrl }) })
 }
 
 // Service
 export { createRelayService, RelayMockError, MOCK_DEFAULTS, toResponse } from './core/mock.js'
 export { toHandlers } from './core/msw.js'
-export { describeWorld } from './core/admin.js'
+export { describeWorld } from './devtools/admin.js'
 export { toOpenApi } from './core/openapi.js'
 
 // Scenarios and data
@@ -44,8 +46,8 @@ export * as schemas from './core/schemas.js'
 
 // Journal, HAR and visits
 export { createJournal, maskAuthorization, maskToken } from './core/journal.js'
-export { toHar, fromHar } from './core/har.js'
-export { groupVisits, checkVisits } from './core/live/visits.js'
+export { toHar, fromHar } from './devtools/har.js'
+export { groupVisits, checkVisits } from './devtools/live/visits.js'
 
 export type { RelayService, RelayServiceOptions, RelayRequest, RelayResponse } from './core/mock.js'
 export type { World } from './core/world.js'

@@ -2,11 +2,10 @@
 // transports (the Node server and the msw handlers) call. Fetch-free and Node-free: a request
 // is plain data in, plain data out.
 import { scenarios as knownScenarios } from '../../scenarios/index.js'
-import { adminRoutes } from './admin.js'
 import { serviceRoutes } from './handlers/index.js'
 import { RelayMockError } from './errors.js'
 import { injectedFault } from './faults.js'
-import { createJournal, maskAuthorization, type AuthVerdict, type JournalEntry } from './journal.js'
+import { createJournal, maskAuthorization, type AuthVerdict, type Journal, type JournalEntry } from './journal.js'
 import { toProblem, toValidationProblem, type Reply } from './problems.js'
 import type { Route } from './route.js'
 import type { Scenario } from './scenario.js'
@@ -33,9 +32,29 @@ export interface RelayServiceOptions {
    * to see how a client behaves against a slow service. Default 0 (the admin API is never delayed).
    */
   latency?: number | readonly [number, number]
+  /** Dev tools to mount at start (see `use`). Default none: the bare service. */
+  extensions?: ServiceExtension[]
 }
 
+/** The settings a service runs with: its options over MOCK_DEFAULTS. */
+export type RelayServiceSettings = Required<Omit<RelayServiceOptions, 'extensions'>>
+
 export { MOCK_DEFAULTS }
+
+/**
+ * What a dev tool plugs into the service (the admin API, the live page): routes of its own, answered
+ * before the service's and given the caller's world, and a subscription to what the service records.
+ * The core knows nothing else of them.
+ * @example service.use({ routes: () => [myRoute], onRecord: (entry) => console.log(entry.route) })
+ */
+export interface ServiceExtension {
+  /** Routes under path prefixes of their own (e.g. `/__relay/...`); each handler gets the caller's world. */
+  routes?(service: RelayService): ReadonlyArray<Route<any, any>>
+  /** Each request as the journal records it, with the world it was attributed to. */
+  onRecord?(entry: JournalEntry, world: World | undefined): void
+  /** A world was re-seeded in place (a reset or a scenario switch). */
+  onReset?(world: World): void
+}
 
 /** A request as plain data: what a transport hands the mock. */
 export interface RelayRequest {
@@ -108,8 +127,9 @@ function header(headers: RelayRequest['headers'], name: string): string | undefi
  * const mock = await createRelayService({ scenario: 'new-vehicle' })
  * const answer = await mock.handle({ method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: 'Bearer relay-mock-token' } })
  */
-export async function createRelayService(options: RelayServiceOptions = {}) {
-  const settings = { ...MOCK_DEFAULTS, ...withoutUndefined(options) }
+export async function createRelayService(options: RelayServiceOptions = {}): Promise<RelayService> {
+  const { extensions: mounted = [], ...rest } = options
+  const settings: RelayServiceSettings = { ...MOCK_DEFAULTS, ...withoutUndefined(rest) }
   const seeds = new Map<string, { seeded: SeededWorld; base: Promise<Store> }>()
   const worlds = new Map<string, World>()
   const journal = createJournal({ limit: settings.journalLimit })
@@ -166,7 +186,21 @@ export async function createRelayService(options: RelayServiceOptions = {}) {
     const { seeded: seed, base } = seeded(chosen)
     const fresh = createWorld({ id: world.id, token: world.token, scenario: chosen, seeded: seed, base: await base, journalLimit: settings.journalLimit })
     Object.assign(world, fresh)
+    for (const extension of extensions) extension.onReset?.(world)
     return world
+  }
+
+  const extensions: ServiceExtension[] = []
+  let compiledExtensions: CompiledRoute[] = []
+  const extensionPrefixes = new Set<string>()
+
+  /** Mounts a dev tool: its routes and its journal subscription. */
+  function use(extension: ServiceExtension): RelayService {
+    extensions.push(extension)
+    const routes = extension.routes?.(mock) ?? []
+    compiledExtensions = [...compiledExtensions, ...compile(routes)]
+    for (const route of routes) extensionPrefixes.add(route.path.split('/')[1])
+    return mock
   }
 
   function removeWorld(world: World): void {
@@ -175,7 +209,7 @@ export async function createRelayService(options: RelayServiceOptions = {}) {
 
   for (const token of settings.tokens) await addWorld({ token })
 
-  const mock = {
+  const mock: RelayService = {
     settings,
     /** Every world, by token. */
     worlds: worlds as ReadonlyMap<string, World>,
@@ -190,8 +224,9 @@ export async function createRelayService(options: RelayServiceOptions = {}) {
     resetWorld,
     removeWorld,
     handle,
+    use,
   }
-  const compiledAdmin = compile(adminRoutes(mock as unknown as RelayService))
+  for (const extension of mounted) use(extension)
 
   /** Answers one request: the single pipeline behind every transport. Never throws. */
   async function handle(request: RelayRequest): Promise<RelayResponse> {
@@ -201,8 +236,8 @@ export async function createRelayService(options: RelayServiceOptions = {}) {
     const search = queryAt === -1 ? '' : request.url.slice(queryAt)
     const parts = path.split('/').slice(1)
 
-    if (parts[0] === '__relay' || parts[0] === 'openapi') {
-      return respondAdmin(request, parts, search).catch((error: Error) =>
+    if (extensionPrefixes.has(parts[0])) {
+      return respondExtension(request, parts, search).catch((error: Error) =>
         toResponse(toProblem(error instanceof RelayMockError ? 422 : 500, error.message)),
       )
     }
@@ -273,7 +308,9 @@ export async function createRelayService(options: RelayServiceOptions = {}) {
       auth,
     }
     journal.record(entry)
-    if (world && worlds.get(world.token) === world) world.journal.record(entry)
+    const owner = world && worlds.get(world.token) === world ? world : undefined
+    owner?.journal.record(entry)
+    for (const extension of extensions) extension.onRecord?.(entry, owner)
     return { status: reply.status, headers, text }
   }
 
@@ -358,9 +395,9 @@ export async function createRelayService(options: RelayServiceOptions = {}) {
     return { verdict: 'ok', world }
   }
 
-  async function respondAdmin(request: RelayRequest, parts: string[], search: string): Promise<RelayResponse> {
+  async function respondExtension(request: RelayRequest, parts: string[], search: string): Promise<RelayResponse> {
     const path = `/${parts.join('/')}`
-    const found = resolve(compiledAdmin, request.method, parts, path)
+    const found = resolve(compiledExtensions, request.method, parts, path)
     if ('reply' in found) return toResponse(found.reply)
     const world = adminWorld(request, search)
     if (!world) return toResponse(toProblem(404, 'The mock has no world for that token. Please send a token relay-mock serve printed, or issue one with POST /__relay/tokens.'))
@@ -378,7 +415,25 @@ export async function createRelayService(options: RelayServiceOptions = {}) {
   return mock
 }
 
-export type RelayService = Awaited<ReturnType<typeof createRelayService>>
+/** The mock service: its worlds by token, its journal, and the pipeline behind every transport. */
+export interface RelayService {
+  settings: RelayServiceSettings
+  /** Every world, by token. */
+  worlds: ReadonlyMap<string, World>
+  /** The first token's world. */
+  readonly world: World
+  /** Every request the mock received, in order. */
+  journal: Journal
+  scenarios: ReadonlyMap<string, Scenario>
+  addWorld(options?: { token?: string; scenario?: string }): Promise<World>
+  /** Re-seeds a world in place (same token, same id), with its scenario or another; clears its journal. */
+  resetWorld(world: World, scenario?: string): Promise<World>
+  removeWorld(world: World): void
+  /** Answers one request: the single pipeline behind every transport. Never throws. */
+  handle(request: RelayRequest): Promise<RelayResponse>
+  /** Mounts a dev tool (its routes and its journal subscription); returns the service. */
+  use(extension: ServiceExtension): RelayService
+}
 
 /** Renders a reply as a response: JSON unless the reply names its own content type and gives text. */
 export function toResponse(reply: Reply): RelayResponse {

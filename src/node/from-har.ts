@@ -2,9 +2,9 @@
 // and reporters as a run, without running a client.
 import { readFile } from 'node:fs/promises'
 import type { Har } from 'har-format'
-import { fromHarConversations } from '../core/har.js'
-import { checkCapture } from '../core/live/capture.js'
-import { RELAY_MOCK_VERSION } from '../core/live/version.js'
+import { fromHarConversations } from '../devtools/har.js'
+import { checkCapture } from '../devtools/live/capture.js'
+import { RELAY_MOCK_VERSION } from '../core/version.js'
 import { RelayMockError } from '../core/mock.js'
 import type { Reporter, RunResult } from '../core/rules/types.js'
 

@@ -5,7 +5,8 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createRelayService, type RelayService } from '../../src/core/mock.js'
+import type { RelayService } from '../../src/core/mock.js'
+import { createServedService } from '../support/service.js'
 import { close, createServer, listen } from '../../src/node/server.js'
 import { toHtmlReport } from '../../src/node/reporters/html.js'
 import { runConformance, type ClientFunction } from '../../src/node/runner.js'
@@ -152,7 +153,7 @@ describe.skipIf(skipBrowser)('in Chromium', () => {
     let baseUrl: string
     let page: Page
     beforeAll(async () => {
-      service = await createRelayService({ scenario: 'new-vehicle' })
+      service = await createServedService({ scenario: 'new-vehicle' })
       server = createServer(service)
       baseUrl = await listen(server, { port: 0 })
       page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })

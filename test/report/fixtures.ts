@@ -1,7 +1,8 @@
 // Fixture conversations for the report, the live page and HAR: real requests answered by the real mock,
 // with times and durations frozen so that rendered pages are stable. Checks are written by hand here
 // (as a broken client would earn them) so a rule's wording can change without churning snapshots.
-import { createRelayService, type RelayService } from '../../src/core/mock.js'
+import type { RelayService } from '../../src/core/mock.js'
+import { createServedService } from '../support/service.js'
 import type { JournalEntry } from '../../src/core/journal.js'
 import type { CaseResult, CaseVisit, Check, ExpectedCall, RunResult } from '../../src/core/rules/types.js'
 import type { World } from '../../src/core/world.js'
@@ -22,7 +23,7 @@ export interface Call {
 
 /** Sends calls to a fresh mock in `scenario` and returns its world and the journal entries, times frozen. */
 export async function converse(scenario: string, calls: (world: World) => Call[]): Promise<{ service: RelayService; world: World; entries: JournalEntry[] }> {
-  const service = await createRelayService({ tokens: [FIXTURE_TOKEN], scenario })
+  const service = await createServedService({ tokens: [FIXTURE_TOKEN], scenario })
   const world = service.world
   for (const call of calls(world)) {
     const body = call.rawBody ?? (call.body === undefined ? undefined : JSON.stringify(call.body))

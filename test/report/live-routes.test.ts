@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { createRelayService, type RelayService } from '../../src/core/mock.js'
+import type { RelayService } from '../../src/core/mock.js'
+import { createServedService } from '../support/service.js'
 
 const token = 'rm_live000000000000000000001'
 const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', host: '127.0.0.1:4010' }
 
 async function mockWithVisit(): Promise<RelayService> {
-  const service = await createRelayService({ tokens: [token], scenario: 'new-vehicle' })
+  const service = await createServedService({ tokens: [token], scenario: 'new-vehicle' })
   const { visit } = service.world
   await service.handle({ method: 'GET', url: `/rental-companies?kennitala=${visit.ownerKennitala}`, headers: { authorization: `Bearer ${token}` } })
   await service.handle({ method: 'GET', url: `/vehicles?plate=${visit.plate}`, headers: { authorization: `Bearer ${token}` } })

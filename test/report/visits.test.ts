@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { JournalEntry } from '../../src/core/journal.js'
-import { checkVisits, groupVisits, startsVisit } from '../../src/core/live/visits.js'
+import { checkVisits, groupVisits, startsVisit } from '../../src/devtools/live/visits.js'
 import { converse } from './fixtures.js'
 
 const T0 = Date.parse('2026-11-21T10:00:00.000Z')

@@ -1,9 +1,9 @@
 // GET /__relay (JSON) lists every admin route, with the summary the route itself carries.
 import { expect, it } from 'vitest'
-import { createRelayService } from '../../src/core/mock.js'
+import { createServedService } from '../support/service.js'
 
 it('lists every admin call the mock answers, each with what it does', async () => {
-  const service = await createRelayService()
+  const service = await createServedService()
   const { endpoints } = JSON.parse((await service.handle({ method: 'GET', url: '/__relay', headers: {} })).text)
   expect(Object.keys(endpoints)).toEqual(
     expect.arrayContaining(['GET /__relay/world', 'GET /__relay/journal', 'POST /__relay/reset', 'PUT /__relay/scenario', 'POST /__relay/tokens', 'GET /__relay/visits', 'GET /__relay/journal.har', 'GET /openapi/simple.json']),

@@ -1,7 +1,8 @@
 // The journal (what a client did, in order, with what the mock answered) and the admin API that
 // shows it, resets a world, switches its scenario and issues tokens; through both transports.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createRelayService, type RelayService } from '../../src/core/mock.js'
+import type { RelayService } from '../../src/core/mock.js'
+import { createServedService } from '../support/service.js'
 import { scenarios } from '../../scenarios/index.js'
 import { FRESH_PLATE, vehicleBody } from '../support/bodies.js'
 import { as, auth, transports, type Client } from '../support/transports.js'
@@ -12,7 +13,7 @@ describe.each(transports)('the journal over $name', (transport) => {
   let service: RelayService
   let client: Client
   beforeAll(async () => {
-    service = await createRelayService()
+    service = await createServedService()
     client = await transport.connect(service)
   })
   afterAll(() => client.close())
@@ -52,7 +53,7 @@ describe.each(transports)('the journal over $name', (transport) => {
   })
 
   it('keeps up to its cap, drops the oldest and reports how many it dropped', async () => {
-    const small = await createRelayService({ journalLimit: 3 })
+    const small = await createServedService({ journalLimit: 3 })
     const smallClient = await transport.connect(small)
     try {
       const api = as(smallClient, small.world)
@@ -69,7 +70,7 @@ describe.each(transports)('the journal over $name', (transport) => {
   // A body nested thousands deep, kept parsed, would overflow JSON.stringify's stack on every journal read.
   it('stays readable after a body nested 100,000 deep', async () => {
     // A service of its own: the bug leaves the whole journal unreadable (?scope=all) too.
-    const own = await createRelayService()
+    const own = await createServedService()
     const ownClient = await transport.connect(own)
     try {
       const deep = '['.repeat(100_000) + ']'.repeat(100_000)

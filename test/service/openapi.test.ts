@@ -3,7 +3,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createRelayService, type RelayService } from '../../src/core/mock.js'
+import type { RelayService } from '../../src/core/mock.js'
+import { createServedService } from '../support/service.js'
 import * as schemas from '../../src/core/schemas.js'
 import { transports, type Client } from '../support/transports.js'
 
@@ -12,7 +13,7 @@ describe.each(transports)('OpenAPI documents over $name', (transport) => {
   let client: Client
   const documents: Record<string, any> = {}
   beforeAll(async () => {
-    service = await createRelayService()
+    service = await createServedService()
     client = await transport.connect(service)
     for (const name of ['advanced', 'simple']) {
       const answer = await client.request('GET', `/openapi/${name}.json`)

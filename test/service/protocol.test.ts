@@ -2,7 +2,8 @@
 // form, the path, the method, the token. Each gets its own clear 4xx, never HTML, never a 500.
 import { request as httpRequest, type Server } from 'node:http'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createRelayService, type RelayService } from '../../src/core/mock.js'
+import type { RelayService } from '../../src/core/mock.js'
+import { createServedService } from '../support/service.js'
 import type { World } from '../../src/core/world.js'
 import { close, createServer, listen } from '../../src/node/server.js'
 import { vehicleBody } from '../support/bodies.js'
@@ -21,7 +22,7 @@ describe.each(transports)('requests wrong in form over $name', (transport) => {
   let client: Client
   let world: World
   beforeAll(async () => {
-    service = await createRelayService()
+    service = await createServedService()
     client = await transport.connect(service)
   })
   afterAll(() => client.close())
@@ -230,7 +231,7 @@ describe('the Node server reading bodies', () => {
   let server: Server
   let port: number
   beforeAll(async () => {
-    service = await createRelayService()
+    service = await createServedService()
     server = createServer(service)
     port = Number(new URL(await listen(server, { port: 0 })).port)
   })

@@ -2,7 +2,7 @@
 // (or check a captured HAR) with the chosen reporters; resolves with the exit code.
 import { join } from 'node:path'
 import pc from 'picocolors'
-import { skippedForCapture } from '../../core/live/capture.js'
+import { skippedForCapture } from '../../devtools/live/capture.js'
 import type { Reporter } from '../../core/rules/types.js'
 import { checkHarFile } from '../../node/from-har.js'
 import { reporters } from '../../node/reporters/index.js'

@@ -2,6 +2,7 @@
 // what to try, stop cleanly on SIGINT or SIGTERM.
 import pc from 'picocolors'
 import { createRelayService } from '../../core/mock.js'
+import { devtools } from '../../devtools/admin.js'
 import type { World } from '../../core/world.js'
 import { close, createServer, listen } from '../../node/server.js'
 
@@ -28,6 +29,7 @@ export async function serve(args: ServeOptions): Promise<number> {
     vehicles: args.vehicles,
     journalLimit: args.journalLimit,
     latency: args.latency,
+    extensions: [devtools()],
   })
   const server = createServer(service)
   const baseUrl = await listen(server, { port: args.port, host: args.host })

@@ -3,7 +3,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { Har, Page } from 'har-format'
-import { toHar } from '../../core/har.js'
+import { toHar } from '../../devtools/har.js'
 import type { Reporter, RunResult } from '../../core/rules/types.js'
 
 /** Where a case's requests went when no listener address is known (a run read back from JSON). */

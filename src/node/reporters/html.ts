@@ -3,8 +3,8 @@
 // each broken rule at the step where it broke. Written by `relay-mock conform --html FILE`.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { DIAGRAM_CSS, inlineCode, toChecksList, toSequenceDiagram, type DiagramOptions } from '../../core/diagram.js'
-import { html, raw, type SafeHtml } from '../../core/live/html.js'
+import { DIAGRAM_CSS, inlineCode, toChecksList, toSequenceDiagram, type DiagramOptions } from '../../devtools/diagram.js'
+import { html, raw, type SafeHtml } from '../../devtools/live/html.js'
 import { ruleById } from '../../core/rules/index.js'
 import type { CaseResult, Reporter, RunResult } from '../../core/rules/types.js'
 

@@ -1,14 +1,14 @@
-// The admin API under /__relay/ (and the OpenAPI documents under /openapi/): look at a world,
+// The dev tools' admin API under /__relay/ (and the OpenAPI documents under /openapi/): look at a world,
 // its journal, switch its scenario, reset it, or issue a fresh token with a world of its own.
 // Admin calls pick their world by bearer token or `?token=`, else the listener's or the first world.
-import { maskToken } from './journal.js'
-import type { RelayService } from './mock.js'
-import { toOpenApi } from './openapi.js'
+import { maskToken } from '../core/journal.js'
+import type { RelayService, ServiceExtension } from '../core/mock.js'
+import { toOpenApi } from '../core/openapi.js'
 import { acceptsHtml, liveRoutes } from './live/routes.js'
-import { markReset } from './live/state.js'
-import { toProblem, type Reply } from './problems.js'
-import { defineRoute, type Route } from './route.js'
-import type { World } from './world.js'
+import { createLiveState, type LiveView } from './live/state.js'
+import { toProblem, type Reply } from '../core/problems.js'
+import { defineRoute, type Route } from '../core/route.js'
+import type { World } from '../core/world.js'
 
 /** What a person needs to try a world by hand: its token, location, scenario and the visit to send. */
 export function describeWorld(world: World) {
@@ -26,14 +26,14 @@ function admin(path: string, method: 'GET' | 'POST' | 'PUT', summary: string, ha
   return defineRoute<Record<string, string>, any>({ method, path, integration: 'admin', summary, answers: {}, handle }) as Route<any, any>
 }
 
-export function adminRoutes(mock: RelayService): Route<any, any>[] {
+function adminRoutes(live: LiveView): Route<any, any>[] {
+  const mock = live.service
   const switchScenario: Route<Record<string, string>, any>['handle'] = async ({ world, body }) => {
     const name = body?.name ?? body?.scenario
     if (typeof name !== 'string') {
       return toProblem(422, `Please send the scenario's name as {"name": "..."}; the scenarios are ${[...mock.scenarios.keys()].join(', ')}.`)
     }
     await mock.resetWorld(world, name)
-    markReset(mock, world)
     return { status: 200, body: describeWorld(world) }
   }
   // The index lists every admin route with its summary: the routes are its one source.
@@ -57,7 +57,6 @@ export function adminRoutes(mock: RelayService): Route<any, any>[] {
     }),
     admin('/__relay/reset', 'POST', 'Re-seed the world and clear its journal; {"scenario": "..."} to switch at the same time', async ({ world, body }) => {
       await mock.resetWorld(world, typeof body?.scenario === 'string' ? body.scenario : undefined)
-      markReset(mock, world)
       return { status: 200, body: describeWorld(world) }
     }),
     admin('/__relay/scenarios', 'GET', 'The scenarios, the current one marked', ({ world }) => ({
@@ -72,7 +71,25 @@ export function adminRoutes(mock: RelayService): Route<any, any>[] {
     }),
     admin('/openapi/advanced.json', 'GET', 'OpenAPI 3 document of the advanced integration', () => ({ status: 200, body: toOpenApi('advanced') })),
     admin('/openapi/simple.json', 'GET', 'OpenAPI 3 document of the simple integration', () => ({ status: 200, body: toOpenApi('simple') })),
-    ...liveRoutes(mock, index),
+    ...liveRoutes(live, index),
   ]
   return routes
+}
+
+/**
+ * The dev tools as one extension of the service: the admin API under /__relay/, the live page, and the
+ * OpenAPI documents. Mounted by the entry points (`createRelayMock`, `relay-mock serve`), never by the core.
+ * @example const service = await createRelayService({ extensions: [devtools()] })
+ */
+export function devtools(): ServiceExtension {
+  let live: LiveView | undefined
+  return {
+    routes(service: RelayService) {
+      live = createLiveState(service)
+      return adminRoutes(live)
+    },
+    onReset(world) {
+      live?.markReset(world)
+    },
+  }
 }

@@ -1,9 +1,9 @@
 // Visits: a journal cut into the conversations a location's system had with the service, one per
 // paid visit, each judged by the same rules as a conformance case, minus those that need the case's
 // inputs. The live page, GET /__relay/visits and `conform --from FILE.har` all group this way.
-import type { JournalEntry } from '../journal.js'
-import { evaluate, expectedCalls } from '../rules/index.js'
-import type { Check, ExpectedCall, Flow } from '../rules/types.js'
+import type { JournalEntry } from '../../core/journal.js'
+import { evaluate, expectedCalls } from '../../core/rules/index.js'
+import type { Check, ExpectedCall, Flow } from '../../core/rules/types.js'
 
 export const VISIT_DEFAULTS = {
   /** A visit with no request for this long is complete. */

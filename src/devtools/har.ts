@@ -1,9 +1,9 @@
 // HAR 1.2 in and out: the journal as an HTTP Archive (for browser dev tools and HTTP tools), and a
 // HAR captured elsewhere (a proxy, the real service's staging) as journal-like entries the rules read.
 import type { Entry, Har, Header, QueryString } from 'har-format'
-import { statusText } from './status.js'
-import { maskAuthorization, type AuthVerdict, type JournalEntry } from './journal.js'
-import { serviceRoutes } from './handlers/index.js'
+import { statusText } from '../core/status.js'
+import { maskAuthorization, type AuthVerdict, type JournalEntry } from '../core/journal.js'
+import { serviceRoutes } from '../core/handlers/index.js'
 
 /** What relay-mock adds to each HAR entry (HAR allows fields that start with `_`), so a round trip keeps the journal's findings. */
 export interface RelayHarFields {

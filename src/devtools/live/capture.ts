@@ -1,8 +1,8 @@
 // A captured conversation (a HAR from a proxy, the real service's staging, or relay-mock's own export)
 // judged like a conformance run: one case per visit, the same rules, the same reporters. No client ran,
 // so the visit's inputs are unknown and the rules that need them come back skipped.
-import type { JournalEntry } from '../journal.js'
-import type { CaseResult, RunResult } from '../rules/types.js'
+import type { JournalEntry } from '../../core/journal.js'
+import type { CaseResult, RunResult } from '../../core/rules/types.js'
 import { checkVisits } from './visits.js'
 
 export interface CaptureOptions {

@@ -3,12 +3,11 @@
 // string with inline CSS and script, no build step. The server renders every fragment (with the same
 // diagram as the HTML report); the page polls GET /__relay/live and swaps in what changed.
 import { DIAGRAM_CSS, toChecksList, toSequenceDiagram } from '../diagram.js'
-import type { RelayService } from '../mock.js'
-import { ruleById } from '../rules/index.js'
-import type { World } from '../world.js'
+import { ruleById } from '../../core/rules/index.js'
+import type { World } from '../../core/world.js'
 import { html, jsonForScript, raw, type SafeHtml } from './html.js'
-import { liveSnapshot, liveState, type LiveSnapshot } from './state.js'
-import { RELAY_MOCK_VERSION } from './version.js'
+import type { LiveSnapshot, LiveView } from './state.js'
+import { RELAY_MOCK_VERSION } from '../../core/version.js'
 import type { LiveVisit } from './visits.js'
 
 /** How often the page asks for changes. Polling, not server-sent events: the mock's RelayResponse is one
@@ -169,17 +168,17 @@ export interface LivePayload {
 
 /**
  * What the page's poll gets: nothing but the state key when nothing changed; else the fragments to swap in.
- * @example toLivePayload(mock, mock.world, { now: Date.now(), state: 'world-1.1.default.0.0.c', have: [] })
+ * @example toLivePayload(live, service.world, { now: Date.now(), state: 'world-1.1.default.0.0.c', have: [] })
  */
 export function toLivePayload(
-  mock: RelayService,
+  view: LiveView,
   world: World,
   { now, state, have = [], snapshot }: { now: number; state?: string; have?: string[]; snapshot?: LiveSnapshot },
 ): LivePayload {
   // Most polls find nothing new: answer those from the state key alone, judging nothing.
-  const live = snapshot ?? liveState(mock, world, { now })
+  const live = snapshot ?? view.state(world, { now })
   if (state !== undefined && state === live.state) return { state: live.state, unchanged: true }
-  const snap = snapshot ?? liveSnapshot(mock, world, { now }, live)
+  const snap = snapshot ?? view.snapshot(world, { now }, live)
   const known = new Set(have)
   const numbered = snap.visits.map((visit, i) => ({ visit, number: i + 1 })).reverse().slice(0, VISITS_SHOWN)
   return {
@@ -205,11 +204,12 @@ export function toLivePayload(
 
 /**
  * The whole live page for a world, drawn with its current state; its script keeps it current.
- * @example toLivePage(mock, mock.world, { now: Date.now() })
+ * @example toLivePage(live, service.world, { now: Date.now() })
  */
-export function toLivePage(mock: RelayService, world: World, { now, token }: { now: number; token?: string }): string {
-  const snap = liveSnapshot(mock, world, { now })
-  const payload = toLivePayload(mock, world, { now, snapshot: snap })
+export function toLivePage(view: LiveView, world: World, { now, token }: { now: number; token?: string }): string {
+  const mock = view.service
+  const snap = view.snapshot(world, { now })
+  const payload = toLivePayload(view, world, { now, snapshot: snap })
   const worlds = [...mock.worlds.values()]
   const tokenQuery = token ? `?token=${encodeURIComponent(token)}` : ''
   const page = html`<!doctype html>

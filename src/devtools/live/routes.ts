@@ -1,13 +1,12 @@
 // The admin routes behind the live page: the page itself (GET /__relay/ for a browser), its poll
 // (GET /__relay/live), the verdicts for scripts (GET /__relay/visits) and the journal as HAR.
 import { toHar } from '../har.js'
-import type { RelayService } from '../mock.js'
-import type { Reply } from '../problems.js'
-import { defineRoute, type Route, type RouteContext } from '../route.js'
+import type { Reply } from '../../core/problems.js'
+import { defineRoute, type Route, type RouteContext } from '../../core/route.js'
 import { VISIT_DEFAULTS, toVisitJson } from './visits.js'
 import { toLivePage, toLivePayload } from './page.js'
-import { liveEntries, liveSnapshot } from './state.js'
-import { RELAY_MOCK_VERSION } from './version.js'
+import type { LiveView } from './state.js'
+import { RELAY_MOCK_VERSION } from '../../core/version.js'
 
 type Headers = RouteContext<unknown, unknown>['headers']
 
@@ -39,22 +38,23 @@ function quietOf(query: Record<string, string>): number {
 
 /**
  * The live page's routes. `index` answers GET /__relay/ for clients that want JSON (the admin index).
- * @example [...adminRoutes, ...liveRoutes(mock, () => ({ status: 200, body: { endpoints } }))]
+ * @example [...adminRoutes, ...liveRoutes(createLiveState(service), () => ({ status: 200, body: { endpoints } }))]
  */
-export function liveRoutes(mock: RelayService, index: () => Reply): Route<any, any>[] {
+export function liveRoutes(live: LiveView, index: () => Reply): Route<any, any>[] {
+  const mock = live.service
   return [
     route('/__relay/', 'The live page (for a browser), else the admin index', ({ world, headers, query }) => {
       if (!acceptsHtml(headers)) return index()
       return {
         status: 200,
         headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
-        body: toLivePage(mock, world, { now: Date.now(), token: query.token }),
+        body: toLivePage(live, world, { now: Date.now(), token: query.token }),
       }
     }),
     route('/__relay/live', "The live page's poll: its fragments when anything changed since ?state=", ({ world, query }) => ({
       status: 200,
       headers: { 'cache-control': 'no-store' },
-      body: toLivePayload(mock, world, {
+      body: toLivePayload(live, world, {
         now: Date.now(),
         state: query.state || undefined,
         have: query.have ? query.have.split(',') : [],
@@ -63,7 +63,7 @@ export function liveRoutes(mock: RelayService, index: () => Reply): Route<any, a
     route('/__relay/visits', "The world's visits with their verdicts (?since=<seq>: only visits with newer requests; ?quiet=<ms>)", ({ world, query }) => {
       const since = Number(query.since ?? 0) || 0
       const quietMs = quietOf(query)
-      const { visits } = liveSnapshot(mock, world, { now: Date.now(), quietMs })
+      const { visits } = live.snapshot(world, { now: Date.now(), quietMs })
       return {
         status: 200,
         body: {
@@ -77,7 +77,7 @@ export function liveRoutes(mock: RelayService, index: () => Reply): Route<any, a
     route('/__relay/journal.har', "The world's requests as HAR 1.2 (?scope=all for every world)", ({ world, query, headers }) => ({
       status: 200,
       headers: { 'content-disposition': 'attachment; filename="relay-mock-journal.har"', 'cache-control': 'no-store' },
-      body: toHar(query.scope === 'all' ? mock.journal.entries() : liveEntries(mock, world), {
+      body: toHar(query.scope === 'all' ? mock.journal.entries() : live.entries(world), {
         baseUrl: baseUrlOf(headers),
         version: RELAY_MOCK_VERSION,
         comment: query.scope === 'all' ? 'Every request relay-mock received' : `The requests of ${world.id} (scenario ${world.scenario.name})`,

@@ -2,10 +2,10 @@
 // a client made (client on the left, relay service on the right) beside the calls the flow expects,
 // with each broken rule marked at the step where it broke. HTML and CSS, no script, no SVG: text
 // wraps, each exchange opens with <details>, and it prints.
-import { statusText } from './status.js'
-import type { JournalEntry } from './journal.js'
+import { statusText } from '../core/status.js'
+import type { JournalEntry } from '../core/journal.js'
 import { html, raw, type SafeHtml } from './live/html.js'
-import type { Check, ExpectedCall } from './rules/types.js'
+import type { Check, ExpectedCall } from '../core/rules/types.js'
 
 /** What a diagram draws: a CaseResult, or a live visit, has these. */
 export interface DiagramInput {
