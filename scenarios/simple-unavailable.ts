@@ -4,6 +4,6 @@ import { ownedVehicleVisit } from '../src/core/seed.js'
 export default defineScenario({
   name: 'simple-unavailable',
   description: 'The plate is one of the owner\'s active vehicles, and the first POST /payment answers 503 with a message and no id (recording nothing); later ones work',
-  faults: [{ route: 'POST /payment', status: 503, times: 1 }],
+  faults: [{ route: 'POST /payment', kind: 'unavailable', mode: 'once' }],
   seed: ownedVehicleVisit,
 })

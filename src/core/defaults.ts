@@ -10,6 +10,7 @@ export const MOCK_DEFAULTS = {
   journalLimit: 10_000,
   bodyLimit: 1024 * 1024,
   latency: 0 as number | readonly [number, number],
+  faults: [] as ReadonlyArray<never>,
 }
 
 /** Seconds before conform kills a client that has not ended, with its process tree. */

@@ -1,21 +1,212 @@
-// Faults a scenario injects: the service failing a request on purpose, so that what a client does
-// after a failed call can be checked. The count already answered lives in the world, so a reset
-// re-arms the faults and two worlds never share them.
+// Faults: the service failing a request on purpose, at one step of a flow, so that what a client does
+// when the network or the service lets it down can be judged. One table of kinds, one table of steps;
+// the scenarios, `serve --fault`, the admin API, the conformance matrix and the README all read these.
+// A fault is armed on a world (its count lives there, so a reset re-arms it and worlds never share one).
 import { toProblem, type Reply } from './problems.js'
-import { statusText } from './status.js'
-import type { World } from './world.js'
+
+/** The requests of the two flows a fault can break, by step name. */
+export const FAULT_STEPS = {
+  'company-lookup': 'GET /rental-companies',
+  'vehicle-lookup': 'GET /vehicles',
+  'vehicle-create': 'POST /vehicles',
+  'custodian-create': 'POST /custodians',
+  'payment-create': 'POST /payments',
+  'simple-payment': 'POST /payment',
+} as const
+// (handlers/index.ts checks that each of these routes is in the route table.)
+
+export type FaultStep = keyof typeof FAULT_STEPS
+export type FaultRoute = (typeof FAULT_STEPS)[FaultStep]
+
+/** How long a `slow` answer takes: beyond a too-short client timeout (1 s), well within a sound one (5 s). */
+export const SLOW_FAULT_MS = 2_000
+/** The `Retry-After` of `unavailable`, in seconds: long enough to tell waiting from not waiting. */
+export const RETRY_AFTER_SECONDS = 1
+/** How far ahead the `Retry-After` date of `rate-limited` lies: an HTTP-date has one-second resolution. */
+export const RETRY_AFTER_DATE_AHEAD_S = 2
+
+export interface FaultKindInfo {
+  /** True when the request changes the world before it fails: the only case that shows a duplicate. */
+  applied: boolean
+  /** What the client sees. */
+  sees: string
+  /** What a correct client does. */
+  correct: string
+  /** What the in-process msw handlers do instead, when they cannot do the same. */
+  inProcess?: string
+}
+
+/** Every kind of fault, once: the README's fault table is generated from it. */
+export const FAULT_KINDS = {
+  unavailable: {
+    applied: false,
+    sees: `503 with \`Retry-After: ${RETRY_AFTER_SECONDS}\` (seconds); nothing was applied`,
+    correct: 'waits at least Retry-After and retries (3 attempts in all at most), or gives up and says so',
+  },
+  'rate-limited': {
+    applied: false,
+    sees: `429 with \`Retry-After\` as an HTTP-date ${RETRY_AFTER_DATE_AHEAD_S} s ahead; nothing was applied`,
+    correct: 'waits until that date and retries (3 attempts in all at most), or gives up and says so',
+  },
+  'server-error': {
+    applied: true,
+    sees: '500 problem JSON, after the request was applied',
+    correct: 'GET: retries after 500 ms or more. POST: does not resend blind; after POST /payments or POST /payment reports `unknown`',
+  },
+  reset: {
+    applied: true,
+    sees: 'the connection is reset after the request was applied: no status line at all',
+    correct: 'GET: may retry at once. POST: does not resend blind; after a payment reports `unknown`',
+    inProcess: 'a network error (`HttpResponse.error()`)',
+  },
+  hang: {
+    applied: true,
+    sees: 'the request was applied and no answer ever comes; the socket stays open until the client gives up',
+    correct: 'gives up after its own timeout (`RELAY_REQUEST_TIMEOUT_MS`) and finishes the visit within the deadline; a payment is `unknown`',
+    inProcess: 'a response that never settles (abort it with your timeout signal)',
+  },
+  truncated: {
+    applied: true,
+    sees: 'a 2xx whose body stops halfway through its Content-Length, then the connection closes',
+    correct: 'treats it as no answer: as `reset`',
+    inProcess: 'the body cut in half with no Content-Length mismatch (fetch in-process cannot see a short read)',
+  },
+  garbage: {
+    applied: true,
+    sees: "a 2xx whose body is a proxy's HTML error page, not JSON",
+    correct: 'treats it as no answer: as `reset`',
+  },
+  slow: {
+    applied: true,
+    sees: `the right answer, ${SLOW_FAULT_MS} ms late`,
+    correct: 'waits for it: a request timeout shorter than a real network needs fails here',
+  },
+  'token-revoked': {
+    applied: false,
+    sees: '401 for this token from this request on',
+    correct: 'tries once more at most, then gives up and says so; never pays without an id',
+  },
+} as const satisfies Record<string, FaultKindInfo>
+
+export type FaultKind = keyof typeof FAULT_KINDS
+/** `once`: only the first matching request fails (transient); `always`: every one does (persistent). */
+export type FaultMode = 'once' | 'always'
+
+/** A fault armed on a world. */
+export interface ArmedFault {
+  route: FaultRoute
+  kind: FaultKind
+  mode: FaultMode
+}
+
+/** What the journal keeps of a fault a request met. */
+export interface FaultRecord {
+  kind: FaultKind
+  mode: FaultMode
+  /** True when the request changed the world before it failed. */
+  applied: boolean
+}
+
+/** Faults the transport carries out, since no answer (or a broken one) is not data. */
+export type TransportFault = 'reset' | 'hang' | 'truncated'
+
+const KINDS = Object.keys(FAULT_KINDS) as FaultKind[]
+const STEPS = Object.keys(FAULT_STEPS) as FaultStep[]
+const ROUTES = Object.values(FAULT_STEPS) as FaultRoute[]
+
+/** The step name of a fault's route, e.g. `payment-create` for `POST /payments`. */
+export function stepOf(route: FaultRoute): FaultStep {
+  return STEPS.find((step) => FAULT_STEPS[step] === route)!
+}
 
 /**
- * The scenario's fault for a request to `route` while one is still due (and counts it), else undefined.
- * @example injectedFault(world, 'POST /payments') // a 503 problem the first time in payment-unavailable, then undefined
+ * Reads a fault as people write it: `<route or step>=<kind>[:once|:always]` (default always).
+ * Throws a sentence that says what is allowed.
+ * @example parseFault('POST /payments=reset:once') // { route: 'POST /payments', kind: 'reset', mode: 'once' }
  */
-export function injectedFault(world: World, route: string): Reply | undefined {
-  const fault = world.scenario.faults?.find((f) => f.route === route && (world.faultsAnswered.get(f) ?? 0) < f.times)
-  if (!fault) return undefined
-  world.faultsAnswered.set(fault, (world.faultsAnswered.get(fault) ?? 0) + 1)
-  const what = fault.status === 503 ? 'The service is unavailable just now' : `The service failed (${fault.status} ${statusText(fault.status) || 'Error'})`
-  const which = fault.times === 1 ? `the first ${route}` : `the first ${fault.times} ${route} requests`
-  const message = `${what} (scenario ${world.scenario.name} injects this on ${which}). Please try again later; the customer's payment still completes.`
-  // A client that retries is told when; one second keeps a conformance run quick.
-  return toProblem(fault.status, message, undefined, fault.status === 503 || fault.status === 429 ? { 'retry-after': '1' } : undefined)
+export function parseFault(text: string): ArmedFault {
+  const match = /^\s*(.+?)\s*=\s*([a-z-]+)\s*(?::\s*(once|always))?\s*$/.exec(text)
+  if (!match) {
+    throw new Error(`"${text}" is not a fault: expected <route>=<kind>[:once], e.g. "POST /payments=reset:once"`)
+  }
+  const [, where, kind, mode = 'always'] = match
+  return toArmedFault({ route: where, kind, mode })
+}
+
+/**
+ * Checks a fault given as data (admin API, scenario file) and returns it typed; throws a sentence saying
+ * what is allowed. `route` may be the route (`POST /payments`) or its step (`payment-create`).
+ * @example toArmedFault({ route: 'payment-create', kind: 'hang' })
+ */
+export function toArmedFault(input: { route?: unknown; step?: unknown; kind?: unknown; mode?: unknown }): ArmedFault {
+  const where = String(input.route ?? input.step ?? '').trim().replace(/\s+/g, ' ')
+  const upper = where.replace(/^[a-z]+(?= )/, (m) => m.toUpperCase())
+  const route = (ROUTES as string[]).includes(upper) ? (upper as FaultRoute) : (FAULT_STEPS as Record<string, FaultRoute>)[where]
+  if (!route) {
+    throw new Error(`"${where}" is not a request a fault can break: expected one of ${ROUTES.join(', ')} (or ${STEPS.join(', ')})`)
+  }
+  const kind = String(input.kind ?? '')
+  if (!(KINDS as string[]).includes(kind)) throw new Error(`"${kind}" is not a fault: expected one of ${KINDS.join(', ')}`)
+  const mode = String(input.mode ?? 'always')
+  if (mode !== 'once' && mode !== 'always') throw new Error(`"${mode}" is not a fault mode: expected once or always`)
+  return { route, kind: kind as FaultKind, mode }
+}
+
+/** How a fault is written: `POST /payments=reset:once`. */
+export function formatFault(fault: ArmedFault): string {
+  return `${fault.route}=${fault.kind}${fault.mode === 'once' ? ':once' : ''}`
+}
+
+/** Where faults are armed and counted: a world. */
+export interface FaultState {
+  faults: ArmedFault[]
+  faultsAnswered: Map<ArmedFault, number>
+}
+
+/**
+ * The fault a request to `route` meets in this world now, counting it; undefined when none is due.
+ * @example takeFault(world, 'POST /payments')
+ */
+export function takeFault(world: FaultState, route: string): ArmedFault | undefined {
+  const fault = world.faults.find((f) => f.route === route && (f.mode === 'always' || (world.faultsAnswered.get(f) ?? 0) < 1))
+  if (fault) world.faultsAnswered.set(fault, (world.faultsAnswered.get(fault) ?? 0) + 1)
+  return fault
+}
+
+const PROXY_PAGE =
+  '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n'
+
+/**
+ * The answer a fault gives, from the answer the request would have had (`applied` faults run the handler
+ * first) or before it (`undefined` for faults that apply nothing). `now` dates a rate-limited Retry-After;
+ * `armedBy` says who armed it (a scenario, or this world).
+ * @example faultReply(fault, undefined, Date.now()) // the 503 of `unavailable`
+ */
+export function faultReply(fault: ArmedFault, answer: Reply | undefined, now: number, armedBy = 'this world'): Reply {
+  const where = `relay-mock's fault ${formatFault(fault)}, armed by ${armedBy}`
+  switch (fault.kind) {
+    case 'unavailable':
+      return toProblem(503, `The service is unavailable just now (${where}). Please retry after the Retry-After seconds, or stop; the customer's payment still completes.`, undefined, {
+        'retry-after': String(RETRY_AFTER_SECONDS),
+      })
+    case 'rate-limited':
+      return toProblem(429, `Too many requests (${where}). Please wait until the Retry-After date before trying again.`, undefined, {
+        'retry-after': new Date((Math.floor(now / 1000) + RETRY_AFTER_DATE_AHEAD_S + 1) * 1000).toUTCString(),
+      })
+    case 'token-revoked':
+      return revokedReply(where)
+    case 'server-error':
+      return toProblem(500, `The service failed after it had recorded the request (${where}). Do not send a POST again blind: look it up first, or report the outcome as unknown.`)
+    case 'garbage':
+      return { status: answer?.status ?? 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: PROXY_PAGE }
+    default:
+      return answer ?? toProblem(500, 'The fault had no answer to break. This is a bug in relay-mock.')
+  }
+}
+
+/** The 401 every request of a world gets once its token was revoked. */
+export function revokedReply(where = "relay-mock's fault token-revoked"): Reply {
+  return toProblem(401, `The bearer token was revoked (${where}). Please stop and ask for a new token; do not retry more than once.`, undefined, {
+    'www-authenticate': 'Bearer realm="relay", error="invalid_token", error_description="The token was revoked"',
+  })
 }

@@ -1,5 +1,6 @@
 // The journal: every request the mock received, in order, with what it answered. It is the single
 // source of truth for what a client did: rules, reports, the live page and HAR all read it.
+import type { FaultRecord } from './faults.js'
 
 /** One request and its answer, as the mock saw them. */
 export interface JournalEntry {
@@ -36,9 +37,11 @@ export interface JournalEntry {
   route: string | null
   /** What the mock made of the Authorization header. */
   auth: AuthVerdict
+  /** The fault this request met, when one was armed for it (see FAULT_KINDS). */
+  fault?: FaultRecord
 }
 
-export type AuthVerdict = 'ok' | 'missing' | 'malformed' | 'unknown-token'
+export type AuthVerdict = 'ok' | 'missing' | 'malformed' | 'unknown-token' | 'revoked'
 
 export interface JournalPage {
   /** How many entries were ever recorded here. */

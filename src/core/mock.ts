@@ -4,7 +4,7 @@
 import { scenarios as knownScenarios } from '../../scenarios/index.js'
 import { serviceRoutes } from './handlers/index.js'
 import { RelayMockError } from './errors.js'
-import { injectedFault } from './faults.js'
+import { FAULT_KINDS, faultReply, revokedReply, SLOW_FAULT_MS, takeFault, type ArmedFault, type TransportFault } from './faults.js'
 import { createJournal, maskAuthorization, type AuthVerdict, type Journal, type JournalEntry } from './journal.js'
 import { toProblem, toValidationProblem, type Reply } from './problems.js'
 import type { Route } from './route.js'
@@ -34,6 +34,8 @@ export interface RelayServiceOptions {
   latency?: number | readonly [number, number]
   /** Dev tools to mount at start (see `use`). Default none: the bare service. */
   extensions?: ServiceExtension[]
+  /** Faults armed on every world (`serve --fault`), after each world's scenario's own. Default none. */
+  faults?: ReadonlyArray<ArmedFault>
 }
 
 /** The settings a service runs with: its options over MOCK_DEFAULTS. */
@@ -75,6 +77,13 @@ export interface RelayResponse {
   status: number
   headers: Record<string, string>
   text: string
+  /**
+   * A fault the transport must carry out instead of writing the answer plainly: reset the connection,
+   * never answer, or stop the body halfway. Transports that cannot do one say so (see FAULT_KINDS).
+   */
+  fault?: TransportFault
+  /** For `hang`: call when the client gave up (the connection closed), to date the journal entry. */
+  onClosed?(): void
 }
 
 export { RelayMockError } from './errors.js'
@@ -161,7 +170,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     return found
   }
 
-  async function addWorld({ token, scenario }: { token?: string; scenario?: string } = {}): Promise<World> {
+  async function addWorld({ token, scenario, faults = [] }: { token?: string; scenario?: string; faults?: ReadonlyArray<ArmedFault> } = {}): Promise<World> {
     const chosen = scenarioNamed(scenario ?? settings.scenario)
     const worldToken = token ?? newToken()
     if (worlds.has(worldToken)) {
@@ -175,6 +184,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
       seeded: seed,
       base: await base,
       journalLimit: settings.journalLimit,
+      faults: [...settings.faults, ...faults],
     })
     worlds.set(worldToken, world)
     return world
@@ -184,7 +194,9 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
   async function resetWorld(world: World, scenario?: string): Promise<World> {
     const chosen = scenarioNamed(scenario ?? world.scenario.name)
     const { seeded: seed, base } = seeded(chosen)
-    const fresh = createWorld({ id: world.id, token: world.token, scenario: chosen, seeded: seed, base: await base, journalLimit: settings.journalLimit })
+    // The faults armed for this world (not its old scenario's) stay armed, and count again from zero.
+    const own = world.faults.filter((fault) => !world.scenario.faults?.includes(fault))
+    const fresh = createWorld({ id: world.id, token: world.token, scenario: chosen, seeded: seed, base: await base, journalLimit: settings.journalLimit, faults: own })
     Object.assign(world, fresh)
     for (const extension of extensions) extension.onReset?.(world)
     return world
@@ -251,11 +263,12 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     let parsedBody: unknown
     let bodyError: string | undefined
     let reply: Reply
+    let fault: ArmedFault | undefined
     try {
       // The token is read even for a wrong path, so that the request lands in its world's journal.
       const checked = authenticate(header(request.headers, 'authorization'), request.world)
       auth = checked.verdict
-      world = checked.world ?? request.world
+      world = checked.world ?? checked.owner ?? request.world
       const found = resolve(compiledService, request.method, parts, path)
       if ('reply' in found) reply = found.reply
       else {
@@ -268,7 +281,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
             reply = route.refuse ? route.refuse({ world: checked.world, reply: body.reply }) : body.reply
           } else {
             parsedBody = body?.value
-            reply = await run(route, checked.world, found.params, query, parsedBody)
+            ;({ reply, fault } = await run(route, checked.world, found.params, query, parsedBody))
           }
         }
       }
@@ -283,9 +296,10 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
         // Not JSON: the text is kept.
       }
     }
-    const delay = latencyMs()
+    const delay = latencyMs() + (fault?.kind === 'slow' ? SLOW_FAULT_MS : 0)
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay))
-    const text = JSON.stringify(reply.body)
+    const transport = fault && isTransportFault(fault.kind) ? fault.kind : undefined
+    const text = typeof reply.body === 'string' && !isJson(reply.headers) ? reply.body : JSON.stringify(reply.body)
     // Most answers have no headers of their own: they share one object rather than each keep a copy in the journal.
     const headers: Record<string, string> = reply.headers ? { ...JSON_HEADERS, ...reply.headers } : JSON_HEADERS
     const entry: JournalEntry = {
@@ -303,15 +317,20 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
         ...(parsedBody !== undefined ? { body: parsedBody } : {}),
         ...(bodyError !== undefined ? { bodyError } : {}),
       },
-      response: { status: reply.status, headers, body: reply.body },
+      // No status line was sent for a reset or a hang: HAR's convention for no answer is status 0.
+      response: transport === 'reset' || transport === 'hang' ? { status: 0, headers: {}, body: null } : { status: reply.status, headers, body: reply.body },
       route: route?.id ?? null,
       auth,
+      ...(fault ? { fault: { kind: fault.kind, mode: fault.mode, applied: FAULT_KINDS[fault.kind].applied } } : {}),
     }
     journal.record(entry)
     const owner = world && worlds.get(world.token) === world ? world : undefined
     owner?.journal.record(entry)
     for (const extension of extensions) extension.onRecord?.(entry, owner)
-    return { status: reply.status, headers, text }
+    if (!transport) return { status: reply.status, headers, text }
+    const answer: RelayResponse = { status: reply.status, headers, text, fault: transport }
+    if (transport === 'hang') answer.onClosed = () => void (entry.durationMs = Math.round((performance.now() - started) * 1000) / 1000)
+    return answer
   }
 
   function latencyMs(): number {
@@ -321,11 +340,17 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     return min + Math.random() * (max - min)
   }
 
-  async function run(route: Route<any, any>, world: World, params: Record<string, string>, query: Record<string, string>, body: unknown): Promise<Reply> {
+  async function run(
+    route: Route<any, any>,
+    world: World,
+    params: Record<string, string>,
+    query: Record<string, string>,
+    body: unknown,
+  ): Promise<{ reply: Reply; fault?: ArmedFault }> {
     let validQuery: unknown = query
     if (route.query) {
       const result = route.query.safeParse(query)
-      if (!result.success) return toValidationProblem(route.query, result.error.issues, query, 'query')
+      if (!result.success) return { reply: toValidationProblem(route.query, result.error.issues, query, 'query') }
       validQuery = result.data
     }
     let validBody: unknown = body
@@ -333,15 +358,22 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
       const result = route.body.safeParse(body)
       if (!result.success) {
         const reply = toValidationProblem(route.body, result.error.issues, body)
-        return route.refuse ? route.refuse({ world, reply }) : reply
+        return { reply: route.refuse ? route.refuse({ world, reply }) : reply }
       }
       validBody = result.data
     }
-    // The scenario's injected failure comes after auth and validation, and instead of the handler: it records
-    // nothing. Like any refusal, it takes the route's own answer shape.
-    const fault = injectedFault(world, route.id)
-    if (fault) return route.refuse ? route.refuse({ world, reply: fault }) : fault
-    return route.handle({ world, params, query: validQuery, body: validBody })
+    // An armed fault comes after auth and validation. One that applies nothing answers instead of the
+    // handler; one that applies first lets the handler change the world, then breaks its answer.
+    const fault = takeFault(world, route.id)
+    if (!fault) return { reply: await route.handle({ world, params, query: validQuery, body: validBody }) }
+    if (fault.kind === 'token-revoked') world.revoked = true
+    const answer = FAULT_KINDS[fault.kind].applied ? await route.handle({ world, params, query: validQuery, body: validBody }) : undefined
+    const armedBy = world.scenario.faults?.includes(fault) ? `the scenario ${world.scenario.name}` : 'this world'
+    const reply = faultReply(fault, answer, Date.now(), armedBy)
+    // A refusal the fault answers instead of the handler takes the route's own shape (the simple endpoint's);
+    // a failure after applying is the service's failure, not a refusal, and stays a problem.
+    const refused = !answer && route.refuse ? route.refuse({ world, reply }) : reply
+    return { reply: refused, fault }
   }
 
   function readBody(request: RelayRequest): { value: unknown } | { reply: Reply } {
@@ -373,7 +405,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     }
   }
 
-  function authenticate(authorization: string | undefined, bound: World | undefined): { verdict: AuthVerdict; world?: World; reply?: Reply } {
+  function authenticate(authorization: string | undefined, bound: World | undefined): { verdict: AuthVerdict; world?: World; reply?: Reply; owner?: World } {
     const challenge = { 'www-authenticate': 'Bearer realm="relay"' }
     if (!authorization) {
       return { verdict: 'missing', reply: toProblem(401, 'The request has no Authorization header. Please send Authorization: Bearer <your API token>.', undefined, challenge) }
@@ -386,6 +418,8 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
       }
     }
     const world = worlds.get(match[1])
+    // A revoked token's requests still belong to its world's journal: the client's retries must show there.
+    if (world?.revoked && (!bound || world === bound)) return { verdict: 'revoked', reply: revokedReply(), owner: world }
     if (!world || (bound && world !== bound)) {
       return {
         verdict: 'unknown-token',
@@ -425,7 +459,8 @@ export interface RelayService {
   /** Every request the mock received, in order. */
   journal: Journal
   scenarios: ReadonlyMap<string, Scenario>
-  addWorld(options?: { token?: string; scenario?: string }): Promise<World>
+  /** Adds a world with its own token (a fresh one by default), scenario and armed faults. */
+  addWorld(options?: { token?: string; scenario?: string; faults?: ReadonlyArray<ArmedFault> }): Promise<World>
   /** Re-seeds a world in place (same token, same id), with its scenario or another; clears its journal. */
   resetWorld(world: World, scenario?: string): Promise<World>
   removeWorld(world: World): void
@@ -440,6 +475,15 @@ export function toResponse(reply: Reply): RelayResponse {
   const isText = typeof reply.body === 'string' && reply.headers?.['content-type'] && !reply.headers['content-type'].includes('json')
   const headers = { 'content-type': 'application/json; charset=utf-8', ...reply.headers }
   return { status: reply.status, headers, text: isText ? (reply.body as string) : JSON.stringify(reply.body) }
+}
+
+function isTransportFault(kind: string): kind is TransportFault {
+  return kind === 'reset' || kind === 'hang' || kind === 'truncated'
+}
+
+function isJson(headers: Record<string, string> | undefined): boolean {
+  const type = headers?.['content-type']
+  return type === undefined || type.includes('json')
 }
 
 function safeJson(text: string | undefined): unknown {

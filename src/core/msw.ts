@@ -1,8 +1,9 @@
 // The mock as msw request handlers: one handler per endpoint of the route table (and a catch-all
 // under the base URL for the admin API and for teaching wrong paths), all calling the same pipeline.
-import { http, type HttpHandler } from 'msw'
+import { http, HttpResponse, type HttpHandler } from 'msw'
 import { serviceRoutes } from './handlers/index.js'
 import type { RelayService } from './mock.js'
+import type { Method } from './route.js'
 
 /**
  * msw handlers that answer requests under `baseUrl` with the mock.
@@ -26,9 +27,20 @@ export function toHandlers(mock: RelayService, { baseUrl = 'http://relay.test' }
       headers,
       ...(body ? { body } : {}),
     })
-    return new Response(answer.text, { status: answer.status, headers: answer.headers })
+    // In-process, a fault that is no answer becomes its nearest equivalent (see FAULT_KINDS' inProcess).
+    if (answer.fault === 'reset') return HttpResponse.error()
+    if (answer.fault === 'hang') {
+      return new Promise<Response>((_, reject) => {
+        request.signal.addEventListener('abort', () => {
+          answer.onClosed?.()
+          reject(request.signal.reason)
+        })
+      })
+    }
+    const text = answer.fault === 'truncated' ? answer.text.slice(0, Math.floor(answer.text.length / 2)) : answer.text
+    return new Response(text, { status: answer.status, headers: answer.headers })
   }
-  const byMethod = { GET: http.get, POST: http.post, PUT: http.put } as const
+  const byMethod: Record<Method, typeof http.get> = { GET: http.get, POST: http.post, PUT: http.put, DELETE: http.delete }
   // Predicates rather than path patterns: msw decodes a pattern's parameters with decodeURIComponent,
   // which throws on a malformed escape (/vehicles/%E0%A4%A) before any handler can answer it.
   const under = (pathname: RegExp) => ({ request }: { request: Request }) => {

@@ -21,12 +21,14 @@ export interface Answer {
   schema?: z.ZodType
 }
 
-export interface Route<Query = unknown, Body = unknown> {
-  method: 'GET' | 'POST' | 'PUT'
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+
+export interface Route<Query = unknown, Body = unknown, Id extends string = string> {
+  method: Method
   /** A path with `:name` parameters, e.g. `/vehicles/:id`. */
   path: string
   /** `METHOD /path`: the endpoint's stable name in the journal, the rules and the docs. */
-  id: string
+  id: Id
   integration: Integration
   summary: string
   query?: z.ZodType<Query>
@@ -44,9 +46,9 @@ export interface Route<Query = unknown, Body = unknown> {
  * @example
  * defineRoute({ method: 'GET', path: '/vehicles', query: z.object({ plate }), handle: ({ world, query }) => ... })
  */
-export function defineRoute<Query = undefined, Body = undefined>(
-  route: Omit<Route<Query, Body>, 'id'>,
-): Route<Query, Body> {
+export function defineRoute<Query = undefined, Body = undefined, M extends Method = Method, P extends string = string>(
+  route: Omit<Route<Query, Body>, 'id' | 'method' | 'path'> & { method: M; path: P },
+): Route<Query, Body, `${M} ${P}`> {
   return { ...route, id: `${route.method} ${route.path}` }
 }
 
@@ -60,7 +62,7 @@ export function linkRoute<T>(
   schema: z.ZodType,
   find: (world: World, id: string) => T | undefined,
   toBody: (record: T) => unknown,
-): Route<undefined, undefined> {
+): Route<undefined, undefined, `GET /${string}/:id`> {
   return defineRoute({
     method: 'GET',
     path: `/${resource}/:id`,

@@ -2,6 +2,7 @@
 // each with the visit that exercises it.
 import type { WorldData } from './store.js'
 import type { Random } from './random.js'
+import { toArmedFault, type ArmedFault } from './faults.js'
 
 /** The data a location has for one paid visit (the interface's "data the location needs"). */
 export interface Visit {
@@ -38,26 +39,13 @@ export interface SeedContext {
   visitDefaults: Pick<Visit, 'visitStart' | 'visitEnd' | 'amount' | 'currency'>
 }
 
-/**
- * A failure the service answers instead of handling a request: what a location's client must survive.
- * @example { route: 'POST /payments', status: 503, times: 1 } // the first POST /payments answers 503
- */
-export interface ScenarioFault {
-  /** The endpoint, as the journal names it: `METHOD /path`, e.g. `POST /payments`. */
-  route: string
-  /** The status answered, e.g. 503. */
-  status: number
-  /** Answer the fault to the first `times` requests that reach this endpoint's handler, then behave normally. */
-  times: number
-}
-
 export interface Scenario {
   name: string
   /** One line: the state of the world. */
   description: string
   simplePayment: SimplePaymentBehaviour
-  /** Failures injected in this world (none by default); requests that get one record nothing. */
-  faults?: ReadonlyArray<ScenarioFault>
+  /** Faults armed in every world of this scenario (none by default), e.g. `{ route: 'POST /payments', kind: 'unavailable', mode: 'once' }`. */
+  faults?: ReadonlyArray<ArmedFault>
   /** Changes the base world and returns the visit that exercises this scenario. */
   seed(context: SeedContext): Visit
 }
@@ -75,10 +63,10 @@ export function defineScenario(
   scenario: Omit<Scenario, 'simplePayment'> & { simplePayment?: SimplePaymentBehaviour },
 ): Scenario {
   for (const fault of scenario.faults ?? []) {
-    if (!/^[A-Z]+ \/\S*$/.test(fault.route) || !Number.isInteger(fault.status) || fault.status < 400 || fault.status > 599 || !Number.isInteger(fault.times) || fault.times < 1) {
-      throw new Error(
-        `Failed to define the scenario ${scenario.name}: the fault ${JSON.stringify(fault)} is not valid. Please give a route such as "POST /payments", a status from 400 to 599 and times of 1 or more.`,
-      )
+    try {
+      toArmedFault(fault)
+    } catch (error) {
+      throw new Error(`Failed to define the scenario ${scenario.name}: ${(error as Error).message}.`)
     }
   }
   return { simplePayment: 'accept', ...scenario }

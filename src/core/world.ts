@@ -2,7 +2,8 @@
 // clients and many parallel test cases can use one mock.
 import { createJournal, type Journal } from './journal.js'
 import { createRandom, type Random } from './random.js'
-import type { Scenario, ScenarioFault, Visit } from './scenario.js'
+import type { ArmedFault } from './faults.js'
+import type { Scenario, Visit } from './scenario.js'
 import type { SeededWorld } from './seed.js'
 import { layerStore, type Store } from './store.js'
 import type { LocationRecord } from './schemas.js'
@@ -22,8 +23,12 @@ export interface World {
   journal: Journal
   /** The source of ids created at run time. */
   random: Random
-  /** How many times each of the scenario's faults has been answered here: a reset re-arms them, and worlds never share them. */
-  faultsAnswered: Map<ScenarioFault, number>
+  /** The faults armed here: the scenario's, then any armed for this world (a case, `serve --fault`, the admin API). */
+  faults: ArmedFault[]
+  /** How many times each fault has been answered here: a reset re-arms them, and worlds never share them. */
+  faultsAnswered: Map<ArmedFault, number>
+  /** Set by the fault `token-revoked`: every later request with this world's token is a 401. */
+  revoked: boolean
 }
 
 /** Creates a world over a seeded (and cached) scenario world and its loaded, shared store. */
@@ -35,6 +40,8 @@ export function createWorld(options: {
   /** The seeded records, loaded once per scenario and shared read-only by its worlds. */
   base: Store
   journalLimit?: number
+  /** Faults armed for this world beyond its scenario's. */
+  faults?: ReadonlyArray<ArmedFault>
 }): World {
   const { id, token, scenario, seeded } = options
   const store = layerStore(options.base)
@@ -48,6 +55,8 @@ export function createWorld(options: {
     hints: seeded.hints,
     journal: createJournal({ limit: options.journalLimit }),
     random: createRandom(`${id}:${scenario.name}`),
+    faults: [...(scenario.faults ?? []), ...(options.faults ?? [])],
     faultsAnswered: new Map(),
+    revoked: false,
   }
 }

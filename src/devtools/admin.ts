@@ -7,7 +7,8 @@ import { toOpenApi } from '../core/openapi.js'
 import { acceptsHtml, liveRoutes } from './live/routes.js'
 import { createLiveState, type LiveView } from './live/state.js'
 import { toProblem, type Reply } from '../core/problems.js'
-import { defineRoute, type Route } from '../core/route.js'
+import { defineRoute, type Method, type Route } from '../core/route.js'
+import { FAULT_KINDS, FAULT_STEPS, formatFault, stepOf, toArmedFault } from '../core/faults.js'
 import type { World } from '../core/world.js'
 
 /** What a person needs to try a world by hand: its token, location, scenario and the visit to send. */
@@ -22,7 +23,21 @@ export function describeWorld(world: World) {
   }
 }
 
-function admin(path: string, method: 'GET' | 'POST' | 'PUT', summary: string, handle: Route<Record<string, string>, any>['handle']) {
+/** A world's armed faults as the admin API shows them, with the table of kinds and steps to choose from. */
+function faultsOf(world: World) {
+  return {
+    armed: world.faults.map((fault) => ({
+      ...fault,
+      step: stepOf(fault.route),
+      text: formatFault(fault),
+      struck: world.faultsAnswered.get(fault) ?? 0,
+    })),
+    kinds: FAULT_KINDS,
+    steps: FAULT_STEPS,
+  }
+}
+
+function admin(path: string, method: Method, summary: string, handle: Route<Record<string, string>, any>['handle']) {
   return defineRoute<Record<string, string>, any>({ method, path, integration: 'admin', summary, answers: {}, handle }) as Route<any, any>
 }
 
@@ -68,6 +83,23 @@ function adminRoutes(live: LiveView): Route<any, any>[] {
     admin('/__relay/tokens', 'POST', 'Issue a fresh token with a world of its own: {"scenario": "..."} (optional)', async ({ body }) => {
       const world = await mock.addWorld({ scenario: typeof body?.scenario === 'string' ? body.scenario : undefined })
       return { status: 201, body: describeWorld(world) }
+    }),
+    admin('/__relay/faults', 'GET', "The faults armed on the world, how often each has struck, and every kind and step", ({ world }) => ({
+      status: 200,
+      body: faultsOf(world),
+    })),
+    admin('/__relay/faults', 'POST', 'Arm a fault on the world: {"route": "POST /payments" or "payment-create", "kind": "reset", "mode": "once" | "always"}', ({ world, body }) => {
+      try {
+        world.faults.push(toArmedFault(body ?? {}))
+      } catch (error) {
+        return toProblem(422, `Failed to arm the fault: ${(error as Error).message}.`)
+      }
+      return { status: 201, body: faultsOf(world) }
+    }),
+    admin('/__relay/faults', 'DELETE', "Clear the world's faults (?route= or ?step= for one request's)", ({ world, query }) => {
+      const only = query.route ?? query.step
+      world.faults = only ? world.faults.filter((f) => f.route !== only && stepOf(f.route) !== only) : []
+      return { status: 200, body: faultsOf(world) }
     }),
     admin('/openapi/advanced.json', 'GET', 'OpenAPI 3 document of the advanced integration', () => ({ status: 200, body: toOpenApi('advanced') })),
     admin('/openapi/simple.json', 'GET', 'OpenAPI 3 document of the simple integration', () => ({ status: 200, body: toOpenApi('simple') })),

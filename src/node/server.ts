@@ -3,7 +3,7 @@
 // cheaper than going through Request/Response and web streams.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { RelayMockError, type RelayService, type RelayRequest } from '../core/mock.js'
+import { RelayMockError, type RelayService, type RelayRequest, type RelayResponse } from '../core/mock.js'
 import type { World } from '../core/world.js'
 
 export interface ServerOptions {
@@ -30,10 +30,7 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
         ...(options.world ? { world: options.world } : {}),
       }
       mock.handle(request).then(
-        (answer) => {
-          res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.text) })
-          res.end(answer.text)
-        },
+        (answer) => (answer.fault ? breakAnswer(req, res, answer) : writeAnswer(res, answer)),
         (error: Error) => {
           // handle() never throws; this is the last guard so that no request goes unanswered.
           res.writeHead(500, { 'content-type': 'application/json' })
@@ -62,6 +59,35 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
       respond(body, tooLarge)
     })
   })
+}
+
+function writeAnswer(res: http.ServerResponse, answer: RelayResponse): void {
+  res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.text) })
+  res.end(answer.text)
+}
+
+/** Carries out a fault that is no answer, or a broken one: what a real network does to a client. */
+function breakAnswer(req: http.IncomingMessage, res: http.ServerResponse, answer: RelayResponse): void {
+  const socket = req.socket
+  switch (answer.fault) {
+    case 'reset':
+      // An RST, not a FIN: the client sees ECONNRESET with no status line.
+      socket.resetAndDestroy()
+      return
+    case 'hang':
+      // Nothing is written; the socket stays open until the client gives up (or the server closes).
+      socket.setTimeout(0)
+      res.once('close', () => answer.onClosed?.())
+      return
+    case 'truncated': {
+      const body = Buffer.from(answer.text, 'utf8')
+      res.writeHead(answer.status, { ...answer.headers, 'content-length': body.length })
+      res.write(body.subarray(0, Math.floor(body.length / 2)), () => socket.destroy())
+      return
+    }
+    default:
+      writeAnswer(res, answer)
+  }
 }
 
 /** Starts listening; resolves with the base URL. Port 0 picks a free port. */

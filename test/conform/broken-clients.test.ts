@@ -91,7 +91,7 @@ const broken: Broken[] = [
   // client.completes
   { defect: 'exits 1 when the owner is unknown (shell)', client: shell('exit-1.sh', '((n > 0)) || finish skipped', '((n > 0)) || { echo "owner unknown" >&2; exit 1; } || finish skipped'), case: 'advanced/unknown-owner', breaks: ['client.completes'] },
   { defect: 'exits 1 when the simple payment is refused (process)', client: `${DEFECTIVE} simple-exit-1-when-refused`, case: 'simple/rejected', breaks: ['client.completes'] },
-  { defect: 'hangs after paying (process): killed after the timeout', client: `${DEFECTIVE} hang-after-paying`, case: 'advanced/existing-vehicle', breaks: ['client.completes'], timeoutMs: 1500, timedOut: true },
+  { defect: 'hangs after paying (process): killed after the timeout', client: `${DEFECTIVE} hang-after-paying`, case: 'advanced/existing-vehicle', breaks: ['client.completes'], timeoutMs: 4000, timedOut: true },
   // client.outcome
   { defect: 'keys on the HTTP status, not on id (process)', client: `${DEFECTIVE} simple-keys-on-status`, case: 'simple/rejected-ok-status', breaks: ['client.outcome'] },
   { defect: 'writes outcome paid when the owner is unknown (python)', client: python('paid-when-skipped.py', 'raise Finished("skipped"', 'raise Finished("paid"'), case: 'advanced/unknown-owner', breaks: ['client.outcome'] },

@@ -25,11 +25,12 @@ it('covers every scenario in the registry', () => {
   expect([...scenarios.keys()].sort()).toEqual([...COVERED].sort())
 })
 
-it('refuses to define a scenario whose fault never fires', () => {
+it('refuses to define a scenario with a fault of no known kind, or on a request no fault can break', () => {
   const seed = scenarios.get('default')!.seed
-  expect(() => defineScenario({ name: 'broken', description: '', seed, faults: [{ route: 'POST /payments', status: 503, times: 0 }] })).toThrow(
-    /Failed to define the scenario broken: the fault .* is not valid/,
-  )
+  const define = (fault: object) => () => defineScenario({ name: 'broken', description: '', seed, faults: [fault as never] })
+  expect(define({ route: 'POST /payments', kind: 'explode', mode: 'once' })).toThrow(/Failed to define the scenario broken: "explode" is not a fault: expected one of unavailable, /)
+  expect(define({ route: 'GET /payments', kind: 'reset', mode: 'once' })).toThrow(/Failed to define the scenario broken: "GET \/payments" is not a request a fault can break: expected one of GET \/rental-companies, /)
+  expect(define({ route: 'POST /payments', kind: 'reset', mode: 'twice' })).toThrow(/"twice" is not a fault mode: expected once or always/)
 })
 
 describe.each(transports)('scenarios over $name', (transport) => {
@@ -189,7 +190,7 @@ describe.each(transports)('scenarios over $name', (transport) => {
       expect(answer.status).toBe(503)
       expect(answer.headers['retry-after']).toBe('1')
       expect(answer.body).not.toHaveProperty('id')
-      expect(answer.body.message).toContain('scenario payment-unavailable injects this on the first POST /payments')
+      expect(answer.body.message).toContain('fault POST /payments=unavailable:once, armed by the scenario payment-unavailable')
       expect(w.store.payments.all()).toEqual([])
     })
 
@@ -251,7 +252,7 @@ describe.each(transports)('scenarios over $name', (transport) => {
       const custodian = await api.post('/custodians', custodianBody(w, vehicle.body.id))
       expect(custodian.status).toBe(503)
       expect(custodian.headers['retry-after']).toBe('1')
-      expect(custodian.body.message).toContain('scenario custodian-unavailable injects this on the first POST /custodians')
+      expect(custodian.body.message).toContain('fault POST /custodians=unavailable:once, armed by the scenario custodian-unavailable')
       expect(w.store.custodians.byVehicle(vehicle.body.id)).toEqual([])
     })
 
@@ -272,7 +273,7 @@ describe.each(transports)('scenarios over $name', (transport) => {
       expect(answer.status).toBe(503)
       expect(answer.headers['retry-after']).toBe('1')
       expect(answer.body).not.toHaveProperty('id')
-      expect(answer.body.message).toContain('scenario simple-unavailable injects this on the first POST /payment')
+      expect(answer.body.message).toContain('fault POST /payment=unavailable:once, armed by the scenario simple-unavailable')
       // The simple endpoint's own answer shape, as for every refusal there.
       expect(answer.body.status).toBe('refused')
       expect(answer.headers['content-type']).toMatch(/^application\/json/)

@@ -1,6 +1,8 @@
 // `relay-mock serve`'s work, loaded only when the command runs: start the mock over HTTP, print
 // what to try, stop cleanly on SIGINT or SIGTERM.
 import pc from 'picocolors'
+import { RelayMockError } from '../../core/errors.js'
+import { formatFault, parseFault } from '../../core/faults.js'
 import { createRelayService } from '../../core/mock.js'
 import { devtools } from '../../devtools/admin.js'
 import type { World } from '../../core/world.js'
@@ -15,6 +17,8 @@ export interface ServeOptions {
   vehicles: number
   journalLimit: number
   latency?: number | [number, number]
+  /** Faults as people write them: `POST /payments=reset:once`. */
+  fault?: string[]
 }
 
 /**
@@ -22,7 +26,15 @@ export interface ServeOptions {
  * @example await serve({ port: 4010, host: '127.0.0.1', scenario: 'default', seed: 2026, vehicles: 24, journalLimit: 10000 })
  */
 export async function serve(args: ServeOptions): Promise<number> {
+  const faults = (args.fault ?? []).map((text) => {
+    try {
+      return parseFault(text)
+    } catch (error) {
+      throw new RelayMockError('BAD_OPTION', `relay-mock serve: --fault ${(error as Error).message}.`)
+    }
+  })
   const service = await createRelayService({
+    faults,
     tokens: args.token,
     scenario: args.scenario,
     seed: args.seed,
@@ -55,6 +67,7 @@ function banner(baseUrl: string, worlds: World[], latency?: number | [number, nu
     `  token       ${pc.green(world.token)}${worlds.length > 1 ? pc.dim(`  (+${worlds.length - 1} more: ${worlds.slice(1).map((w) => w.token).join(', ')})`) : ''}`,
     `  location    ${world.location.id}  ${pc.dim(world.location.name)}`,
     `  scenario    ${world.scenario.name}  ${pc.dim(world.scenario.description)}`,
+    ...(world.faults.length ? [`  faults      ${world.faults.map(formatFault).join(', ')}  ${pc.dim('(each world; /__relay/faults to change)')}`] : []),
     ...(latency ? [`  latency     ${Array.isArray(latency) ? `${latency[0]}–${latency[1]} ms` : `${latency} ms`} on every answer of the service`] : []),
     `  live page   ${pc.cyan(`${baseUrl}/__relay/`)}    OpenAPI ${pc.cyan(`${baseUrl}/openapi/advanced.json`)}, ${pc.cyan('/openapi/simple.json')}`,
     '',

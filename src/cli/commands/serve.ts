@@ -35,6 +35,11 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         type: 'string',
         describe: 'Answer late, to see how a client copes with a slow service: milliseconds (300) or a range (100-800)',
         coerce: parseLatency,
+      })
+      .option('fault', {
+        type: 'string',
+        array: true,
+        describe: 'Break one request of the flows: <route>=<kind>[:once], e.g. "POST /payments=reset:once"; repeat for more (see the README\'s fault table)',
       }) as unknown as Argv<ServeArgs>,
   async handler(args: ArgumentsCamelCase<ServeArgs>) {
     const { serve } = await import('../actions/serve.js')

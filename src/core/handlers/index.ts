@@ -1,15 +1,23 @@
 // The route table of the relay service: every documented endpoint, once.
-import type { Route } from '../route.js'
+import type { FAULT_STEPS } from '../faults.js'
 import { custodianRoutes } from './custodians.js'
 import { paymentRoutes } from './payments.js'
 import { rentalCompanyRoutes } from './rental-companies.js'
 import { simplePaymentRoutes } from './simple-payment.js'
 import { vehicleRoutes } from './vehicles.js'
 
-export const serviceRoutes: ReadonlyArray<Route<any, any>> = [
+export const serviceRoutes = [
   ...rentalCompanyRoutes,
   ...vehicleRoutes,
   ...custodianRoutes,
   ...paymentRoutes,
   ...simplePaymentRoutes,
-]
+] as const
+
+/** An endpoint's stable name, `METHOD /path`, typed from the table: e.g. `POST /payments`. */
+export type ServiceRouteId = (typeof serviceRoutes)[number]['id']
+
+/** Every request a fault can break is an endpoint of the table: a typo here does not compile. */
+export type FaultRoutesAreEndpoints = (typeof FAULT_STEPS)[keyof typeof FAULT_STEPS] extends ServiceRouteId ? true : never
+const faultRoutesAreEndpoints: FaultRoutesAreEndpoints = true
+void faultRoutesAreEndpoints
