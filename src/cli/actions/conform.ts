@@ -7,7 +7,7 @@ import type { Reporter } from '../../core/rules/types.js'
 import { checkHarFile } from '../../node/from-har.js'
 import { reporters } from '../../node/reporters/index.js'
 import { runConformance } from '../../node/runner.js'
-import { fileReports, type ConformArgs } from '../commands/conform.js'
+import { fileReports, type ConformArgs } from '../conform-options.js'
 
 /** Runs conform; 0 when every case passed, 1 when a rule failed, 2 on a usage error. */
 export async function conform(args: ConformArgs): Promise<number> {

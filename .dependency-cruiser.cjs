@@ -1,0 +1,61 @@
+// The layers point down only: core (the domain and the protocol) < devtools (admin API, live page,
+// diagrams, HAR) < node (server, runner, reporters) < cli. `npm test` runs this check.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'A cycle ties modules together so that neither can change alone.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-knows-no-tools',
+      severity: 'error',
+      comment: 'The core (schemas, store, worlds, route table, rules, the protocol) imports nothing of the dev tools, Node, or the CLI.',
+      from: { path: '^src/core/' },
+      to: { path: '^src/(devtools|node|cli)/' },
+    },
+    {
+      name: 'core-is-runtime-neutral',
+      severity: 'error',
+      comment: 'The core speaks plain data and Fetch: no node:* module.',
+      from: { path: '^src/core/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'devtools-above-core-only',
+      severity: 'error',
+      comment: 'The dev tools plug into the core; they know nothing of the Node layer or the CLI.',
+      from: { path: '^src/devtools/' },
+      to: { path: '^src/(node|cli)/' },
+    },
+    {
+      name: 'node-below-cli',
+      severity: 'error',
+      comment: 'The Node layer (server, runner, reporters) is used by the CLI, never the reverse.',
+      from: { path: '^src/node/' },
+      to: { path: '^src/cli/' },
+    },
+    {
+      name: 'scenarios-and-suites-are-data',
+      severity: 'error',
+      comment: 'Scenarios and suites use the core only.',
+      from: { path: '^(scenarios|suites)/' },
+      to: { path: '^src/(devtools|node|cli)/' },
+    },
+    {
+      name: 'no-benchmark-in-product',
+      severity: 'error',
+      from: { path: '^(src|scenarios|suites)/' },
+      to: { path: '^bench/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+  },
+}

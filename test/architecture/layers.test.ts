@@ -1,0 +1,39 @@
+// The layer rules are real: the same configuration `npm test` checks the tree with fails a tree that
+// breaks them, naming the rule. (The tree itself is checked by `npm run layers` in `npm test`.)
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { afterAll, expect, it } from 'vitest'
+
+const root = resolve(import.meta.dirname, '../..')
+const fixture = mkdtempSync(join(os.tmpdir(), 'relay-layers-'))
+afterAll(() => rmSync(fixture, { recursive: true, force: true }))
+
+function write(path: string, text: string) {
+  mkdirSync(dirname(join(fixture, path)), { recursive: true })
+  writeFileSync(join(fixture, path), text)
+}
+
+function cruise(): { status: number | null; output: string } {
+  const result = spawnSync(process.execPath, [join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), 'src', '--config', join(root, '.dependency-cruiser.cjs')], {
+    cwd: fixture,
+    encoding: 'utf8',
+  })
+  return { status: result.status, output: result.stdout + result.stderr }
+}
+
+it('fails a core module that imports a dev tool, a Node module, or sits on a cycle', () => {
+  write('tsconfig.json', JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true } }))
+  write('src/devtools/page.ts', "export const page = 'page'\n")
+  write('src/core/store.ts', "import { page } from '../devtools/page.js'\nimport { readFileSync } from 'node:fs'\nimport { b } from './b.js'\nexport const a = [page, readFileSync, b]\n")
+  write('src/core/b.ts', "import { a } from './store.js'\nexport const b = () => a\n")
+  write('src/node/server.ts', "import { run } from '../cli/index.js'\nexport const serve = run\n")
+  write('src/cli/index.ts', "export const run = 1\n")
+  const { status, output } = cruise()
+  expect(status).not.toBe(0)
+  expect(output).toContain('core-knows-no-tools: src/core/store.ts → src/devtools/page.ts')
+  expect(output).toContain('core-is-runtime-neutral: src/core/store.ts → fs')
+  expect(output).toContain('no-cycles')
+  expect(output).toContain('node-below-cli: src/node/server.ts → src/cli/index.ts')
+})
