@@ -2,12 +2,12 @@
 // transports (the Node server and the msw handlers) call. Fetch-free and Node-free: a request
 // is plain data in, plain data out.
 import { scenarios as knownScenarios } from '../../scenarios/index.js'
-import { serviceRoutes } from './handlers/index.js'
 import { RelayMockError } from './errors.js'
 import { FAULT_KINDS, faultReply, revokedReply, SLOW_FAULT_MS, takeFault, type ArmedFault, type TransportFault } from './faults.js'
 import { createJournal, maskAuthorization, type AuthVerdict, type Journal, type JournalEntry } from './journal.js'
 import { toProblem, toValidationProblem, type Reply } from './problems.js'
 import type { Route } from './route.js'
+import { compileRoutes, header, MAX_DEPTH, nestsDeeperThan, parseBearer, readJsonBody, resolveRoute, SERVICE_TABLE, type CompiledRoute } from './protocol.js'
 import type { Scenario } from './scenario.js'
 import { MOCK_DEFAULTS } from './defaults.js'
 import { buildWorld, type SeededWorld } from './seed.js'
@@ -88,48 +88,6 @@ export interface RelayResponse {
 
 export { RelayMockError } from './errors.js'
 
-/** The slips the interface itself makes, taught rather than hidden. */
-const KNOWN_SLIPS: Record<string, string> = {
-  '/rental-comapnies':
-    'The path is misspelled: use /rental-companies (the interface\'s request listing spells it "rental-comapnies" by mistake; its client code uses /rental-companies).',
-}
-
-interface CompiledRoute {
-  route: Route<any, any>
-  segments: string[]
-}
-
-function compile(routes: ReadonlyArray<Route<any, any>>): CompiledRoute[] {
-  return routes.map((route) => ({ route, segments: route.path.split('/').slice(1) }))
-}
-
-function matchPath(compiled: CompiledRoute, parts: string[]): Record<string, string> | undefined {
-  if (compiled.segments.length !== parts.length) return undefined
-  let params: Record<string, string> | undefined
-  for (let i = 0; i < parts.length; i++) {
-    const segment = compiled.segments[i]
-    if (segment.startsWith(':')) {
-      // `/vehicles/` is a trailing slash, not a vehicle with an empty id.
-      if (parts[i] === '') return undefined
-      ;(params ??= {})[segment.slice(1)] = safeDecode(parts[i])
-    } else if (segment !== parts[i]) return undefined
-  }
-  return params ?? {}
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text)
-  } catch {
-    return text
-  }
-}
-
-function header(headers: RelayRequest['headers'], name: string): string | undefined {
-  const value = headers[name]
-  return Array.isArray(value) ? value.join(', ') : value
-}
-
 /**
  * Creates the mock service: one world per token, all seeded from the named scenario.
  * @example
@@ -142,7 +100,6 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
   const seeds = new Map<string, { seeded: SeededWorld; base: Promise<Store> }>()
   const worlds = new Map<string, World>()
   const journal = createJournal({ limit: settings.journalLimit })
-  const compiledService = compile(serviceRoutes)
   let worldCount = 0
   let seq = 0
 
@@ -210,7 +167,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
   function use(extension: ServiceExtension): RelayService {
     extensions.push(extension)
     const routes = extension.routes?.(mock) ?? []
-    compiledExtensions = [...compiledExtensions, ...compile(routes)]
+    compiledExtensions = [...compiledExtensions, ...compileRoutes(routes)]
     for (const route of routes) extensionPrefixes.add(route.path.split('/')[1])
     return mock
   }
@@ -269,13 +226,13 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
       const checked = authenticate(header(request.headers, 'authorization'), request.world)
       auth = checked.verdict
       world = checked.world ?? checked.owner ?? request.world
-      const found = resolve(compiledService, request.method, parts, path)
+      const found = resolveRoute(SERVICE_TABLE, request.method, parts, path)
       if ('reply' in found) reply = found.reply
       else {
         route = found.route
         if (!checked.world) reply = checked.reply!
         else {
-          const body = route.body ? readBody(request) : undefined
+          const body = route.body ? readJsonBody(request, settings.bodyLimit) : undefined
           if (body && 'reply' in body) {
             bodyError = (body.reply.body as { message: string }).message
             reply = route.refuse ? route.refuse({ world: checked.world, reply: body.reply }) : body.reply
@@ -376,48 +333,19 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     return { reply: refused, fault }
   }
 
-  function readBody(request: RelayRequest): { value: unknown } | { reply: Reply } {
-    // The limit is in bytes, as the Node server counts it: a string's length counts UTF-16 units.
-    if (request.bodyTooLarge || (request.body && request.body.length > settings.bodyLimit / 3 && utf8Bytes(request.body) > settings.bodyLimit)) {
-      return { reply: toProblem(413, `The body is larger than the ${settings.bodyLimit} bytes the service accepts. Please send only the documented fields.`) }
-    }
-    if (!request.body || request.body.trim() === '') {
-      return { reply: toProblem(400, 'The body is empty; the service expects a JSON object with the documented fields, sent with Content-Type: application/json.') }
-    }
-    const type = header(request.headers, 'content-type')
-    if (!type || !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
-      return {
-        reply: toProblem(
-          415,
-          type
-            ? `The body is sent as ${type}; the service reads only JSON. Please send the header Content-Type: application/json.`
-            : 'The request has a body but no Content-Type header. Please send Content-Type: application/json.',
-        ),
-      }
-    }
-    if (nestsDeeperThan(request.body, MAX_DEPTH)) {
-      return { reply: toProblem(400, `The body nests deeper than ${MAX_DEPTH} levels; the service's bodies nest two. Please send a JSON object with the documented fields.`) }
-    }
-    try {
-      return { value: JSON.parse(request.body) }
-    } catch (error) {
-      return { reply: toProblem(400, `The body is not valid JSON (${(error as Error).message}). Please send a JSON object.`) }
-    }
-  }
-
   function authenticate(authorization: string | undefined, bound: World | undefined): { verdict: AuthVerdict; world?: World; reply?: Reply; owner?: World } {
     const challenge = { 'www-authenticate': 'Bearer realm="relay"' }
-    if (!authorization) {
+    const bearer = parseBearer(authorization)
+    if (bearer.verdict === 'missing') {
       return { verdict: 'missing', reply: toProblem(401, 'The request has no Authorization header. Please send Authorization: Bearer <your API token>.', undefined, challenge) }
     }
-    const match = /^Bearer +(\S+)\s*$/i.exec(authorization)
-    if (!match) {
+    if (bearer.verdict === 'malformed') {
       return {
         verdict: 'malformed',
-        reply: toProblem(401, `The Authorization header is malformed (${maskAuthorization(authorization)}). Please send exactly: Authorization: Bearer <your API token>.`, undefined, challenge),
+        reply: toProblem(401, `The Authorization header is malformed (${maskAuthorization(authorization!)}). Please send exactly: Authorization: Bearer <your API token>.`, undefined, challenge),
       }
     }
-    const world = worlds.get(match[1])
+    const world = worlds.get(bearer.token)
     // A revoked token's requests still belong to its world's journal: the client's retries must show there.
     if (world?.revoked && (!bound || world === bound)) return { verdict: 'revoked', reply: revokedReply(), owner: world }
     if (!world || (bound && world !== bound)) {
@@ -431,7 +359,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
 
   async function respondExtension(request: RelayRequest, parts: string[], search: string): Promise<RelayResponse> {
     const path = `/${parts.join('/')}`
-    const found = resolve(compiledExtensions, request.method, parts, path)
+    const found = resolveRoute(compiledExtensions, request.method, parts, path)
     if ('reply' in found) return toResponse(found.reply)
     const world = adminWorld(request, search)
     if (!world) return toResponse(toProblem(404, 'The mock has no world for that token. Please send a token relay-mock serve printed, or issue one with POST /__relay/tokens.'))
@@ -440,7 +368,8 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
   }
 
   function adminWorld(request: RelayRequest, search: string): World | undefined {
-    const fromHeader = /^Bearer +(\S+)/i.exec(header(request.headers, 'authorization') ?? '')?.[1]
+    const bearer = parseBearer(header(request.headers, 'authorization'))
+    const fromHeader = bearer.verdict === 'ok' ? bearer.token : undefined
     const token = fromHeader ?? new URLSearchParams(search).get('token') ?? undefined
     if (token) return worlds.get(token)
     return request.world ?? mock.world
@@ -495,62 +424,6 @@ function safeJson(text: string | undefined): unknown {
   }
 }
 
-function resolve(
-  compiled: CompiledRoute[],
-  method: string,
-  parts: string[],
-  path: string,
-): { route: Route<any, any>; params: Record<string, string> } | { reply: Reply } {
-  const allowed: string[] = []
-  for (const candidate of compiled) {
-    const params = matchPath(candidate, parts)
-    if (!params) continue
-    if (candidate.route.method === method) return { route: candidate.route, params }
-    allowed.push(candidate.route.method)
-  }
-  if (allowed.length > 0) return { reply: methodNotAllowed(method, path, allowed) }
-  return { reply: notFound(compiled, path) }
-}
-
-function methodNotAllowed(method: string, path: string, allowed: string[]): Reply {
-  const allow = [...new Set(allowed)].join(', ')
-  const message =
-    path === '/payment' && method === 'GET'
-      ? 'GET /payment is not an endpoint: the simple payment is POST /payment with a JSON body (the interface\'s request listing shows GET by mistake; its client code sends POST).'
-      : `${method} ${path} is not an endpoint; ${path} answers ${allow}.`
-  return toProblem(405, message, undefined, { allow })
-}
-
-function notFound(compiled: CompiledRoute[], path: string): Reply {
-  const slip = KNOWN_SLIPS[path] ?? KNOWN_SLIPS[path.replace(/\/+$/, '')]
-  if (slip) return toProblem(404, slip)
-  const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path
-  const known = [...new Set(compiled.map((c) => c.route.path))]
-  if (trimmed !== path && compiled.some((c) => matchPath(c, trimmed.split('/').slice(1)))) {
-    return toProblem(404, `No endpoint has the path ${path}: drop the trailing slash (${trimmed}).`)
-  }
-  const near = known
-    .map((candidate) => ({ candidate, distance: editDistance(trimmed, candidate.replace(/\/:id$/, '')) }))
-    .sort((a, b) => a.distance - b.distance)[0]
-  const hint = near && near.distance <= 3 ? ` Did you mean ${near.candidate}?` : ''
-  const list = known.filter((p) => !p.includes(':')).join(', ')
-  return toProblem(404, `No endpoint has the path ${path}.${hint} The service's paths are ${list} (and each link, e.g. /vehicles/<id>).`)
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]
-    row[0] = i
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1))
-      previous = current
-    }
-  }
-  return row[b.length]
-}
-
 const JSON_HEADERS: Record<string, string> = Object.freeze({ 'content-type': 'application/json; charset=utf-8' })
 
 /** A client sends the same Authorization on every request: mask each value once. */
@@ -583,34 +456,3 @@ function withoutUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
 }
 
-/** The service's bodies nest two levels; JSON nested thousands deep only overflows stacks (JSON.stringify's, in the journal). */
-const MAX_DEPTH = 64
-
-/** True when `text` opens more than `max` arrays or objects inside one another (outside strings). */
-function nestsDeeperThan(text: string, max: number): boolean {
-  if (text.length <= max) return false
-  let depth = 0
-  let inString = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (inString) {
-      if (c === 92) i++ // a backslash escapes the next character
-      else if (c === 34) inString = false
-    } else if (c === 34) inString = true
-    else if (c === 91 || c === 123) {
-      if (++depth > max) return true
-    } else if (c === 93 || c === 125) depth--
-  }
-  return false
-}
-
-/** The UTF-8 length of a string, without encoding it. */
-function utf8Bytes(text: string): number {
-  let bytes = text.length
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    // 2 bytes below U+0800, 3 above; a surrogate pair (2 units) is 4 bytes.
-    if (c >= 0x80) bytes += c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2
-  }
-  return bytes
-}

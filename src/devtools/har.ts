@@ -3,7 +3,7 @@
 import type { Entry, Har, Header, QueryString } from 'har-format'
 import { statusText } from '../core/status.js'
 import { maskAuthorization, type AuthVerdict, type JournalEntry } from '../core/journal.js'
-import { serviceRoutes } from '../core/handlers/index.js'
+import { parseBearer, routeOf } from '../core/protocol.js'
 
 /** What relay-mock adds to each HAR entry (HAR allows fields that start with `_`), so a round trip keeps the journal's findings. */
 export interface RelayHarFields {
@@ -113,22 +113,10 @@ export interface FromHarOptions {
 /** The resources whose paths identify a relay service request, wherever the service is mounted. */
 const RESOURCES = ['rental-companies', 'vehicles', 'custodians', 'payments', 'payment', 'rental-comapnies']
 
-const compiledRoutes = serviceRoutes.map((route) => ({ id: route.id, method: route.method, segments: route.path.split('/').slice(1) }))
-
-/** The documented endpoint a method and path match (`GET /vehicles`), or null: the route table's own answer. */
-export function routeOf(method: string, path: string): string | null {
-  const parts = path.split('/').slice(1)
-  for (const route of compiledRoutes) {
-    if (route.method !== method || route.segments.length !== parts.length) continue
-    if (route.segments.every((segment, i) => segment.startsWith(':') || segment === parts[i])) return route.id
-  }
-  return null
-}
-
 /** What the mock makes of an Authorization header, short of knowing which tokens are valid. */
 function authOf(authorization: string | undefined, status: number): AuthVerdict {
-  if (!authorization) return 'missing'
-  if (!/^Bearer +\S+\s*$/i.test(authorization)) return 'malformed'
+  const bearer = parseBearer(authorization)
+  if (bearer.verdict !== 'ok') return bearer.verdict
   return status === 401 ? 'unknown-token' : 'ok'
 }
 

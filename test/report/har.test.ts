@@ -1,6 +1,7 @@
 import type { Har } from 'har-format'
 import { describe, expect, it } from 'vitest'
-import { fromHar, fromHarConversations, routeOf, toHar } from '../../src/devtools/har.js'
+import { fromHar, fromHarConversations, toHar } from '../../src/devtools/har.js'
+import { routeOf } from '../../src/core/protocol.js'
 import { checkVisits } from '../../src/devtools/live/visits.js'
 import { evaluate } from '../../src/core/rules/index.js'
 import { FIXTURE_TOKEN, converse, skippedCustodianCase } from './fixtures.js'

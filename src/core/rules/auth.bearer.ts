@@ -5,12 +5,13 @@
 // through the journal's mask since the journal never stores a token.
 import { maskAuthorization } from '../journal.js'
 import type { JournalEntry } from '../journal.js'
+import { parseBearer } from '../protocol.js'
 import { defineRule } from './define.js'
 import { at, fail, pass, skip } from './facts.js'
 
 function fault(entry: JournalEntry, token: string | undefined): string | undefined {
   const sent = entry.request.headers['authorization']
-  const verdict = entry.route !== null ? entry.auth : sent === undefined ? 'missing' : /^Bearer +\S+\s*$/i.test(sent) ? 'ok' : 'malformed'
+  const verdict = entry.route !== null ? entry.auth : parseBearer(sent).verdict
   if (verdict === 'missing') return 'sent no Authorization header'
   if (verdict === 'malformed') return `sent "Authorization: ${sent}", which is not "Bearer <token>"`
   if (verdict === 'unknown-token') return `sent a token that is not the case's (RELAY_API_TOKEN): "${sent}"`

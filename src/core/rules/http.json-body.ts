@@ -1,9 +1,8 @@
 // http.json-body: every request with a body sends `Content-Type: application/json` and valid JSON.
 // Works live: it reads only the request as the journal recorded it.
+import { contentTypeProblem } from '../protocol.js'
 import { defineRule } from './define.js'
 import { at, fail, pass, skip } from './facts.js'
-
-const JSON_TYPE = /^application\/json\s*(?:;|$)/i
 
 export default defineRule({
   id: 'http.json-body',
@@ -16,9 +15,11 @@ export default defineRule({
     if (withBody.length === 0) return skip('No request had a body.')
     for (const entry of withBody) {
       const type = entry.request.headers['content-type']
-      if (type === undefined || !JSON_TYPE.test(type)) {
+      // The mock's own test of the header (protocol.ts): a body it reads never breaks this rule.
+      const problem = contentTypeProblem(type)
+      if (problem) {
         return fail(
-          `Expected "Content-Type: application/json" on every request with a body; ${at(requests, entry)} sent ${type === undefined ? 'no Content-Type header' : `"Content-Type: ${type}"`}.`,
+          `Expected "Content-Type: application/json" (JSON in UTF-8) on every request with a body; ${at(requests, entry)} sent ${type === undefined ? 'no Content-Type header' : `"Content-Type: ${type}"`}. The mock said: ${problem}`,
           { seq: entry.seq, expected: 'application/json', actual: type ?? null },
         )
       }

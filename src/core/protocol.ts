@@ -1,0 +1,221 @@
+// The protocol of the relay service, each rule of HTTP written once: which endpoint a method and path
+// name (with the interface's two slips taught), Bearer parsing, the content type and charset of a body,
+// and reading a body within its limits. The mock answers with these, the HAR reader names routes with
+// them, and the rules judge clients with them, so a request the mock accepts never breaks an `http.*`
+// or `auth.*` rule, and the reverse.
+import { serviceRoutes } from './handlers/index.js'
+import { toProblem, type Reply } from './problems.js'
+import type { Route } from './route.js'
+
+/** Header names in lower case, as Node gives them. */
+export type Headers = Record<string, string | string[] | undefined>
+
+/** The slips the interface itself makes, taught rather than hidden. */
+const KNOWN_SLIPS: Record<string, string> = {
+  '/rental-comapnies':
+    'The path is misspelled: use /rental-companies (the interface\'s request listing spells it "rental-comapnies" by mistake; its client code uses /rental-companies).',
+}
+
+export interface CompiledRoute {
+  route: Route<any, any>
+  segments: string[]
+}
+
+export function compileRoutes(routes: ReadonlyArray<Route<any, any>>): CompiledRoute[] {
+  return routes.map((route) => ({ route, segments: route.path.split('/').slice(1) }))
+}
+
+function matchPath(compiled: CompiledRoute, parts: string[]): Record<string, string> | undefined {
+  if (compiled.segments.length !== parts.length) return undefined
+  let params: Record<string, string> | undefined
+  for (let i = 0; i < parts.length; i++) {
+    const segment = compiled.segments[i]
+    if (segment.startsWith(':')) {
+      // `/vehicles/` is a trailing slash, not a vehicle with an empty id.
+      if (parts[i] === '') return undefined
+      ;(params ??= {})[segment.slice(1)] = safeDecode(parts[i])
+    } else if (segment !== parts[i]) return undefined
+  }
+  return params ?? {}
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
+export function header(headers: Headers, name: string): string | undefined {
+  const value = headers[name]
+  return Array.isArray(value) ? value.join(', ') : value
+}
+
+
+/** The service's own route table, compiled once. */
+export const SERVICE_TABLE: ReadonlyArray<CompiledRoute> = compileRoutes(serviceRoutes)
+
+/**
+ * The documented endpoint a method and path name, e.g. `GET /vehicles`; null when none does.
+ * @example routeOf('GET', '/vehicles') // 'GET /vehicles'
+ */
+export function routeOf(method: string, path: string, table: ReadonlyArray<CompiledRoute> = SERVICE_TABLE): string | null {
+  const parts = path.split('/').slice(1)
+  for (const candidate of table) if (candidate.route.method === method && matchPath(candidate, parts)) return candidate.route.id
+  return null
+}
+
+/** What an Authorization header says: no header, not `Bearer <token>`, or a token. */
+export type BearerVerdict = { verdict: 'missing' } | { verdict: 'malformed' } | { verdict: 'ok'; token: string }
+
+/**
+ * Reads `Authorization: Bearer <token>` (the scheme in any case, one token, no other parameters).
+ * @example parseBearer('Bearer abc') // { verdict: 'ok', token: 'abc' }
+ */
+export function parseBearer(authorization: string | undefined): BearerVerdict {
+  if (authorization === undefined || authorization === '') return { verdict: 'missing' }
+  const match = /^Bearer +(\S+)\s*$/i.exec(authorization)
+  return match ? { verdict: 'ok', token: match[1] } : { verdict: 'malformed' }
+}
+
+/**
+ * Why a body's Content-Type is not one the service reads, or undefined when it is: JSON
+ * (`application/json`, or a `+json` type such as `application/vnd.relay+json`), in UTF-8 (no charset,
+ * or `charset=utf-8`). The sentence says what was sent and what to send.
+ * @example contentTypeProblem('text/plain') // 'The body is sent as text/plain; the service reads only JSON. ...'
+ */
+export function contentTypeProblem(type: string | undefined): string | undefined {
+  if (!type) return 'The request has a body but no Content-Type header. Please send Content-Type: application/json.'
+  const [media, ...parameters] = type.split(';')
+  if (!/^\s*application\/(?:[\w.+-]+\+)?json\s*$/i.test(media)) {
+    return `The body is sent as ${type}; the service reads only JSON. Please send the header Content-Type: application/json.`
+  }
+  for (const parameter of parameters) {
+    const [name, value = ''] = parameter.split('=').map((part) => part.trim())
+    if (name.toLowerCase() === 'charset' && !/^"?utf-?8"?$/i.test(value)) {
+      return `The body is sent in the charset ${value || '(empty)'}; JSON is UTF-8 (RFC 8259). Please send Content-Type: application/json (or application/json; charset=utf-8) and UTF-8 bytes.`
+    }
+  }
+  return undefined
+}
+
+/** A request's body as a transport hands it over. */
+export interface BodyInput {
+  headers: Headers
+  body?: string
+  /** Set by a transport that stopped reading a body beyond the limit. */
+  bodyTooLarge?: boolean
+}
+
+/**
+ * Reads a JSON body within the limit (in bytes): the value, or the refusal (413, 400, 415) that says why.
+ * @example readJsonBody({ headers: { 'content-type': 'application/json' }, body: '{}' }, 1024) // { value: {} }
+ */
+export function readJsonBody(request: BodyInput, limit: number): { value: unknown } | { reply: Reply } {
+  // The limit is in bytes, as the Node server counts it: a string's length counts UTF-16 units.
+  if (request.bodyTooLarge || (request.body && request.body.length > limit / 3 && utf8Bytes(request.body) > limit)) {
+    return { reply: toProblem(413, `The body is larger than the ${limit} bytes the service accepts. Please send only the documented fields.`) }
+  }
+  if (!request.body || request.body.trim() === '') {
+    return { reply: toProblem(400, 'The body is empty; the service expects a JSON object with the documented fields, sent with Content-Type: application/json.') }
+  }
+  const typeProblem = contentTypeProblem(header(request.headers, 'content-type'))
+  if (typeProblem) return { reply: toProblem(415, typeProblem) }
+  if (nestsDeeperThan(request.body, MAX_DEPTH)) {
+    return { reply: toProblem(400, `The body nests deeper than ${MAX_DEPTH} levels; the service's bodies nest two. Please send a JSON object with the documented fields.`) }
+  }
+  try {
+    return { value: JSON.parse(request.body) }
+  } catch (error) {
+    return { reply: toProblem(400, `The body is not valid JSON (${(error as Error).message}). Please send a JSON object.`) }
+  }
+}
+
+export function resolveRoute(
+  compiled: ReadonlyArray<CompiledRoute>,
+  method: string,
+  parts: string[],
+  path: string,
+): { route: Route<any, any>; params: Record<string, string> } | { reply: Reply } {
+  const allowed: string[] = []
+  for (const candidate of compiled) {
+    const params = matchPath(candidate, parts)
+    if (!params) continue
+    if (candidate.route.method === method) return { route: candidate.route, params }
+    allowed.push(candidate.route.method)
+  }
+  if (allowed.length > 0) return { reply: methodNotAllowed(method, path, allowed) }
+  return { reply: notFound(compiled, path) }
+}
+
+function methodNotAllowed(method: string, path: string, allowed: string[]): Reply {
+  const allow = [...new Set(allowed)].join(', ')
+  const message =
+    path === '/payment' && method === 'GET'
+      ? 'GET /payment is not an endpoint: the simple payment is POST /payment with a JSON body (the interface\'s request listing shows GET by mistake; its client code sends POST).'
+      : `${method} ${path} is not an endpoint; ${path} answers ${allow}.`
+  return toProblem(405, message, undefined, { allow })
+}
+
+function notFound(compiled: ReadonlyArray<CompiledRoute>, path: string): Reply {
+  const slip = KNOWN_SLIPS[path] ?? KNOWN_SLIPS[path.replace(/\/+$/, '')]
+  if (slip) return toProblem(404, slip)
+  const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path
+  const known = [...new Set(compiled.map((c) => c.route.path))]
+  if (trimmed !== path && compiled.some((c) => matchPath(c, trimmed.split('/').slice(1)))) {
+    return toProblem(404, `No endpoint has the path ${path}: drop the trailing slash (${trimmed}).`)
+  }
+  const near = known
+    .map((candidate) => ({ candidate, distance: editDistance(trimmed, candidate.replace(/\/:id$/, '')) }))
+    .sort((a, b) => a.distance - b.distance)[0]
+  const hint = near && near.distance <= 3 ? ` Did you mean ${near.candidate}?` : ''
+  const list = known.filter((p) => !p.includes(':')).join(', ')
+  return toProblem(404, `No endpoint has the path ${path}.${hint} The service's paths are ${list} (and each link, e.g. /vehicles/<id>).`)
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]
+    row[0] = i
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j]
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1))
+      previous = current
+    }
+  }
+  return row[b.length]
+}
+
+/** The service's bodies nest two levels; JSON nested thousands deep only overflows stacks (JSON.stringify's, in the journal). */
+export const MAX_DEPTH = 64
+
+/** True when `text` opens more than `max` arrays or objects inside one another (outside strings). */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  if (text.length <= max) return false
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 92) i++ // a backslash escapes the next character
+      else if (c === 34) inString = false
+    } else if (c === 34) inString = true
+    else if (c === 91 || c === 123) {
+      if (++depth > max) return true
+    } else if (c === 93 || c === 125) depth--
+  }
+  return false
+}
+
+/** The UTF-8 length of a string, without encoding it. */
+export function utf8Bytes(text: string): number {
+  let bytes = text.length
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    // 2 bytes below U+0800, 3 above; a surrogate pair (2 units) is 4 bytes.
+    if (c >= 0x80) bytes += c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2
+  }
+  return bytes
+}
