@@ -2,7 +2,8 @@
 // same schemas that validate requests, so the documents cannot drift from the mock.
 import { z } from 'zod'
 import { serviceRoutes } from './handlers/index.js'
-import type { Route } from './route.js'
+import { pipelineAnswers, PROBLEM_JSON } from './protocol.js'
+import type { Answer, Route } from './route.js'
 
 const cache = new Map<string, object>()
 
@@ -56,14 +57,18 @@ function operation(route: Route<any, any>) {
       parameters.push({ name, in: 'query', required: !schema.safeParse(undefined).success, description: json.description, schema: json })
     }
   }
+  // The handler's answers, then every answer the pipeline adds (auth, body, schemas, faults).
+  const answers: Record<string, Answer> = { ...pipelineAnswers(route), ...route.answers }
   const responses: Record<string, object> = {}
-  for (const [status, answer] of Object.entries(route.answers)) {
+  for (const status of Object.keys(answers).sort()) {
+    const answer = answers[status]
+    const mediaType = answer.mediaType ?? (Number(status) >= 400 && !route.refuse ? PROBLEM_JSON : 'application/json')
     responses[status] = {
       description: answer.description,
-      ...(answer.schema ? { content: { 'application/json': { schema: toSchema(answer.schema, 'output') } } } : {}),
+      ...(answer.headers ? { headers: Object.fromEntries(Object.entries(answer.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) } : {}),
+      ...(answer.schema ? { content: { [mediaType]: { schema: toSchema(answer.schema, 'output') } } } : {}),
     }
   }
-  responses['401'] = { description: 'The Authorization header is missing, malformed or names no token' }
   return {
     operationId: route.id.replace(/[^a-zA-Z]+(\w)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : '')),
     summary: route.summary,

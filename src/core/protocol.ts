@@ -5,7 +5,9 @@
 // or `auth.*` rule, and the reverse.
 import { serviceRoutes } from './handlers/index.js'
 import { toProblem, type Reply } from './problems.js'
-import type { Route } from './route.js'
+import { FAULT_STEPS, RETRY_AFTER_DATE_AHEAD_S, RETRY_AFTER_SECONDS } from './faults.js'
+import type { Answer, Route } from './route.js'
+import { problem } from './schemas.js'
 
 /** Header names in lower case, as Node gives them. */
 export type Headers = Record<string, string | string[] | undefined>
@@ -218,4 +220,35 @@ export function utf8Bytes(text: string): number {
     if (c >= 0x80) bytes += c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2
   }
   return bytes
+}
+
+/** The media type of a problem answer (RFC 9457). */
+export const PROBLEM_JSON = 'application/problem+json'
+
+/**
+ * Every answer the pipeline itself can give a route beyond its handler's (the route table's `answers`):
+ * the token check, the body's reading, the query's and body's schemas, and the faults a world may arm.
+ * The OpenAPI documents list these with the handler's answers, so they say all a client may get.
+ * @example Object.keys(pipelineAnswers(route)) // ['401', '400', '413', '415', '422', '429', '500', '503']
+ */
+export function pipelineAnswers(route: Route<any, any>): Record<number, Answer> {
+  const asProblem = (description: string): Answer => ({ description, schema: problem, mediaType: PROBLEM_JSON })
+  // Refusals before the handler take the route's own shape where it has one (the simple endpoint's).
+  const refusal = (description: string, headers?: Record<string, string>): Answer =>
+    route.refuse ? { description, schema: route.refusal ?? problem, mediaType: 'application/json', headers } : { ...asProblem(description), headers }
+  const answers: Record<number, Answer> = {
+    401: asProblem('The Authorization header is missing, is not `Bearer <token>`, names no token, or the token was revoked'),
+  }
+  if (route.body) {
+    answers[400] = refusal('The body is empty, is not JSON, or nests deeper than 64 levels')
+    answers[413] = refusal('The body is larger than the limit (1 MiB by default)')
+    answers[415] = refusal('The body is not sent as JSON in UTF-8 (`Content-Type: application/json`)')
+  }
+  if (route.body || route.query) answers[422] = refusal('A field is missing or invalid: `errors` names each, with what was expected')
+  if ((Object.values(FAULT_STEPS) as string[]).includes(route.id)) {
+    answers[429] = refusal('Too many requests (relay-mock: the fault rate-limited); nothing was applied', { 'Retry-After': `an HTTP-date ${RETRY_AFTER_DATE_AHEAD_S} s ahead or more` })
+    answers[503] = refusal('Unavailable just now (relay-mock: the fault unavailable); nothing was applied', { 'Retry-After': `seconds (${RETRY_AFTER_SECONDS})` })
+    answers[500] = asProblem('The service failed after applying the request (relay-mock: the fault server-error): do not resend a POST blind')
+  }
+  return answers
 }

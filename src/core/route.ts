@@ -3,6 +3,7 @@
 // documents are generated from the same table.
 import type { z } from 'zod'
 import { toProblem, type Reply } from './problems.js'
+import { problem } from './schemas.js'
 import type { World } from './world.js'
 
 export type Integration = 'advanced' | 'simple' | 'links' | 'admin'
@@ -19,6 +20,10 @@ export interface RouteContext<Query, Body> {
 export interface Answer {
   description: string
   schema?: z.ZodType
+  /** The media type the answer is sent as (default: application/json, or application/problem+json for a problem). */
+  mediaType?: string
+  /** Headers the answer carries, by name, with what they say. */
+  headers?: Record<string, string>
 }
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -37,8 +42,10 @@ export interface Route<Query = unknown, Body = unknown, Id extends string = stri
   answers: Record<number, Answer>
   /** Answers a request whose query and body have passed their schemas. */
   handle(context: RouteContext<Query, Body>): Reply | Promise<Reply>
-  /** Answers a request whose body failed its schema (default: a 422 problem). */
+  /** Answers a request whose body failed its schema, or that the service refused before its handler (default: the problem). */
   refuse?(context: { world: World; reply: Reply }): Reply
+  /** The schema of what `refuse` answers (the OpenAPI documents list it for every refusal). */
+  refusal?: z.ZodType
 }
 
 /**
@@ -68,7 +75,7 @@ export function linkRoute<T>(
     path: `/${resource}/:id`,
     integration: 'links',
     summary: `Fetch one ${noun}`,
-    answers: { 200: { description: `The ${noun}`, schema }, 404: { description: `No such ${noun}` } },
+    answers: { 200: { description: `The ${noun}`, schema }, 404: { description: `No such ${noun}`, schema: problem } },
     handle({ world, params }) {
       const found = find(world, params.id)
       return found ? { status: 200, body: toBody(found) } : toProblem(404, `No ${noun} has the id ${params.id}.`)

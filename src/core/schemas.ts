@@ -173,15 +173,6 @@ export const simplePaymentBody = z
   .meta({ title: 'SimplePayment', description: 'POST /payment body: the whole visit in one request' })
 export type SimplePaymentBody = z.infer<typeof simplePaymentBody>
 
-export const simplePaymentAnswer = z
-  .object({
-    id: uuid.optional().meta({ description: 'present only when the payment was recorded' }),
-    status: z.string().optional().meta({ description: '"new" when recorded, "refused" otherwise' }),
-    message: z.string().meta({ description: 'what the service did, or why it refused' }),
-  })
-  .meta({ title: 'SimplePaymentAnswer', description: 'Key on `id`: present means accepted, absent means refused' })
-export type SimplePaymentAnswer = z.infer<typeof simplePaymentAnswer>
-
 export const fieldError = z.object({
   field: z.string().meta({ description: 'where: a body path such as amount.amount, or query.plate' }),
   problem: z.string().meta({ description: 'what was wrong' }),
@@ -199,6 +190,16 @@ export const problem = z
   .meta({ title: 'Problem', description: 'An error answer (RFC 9457 problem details with a message)' })
 export type FieldError = z.infer<typeof fieldError>
 export type Problem = z.infer<typeof problem>
+
+export const simplePaymentAnswer = z
+  .object({
+    id: uuid.optional().meta({ description: 'present only when the payment was recorded' }),
+    status: z.string().optional().meta({ description: '"new" when recorded, "refused" otherwise' }),
+    message: z.string().meta({ description: 'what the service did, or why it refused' }),
+    errors: z.array(fieldError).optional().meta({ description: 'when the data was invalid: each field at fault, with what was expected' }),
+  })
+  .meta({ title: 'SimplePaymentAnswer', description: 'Key on `id`: present means accepted, absent means refused' })
+export type SimplePaymentAnswer = z.infer<typeof simplePaymentAnswer>
 
 // --- Store records (the service's own state; fields beyond the API's are internal) ---
 

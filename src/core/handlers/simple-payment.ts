@@ -23,6 +23,7 @@ export const simplePaymentRoutes = [
       422: { description: 'Refused: `message` and no `id` (invalid data, owner not in the service, or the service declined)', schema: simplePaymentAnswer },
     },
     // Refusals on this endpoint keep its own answer shape, so a client reads `message` the same way every time.
+    refusal: simplePaymentAnswer,
     refuse: ({ reply }) => {
       // The problem's own headers (Retry-After on an injected 503) stay; its problem+json type does not.
       const { 'content-type': _, ...headers } = reply.headers ?? {}
