@@ -1,4 +1,5 @@
-// relay-mock's runtime-neutral API: the mock service, its msw handlers, scenarios and schemas.
+// relay-mock's in-process API (runtime-neutral): the mock service, its msw handlers, scenarios, faults and
+// the types of its data. Named exports only; what is not here is internal.
 import { createRelayService, type RelayService, type RelayServiceOptions } from './core/mock.js'
 import { toHandlers } from './core/msw.js'
 import { devtools } from './devtools/admin.js'
@@ -31,28 +32,36 @@ export async function createRelayMock(options: RelayMockOptions = {}): Promise<R
 }
 
 // Service
-export { createRelayService, RelayMockError, MOCK_DEFAULTS, toResponse } from './core/mock.js'
+export { createRelayService, RelayMockError, MOCK_DEFAULTS } from './core/mock.js'
 export { toHandlers } from './core/msw.js'
-export { describeWorld } from './devtools/admin.js'
+export { devtools } from './devtools/admin.js'
 export { toOpenApi } from './core/openapi.js'
 
-// Scenarios and data
+// Scenarios and faults
 export { defineScenario } from './core/scenario.js'
-export { buildWorld, SEED_DEFAULTS } from './core/seed.js'
-export { createStore, normalizePlate } from './core/store.js'
 export { scenarios } from '../scenarios/index.js'
+export { FAULT_KINDS, FAULT_STEPS, parseFault, formatFault } from './core/faults.js'
 export { isValidKennitala, isCompanyKennitala, companyKennitala } from './core/kennitala.js'
-export * as schemas from './core/schemas.js'
 
-// Journal, HAR and visits
-export { createJournal, maskAuthorization, maskToken } from './core/journal.js'
-export { toHar, fromHar } from './devtools/har.js'
-export { groupVisits, checkVisits } from './devtools/live/visits.js'
-
-export type { RelayService, RelayServiceOptions, RelayRequest, RelayResponse } from './core/mock.js'
+export type { RelayService, RelayServiceOptions, RelayRequest, RelayResponse, ServiceExtension } from './core/mock.js'
 export type { World } from './core/world.js'
 export type { Scenario, Visit, SeedContext, SimplePaymentBehaviour } from './core/scenario.js'
+export type { ArmedFault, FaultKind, FaultMode, FaultStep, FaultRoute, FaultRecord } from './core/faults.js'
 export type { Store, WorldData } from './core/store.js'
 export type { JournalEntry, JournalPage, Journal, AuthVerdict } from './core/journal.js'
-export type { Route, Integration } from './core/route.js'
-export type { Reply } from './core/problems.js'
+export type { ServiceRouteId } from './core/handlers/index.js'
+export type {
+  RentalCompany,
+  Vehicle,
+  CreateVehicleBody,
+  CreateCustodianBody,
+  CreatePaymentBody,
+  SimplePaymentBody,
+  SimplePaymentAnswer,
+  FieldError,
+  Problem,
+  VehicleRecord,
+  CustodianRecord,
+  PaymentRecord,
+  LocationRecord,
+} from './core/schemas.js'

@@ -1,6 +1,5 @@
-// relay-mock's public API for Node: the HTTP server, the conformance runner, its reporters, and
-// everything of the runtime-neutral API (src/index.ts).
-export * from './index.js'
+// relay-mock's API for Node: the HTTP server, the conformance runner, its rules and reporters, and HAR
+// in and out. The mock itself comes from 'relay-mock' (src/index.ts). Named exports only.
 
 // Server
 export { createServer, listen, close } from './node/server.js'
@@ -10,6 +9,7 @@ export { runConformance, selectCases, toRelayEnv, RUN_DEFAULTS } from './node/ru
 export { runClientProcess, killAllClients } from './node/client-process.js'
 export { referenceClient, createReferenceClient } from './node/reference-client.js'
 export { rules, ruleById, evaluate, expectedCalls, defineRule, defineSuite, toClientReport, toRuleTable } from './core/rules/index.js'
+export { toHar, fromHar } from './devtools/har.js'
 export { suites, cases } from '../suites/index.js'
 
 // Reporters

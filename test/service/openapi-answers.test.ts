@@ -2,7 +2,7 @@
 // document (each operation, each status) goes through the real pipeline, and what comes back must be
 // that status, with the media type the document gives, and a body its schema accepts. An answer the
 // document does not list fails, and so does a documented answer no request here produces.
-import Ajv from 'ajv'
+import { Ajv } from 'ajv'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { ArmedFault, FaultKind } from '../../src/core/faults.js'
 import { createRelayService, type RelayService } from '../../src/core/mock.js'
