@@ -1,29 +1,35 @@
 // The benchmark's baseline: a bare node:http server answering precomputed JSON, the least any
 // Node server can do for the same answers. Run directly (`node bare-server.js <port> <json>`) it is
 // the spawn-time baseline; imported, it is the throughput baseline.
+import { randomUUID } from 'node:crypto'
 import http from 'node:http'
 import { pathToFileURL } from 'node:url'
 
 /**
- * A server that answers GET with `getText` (200) and POST, once its body is read and parsed, with
- * `postText` (201): what the mock answers, with none of its work.
+ * A server doing the same JSON work as the mock and nothing else: GET serializes the answer the mock
+ * gives (`getText`, parsed once) on every request; POST reads and parses the body, makes a fresh id and
+ * serializes `{ id, link }` as the mock answers. No routing, validation, store or journal.
  * @example createBareServer('[]', '{"id":"…","link":"/payments/…"}').listen(0)
  */
 export function createBareServer(getText: string, postText: string): http.Server {
-  const getLength = Buffer.byteLength(getText)
-  const postLength = Buffer.byteLength(postText)
+  const getValue: unknown = JSON.parse(getText)
+  const { link } = JSON.parse(postText) as { link?: string }
+  const resource = link?.split('/')[1] ?? 'payments'
+  const send = (res: http.ServerResponse, status: number, text: string) => {
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) })
+    res.end(text)
+  }
   return http.createServer((req, res) => {
     if (req.method !== 'POST') {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': getLength })
-      res.end(getText)
+      send(res, 200, JSON.stringify(getValue))
       return
     }
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
       JSON.parse(Buffer.concat(chunks).toString('utf8'))
-      res.writeHead(201, { 'content-type': 'application/json; charset=utf-8', 'content-length': postLength })
-      res.end(postText)
+      const id = randomUUID()
+      send(res, 201, JSON.stringify({ id, link: `/${resource}/${id}` }))
     })
   })
 }

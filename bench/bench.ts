@@ -22,10 +22,12 @@ const SPAWNS = 5
 
 const TARGETS = {
   /** GET /vehicles with the journal on, as a share of the bare server's req/s. */
-  getVsBare: 0.5,
+  getVsBare: 0.75,
+  /** POST /payments with the journal on, as a share of the bare server's POST req/s. */
+  postVsBare: 0.6,
   /** The large world's req/s as a share of the small world's. */
   largeVsSmall: 0.9,
-  spawnMs: 300,
+  spawnMs: 150,
   p99Ms: 10,
 }
 
@@ -52,8 +54,10 @@ async function serveInWorker(role: ServerRole): Promise<void> {
   }
   const { createRelayService } = await import('../src/core/mock.js')
   const { createServer, listen } = await import('../src/node/server.js')
+  const { devtools } = await import('../src/devtools/admin.js')
   const started = performance.now()
-  const service = await createRelayService({ vehicles: role.vehicles })
+  // As `relay-mock serve` runs it: the dev tools mounted, the journal on.
+  const service = await createRelayService({ vehicles: role.vehicles, extensions: [devtools()] })
   const buildMs = performance.now() - started
   const world = service.world
   const addStarted = performance.now()
@@ -261,6 +265,7 @@ async function main(): Promise<void> {
   )
 
   const getVsBare = ratio(smallGet, bareGet)
+  const postVsBare = ratio(smallPost, barePost)
   const largeVsSmallGet = ratio(largeGet, smallGet)
   const largeVsSmallPost = ratio(largePost, smallPost)
   const spawnMedian = median(mockSpawns)
@@ -277,8 +282,9 @@ async function main(): Promise<void> {
       '',
       'targets:',
       `  ${mark(getVsBare >= TARGETS.getVsBare)} GET /vehicles with the journal on >= ${TARGETS.getVsBare}x bare: ${getVsBare.toFixed(2)}x`,
+      `  ${mark(postVsBare >= TARGETS.postVsBare)} POST /payments with the journal on >= ${TARGETS.postVsBare}x bare: ${postVsBare.toFixed(2)}x`,
       `  ${mark(largeVsSmallGet >= TARGETS.largeVsSmall && largeVsSmallPost >= TARGETS.largeVsSmall)} 30,000-vehicle world within 10% of the small one: GET ${largeVsSmallGet.toFixed(2)}, POST ${largeVsSmallPost.toFixed(2)}`,
-      `  ${mark(spawnMedian < TARGETS.spawnMs)} spawn to first answer < ${TARGETS.spawnMs} ms: ${ms(spawnMedian)}`,
+      `  ${mark(spawnMedian <= TARGETS.spawnMs)} spawn to first answer <= ${TARGETS.spawnMs} ms: ${ms(spawnMedian)}`,
       `  ${mark(mockP99 < TARGETS.p99Ms)} p99 < ${TARGETS.p99Ms} ms at ${CONNECTIONS} connections (median of rounds, worst endpoint): ${mockP99} ms`,
     ].join('\n'),
   )
