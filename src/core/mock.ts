@@ -132,7 +132,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     if (!scenario) {
       throw new RelayMockError(
         'SCENARIO_NOT_FOUND',
-        `Failed to find the scenario "${name}". Please use one of: ${[...knownScenarios.keys()].join(', ')}.`,
+        `Failed to find the scenario "${name}". Please use one of: ${[...knownScenarios.keys()].join(', ')}; or one of your own (a file such as ./my-world.json, or defineScenario in code).`,
       )
     }
     return scenario
