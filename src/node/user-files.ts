@@ -108,9 +108,13 @@ const scenarioModule = z.looseObject({
 
 let jiti: Promise<Jiti> | undefined
 
-/** Imports a TypeScript module; jiti loads only when a .ts file is given, so the rest of the CLI never pays for it. */
+/**
+ * Imports a TypeScript module; jiti loads only when a .ts file is given, so the rest of the CLI never
+ * pays for it. No cache on disk (nothing is written into the user's project), and the module's own
+ * exports as they are, so that a missing default export is seen as missing.
+ */
 async function importTypeScript(path: string): Promise<{ default?: unknown }> {
-  jiti ??= import('jiti').then(({ createJiti }) => createJiti(import.meta.url, { moduleCache: false, fsCache: false }))
+  jiti ??= import('jiti').then(({ createJiti }) => createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: false }))
   return (await (await jiti).import(path, {})) as { default?: unknown }
 }
 

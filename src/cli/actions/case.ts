@@ -151,8 +151,8 @@ function enterPressed(signal: AbortSignal): Promise<void> {
     const finish = () => {
       stdin.off('data', onData).off('end', finish)
       signal.removeEventListener('abort', finish)
-      // Let the process end: a paused stdin holds nothing open.
-      stdin.pause()
+      // Nothing more is read: a paused pipe would still hold the process open.
+      stdin.destroy()
       done()
     }
     const onData = (chunk: Buffer) => {
