@@ -144,8 +144,14 @@ describe('a scenario declared as JSON', () => {
   })
 
   it('takes its simple-payment behaviour and its faults', async () => {
-    const scenario = toScenario({ ...minimal, simplePayment: 'refuse-ok-status', faults: [{ route: 'POST /payments', status: 503, times: 2 }] })
-    expect(scenario).toMatchObject({ simplePayment: 'refuse-ok-status', faults: [{ route: 'POST /payments', status: 503, times: 2 }] })
+    const scenario = toScenario({ ...minimal, simplePayment: 'refuse-ok-status', faults: [{ route: 'payment-create', kind: 'unavailable', mode: 'once' }, { route: 'POST /vehicles', kind: 'hang' }] })
+    expect(scenario).toMatchObject({
+      simplePayment: 'refuse-ok-status',
+      faults: [
+        { route: 'POST /payments', kind: 'unavailable', mode: 'once' },
+        { route: 'POST /vehicles', kind: 'hang', mode: 'always' },
+      ],
+    })
   })
 })
 
@@ -222,9 +228,14 @@ describe('scenario files', () => {
         says: ['simplePayment is not a behaviour of the simple endpoint', 'accept, refuse, refuse-ok-status', 'found "sometimes"'],
       },
       {
-        what: 'a fault that never fires',
-        change: (f) => ({ ...f, faults: [{ route: 'POST /payments', status: 503, times: 0 }] }),
-        says: ['faults[0].times', 'found 0'],
+        what: 'a fault of a kind that does not exist',
+        change: (f) => ({ ...f, faults: [{ route: 'POST /payments', kind: 'flaky' }] }),
+        says: ['faults[0].kind is not a kind of fault', 'expected one of unavailable, rate-limited', 'found "flaky"'],
+      },
+      {
+        what: 'a fault on a request no fault can break',
+        change: (f) => ({ ...f, faults: [{ route: 'GET /payments', kind: 'reset' }] }),
+        says: ['faults[0].route is not a request a fault can break', 'expected one of GET /rental-companies', 'found "GET /payments"'],
       },
     ]
     it.each(cases)('$what', async ({ change, says }) => {
