@@ -21,6 +21,8 @@ await build({
   sourcemap: 'linked',
   legalComments: 'none',
   logLevel: 'warning',
+  // jiti loads a user's TypeScript scenario, and only then: it stays a package of its own.
+  external: ['jiti'],
   plugins: [
     {
       // zod re-exports every locale's messages; the mock speaks English only (zod's default).

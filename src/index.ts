@@ -39,6 +39,7 @@ export { toOpenApi } from './core/openapi.js'
 
 // Scenarios and faults
 export { defineScenario } from './core/scenario.js'
+export { toScenario, parseScenarioFile } from './core/scenario-file.js'
 export { scenarios } from '../scenarios/index.js'
 export { FAULT_KINDS, FAULT_STEPS, parseFault, formatFault } from './core/faults.js'
 export { isValidKennitala, isCompanyKennitala, companyKennitala } from './core/kennitala.js'
@@ -47,6 +48,7 @@ export type { RelayService, RelayServiceOptions, RelayRequest, RelayResponse, Se
 export type { World } from './core/world.js'
 export type { Scenario, Visit, SeedContext, SimplePaymentBehaviour } from './core/scenario.js'
 export type { ArmedFault, FaultKind, FaultMode, FaultStep, FaultRoute, FaultRecord } from './core/faults.js'
+export type { ScenarioFile } from './core/scenario-file.js'
 export type { Store, WorldData } from './core/store.js'
 export type { JournalEntry, JournalPage, Journal, AuthVerdict } from './core/journal.js'
 export type { ServiceRouteId } from './core/handlers/index.js'

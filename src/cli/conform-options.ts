@@ -8,6 +8,7 @@ export interface ConformArgs {
   from?: string
   flow?: Flow
   case?: string[]
+  cases?: string
   jobs?: number
   timeout: number
   seed?: number

@@ -1,6 +1,7 @@
 // The relay-mock command line: each command is one module; this file only chains them.
 import yargs from 'yargs'
 import { hideBin } from 'yargs/helpers'
+import { caseCommand } from './commands/case.js'
 import { conformCommand } from './commands/conform.js'
 import { demoCommand } from './commands/demo.js'
 import { scenariosCommand } from './commands/scenarios.js'
@@ -10,9 +11,10 @@ await yargs(hideBin(process.argv))
   .scriptName('relay-mock')
   .command(serveCommand)
   .command(conformCommand)
+  .command(caseCommand)
   .command(demoCommand)
   .command(scenariosCommand)
-  .demandCommand(1, 'Please name a command: serve, conform, demo or scenarios.')
+  .demandCommand(1, 'Please name a command: serve, conform, case, demo or scenarios.')
   .strict()
   .recommendCommands()
   .help()

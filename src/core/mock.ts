@@ -1,7 +1,7 @@
 // The mock service: worlds by token, the route table, and the one request pipeline that both
 // transports (the Node server and the msw handlers) call. Fetch-free and Node-free: a request
 // is plain data in, plain data out.
-import { scenarios as knownScenarios } from '../../scenarios/index.js'
+import { scenarios as builtInScenarios } from '../../scenarios/index.js'
 import { RelayMockError } from './errors.js'
 import { FAULT_KINDS, faultReply, revokedReply, SLOW_FAULT_MS, takeFault, type ArmedFault, type TransportFault } from './faults.js'
 import { createJournal, maskAuthorization, type AuthVerdict, type Journal, type JournalEntry } from './journal.js'
@@ -17,8 +17,13 @@ import { createWorld, type World } from './world.js'
 export interface RelayServiceOptions {
   /** Bearer tokens, each with its own world. Default `['relay-mock-token']`. */
   tokens?: string[]
-  /** The scenario of the worlds made at start. Default `default`. */
-  scenario?: string
+  /**
+   * The scenario of the worlds made at start: a built-in scenario's name, or a scenario of your own
+   * (`defineScenario`), which the service then knows by its name. Default `default`.
+   */
+  scenario?: string | Scenario
+  /** More scenarios of your own, known by name beside the built-in ones (to worlds, the admin API and the live page). */
+  scenarios?: ReadonlyArray<Scenario>
   /** The faker seed of the base world. Default 2026. */
   seed?: number
   /** How many vehicles the base world holds. Default 24. */
@@ -39,7 +44,7 @@ export interface RelayServiceOptions {
 }
 
 /** The settings a service runs with: its options over MOCK_DEFAULTS. */
-export type RelayServiceSettings = Required<Omit<RelayServiceOptions, 'extensions'>>
+export type RelayServiceSettings = Required<Omit<RelayServiceOptions, 'extensions' | 'scenarios'>>
 
 export { MOCK_DEFAULTS }
 
@@ -95,20 +100,39 @@ export { RelayMockError } from './errors.js'
  * const answer = await mock.handle({ method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: 'Bearer relay-mock-token' } })
  */
 export async function createRelayService(options: RelayServiceOptions = {}): Promise<RelayService> {
-  const { extensions: mounted = [], ...rest } = options
+  const { extensions: mounted = [], scenarios: ownScenarios = [], ...rest } = options
   const settings: RelayServiceSettings = { ...MOCK_DEFAULTS, ...withoutUndefined(rest) }
+  // The service's own map: a scenario of the user's joins the built-in ones here, never in the shared registry.
+  const knownScenarios = new Map(builtInScenarios)
+  for (const scenario of ownScenarios) register(scenario)
   const seeds = new Map<string, { seeded: SeededWorld; base: Promise<Store> }>()
   const worlds = new Map<string, World>()
   const journal = createJournal({ limit: settings.journalLimit })
   let worldCount = 0
   let seq = 0
 
-  function scenarioNamed(name: string): Scenario {
+  /** Makes a scenario of the user's known by its name; one name is one scenario. */
+  function register(scenario: Scenario): Scenario {
+    const known = knownScenarios.get(scenario.name)
+    if (known && known !== scenario) {
+      const whose = builtInScenarios.has(scenario.name) ? 'a built-in scenario' : 'another scenario given to this service'
+      throw new RelayMockError(
+        'SCENARIO_NAME_TAKEN',
+        `Failed to add the scenario "${scenario.name}": ${whose} has that name. Please give your scenario a name of its own.`,
+      )
+    }
+    knownScenarios.set(scenario.name, scenario)
+    return scenario
+  }
+
+  function scenarioNamed(nameOrScenario: string | Scenario): Scenario {
+    if (typeof nameOrScenario !== 'string') return register(nameOrScenario)
+    const name = nameOrScenario
     const scenario = knownScenarios.get(name)
     if (!scenario) {
       throw new RelayMockError(
         'SCENARIO_NOT_FOUND',
-        `Failed to find the scenario "${name}". Please use one of: ${[...knownScenarios.keys()].join(', ')}.`,
+        `Failed to find the scenario "${name}". Please use one of: ${[...knownScenarios.keys()].join(', ')}; or one of your own (a file such as ./my-world.json, or defineScenario in code).`,
       )
     }
     return scenario
@@ -119,7 +143,13 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     const key = `${scenario.name}|${settings.seed}|${settings.vehicles}`
     let found = seeds.get(key)
     if (!found) {
-      const world = buildWorld(scenario, { seed: settings.seed, vehicles: settings.vehicles })
+      let world: SeededWorld
+      try {
+        world = buildWorld(scenario, { seed: settings.seed, vehicles: settings.vehicles })
+      } catch (error) {
+        // A scenario of the user's may fail in its seed: that is a set-up error to fix, not a bug in the mock.
+        throw new RelayMockError('SCENARIO_SEED_FAILED', `Failed to seed the scenario "${scenario.name}": ${String((error as Error)?.message ?? error).replace(/\.?$/, ".")} Please fix its seed.`)
+      }
       const base = createStore()
       found = { seeded: world, base: base.load(world.data).then(() => base) }
       seeds.set(key, found)
@@ -127,7 +157,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     return found
   }
 
-  async function addWorld({ token, scenario, faults = [] }: { token?: string; scenario?: string; faults?: ReadonlyArray<ArmedFault> } = {}): Promise<World> {
+  async function addWorld({ token, scenario, faults = [] }: { token?: string; scenario?: string | Scenario; faults?: ReadonlyArray<ArmedFault> } = {}): Promise<World> {
     const chosen = scenarioNamed(scenario ?? settings.scenario)
     const worldToken = token ?? newToken()
     if (worlds.has(worldToken)) {
@@ -148,7 +178,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
   }
 
   /** Re-seeds a world in place (same token, same id), with its scenario or another; clears its journal. */
-  async function resetWorld(world: World, scenario?: string): Promise<World> {
+  async function resetWorld(world: World, scenario?: string | Scenario): Promise<World> {
     const chosen = scenarioNamed(scenario ?? world.scenario.name)
     const { seeded: seed, base } = seeded(chosen)
     // The faults armed for this world (not its old scenario's) stay armed, and count again from zero.
@@ -387,11 +417,12 @@ export interface RelayService {
   readonly world: World
   /** Every request the mock received, in order. */
   journal: Journal
+  /** The scenarios known by name: the built-in ones and those of the user's given to this service. */
   scenarios: ReadonlyMap<string, Scenario>
-  /** Adds a world with its own token (a fresh one by default), scenario and armed faults. */
-  addWorld(options?: { token?: string; scenario?: string; faults?: ReadonlyArray<ArmedFault> }): Promise<World>
+  /** Adds a world with its own token (a fresh one by default), scenario (by name, or one of your own, which the service then knows by its name) and armed faults. */
+  addWorld(options?: { token?: string; scenario?: string | Scenario; faults?: ReadonlyArray<ArmedFault> }): Promise<World>
   /** Re-seeds a world in place (same token, same id), with its scenario or another; clears its journal. */
-  resetWorld(world: World, scenario?: string): Promise<World>
+  resetWorld(world: World, scenario?: string | Scenario): Promise<World>
   removeWorld(world: World): void
   /** Answers one request: the single pipeline behind every transport. Never throws. */
   handle(request: RelayRequest): Promise<RelayResponse>

@@ -74,7 +74,7 @@ function fieldErrors(schema: z.ZodType, issue: z.core.$ZodIssue, input: unknown,
   return [
     {
       field: name(path),
-      problem: missing ? 'is missing' : wrongType ? `is ${describeType(received)}, not ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`}` : issue.message,
+      problem: missing ? 'is missing' : wrongType ? `is ${describeType(received)}, not ${/^[aeiou]/.test(String(issue.expected)) ? 'an' : 'a'} ${issue.expected}` : issue.message,
       expected,
       ...(missing ? {} : { received: truncate(received) }),
     },
@@ -89,7 +89,11 @@ function describeType(value: unknown): string {
 
 function knownKeys(schema: z.ZodType, path: ReadonlyArray<PropertyKey>): string[] {
   let s: any = schema
-  for (const key of path) s = s?.shape?.[String(key)]
+  for (const key of path) {
+    // An optional list unwraps to the list, whose item is its element (a file's `vehicles[1]`).
+    while (s && typeof s.unwrap === 'function' && !s.shape && !s.element) s = s.unwrap()
+    s = typeof key === 'number' && s?.element ? s.element : s?.shape?.[String(key)]
+  }
   while (s && typeof s.unwrap === 'function' && !s.shape) s = s.unwrap()
   return s?.shape ? Object.keys(s.shape) : []
 }

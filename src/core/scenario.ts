@@ -18,6 +18,9 @@ export interface Visit {
   currency: 'ISK'
 }
 
+/** Every way the simple endpoint can answer, as a scenario names it. */
+export const SIMPLE_PAYMENT_BEHAVIOURS = ['accept', 'refuse', 'refuse-ok-status'] as const
+
 /** How the simple endpoint answers in this world. */
 export type SimplePaymentBehaviour =
   /** Records the payment and answers 201 with `id` (the default). */

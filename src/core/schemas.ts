@@ -227,6 +227,12 @@ export function expectedAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>):
   let found = describe(current)
   for (const key of path) {
     current = unwrap(current)
+    // A list's item (a file's `vehicles[1]`) is described by the list's element.
+    if (current instanceof z.ZodArray && typeof key === 'number') {
+      current = current.element as z.ZodType
+      found = describe(current) ?? found
+      continue
+    }
     if (!current || !(current instanceof z.ZodObject)) return found
     current = (current.shape as Record<string, z.ZodType>)[String(key)]
     if (!current) return undefined

@@ -11,6 +11,7 @@ import { createRelayService, RelayMockError, type RelayService } from '../core/m
 import { evaluate, expectedCalls } from '../core/rules/index.js'
 import { toClientReport } from '../core/rules/report.js'
 import type { ConformanceCase } from '../core/rules/suite.js'
+import type { Scenario } from '../core/scenario.js'
 import type { CaseContext, CaseResult, CaseStart, CaseVisit, ClientRun, Flow, Reporter, RunResult, RunSummary } from '../core/rules/types.js'
 import { killAllClients, runClientProcess } from './client-process.js'
 import { close, createServer, listen } from './server.js'
@@ -53,6 +54,10 @@ export interface RunOptions {
   cases?: string[]
   /** The cases to choose from (default every suite's). */
   suite?: ReadonlyArray<ConformanceCase>
+  /** Scenarios of your own that the cases name (beside the built-in ones), e.g. from loadCases. */
+  scenarios?: ReadonlyArray<Scenario>
+  /** The port of the per-case listener (default 0, a free one): a fixed port suits a run of one case. */
+  port?: number
   /** How many cases run at once (default the number of cores). */
   jobs?: number
   /** Kill a client (with its process tree) after this long. Default 30 s. */
@@ -237,7 +242,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const flows = [...new Set(selected.map((kase) => kase.flow))]
   const host = options.host ?? RUN_DEFAULTS.host
 
-  const service = await createRelayService({ tokens: [], seed: options.seed, vehicles: options.vehicles })
+  const service = await createRelayService({ tokens: [], seed: options.seed, vehicles: options.vehicles, scenarios: options.scenarios })
   const aborted = new AbortController()
   const dir = await mkdtemp(join(os.tmpdir(), 'relay-mock-'))
   const untrack = trackRun(() => rmSync(dir, { recursive: true, force: true }))
@@ -269,7 +274,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     const world = await service.addWorld({ scenario: kase.scenario })
     const server = createServer(service, { world })
     try {
-      const baseUrl = await listen(server, { port: 0, host })
+      const baseUrl = await listen(server, { port: options.port ?? 0, host })
       const visit: CaseVisit = { ...world.visit, ...kase.visit, locationId: world.location.id }
       const clientVisit: ClientVisit = { ...visit, flow: kase.flow }
       const start: CaseStart = { id: kase.id, flow: kase.flow, scenario: kase.scenario, title: kase.title, visit, baseUrl, worldId: world.id }

@@ -7,6 +7,8 @@ import type { Reporter } from '../../core/rules/types.js'
 import { checkHarFile } from '../../node/from-har.js'
 import { reporters } from '../../node/reporters/index.js'
 import { runConformance } from '../../node/runner.js'
+import { loadCases } from '../../node/user-files.js'
+import { cases } from '../../../suites/index.js'
 import { fileReports, type ConformArgs } from '../conform-options.js'
 
 /** Runs conform; 0 when every case passed, 1 when a rule failed, 2 on a usage error. */
@@ -28,8 +30,10 @@ export async function conform(args: ConformArgs): Promise<number> {
     if (skipped.length) console.log(pc.dim(`Not checked (a capture has no visit inputs, no client exit status): ${skipped.join(', ')}.`))
     return result.summary.failed > 0 ? 1 : 0
   }
+  const own = args.cases ? await loadCases(args.cases) : undefined
   const result = await runConformance({
     client: args.client!,
+    ...(own ? { suite: [...cases, ...own.cases], scenarios: own.scenarios } : {}),
     flows: args.flow ? [args.flow] : undefined,
     cases: args.case,
     jobs: args.jobs,

@@ -7,11 +7,13 @@ import { createRelayService } from '../../core/mock.js'
 import { devtools } from '../../devtools/admin.js'
 import type { World } from '../../core/world.js'
 import { close, createServer, listen } from '../../node/server.js'
+import { resolveScenario } from '../../node/user-files.js'
 
 export interface ServeOptions {
   port: number
   host: string
   token?: string[]
+  /** A built-in scenario's name, or a path to a scenario file (.json, .js, .mjs, .ts, .mts). */
   scenario: string
   seed: number
   vehicles: number
@@ -36,7 +38,7 @@ export async function serve(args: ServeOptions): Promise<number> {
   const service = await createRelayService({
     faults,
     tokens: args.token,
-    scenario: args.scenario,
+    scenario: await resolveScenario(args.scenario),
     seed: args.seed,
     vehicles: args.vehicles,
     journalLimit: args.journalLimit,

@@ -14,6 +14,12 @@ export const conformCommand: CommandModule<object, ConformArgs> = {
       .option('from', { type: 'string', requiresArg: true, conflicts: 'client', describe: 'Check a conversation captured as HAR (a proxy, staging) with the same rules, without running a client' })
       .option('flow', { alias: 'f', type: 'string', choices: ['advanced', 'simple'], describe: 'Run only the cases of this flow' })
       .option('case', { type: 'string', array: true, describe: 'Run only this case (an id, or a prefix such as advanced/*); repeatable' })
+      .option('cases', {
+        type: 'string',
+        requiresArg: true,
+        conflicts: 'from',
+        describe: 'Add the cases of FILE (JSON: your own visits, each with its scenario, flows and expected outcome) to the run',
+      })
       .option('jobs', { alias: 'j', type: 'number', describe: 'How many cases run at once (default: the number of cores)' })
       .option('timeout', { alias: 't', type: 'number', default: RUN_TIMEOUT_MS / 1000, describe: 'Seconds before a client is killed with its process tree' })
       .option('seed', { type: 'number', describe: 'Seed of the generated worlds' })
@@ -30,7 +36,8 @@ export const conformCommand: CommandModule<object, ConformArgs> = {
       })
       .example('$0 conform --client "./client.sh" --report-dir conform-report', 'Write JSON, JUnit XML, HTML and HAR into one folder')
       .example('$0 conform --client "python3 client.py" --junit conform.xml', 'Run every case; write JUnit XML for CI')
-      .example('$0 conform --from staging.har --html report.html', 'Check a captured conversation, visit by visit') as unknown as Argv<ConformArgs>
+      .example('$0 conform --from staging.har --html report.html', 'Check a captured conversation, visit by visit')
+      .example('$0 conform --client "./client.sh" --cases my-cases.json --case "mine/*"', 'Run only your own cases (see examples/cases.json)') as unknown as Argv<ConformArgs>
   },
   async handler(args: ArgumentsCamelCase<ConformArgs>) {
     const { conform } = await import('../actions/conform.js')

@@ -27,7 +27,12 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('port', { alias: 'p', type: 'number', default: 4010, describe: 'Port to listen on (0 picks a free one)' })
       .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
       .option('token', { type: 'string', array: true, describe: `Bearer token with its own world; repeat for more (default ${MOCK_DEFAULTS.tokens[0]})` })
-      .option('scenario', { alias: 's', type: 'string', default: MOCK_DEFAULTS.scenario, describe: 'Scenario of the worlds (see relay-mock scenarios)' })
+      .option('scenario', {
+        alias: 's',
+        type: 'string',
+        default: MOCK_DEFAULTS.scenario,
+        describe: 'Scenario of the worlds: a name (see relay-mock scenarios) or a scenario file of your own (.json, .js, .ts)',
+      })
       .option('seed', { type: 'number', default: MOCK_DEFAULTS.seed, describe: 'Seed of the generated world' })
       .option('vehicles', { type: 'number', default: MOCK_DEFAULTS.vehicles, describe: 'How many vehicles the world holds (Iceland rents ~30000)' })
       .option('journal-limit', { type: 'number', default: MOCK_DEFAULTS.journalLimit, describe: 'How many requests the journal keeps' })
@@ -40,7 +45,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         type: 'string',
         array: true,
         describe: 'Break one request of the flows: <route>=<kind>[:once], e.g. "POST /payments=reset:once"; repeat for more (see the README\'s fault table)',
-      }) as unknown as Argv<ServeArgs>,
+      })
+      .example('$0 serve --scenario ./my-world.json', 'Serve a world of your own (see examples/worlds/)') as unknown as Argv<ServeArgs>,
   async handler(args: ArgumentsCamelCase<ServeArgs>) {
     const { serve } = await import('../actions/serve.js')
     await exitWith(() => serve(args))
