@@ -1,8 +1,13 @@
-// Runs a location's client command once: through the shell, in its own process group so that the
-// whole tree can be killed (after --timeout, after it exits, and when the runner is interrupted),
-// with its output capped. One result shape whether it passed, failed or hung (execa's).
+// Runs a location's client command once: through the shell, in its own process group, with its
+// output capped. One result shape whether it passed, failed or hung (execa's). Nothing it starts
+// outlives it: after it exits, after --timeout, and when the runner is interrupted, its whole tree
+// is killed, including descendants that left its group (setsid, daemons) while still holding our pipes.
 import { spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { once } from 'node:events'
+import { setTimeout as delay } from 'node:timers/promises'
 import type { ClientRun } from '../core/rules/types.js'
+import { endTree, killTree, startTimeOf, TREE_VARIABLE, type ProcessTree } from './process-tree.js'
 
 export interface ClientProcessOptions {
   command: string
@@ -12,30 +17,28 @@ export interface ClientProcessOptions {
   timeoutMs: number
   /** How many bytes of stdout and of stderr to keep (the rest is counted, not kept). */
   outputLimit?: number
-  /** Kills the process tree when aborted (the run it belongs to has failed). */
+  /** Kills the process tree when aborted (the run it belongs to has failed, bailed or been interrupted). */
   signal?: AbortSignal
 }
 
 /** How the process ended: a ClientRun before its result file is read. */
 export type ClientProcessResult = Omit<ClientRun, 'report' | 'reportError'>
 
-/** Process groups still running: killed on interrupt or exit so that no client outlives the runner. */
-const liveGroups = new Set<number>()
-let exitHookInstalled = false
+/**
+ * How long the output pipes may stay open once the client's tree has been killed. Something we
+ * could not kill (outside /proc's reach, or another user's) may hold them for ever; past this
+ * grace our ends are closed and the case goes on with what was read.
+ */
+const PIPE_GRACE_MS = 500
 
-function killGroup(pid: number): void {
-  try {
-    // A negative pid names the process group: the shell, the client and everything they started.
-    process.kill(-pid, 'SIGKILL')
-  } catch {
-    // ESRCH: the group is already gone.
-  }
-}
+/** Clients still running: killed on interrupt or exit so that no client outlives the runner. */
+const liveTrees = new Set<ProcessTree>()
+let exitHookInstalled = false
 
 /** Kills every client process tree still running. Synchronous, so it is safe in an exit handler. */
 export function killAllClients(): void {
-  for (const pid of liveGroups) killGroup(pid)
-  liveGroups.clear()
+  for (const tree of liveTrees) killTree(tree)
+  liveTrees.clear()
 }
 
 class Capped {
@@ -76,38 +79,47 @@ export function runClientProcess(options: ClientProcessOptions): Promise<ClientP
     const started = performance.now()
     const stdout = new Capped(outputLimit)
     const stderr = new Capped(outputLimit)
+    const marker = randomUUID()
     let timedOut = false
     let settled = false
-    const child = spawn(command, { shell: true, detached: true, env, cwd, stdio: ['ignore', 'pipe', 'pipe'] })
-    const pid = child.pid
-    if (pid !== undefined) liveGroups.add(pid)
+    let ending: Promise<void> | undefined
+    // The marker travels in the environment to every descendant, whatever group or session it
+    // moves to and whoever adopts it, so that the tree can be found after its root has gone.
+    const child = spawn(command, { shell: true, detached: true, env: { ...env, [TREE_VARIABLE]: marker }, cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+    const tree: ProcessTree | undefined = child.pid === undefined ? undefined : { pid: child.pid, marker, startTime: startTimeOf(child.pid) }
+    if (tree) liveTrees.add(tree)
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk))
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk))
+    const pipesClosed = Promise.all([child.stdout, child.stderr].map((stream) => (stream.closed ? undefined : once(stream, 'close').catch(() => undefined))))
 
+    // A failure to read /proc leaves the group kill done: the case goes on.
+    const endClientTree = () => (ending ??= tree ? endTree(tree).catch(() => undefined) : Promise.resolve())
+    /** Ends the tree; should its root still not have exited a grace later, the case ends without it. */
+    const stop = () => {
+      void endClientTree()
+        .then(() => delay(PIPE_GRACE_MS, undefined, { ref: false }))
+        .then(() => finish(null, 'SIGKILL', performance.now() - started))
+    }
     const timer = setTimeout(() => {
       timedOut = true
-      if (pid !== undefined) killGroup(pid)
+      stop()
     }, timeoutMs)
-    const onAbort = () => {
-      if (pid !== undefined) killGroup(pid)
-    }
-    if (abortSignal?.aborted) onAbort()
-    else abortSignal?.addEventListener('abort', onAbort, { once: true })
+    if (abortSignal?.aborted) stop()
+    else abortSignal?.addEventListener('abort', stop, { once: true })
 
     const finish = (exitCode: number | null, signal: string | null, durationMs: number, extra = '') => {
       if (settled) return
       settled = true
       clearTimeout(timer)
-      abortSignal?.removeEventListener('abort', onAbort)
-      if (pid !== undefined) {
-        // Whatever the client left running in its group (a background child holding our pipes) goes too.
-        killGroup(pid)
-        liveGroups.delete(pid)
-      }
+      abortSignal?.removeEventListener('abort', stop)
+      if (tree) liveTrees.delete(tree)
+      // Our ends of the pipes, in case something we could not kill still holds the others.
+      child.stdout.destroy()
+      child.stderr.destroy()
       resolve({
         command,
         exitCode,
-        signal,
+        signal: timedOut ? 'SIGKILL' : signal,
         timedOut,
         durationMs: Math.round(durationMs),
         stdout: stdout.toString(),
@@ -116,18 +128,14 @@ export function runClientProcess(options: ClientProcessOptions): Promise<ClientP
     }
 
     child.once('error', (error) => finish(null, null, performance.now() - started, `\n${error.message}`))
-    child.once('exit', (code, signal) => {
+    child.once('exit', async (code, signal) => {
       const durationMs = performance.now() - started
-      if (pid !== undefined) killGroup(pid)
-      // The output streams end once every holder of the pipes is gone, which the kill above ensures.
-      let open = 2
-      const done = () => {
-        if (--open === 0) finish(code, timedOut ? 'SIGKILL' : signal, durationMs)
-      }
-      for (const stream of [child.stdout, child.stderr]) {
-        if (stream.closed) done()
-        else stream.once('close', done)
-      }
+      clearTimeout(timer)
+      // Whatever the client left running (a background child holding our pipes) goes too; the
+      // output streams end once every holder of the pipes is gone, which the kill ensures.
+      await endClientTree()
+      await Promise.race([pipesClosed, delay(PIPE_GRACE_MS, undefined, { ref: false })])
+      finish(code, signal, durationMs)
     })
   })
 }

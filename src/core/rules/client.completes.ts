@@ -20,7 +20,7 @@ export default defineRule({
     if (!client) return skip('Needs the client run.')
     const seconds = (client.durationMs / 1000).toFixed(1)
     if (client.timedOut) {
-      return fail(`Expected the client to finish and exit 0; it was still running after ${seconds} s and was killed with its whole process tree (--timeout).`, {
+      return fail(`Expected the client to finish and exit 0; it was stopped after ${Math.round(client.durationMs)} ms, still running: killed with its whole process tree (--timeout). Please make it end by itself once it has reported (close its connections, end its children, let go of stdout), or raise --timeout if it is only slow.`, {
         expected: 0,
         actual: 'timed out',
       })
