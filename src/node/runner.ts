@@ -220,6 +220,38 @@ async function readReport(file: string): Promise<Pick<ClientRun, 'report' | 'rep
   return 'report' in read ? { report: read.report } : { reportError: `RELAY_RESULT_FILE could not be read as a report: ${read.error}` }
 }
 
+/** What every case of one run shares: the mock, the folder of result files, the client and how to run it. */
+interface RunContext {
+  service: RelayService
+  dir: string
+  client: string | ClientFunction
+  clientName: string
+  reporters: Reporter[]
+  host: string
+  timeoutMs: number
+  jobs: number
+  options: RunOptions
+  /** Aborted when the run stops early: ends the clients in flight. */
+  stop: AbortController
+}
+
+/** The run's settings from its options and the defaults, refusing values that cannot work. */
+function toSettings(options: RunOptions): Pick<RunContext, 'client' | 'clientName' | 'reporters' | 'host' | 'timeoutMs' | 'jobs'> {
+  const timeoutMs = options.timeoutMs ?? RUN_DEFAULTS.timeoutMs
+  const jobs = options.jobs ?? RUN_DEFAULTS.jobs()
+  if (!Number.isInteger(jobs) || jobs < 1) throw new RelayMockError('INVALID_OPTION', `Failed to run: --jobs must be a whole number of at least 1 (got ${jobs}). Please pass e.g. --jobs 2.`)
+  if (!(timeoutMs > 0)) throw new RelayMockError('INVALID_OPTION', `Failed to run: --timeout must be a positive number of seconds (got ${timeoutMs / 1000}). Please pass e.g. --timeout 30.`)
+  const { client } = options
+  return {
+    client,
+    clientName: typeof client === 'string' ? client : (options.name ?? (client.name || 'in-process client')),
+    reporters: options.reporters ?? [],
+    host: options.host ?? RUN_DEFAULTS.host,
+    timeoutMs,
+    jobs,
+  }
+}
+
 /**
  * Runs the conformance cases against a client: a shell command (any language) or a function.
  * Resolves with every case's checks; rejects with a RelayMockError on a set-up error (e.g. the
@@ -232,164 +264,169 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const started = performance.now()
   const startedAt = new Date().toISOString()
   const selected = selectCases(options)
-  const timeoutMs = options.timeoutMs ?? RUN_DEFAULTS.timeoutMs
-  const jobs = options.jobs ?? RUN_DEFAULTS.jobs()
-  if (!Number.isInteger(jobs) || jobs < 1) throw new RelayMockError('INVALID_OPTION', `Failed to run: --jobs must be a whole number of at least 1 (got ${jobs}). Please pass e.g. --jobs 2.`)
-  if (!(timeoutMs > 0)) throw new RelayMockError('INVALID_OPTION', `Failed to run: --timeout must be a positive number of seconds (got ${timeoutMs / 1000}). Please pass e.g. --timeout 30.`)
-  const { client } = options
-  const clientName = typeof client === 'string' ? client : (options.name ?? (client.name || 'in-process client'))
-  const reporters = options.reporters ?? []
+  const settings = toSettings(options)
   const flows = [...new Set(selected.map((kase) => kase.flow))]
-  const host = options.host ?? RUN_DEFAULTS.host
 
   const service = await createRelayService({ tokens: [], seed: options.seed, vehicles: options.vehicles, scenarios: options.scenarios })
-  const aborted = new AbortController()
   const dir = await mkdtemp(join(os.tmpdir(), 'relay-mock-'))
   const untrack = trackRun(() => rmSync(dir, { recursive: true, force: true }))
-
+  const context: RunContext = { ...settings, service, dir, options, stop: new AbortController() }
   try {
-    for (const reporter of reporters) await reporter.onRunStart?.({ cases: selected, client: clientName, flows, startedAt })
-    const results = await runAll(selected, jobs, (kase, index) => runCase(service, kase, index))
-    const summary: RunSummary = {
-      total: results.length,
-      passed: results.filter((r) => r.status === 'passed').length,
-      failed: results.filter((r) => r.status === 'failed').length,
-      rulesBroken: [...new Set(results.flatMap((r) => r.checks.filter((c) => c.status === 'failed').map((c) => c.rule)))],
-      clientMs: results.reduce((sum, r) => sum + r.durationMs, 0),
-      wallMs: Math.round(performance.now() - started),
-      startedAt,
-      version: packageVersion(),
-      client: clientName,
-      flows,
-    }
-    const result: RunResult = { summary, cases: results }
-    for (const reporter of reporters) await reporter.onRunEnd?.(result)
+    for (const reporter of context.reporters) await reporter.onRunStart?.({ cases: selected, client: context.clientName, flows, startedAt })
+    const cases = await runCases(context, selected)
+    const summary = summarize(cases, { wallMs: Math.round(performance.now() - started), startedAt, client: context.clientName, flows })
+    const result: RunResult = { summary, cases }
+    for (const reporter of context.reporters) await reporter.onRunEnd?.(result)
     return result
   } finally {
     untrack()
     await rm(dir, { recursive: true, force: true })
   }
+}
 
-  async function runCase(service: RelayService, kase: ConformanceCase, index: number): Promise<CaseResult> {
-    const world = await service.addWorld({ scenario: kase.scenario })
-    const server = createServer(service, { world })
+/** The run's counts and times from its case results. */
+function summarize(cases: CaseResult[], run: Pick<RunSummary, 'wallMs' | 'startedAt' | 'client' | 'flows'>): RunSummary {
+  return {
+    total: cases.length,
+    passed: cases.filter((r) => r.status === 'passed').length,
+    failed: cases.filter((r) => r.status === 'failed').length,
+    rulesBroken: [...new Set(cases.flatMap((r) => r.checks.filter((c) => c.status === 'failed').map((c) => c.rule)))],
+    clientMs: cases.reduce((sum, r) => sum + r.durationMs, 0),
+    wallMs: run.wallMs,
+    startedAt: run.startedAt,
+    version: packageVersion(),
+    client: run.client,
+    flows: run.flows,
+  }
+}
+
+/**
+ * Runs `task(0)` … `task(count - 1)`, at most `jobs` at a time, starting one only while
+ * `canStart()` says so; resolves once nothing runs and nothing more may start. Tasks must not reject.
+ * @example await runPool(cases.length, 4, (index) => runOne(cases[index]), () => true)
+ */
+export async function runPool(count: number, jobs: number, task: (index: number) => Promise<void>, canStart: () => boolean): Promise<void> {
+  const inflight = new Set<Promise<void>>()
+  let next = 0
+  for (;;) {
+    while (next < count && inflight.size < jobs && canStart()) {
+      const running: Promise<void> = task(next++).finally(() => inflight.delete(running))
+      inflight.add(running)
+    }
+    if (inflight.size === 0) return
+    await Promise.race(inflight)
+  }
+}
+
+/**
+ * Runs every case through the pool, reporting each as it ends, and returns the results in suite
+ * order. A command the shell cannot find (exit 127 before any request) is a set-up error, not a run
+ * of failures: the first such case holds the queue until the cases in flight end, and if all of
+ * them say the same, the run stops with one error. A case that cannot be set up ends the other
+ * clients and rejects with its error.
+ */
+async function runCases(context: RunContext, cases: ConformanceCase[]): Promise<CaseResult[]> {
+  const results: CaseResult[] = new Array(cases.length)
+  const held: CaseResult[] = []
+  let sawRunningClient = typeof context.client !== 'string'
+  let failure: { error: unknown } | undefined
+  const report = async (result: CaseResult) => {
+    for (const reporter of context.reporters) await reporter.onCaseEnd?.(result)
+  }
+  const notFound = (result: CaseResult) => result.exitCode === 127 && result.requests.length === 0
+
+  const task = async (index: number) => {
     try {
-      const baseUrl = await listen(server, { port: options.port ?? 0, host })
-      const visit: CaseVisit = { ...world.visit, ...kase.visit, locationId: world.location.id }
-      const clientVisit: ClientVisit = { ...visit, flow: kase.flow }
-      const start: CaseStart = { id: kase.id, flow: kase.flow, scenario: kase.scenario, title: kase.title, visit, baseUrl, worldId: world.id }
-      for (const reporter of reporters) await reporter.onCaseStart?.(start)
-      const listeners = reporters.filter((reporter) => reporter.onRequest)
-      const unsubscribe = listeners.length > 0 ? world.journal.subscribe((entry) => listeners.forEach((reporter) => reporter.onRequest!(entry, start))) : undefined
-      const resultFile = join(dir, `case-${index + 1}.json`)
-      const env = toRelayEnv(clientVisit, baseUrl, world.token, resultFile)
-
-      let run: ClientRun
-      if (typeof client === 'string') {
-        const ran = await runClientProcess({
-          command: client,
-          env: { ...process.env, ...options.env, ...env },
-          cwd: options.cwd,
-          timeoutMs,
-          outputLimit: options.outputLimit ?? RUN_DEFAULTS.outputLimit,
-          signal: aborted.signal,
-        })
-        run = { ...ran, ...(await readReport(resultFile)) }
-      } else {
-        const { value, ...ran } = await runFunctionClient(client, clientVisit, env, timeoutMs, clientName)
-        if (value === undefined) run = { ...ran, ...(await readReport(resultFile)) }
-        else {
-          const read = toClientReport(value)
-          run = { ...ran, ...('report' in read ? { report: read.report } : { reportError: `the function's return value could not be read as a report: ${read.error}` }) }
-        }
+      const result = await runCase(context, cases[index], index)
+      results[index] = result
+      if (!sawRunningClient && notFound(result)) held.push(result)
+      else {
+        sawRunningClient = true
+        for (const earlier of held.splice(0)) await report(earlier)
+        await report(result)
       }
-      unsubscribe?.()
-
-      const requests = world.journal.entries()
-      const context: CaseContext = { flow: kase.flow, requests, token: world.token, visit, client: run, outcome: kase.outcome }
-      const checks = evaluate(context)
-      return {
-        id: kase.id,
-        flow: kase.flow,
-        scenario: kase.scenario,
-        title: kase.title,
-        status: checks.some((check) => check.status === 'failed') ? 'failed' : 'passed',
-        durationMs: run.durationMs,
-        exitCode: run.exitCode,
-        signal: run.signal,
-        timedOut: run.timedOut,
-        stdout: run.stdout,
-        stderr: run.stderr,
-        visit,
-        checks,
-        expected: expectedCalls(context),
-        requests,
-        expectedOutcome: kase.outcome,
-        ...(kase.outcomes ? { expectedOutcomes: kase.outcomes } : {}),
-        ...(run.report ? { report: run.report } : {}),
-        ...(run.reportError !== undefined ? { reportError: run.reportError } : {}),
-        worldId: world.id,
-      }
-    } finally {
-      await close(server)
-      service.removeWorld(world)
+    } catch (error) {
+      failure ??= { error }
+      // End this run's other clients (not those of another run in the same process).
+      context.stop.abort()
     }
   }
+  await runPool(cases.length, context.jobs, task, () => failure === undefined && held.length === 0)
+  if (failure) throw failure.error
+  if (held.length > 0) {
+    const said = held[0].stderr.trim().split('\n').at(-1) ?? ''
+    throw new RelayMockError(
+      'CLIENT_NOT_FOUND',
+      `Failed to run the client: the client command was not found: ${context.clientName}${said ? ` (the shell said: ${said})` : ''}. Please check the command, and that it runs from ${context.options.cwd ?? process.cwd()}.`,
+    )
+  }
+  return results
+}
 
-  /**
-   * Runs the cases `jobs` at a time, reporting each as it ends. A command the shell cannot find
-   * (exit 127 before any request) is a set-up error, not a run of failures: the first such case
-   * holds the queue until the cases in flight end, and if all of them say the same, the run stops.
-   */
-  async function runAll(cases: ConformanceCase[], jobs: number, run: (kase: ConformanceCase, index: number) => Promise<CaseResult>): Promise<CaseResult[]> {
-    const results: CaseResult[] = new Array(cases.length)
-    const inflight = new Set<Promise<void>>()
-    const held: CaseResult[] = []
-    let next = 0
-    let sawRunningClient = typeof client !== 'string'
-    let failure: unknown
-    const report = async (result: CaseResult) => {
-      for (const reporter of reporters) await reporter.onCaseEnd?.(result)
-    }
-    const notFound = (result: CaseResult) => result.exitCode === 127 && result.requests.length === 0
+/** Runs the client once in the case's world and reads what it reported. */
+async function runClient(context: RunContext, visit: ClientVisit, env: RelayEnv): Promise<ClientRun> {
+  const { client, options } = context
+  if (typeof client === 'string') {
+    const ran = await runClientProcess({
+      command: client,
+      env: { ...process.env, ...options.env, ...env },
+      cwd: options.cwd,
+      timeoutMs: context.timeoutMs,
+      outputLimit: options.outputLimit ?? RUN_DEFAULTS.outputLimit,
+      signal: context.stop.signal,
+    })
+    return { ...ran, ...(await readReport(env.RELAY_RESULT_FILE)) }
+  }
+  const { value, ...ran } = await runFunctionClient(client, visit, env, context.timeoutMs, context.clientName)
+  if (value === undefined) return { ...ran, ...(await readReport(env.RELAY_RESULT_FILE)) }
+  const read = toClientReport(value)
+  return { ...ran, ...('report' in read ? { report: read.report } : { reportError: `the function's return value could not be read as a report: ${read.error}` }) }
+}
 
-    while (next < cases.length || inflight.size > 0 || held.length > 0) {
-      while (failure === undefined && held.length === 0 && next < cases.length && inflight.size < jobs) {
-        const index = next++
-        const task: Promise<void> = run(cases[index], index)
-          .then(async (result) => {
-            results[index] = result
-            if (!sawRunningClient && notFound(result)) held.push(result)
-            else {
-              sawRunningClient = true
-              await report(result)
-            }
-          })
-          .catch((error: unknown) => {
-            failure ??= error
-            // End this run's other clients (not those of another run in the same process).
-            aborted.abort()
-          })
-          .finally(() => inflight.delete(task))
-        inflight.add(task)
-      }
-      if (inflight.size > 0) {
-        await Promise.race(inflight)
-        continue
-      }
-      if (failure !== undefined) throw failure
-      if (held.length > 0) {
-        if (!sawRunningClient) {
-          const said = held[0].stderr.trim().split('\n').at(-1) ?? ''
-          throw new RelayMockError(
-            'CLIENT_NOT_FOUND',
-            `Failed to run the client: the client command was not found: ${String(client)}${said ? ` (the shell said: ${said})` : ''}. Please check the command, and that it runs from ${options.cwd ?? process.cwd()}.`,
-          )
-        }
-        for (const result of held.splice(0)) await report(result)
-      }
+/** One run of one case: a fresh world and listener, the client, the rules. */
+async function runCase(context: RunContext, kase: ConformanceCase, index: number): Promise<CaseResult> {
+  const { service, reporters } = context
+  const world = await service.addWorld({ scenario: kase.scenario })
+  const server = createServer(service, { world })
+  try {
+    const baseUrl = await listen(server, { port: context.options.port ?? 0, host: context.host })
+    const visit: CaseVisit = { ...world.visit, ...kase.visit, locationId: world.location.id }
+    const clientVisit: ClientVisit = { ...visit, flow: kase.flow }
+    const start: CaseStart = { id: kase.id, flow: kase.flow, scenario: kase.scenario, title: kase.title, visit, baseUrl, worldId: world.id }
+    for (const reporter of reporters) await reporter.onCaseStart?.(start)
+    const listeners = reporters.filter((reporter) => reporter.onRequest)
+    const unsubscribe = listeners.length > 0 ? world.journal.subscribe((entry) => listeners.forEach((reporter) => reporter.onRequest!(entry, start))) : undefined
+    const env = toRelayEnv(clientVisit, baseUrl, world.token, join(context.dir, `case-${index + 1}.json`))
+    const run = await runClient(context, clientVisit, env)
+    unsubscribe?.()
+
+    const requests = world.journal.entries()
+    const caseContext: CaseContext = { flow: kase.flow, requests, token: world.token, visit, client: run, outcome: kase.outcome }
+    const checks = evaluate(caseContext)
+    return {
+      id: kase.id,
+      flow: kase.flow,
+      scenario: kase.scenario,
+      title: kase.title,
+      status: checks.some((check) => check.status === 'failed') ? 'failed' : 'passed',
+      durationMs: run.durationMs,
+      exitCode: run.exitCode,
+      signal: run.signal,
+      timedOut: run.timedOut,
+      stdout: run.stdout,
+      stderr: run.stderr,
+      visit,
+      checks,
+      expected: expectedCalls(caseContext),
+      requests,
+      expectedOutcome: kase.outcome,
+      ...(kase.outcomes ? { expectedOutcomes: kase.outcomes } : {}),
+      ...(run.report ? { report: run.report } : {}),
+      ...(run.reportError !== undefined ? { reportError: run.reportError } : {}),
+      worldId: world.id,
     }
-    if (failure !== undefined) throw failure
-    return results
+  } finally {
+    await close(server)
+    service.removeWorld(world)
   }
 }
