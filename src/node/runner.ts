@@ -73,6 +73,15 @@ export interface RunOptions {
   vehicles?: number
   /** Bytes of stdout and of stderr kept per case. Default 64 KiB. */
   outputLimit?: number
+  /** Stop at the first case that does not pass: the rest are cancelled, their clients ended. */
+  bail?: boolean
+  /** Run each case this many times; a case that fails some runs but not all is `flaky`. Default 1. */
+  repeat?: number
+  /**
+   * Stops the run when aborted (e.g. on Ctrl-C): the clients in flight are ended, and the reporters
+   * get the cases that finished, with `summary.interrupted`.
+   */
+  signal?: AbortSignal
 }
 
 /** Defaults, in one place; options override them. */
@@ -80,6 +89,7 @@ export const RUN_DEFAULTS = {
   timeoutMs: RUN_TIMEOUT_MS,
   host: '127.0.0.1',
   outputLimit: 64 * 1024,
+  repeat: 1,
   jobs: () => os.availableParallelism(),
 } as const
 
@@ -170,6 +180,7 @@ function setListening(on: boolean): void {
   const method = on ? 'on' : 'off'
   process[method]('SIGINT', onInterrupt)
   process[method]('SIGTERM', onInterrupt)
+  process[method]('SIGHUP', onInterrupt)
   process[method]('exit', cleanUpRuns)
 }
 
@@ -184,12 +195,17 @@ function trackRun(cleanUp: () => void): () => void {
 
 const TIMED_OUT = Symbol('timed out')
 
-async function runFunctionClient(client: ClientFunction, visit: ClientVisit, env: RelayEnv, timeoutMs: number, name: string): Promise<ClientRun & { value?: unknown }> {
+async function runFunctionClient(client: ClientFunction, visit: ClientVisit, env: RelayEnv, timeoutMs: number, name: string, stop: AbortSignal): Promise<ClientRun & { value?: unknown }> {
   const controller = new AbortController()
   const started = performance.now()
   let timer: NodeJS.Timeout | undefined
+  let onStop: (() => void) | undefined
   const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
     timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs)
+    // A stopped run does not wait for its function clients either (the run is dropped).
+    onStop = () => resolve(TIMED_OUT)
+    if (stop.aborted) onStop()
+    else stop.addEventListener('abort', onStop, { once: true })
   })
   const base = { command: name, signal: null, stdout: '', stderr: '' }
   try {
@@ -206,6 +222,7 @@ async function runFunctionClient(client: ClientFunction, visit: ClientVisit, env
     return { ...base, exitCode: 1, timedOut: false, durationMs: Math.round(performance.now() - started), stderr: err?.stack ?? String(error) }
   } finally {
     clearTimeout(timer)
+    stop.removeEventListener('abort', onStop!)
   }
 }
 
@@ -230,16 +247,21 @@ interface RunContext {
   host: string
   timeoutMs: number
   jobs: number
+  repeat: number
   options: RunOptions
-  /** Aborted when the run stops early: ends the clients in flight. */
+  /** Aborted when the run stops early: ends the clients in flight, whose runs are then dropped. */
   stop: AbortController
+  /** Why the run stopped early, once it has. */
+  stopped?: 'interrupted' | 'bailed'
 }
 
 /** The run's settings from its options and the defaults, refusing values that cannot work. */
-function toSettings(options: RunOptions): Pick<RunContext, 'client' | 'clientName' | 'reporters' | 'host' | 'timeoutMs' | 'jobs'> {
+function toSettings(options: RunOptions): Pick<RunContext, 'client' | 'clientName' | 'reporters' | 'host' | 'timeoutMs' | 'jobs' | 'repeat'> {
   const timeoutMs = options.timeoutMs ?? RUN_DEFAULTS.timeoutMs
   const jobs = options.jobs ?? RUN_DEFAULTS.jobs()
+  const repeat = options.repeat ?? RUN_DEFAULTS.repeat
   if (!Number.isInteger(jobs) || jobs < 1) throw new RelayMockError('INVALID_OPTION', `Failed to run: --jobs must be a whole number of at least 1 (got ${jobs}). Please pass e.g. --jobs 2.`)
+  if (!Number.isInteger(repeat) || repeat < 1) throw new RelayMockError('INVALID_OPTION', `Failed to run: --repeat must be a whole number of at least 1 (got ${repeat}). Please pass e.g. --repeat 5.`)
   if (!(timeoutMs > 0)) throw new RelayMockError('INVALID_OPTION', `Failed to run: --timeout must be a positive number of seconds (got ${timeoutMs / 1000}). Please pass e.g. --timeout 30.`)
   const { client } = options
   return {
@@ -249,6 +271,7 @@ function toSettings(options: RunOptions): Pick<RunContext, 'client' | 'clientNam
     host: options.host ?? RUN_DEFAULTS.host,
     timeoutMs,
     jobs,
+    repeat,
   }
 }
 
@@ -271,27 +294,39 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const dir = await mkdtemp(join(os.tmpdir(), 'relay-mock-'))
   const untrack = trackRun(() => rmSync(dir, { recursive: true, force: true }))
   const context: RunContext = { ...settings, service, dir, options, stop: new AbortController() }
+  const onInterrupt = () => stopRun(context, 'interrupted')
+  if (options.signal?.aborted) onInterrupt()
+  else options.signal?.addEventListener('abort', onInterrupt, { once: true })
   try {
     for (const reporter of context.reporters) await reporter.onRunStart?.({ cases: selected, client: context.clientName, flows, startedAt })
-    const cases = await runCases(context, selected)
-    const summary = summarize(cases, { wallMs: Math.round(performance.now() - started), startedAt, client: context.clientName, flows })
+    const { cases, clientMs } = await runCases(context, selected)
+    const summary = summarize(cases, { wallMs: Math.round(performance.now() - started), clientMs, startedAt, client: context.clientName, flows })
+    if (context.stopped) Object.assign(summary, { [context.stopped]: true, notRun: selected.length - cases.length })
     const result: RunResult = { summary, cases }
     for (const reporter of context.reporters) await reporter.onRunEnd?.(result)
     return result
   } finally {
+    options.signal?.removeEventListener('abort', onInterrupt)
     untrack()
     await rm(dir, { recursive: true, force: true })
   }
 }
 
+/** Stops the run early: no case starts any more, and the clients in flight are ended. */
+function stopRun(context: RunContext, why: NonNullable<RunContext['stopped']>): void {
+  context.stopped ??= why
+  context.stop.abort()
+}
+
 /** The run's counts and times from its case results. */
-function summarize(cases: CaseResult[], run: Pick<RunSummary, 'wallMs' | 'startedAt' | 'client' | 'flows'>): RunSummary {
+function summarize(cases: CaseResult[], run: Pick<RunSummary, 'wallMs' | 'clientMs' | 'startedAt' | 'client' | 'flows'>): RunSummary {
   return {
     total: cases.length,
     passed: cases.filter((r) => r.status === 'passed').length,
     failed: cases.filter((r) => r.status === 'failed').length,
+    flaky: cases.filter((r) => r.status === 'flaky').length,
     rulesBroken: [...new Set(cases.flatMap((r) => r.checks.filter((c) => c.status === 'failed').map((c) => c.rule)))],
-    clientMs: cases.reduce((sum, r) => sum + r.durationMs, 0),
+    clientMs: run.clientMs,
     wallMs: run.wallMs,
     startedAt: run.startedAt,
     version: packageVersion(),
@@ -319,48 +354,93 @@ export async function runPool(count: number, jobs: number, task: (index: number)
 }
 
 /**
- * Runs every case through the pool, reporting each as it ends, and returns the results in suite
- * order. A command the shell cannot find (exit 127 before any request) is a set-up error, not a run
- * of failures: the first such case holds the queue until the cases in flight end, and if all of
- * them say the same, the run stops with one error. A case that cannot be set up ends the other
- * clients and rejects with its error.
+ * The runs of one case as one result: passed when every run passed, failed when every run failed,
+ * flaky in between, with the details of its first failing run (the one to look at).
+ * @example combineRuns([passed, failed, passed]).status // 'flaky'
  */
-async function runCases(context: RunContext, cases: ConformanceCase[]): Promise<CaseResult[]> {
-  const results: CaseResult[] = new Array(cases.length)
-  const held: CaseResult[] = []
-  let sawRunningClient = typeof context.client !== 'string'
-  let failure: { error: unknown } | undefined
-  const report = async (result: CaseResult) => {
-    for (const reporter of context.reporters) await reporter.onCaseEnd?.(result)
-  }
-  const notFound = (result: CaseResult) => result.exitCode === 127 && result.requests.length === 0
+export function combineRuns(runs: CaseResult[]): CaseResult {
+  if (runs.length === 1) return runs[0]
+  const failed = runs.filter((run) => run.status !== 'passed')
+  const status = failed.length === 0 ? 'passed' : failed.length === runs.length ? 'failed' : 'flaky'
+  return { ...(failed[0] ?? runs[0]), status, runs: { total: runs.length, failed: failed.length } }
+}
 
-  const task = async (index: number) => {
+/**
+ * Whether a client command could not start at all, as opposed to a client that ran and broke a
+ * rule: no request, and the shell could not find or execute it (127, 126), the spawn failed, or
+ * the interpreter could not open the script.
+ */
+export function couldNotStart(result: Pick<CaseResult, 'exitCode' | 'signal' | 'timedOut' | 'stderr' | 'requests'>): boolean {
+  if (result.requests.length > 0 || result.timedOut || result.exitCode === 0) return false
+  if (result.exitCode === 127 || result.exitCode === 126) return true
+  if (result.exitCode === null && result.signal === null) return true
+  return START_FAILURE.test(result.stderr)
+}
+
+const START_FAILURE = /Cannot find module|can't open file|No such file or directory|command not found|: not found|Permission denied/
+
+/** The one line that says why a command could not start: the first line of its stderr that tells, else the last. */
+function whyNotStarted(result: CaseResult): string {
+  const lines = result.stderr.split('\n').map((line) => line.trim()).filter(Boolean)
+  const said = lines.find((line) => START_FAILURE.test(line)) ?? lines.at(-1)
+  const how = result.exitCode === null ? 'it could not be spawned' : `exit ${result.exitCode}`
+  return said ? `${how}: ${said}` : how
+}
+
+/**
+ * Runs every case (`repeat` times each) through the pool, reporting each case as its last run ends,
+ * and returns the finished cases in suite order.
+ *
+ * A command that cannot start is a set-up error, not a run of failures: while no run has shown a
+ * client that starts, a run that could not start holds the queue until the runs in flight end,
+ * and if all of them say the same, the run stops with one error naming the command. A case that
+ * cannot be set up ends the other clients and rejects with its error. `bail` and an interrupt
+ * stop the run: the runs in flight are ended and dropped, and only finished cases are returned.
+ */
+async function runCases(context: RunContext, cases: ConformanceCase[]): Promise<{ cases: CaseResult[]; clientMs: number }> {
+  const { repeat } = context
+  const runs: CaseResult[][] = cases.map(() => [])
+  const finished: Array<CaseResult | undefined> = new Array(cases.length)
+  const held: Array<{ index: number; result: CaseResult }> = []
+  let clientStarted = typeof context.client !== 'string'
+  let failure: { error: unknown } | undefined
+  let clientMs = 0
+
+  /** Files a run under its case; once the case has all its runs, reports it and, with bail, stops on a failure. */
+  const collect = async (index: number, result: CaseResult) => {
+    runs[index].push(result)
+    clientMs += result.durationMs
+    if (runs[index].length < repeat) return
+    const kase = combineRuns(runs[index])
+    finished[index] = kase
+    for (const reporter of context.reporters) await reporter.onCaseEnd?.(kase)
+    if (context.options.bail && kase.status !== 'passed') stopRun(context, 'bailed')
+  }
+  const task = async (slot: number) => {
+    const index = Math.floor(slot / repeat)
     try {
-      const result = await runCase(context, cases[index], index)
-      results[index] = result
-      if (!sawRunningClient && notFound(result)) held.push(result)
-      else {
-        sawRunningClient = true
-        for (const earlier of held.splice(0)) await report(earlier)
-        await report(result)
-      }
+      const result = await runCase(context, cases[index], slot)
+      // A run ended by a stop (--bail, an interrupt) says nothing about the client: drop it.
+      if (context.stop.signal.aborted) return
+      if (!clientStarted && couldNotStart(result)) return void held.push({ index, result })
+      clientStarted = true
+      for (const earlier of held.splice(0)) await collect(earlier.index, earlier.result)
+      await collect(index, result)
     } catch (error) {
       failure ??= { error }
       // End this run's other clients (not those of another run in the same process).
       context.stop.abort()
     }
   }
-  await runPool(cases.length, context.jobs, task, () => failure === undefined && held.length === 0)
+  await runPool(cases.length * repeat, context.jobs, task, () => failure === undefined && held.length === 0 && !context.stop.signal.aborted)
   if (failure) throw failure.error
-  if (held.length > 0) {
-    const said = held[0].stderr.trim().split('\n').at(-1) ?? ''
+  if (held.length > 0 && !context.stopped) {
     throw new RelayMockError(
       'CLIENT_NOT_FOUND',
-      `Failed to run the client: the client command was not found: ${context.clientName}${said ? ` (the shell said: ${said})` : ''}. Please check the command, and that it runs from ${context.options.cwd ?? process.cwd()}.`,
+      `Failed to run the client: the client command could not start: ${context.clientName} (${whyNotStarted(held[0].result)}). Please check the command, and that it runs from ${context.options.cwd ?? process.cwd()}.`,
     )
   }
-  return results
+  return { cases: finished.filter((kase) => kase !== undefined), clientMs }
 }
 
 /** Runs the client once in the case's world and reads what it reported. */
@@ -377,14 +457,14 @@ async function runClient(context: RunContext, visit: ClientVisit, env: RelayEnv)
     })
     return { ...ran, ...(await readReport(env.RELAY_RESULT_FILE)) }
   }
-  const { value, ...ran } = await runFunctionClient(client, visit, env, context.timeoutMs, context.clientName)
+  const { value, ...ran } = await runFunctionClient(client, visit, env, context.timeoutMs, context.clientName, context.stop.signal)
   if (value === undefined) return { ...ran, ...(await readReport(env.RELAY_RESULT_FILE)) }
   const read = toClientReport(value)
   return { ...ran, ...('report' in read ? { report: read.report } : { reportError: `the function's return value could not be read as a report: ${read.error}` }) }
 }
 
-/** One run of one case: a fresh world and listener, the client, the rules. */
-async function runCase(context: RunContext, kase: ConformanceCase, index: number): Promise<CaseResult> {
+/** One run of one case: a fresh world and listener, the client, the rules. `slot` numbers the run's result file. */
+async function runCase(context: RunContext, kase: ConformanceCase, slot: number): Promise<CaseResult> {
   const { service, reporters } = context
   const world = await service.addWorld({ scenario: kase.scenario })
   const server = createServer(service, { world })
@@ -396,7 +476,7 @@ async function runCase(context: RunContext, kase: ConformanceCase, index: number
     for (const reporter of reporters) await reporter.onCaseStart?.(start)
     const listeners = reporters.filter((reporter) => reporter.onRequest)
     const unsubscribe = listeners.length > 0 ? world.journal.subscribe((entry) => listeners.forEach((reporter) => reporter.onRequest!(entry, start))) : undefined
-    const env = toRelayEnv(clientVisit, baseUrl, world.token, join(context.dir, `case-${index + 1}.json`))
+    const env = toRelayEnv(clientVisit, baseUrl, world.token, join(context.dir, `run-${slot + 1}.json`))
     const run = await runClient(context, clientVisit, env)
     unsubscribe?.()
 

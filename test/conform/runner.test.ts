@@ -57,7 +57,7 @@ describe('runConformance with a command', () => {
     const ended: CaseResult[] = []
     const run = runConformance({ client: 'relay-mock-no-such-client --flag', jobs: 2, reporters: [{ onCaseEnd: (result) => void ended.push(result) }] })
     await expect(run).rejects.toThrow(RelayMockError)
-    await expect(run).rejects.toMatchObject({ code: 'CLIENT_NOT_FOUND', message: expect.stringContaining('the client command was not found: relay-mock-no-such-client --flag') })
+    await expect(run).rejects.toMatchObject({ code: 'CLIENT_NOT_FOUND', message: expect.stringContaining('the client command could not start: relay-mock-no-such-client --flag (exit 127') })
     expect(ended).toEqual([])
   })
 

@@ -93,7 +93,8 @@ export interface CaseResult {
   scenario: string
   /** One line: what the case exercises. */
   title: string
-  status: 'passed' | 'failed'
+  /** `flaky`: with `conform --repeat`, failed some of its runs but not all (the failing run's details are shown). */
+  status: 'passed' | 'failed' | 'flaky'
   durationMs: number
   exitCode: number | null
   signal: string | null
@@ -115,6 +116,8 @@ export interface CaseResult {
   reportError?: string
   /** The world the case ran in, e.g. `world-3`: the journal's `worldId` of its requests. */
   worldId?: string
+  /** With `conform --repeat N`: how many times the case ran and how many of those failed. */
+  runs?: { total: number; failed: number }
 }
 
 export interface RunSummary {
@@ -132,6 +135,14 @@ export interface RunSummary {
   /** The client command, or a name for an in-process client. */
   client: string
   flows: Flow[]
+  /** Cases that failed some of their `--repeat` runs but not all (not counted in `failed`). */
+  flaky?: number
+  /** The run was stopped by a signal (Ctrl-C, SIGTERM, SIGHUP): the cases are those that finished. */
+  interrupted?: true
+  /** The run stopped at the first case that did not pass (`--bail`): the cases are those that finished. */
+  bailed?: true
+  /** Cases selected that did not finish because the run was interrupted or bailed. */
+  notRun?: number
 }
 
 export interface RunResult {
