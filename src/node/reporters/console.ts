@@ -1,13 +1,19 @@
-// The terminal reporter: a line per case as it ends (✓/✗, id, time), then each failure's rule and
-// explanation, then a summary. Colour only when the stream is a terminal.
+// The terminal reporter: a line per case as it ends (✓/✗/~, id, time), then each failure's rule and
+// explanation, then a summary. On a terminal, also a live progress line under them (cases done,
+// the one running, elapsed), overwritten in place and cleared at the end; elsewhere (CI, a pipe)
+// only the plain lines. Colour only when the stream is a terminal.
 import pc from 'picocolors'
-import type { CaseResult, Reporter, RunResult, RunStart } from '../../core/rules/types.js'
+import type { CaseResult, CaseStart, Reporter, RunResult, RunStart } from '../../core/rules/types.js'
 
 export interface ConsoleReporterOptions {
   /** Where to write. Default process.stdout. */
   stream?: NodeJS.WritableStream & { isTTY?: boolean }
   /** Default: on when the stream is a terminal and NO_COLOR is not set. */
   color?: boolean
+  /** A live progress line, rewritten in place. Default: on when the stream is a terminal. */
+  progress?: boolean
+  /** The clock of the elapsed time (ms), for tests. Default performance.now. */
+  now?: () => number
 }
 
 /** `1.2 s` or `340 ms`. */
@@ -37,8 +43,11 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
     if (error.code !== 'EPIPE') throw error
     closed = true
   })
+  const progress = createProgress(stream, c, options.progress ?? Boolean(stream.isTTY), options.now ?? (() => performance.now()))
   const write = (text: string) => {
-    if (!closed) stream.write(`${text}\n`)
+    if (closed) return
+    progress.clear()
+    stream.write(`${text}\n`)
   }
   let width = 0
 
@@ -47,19 +56,28 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
       width = Math.max(...run.cases.map((kase) => kase.id.length))
       write(`${c.bold('relay-mock conform')} ${c.dim('·')} ${run.client} ${c.dim(`· ${plural(run.cases.length, 'case')} (${run.flows.join(', ')})`)}`)
       write('')
+      progress.start(run.cases.length)
+    },
+    onCaseStart(start: CaseStart) {
+      progress.started(start.id)
     },
     onCaseEnd(result: CaseResult) {
       const failed = result.checks.filter((check) => check.status === 'failed')
-      const mark = result.status === 'passed' ? c.green('✓') : c.red('✗')
+      const mark = result.status === 'passed' ? c.green('✓') : result.status === 'flaky' ? c.yellow('~') : c.red('✗')
       const detail = failed.length > 0 ? c.red(`  ${failed.length} rule${failed.length === 1 ? '' : 's'} failed`) : ''
+      const flaky = result.status === 'flaky' && result.runs ? c.yellow(`  flaky: failed ${result.runs.failed} of ${result.runs.total} runs`) : ''
       const timedOut = result.timedOut ? c.red('  timed out, killed') : ''
-      write(`  ${mark} ${result.id.padEnd(width)}  ${c.dim(formatMs(result.durationMs))}${detail}${timedOut}`)
+      write(`  ${mark} ${result.id.padEnd(width)}  ${c.dim(formatMs(result.durationMs))}${detail}${flaky}${timedOut}`)
+      progress.ended(result.id)
     },
     onRunEnd(result: RunResult) {
-      const failedCases = result.cases.filter((kase) => kase.status === 'failed')
+      progress.stop()
+      const failedCases = result.cases.filter((kase) => kase.status !== 'passed')
       for (const kase of failedCases) {
         write('')
-        write(`${c.red('✗')} ${c.bold(kase.id)} ${c.dim(`— ${kase.title} (scenario ${kase.scenario})`)}`)
+        const mark = kase.status === 'flaky' ? c.yellow('~') : c.red('✗')
+        const runs = kase.runs ? `; failed ${kase.runs.failed} of ${kase.runs.total} runs, this is the first that failed` : ''
+        write(`${mark} ${c.bold(kase.id)} ${c.dim(`— ${kase.title} (scenario ${kase.scenario}${runs})`)}`)
         for (const check of kase.checks.filter((ch) => ch.status === 'failed')) {
           write(`    ${c.red(check.rule)}`)
           write(indent(check.message, '      '))
@@ -67,8 +85,20 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
       }
       const { summary } = result
       write('')
-      const counts = [plural(summary.total, 'case'), c.green(`${summary.passed} passed`), summary.failed > 0 ? c.red(`${summary.failed} failed`) : `${summary.failed} failed`]
-      write(`${c.bold(summary.failed === 0 ? c.green('Conformant') : c.red('Not conformant'))}: ${counts.join(', ')}`)
+      const flaky = summary.flaky ?? 0
+      const counts = [
+        plural(summary.total, 'case'),
+        c.green(`${summary.passed} passed`),
+        summary.failed > 0 ? c.red(`${summary.failed} failed`) : `${summary.failed} failed`,
+        ...(flaky > 0 ? [c.yellow(`${flaky} flaky`)] : []),
+      ]
+      const stoppedEarly = summary.interrupted || summary.bailed
+      const verdict = stoppedEarly ? c.yellow(summary.interrupted ? 'Interrupted' : 'Stopped at the first failure (--bail)') : summary.failed + flaky === 0 ? c.green('Conformant') : c.red('Not conformant')
+      write(`${c.bold(verdict)}: ${counts.join(', ')}`)
+      if (stoppedEarly) {
+        const notRun = summary.notRun ?? 0
+        write(c.yellow(`${plural(notRun, 'case')} did not run or finish; the reports hold the ${plural(summary.total, 'case')} that finished.`))
+      }
       if (summary.rulesBroken.length > 0) write(`Rules broken: ${summary.rulesBroken.map((rule) => c.red(rule)).join(', ')}`)
       // A captured conversation (conform --from) ran no client: there is no client time to show.
       const captured = result.cases.length > 0 && result.cases.every((kase) => !kase.visit)
@@ -80,4 +110,60 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`
+}
+
+type Colors = ReturnType<typeof pc.createColors>
+
+/**
+ * The live progress line: `3/15 · 4.2 s · advanced/new-vehicle +2`. It is redrawn in place
+ * (carriage return, erase line) when something changes and each second, cleared before any other
+ * line is written, and kept to the terminal's width so that it never wraps (a wrapped line
+ * cannot be erased in place). Off, every method does nothing.
+ */
+function createProgress(stream: NodeJS.WritableStream & { columns?: number }, c: Colors, on: boolean, now: () => number) {
+  let total = 0
+  let done = 0
+  let started = 0
+  let shown = false
+  let timer: NodeJS.Timeout | undefined
+  // The same case may run several times at once (--repeat): count its runs.
+  const running = new Map<string, number>()
+  const draw = () => {
+    if (!on || timer === undefined) return
+    const [first, ...others] = running.keys()
+    const what = first === undefined ? '' : ` · ${first}${others.length > 0 ? ` +${others.length}` : ''}`
+    const line = `  ${done}/${total} · ${formatMs(now() - started)}${what}`
+    const room = Math.max(10, (stream.columns ?? 80) - 1)
+    stream.write(`\r\x1b[2K${c.dim(line.length > room ? `${line.slice(0, room - 1)}…` : line)}`)
+    shown = true
+  }
+  return {
+    start(cases: number) {
+      if (!on) return
+      total = cases
+      started = now()
+      timer = setInterval(draw, 1000)
+      timer.unref()
+      draw()
+    },
+    started(id: string) {
+      running.set(id, (running.get(id) ?? 0) + 1)
+      draw()
+    },
+    ended(id: string) {
+      running.delete(id)
+      done++
+      draw()
+    },
+    clear() {
+      if (!shown) return
+      stream.write('\r\x1b[2K')
+      shown = false
+    },
+    stop() {
+      clearInterval(timer)
+      timer = undefined
+      this.clear()
+    },
+  }
 }

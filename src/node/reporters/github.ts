@@ -21,7 +21,8 @@ export function toGitHubAnnotations(result: RunResult): string[] {
   const lines = result.cases.flatMap((kase) => kase.checks.filter((check) => check.status === 'failed').map((check) => annotation(kase, check)))
   const { summary } = result
   const cases = `${summary.total} case${summary.total === 1 ? '' : 's'}`
-  const verdict = summary.failed === 0 ? `${cases} passed` : `${summary.failed} of ${cases} failed; rules broken: ${summary.rulesBroken.join(', ')}`
+  const notPassed = summary.failed + (summary.flaky ?? 0)
+  const verdict = notPassed === 0 ? `${cases} passed` : `${notPassed} of ${cases} failed${summary.flaky ? ` (${summary.flaky} flaky)` : ''}; rules broken: ${summary.rulesBroken.join(', ')}`
   lines.push(`::notice title=relay-mock conform::${escape(verdict)}`)
   return lines
 }

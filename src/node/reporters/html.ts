@@ -230,11 +230,13 @@ export function toHtmlReport(result: RunResult, options: HtmlReportOptions = {})
     used.add(anchor)
     return anchor
   })
-  const allPassed = summary.failed === 0 && summary.total > 0
+  // A flaky case (conform --repeat) failed some of its runs: it did not pass.
+  const notPassed = summary.failed + (summary.flaky ?? 0)
+  const allPassed = notPassed === 0 && summary.total > 0
   // A capture (conform --from) has visits, not cases: no case gave a client its visit.
   const captured = cases.length > 0 && cases.every((c) => !c.visit)
   const noun = captured ? 'visit' : 'case'
-  const heading = summary.total === 0 ? 'No case ran' : allPassed ? `All ${plural(summary.total, noun)} passed` : `${summary.failed} of ${plural(summary.total, noun)} failed`
+  const heading = summary.total === 0 ? 'No case ran' : allPassed ? `All ${plural(summary.total, noun)} passed` : `${notPassed} of ${plural(summary.total, noun)} failed${summary.flaky ? ` (${summary.flaky} flaky)` : ''}`
   const brokenWhere = (rule: string) =>
     cases.map((c, i) => ({ c, anchor: anchors[i] })).filter(({ c }) => c.checks.some((k) => k.rule === rule && k.status === 'failed'))
 
