@@ -12,6 +12,8 @@ export interface ConformArgs {
   jobs?: number
   timeout: number
   seed?: number
+  bail?: boolean
+  repeat?: number
   reportDir?: string
   github?: boolean
   [report: string]: unknown

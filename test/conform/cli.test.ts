@@ -35,10 +35,11 @@ function start(args: string[]) {
 
 const relayMock = (...args: string[]) => start(args).ended
 
-function processesWith(marker: string): string[] {
+/** The running processes whose command line starts with `start` (not conform's, which names the client). */
+function processesWith(start: string): string[] {
   return execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
     .split('\n')
-    .filter((line) => line.includes(marker))
+    .filter((line) => line.startsWith(start))
 }
 
 describe.concurrent('relay-mock conform', () => {
@@ -97,7 +98,7 @@ describe.concurrent('relay-mock conform', () => {
   it('exits 2 with what to do when the client command is not found', async () => {
     const run = await relayMock('conform', '--client', 'relay-mock-no-such-client')
     expect(run.code).toBe(2)
-    expect(run.stderr).toContain('the client command was not found: relay-mock-no-such-client')
+    expect(run.stderr).toContain('the client command could not start: relay-mock-no-such-client')
     expect(run.stderr).toContain('Please check the command')
     expect(run.stdout).not.toContain('✗')
   })
@@ -121,7 +122,7 @@ describe.concurrent('relay-mock conform', () => {
     expect(processesWith(`sleep ${marker}`)).toHaveLength(1)
     child.kill('SIGINT')
     const run = await ended
-    expect(run.signal ?? run.code).toBe('SIGINT')
+    expect(run.code).toBe(130)
     expect(processesWith(`sleep ${marker}`)).toEqual([])
   })
 })

@@ -1,5 +1,6 @@
 // `relay-mock conform`'s work, loaded only when the command runs: run the client through the cases
 // (or check a captured HAR) with the chosen reporters; resolves with the exit code.
+import os from 'node:os'
 import { join } from 'node:path'
 import pc from 'picocolors'
 import { skippedForCapture } from '../../devtools/live/capture.js'
@@ -18,9 +19,12 @@ export async function conform(args: ConformArgs): Promise<number> {
     return 2
   }
   const chosen: Reporter[] = [reporters.console({})]
+  const files: Array<{ format: string; file: string }> = []
   for (const report of fileReports) {
     const file = args[report.flag] ?? (args.reportDir ? join(args.reportDir, report.file) : undefined)
-    if (typeof file === 'string') chosen.push(reporters[report.reporter]({ file }))
+    if (typeof file !== 'string') continue
+    chosen.push(reporters[report.reporter]({ file }))
+    files.push({ format: report.flag, file })
   }
   // Inside GitHub Actions, failures also become annotations on the run and the pull request.
   if (args.github ?? process.env.GITHUB_ACTIONS === 'true') chosen.push(reporters.github({}))
@@ -28,18 +32,62 @@ export async function conform(args: ConformArgs): Promise<number> {
     const result = await checkHarFile(args.from, { reporters: chosen })
     const skipped = skippedForCapture(result)
     if (skipped.length) console.log(pc.dim(`Not checked (a capture has no visit inputs, no client exit status): ${skipped.join(', ')}.`))
+    printReportFiles(files)
     return result.summary.failed > 0 ? 1 : 0
   }
   const own = args.cases ? await loadCases(args.cases) : undefined
-  const result = await runConformance({
-    client: args.client!,
-    ...(own ? { suite: [...cases, ...own.cases], scenarios: own.scenarios } : {}),
-    flows: args.flow ? [args.flow] : undefined,
-    cases: args.case,
-    jobs: args.jobs,
-    timeoutMs: args.timeout * 1000,
-    seed: args.seed,
-    reporters: chosen,
-  })
-  return result.summary.failed > 0 ? 1 : 0
+  const interrupt = onStopSignals()
+  try {
+    const result = await runConformance({
+      client: args.client!,
+      ...(own ? { suite: [...cases, ...own.cases], scenarios: own.scenarios } : {}),
+      flows: args.flow ? [args.flow] : undefined,
+      cases: args.case,
+      jobs: args.jobs,
+      timeoutMs: args.timeout * 1000,
+      seed: args.seed,
+      bail: args.bail,
+      repeat: args.repeat,
+      reporters: chosen,
+      signal: interrupt.signal,
+    })
+    printReportFiles(files)
+    // A shell's convention for a process ended by a signal: 128 + its number (130 for Ctrl-C).
+    if (interrupt.received) return 128 + os.constants.signals[interrupt.received]
+    return result.summary.failed + (result.summary.flaky ?? 0) > 0 ? 1 : 0
+  } finally {
+    interrupt.dispose()
+  }
+}
+
+/** The report files written, last, so that they are the lines a reader finds at the end. */
+function printReportFiles(files: Array<{ format: string; file: string }>): void {
+  if (files.length === 0) return
+  const width = Math.max(...files.map(({ format }) => format.length))
+  console.log('')
+  console.log(`Reports written:`)
+  for (const { format, file } of files) console.log(`  ${format.toUpperCase().padEnd(width)}  ${file}`)
+}
+
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+
+/**
+ * Turns the first SIGINT, SIGTERM or SIGHUP into a graceful stop (clients ended, reports of the
+ * finished cases written); a second one ends the process at once, for a reader who will not wait.
+ */
+function onStopSignals() {
+  const controller = new AbortController()
+  const state = {
+    signal: controller.signal,
+    received: undefined as (typeof STOP_SIGNALS)[number] | undefined,
+    dispose: () => STOP_SIGNALS.forEach((name) => process.off(name, onSignal)),
+  }
+  function onSignal(name: (typeof STOP_SIGNALS)[number]) {
+    if (state.received) process.exit(128 + os.constants.signals[state.received])
+    state.received = name
+    console.error(pc.yellow(`\nStopping on ${name}: ending the clients, writing the reports of the cases that finished (again to quit at once).`))
+    controller.abort(name)
+  }
+  STOP_SIGNALS.forEach((name) => process.on(name, onSignal))
+  return state
 }

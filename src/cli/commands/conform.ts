@@ -23,6 +23,8 @@ export const conformCommand: CommandModule<object, ConformArgs> = {
       .option('jobs', { alias: 'j', type: 'number', describe: 'How many cases run at once (default: the number of cores)' })
       .option('timeout', { alias: 't', type: 'number', default: RUN_TIMEOUT_MS / 1000, describe: 'Seconds before a client is killed with its process tree' })
       .option('seed', { type: 'number', describe: 'Seed of the generated worlds' })
+      .option('bail', { type: 'boolean', describe: 'Stop at the first case that fails: the rest are cancelled, the reports hold the cases that finished' })
+      .option('repeat', { type: 'number', describe: 'Run each case N times; a case that fails some of them but not all is reported flaky' })
     for (const report of fileReports) built = built.option(report.flag, { type: 'string', requiresArg: true, describe: report.describe })
     return built
       .option('report-dir', {
