@@ -49,15 +49,34 @@ function readStat(pid: number): ProcessInfo | undefined {
   }
 }
 
-const otherPids = (names: string[]) => names.map(Number).filter((pid) => Number.isInteger(pid) && pid !== process.pid)
+function lastPid(): number | undefined {
+  try {
+    return Number(readFileSync('/proc/sys/kernel/ns_last_pid', 'utf8'))
+  } catch {
+    return undefined
+  }
+}
 
-function listProcesses(): ProcessInfo[] {
-  return otherPids(readdirSync('/proc')).flatMap((pid) => readStat(pid) ?? [])
+/**
+ * The pids that may belong to the tree of `root`. Pids are handed out in increasing order until
+ * they wrap around, so while the last pid handed out is above the root's, only the pids between
+ * them can be its descendants: a few, instead of every process of the machine (reading each
+ * one's /proc entry is what costs).
+ */
+function candidatePids(names: string[], root: number): number[] {
+  const last = lastPid()
+  const wrapped = last === undefined || last < root
+  return names.map(Number).filter((pid) => Number.isInteger(pid) && pid !== process.pid && (wrapped || (pid >= root && pid <= last)))
+}
+
+function listProcesses(root: number): ProcessInfo[] {
+  return candidatePids(readdirSync('/proc'), root).flatMap((pid) => readStat(pid) ?? [])
 }
 
 /** The same list without blocking the event loop (the mock is serving other cases meanwhile). */
-async function listProcessesAsync(): Promise<ProcessInfo[]> {
-  const read = await Promise.all(otherPids(await readdir('/proc')).map((pid) => readFile(`/proc/${pid}/stat`, 'utf8').then((text) => parseStat(pid, text), () => undefined)))
+async function listProcessesAsync(root: number): Promise<ProcessInfo[]> {
+  const pids = candidatePids(await readdir('/proc'), root)
+  const read = await Promise.all(pids.map((pid) => readFile(`/proc/${pid}/stat`, 'utf8').then((text) => parseStat(pid, text), () => undefined)))
   return read.filter((info) => info !== undefined)
 }
 
@@ -105,7 +124,7 @@ function selectTree(tree: ProcessTree, all: ProcessInfo[]): number[] {
  * @example findTree({ pid: child.pid, marker }) // [4312, 4318]
  */
 export function findTree(tree: ProcessTree): number[] {
-  return hasProc ? selectTree(tree, listProcesses()) : []
+  return hasProc ? selectTree(tree, listProcesses(tree.pid)) : []
 }
 
 function kill(pid: number): void {
@@ -140,7 +159,7 @@ export async function endTree(tree: ProcessTree): Promise<void> {
   kill(-tree.pid)
   if (!hasProc) return
   for (let round = 0; round < 5; round++) {
-    const alive = selectTree(tree, await listProcessesAsync())
+    const alive = selectTree(tree, await listProcessesAsync(tree.pid))
     if (alive.length === 0) return
     for (const pid of alive) kill(pid)
   }
