@@ -76,6 +76,16 @@ describe('the console reporter on a terminal', () => {
     expect(line.endsWith('…')).toBe(true)
     await reporter.onRunEnd?.({ summary: summary([]), cases: [] })
   })
+
+  it('assumes 80 columns on a terminal that does not say its width', async () => {
+    const out = terminal(true)
+    out.stream.columns = 0
+    const reporter = createConsoleReporter({ stream: out.stream, color: false, now: () => 0 })
+    await reporter.onRunStart?.({ cases: [kase('simple/accepted')], client: 'c', flows: ['simple'], startedAt: '' })
+    await reporter.onCaseStart?.(start('simple/accepted'))
+    expect(out.text().split(ERASE).at(-1)).toBe('  0/1 · 0 ms · simple/accepted')
+    await reporter.onRunEnd?.({ summary: summary([]), cases: [] })
+  })
 })
 
 describe('the console reporter elsewhere (CI, a pipe)', () => {

@@ -133,7 +133,8 @@ function createProgress(stream: NodeJS.WritableStream & { columns?: number }, c:
     const [first, ...others] = running.keys()
     const what = first === undefined ? '' : ` · ${first}${others.length > 0 ? ` +${others.length}` : ''}`
     const line = `  ${done}/${total} · ${formatMs(now() - started)}${what}`
-    const room = Math.max(10, (stream.columns ?? 80) - 1)
+    // A terminal that does not say its width (a pty without a size) reports 0 columns.
+    const room = Math.max(10, (stream.columns || 80) - 1)
     stream.write(`\r\x1b[2K${c.dim(line.length > room ? `${line.slice(0, room - 1)}…` : line)}`)
     shown = true
   }
