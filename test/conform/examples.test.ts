@@ -1,6 +1,5 @@
 // The correct clients pass every case: the three examples (real processes, three languages) and the
-// in-process reference client. Each reaches the outcome its suite says a correct client reaches.
-import { existsSync } from 'node:fs'
+// in-process reference client. Each reaches an outcome its suite says a correct client reaches.
 import { describe, expect, it } from 'vitest'
 import { cases } from '../../suites/index.js'
 import { referenceClient } from '../../src/node/reference-client.js'
@@ -14,16 +13,19 @@ function failures(result: RunResult): string[] {
 const examples = [
   { name: 'shell (bash, curl, jq)', command: 'bash examples/clients/shell/client.sh' },
   { name: 'Python (standard library)', command: 'python3 examples/clients/python/client.py' },
-  { name: 'TypeScript (fetch)', command: 'node dist/examples/clients/typescript/client.js', needs: 'dist/examples/clients/typescript/client.js' },
+  // Built by `npm run build` (npm test builds first).
+  { name: 'TypeScript (ky)', command: 'node dist/examples/clients/typescript/client.js' },
 ]
 
 describe('the example clients', () => {
   for (const example of examples) {
-    it.skipIf(example.needs !== undefined && !existsSync(example.needs)).concurrent(`the ${example.name} client passes every case`, async () => {
+    it.concurrent(`the ${example.name} client passes every case`, async () => {
       const result = await runConformance({ client: example.command, jobs: 2 })
       expect(failures(result)).toEqual([])
       expect(result.summary).toMatchObject({ total: cases.length, passed: cases.length, failed: 0, rulesBroken: [] })
-      expect(result.cases.map((kase) => [kase.id, kase.report?.outcome])).toEqual(cases.map((kase) => [kase.id, kase.outcome]))
+      expect(result.cases.map((kase) => kase.id)).toEqual(cases.map((kase) => kase.id))
+      // Where the suite allows more than one outcome (a retry after Retry-After may succeed), one of them.
+      for (const kase of result.cases) expect(kase.expectedOutcomes ?? [kase.expectedOutcome], kase.id).toContain(kase.report?.outcome)
     })
   }
 })
