@@ -7,6 +7,12 @@
 # Exit status is 0 whatever the service answers: the customer's payment
 # completes even when the owner is unknown or the service refuses. Only a
 # missing/invalid configuration (a runner bug) exits non-zero.
+#
+# When the service fails: every request gives up after RELAY_REQUEST_TIMEOUT_MS; a 503 or 429
+# is sent again after its Retry-After (seconds or an HTTP-date); a lookup also after no answer
+# (at once) or a 5xx (600 ms later); 3 attempts in all. A POST whose answer was lost (no answer,
+# 500/502/504, a cut-off or non-JSON 2xx) may have been recorded, so it is never sent again
+# blind: the vehicle is looked up first, and a payment is reported `unknown`.
 set -euo pipefail
 
 : "${RELAY_BASE_URL:?}" "${RELAY_API_TOKEN:?}" "${RELAY_LOCATION_ID:?}" "${RELAY_FLOW:?}"
@@ -18,22 +24,77 @@ BASE=${RELAY_BASE_URL%/}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-# call METHOD PATH [JSON] -> sets STATUS (000 on network error) and BODY.
+# Each request gives up after RELAY_REQUEST_TIMEOUT_MS (the runner sets it; 5 s otherwise).
+TIMEOUT_MS=${RELAY_REQUEST_TIMEOUT_MS:-5000}
+[[ $TIMEOUT_MS =~ ^[0-9]+$ ]] && ((TIMEOUT_MS > 0)) || { echo "RELAY_REQUEST_TIMEOUT_MS must be a positive whole number of milliseconds" >&2; exit 2; }
+TIMEOUT_S=$(printf '%d.%03d' $((TIMEOUT_MS / 1000)) $((TIMEOUT_MS % 1000)))
+MAX_ATTEMPTS=3       # at one request, the first included
+BACKOFF_S=0.6        # before retrying a 5xx that named no Retry-After: at least 500 ms
+MAX_RETRY_AFTER_S=10 # a longer wait keeps the customer standing there: give up instead
+
+# send METHOD PATH [JSON] -> one request. Sets STATUS and BODY, or LOST (why there is no answer
+# the client can read: no answer at all, a cut-off body, or a 2xx that is not JSON), and RETRY_AFTER.
 # No `curl -f`: the body is read on every status (simple rule: key on `id`).
-call() {
-  local method=$1 path=$2 data=${3-}
-  local args=(-sS --max-time 30 -X "$method" -o "$TMP/body" -w '%{http_code}'
+send() {
+  local method=$1 path=$2 data=${3-} code
+  local args=(-sS --max-time "$TIMEOUT_S" -X "$method" -o "$TMP/body" -D "$TMP/headers" -w '%{http_code}'
               -H "Authorization: Bearer $RELAY_API_TOKEN")
   if [[ -n $data ]]; then args+=(-H 'Content-Type: application/json' --data-binary "$data"); fi
-  : >"$TMP/body"
-  STATUS=$(curl "${args[@]}" "$BASE$path" 2>"$TMP/err") || STATUS=000
+  : >"$TMP/body"; : >"$TMP/headers"
+  LOST='' RETRY_AFTER=''
+  STATUS=$(curl "${args[@]}" "$BASE$path" 2>"$TMP/err") && code=0 || code=$?
   BODY=$(cat "$TMP/body")
-  if [[ $STATUS == 000 ]]; then
-    echo "$method $path -> network error: $(cat "$TMP/err")" >&2
-  else
-    echo "$method $path -> $STATUS" >&2
+  case $code in
+    0) ;;
+    28) LOST="no answer within $TIMEOUT_S s" ;;
+    18) LOST="the answer was cut off" ;;
+    *) LOST="the connection failed ($(tr -d '\n' <"$TMP/err"))" ;;
+  esac
+  if [[ -z $LOST && $STATUS == 2?? ]] && ! jq empty <<<"$BODY" 2>/dev/null; then
+    LOST="HTTP $STATUS with a body that is not JSON"
+  fi
+  if [[ -n $LOST ]]; then STATUS=000 BODY=''; fi
+  RETRY_AFTER=$(sed -n 's/^[Rr][Ee][Tt][Rr][Yy]-[Aa][Ff][Tt][Ee][Rr]:[[:space:]]*//p' "$TMP/headers" | tr -d '\r' | tail -n 1)
+  echo "$method $path -> ${LOST:-$STATUS}" >&2
+}
+
+# retry_wait METHOD -> prints the seconds to wait before sending the last request again; prints
+# nothing when it must not be sent again.
+retry_wait() {
+  local method=$1 wait
+  if [[ $STATUS == 429 || $STATUS == 503 ]]; then
+    # Nothing was done: come back when told (1 s when not told), unless that is too long.
+    if [[ -z $RETRY_AFTER ]]; then wait=1
+    elif [[ $RETRY_AFTER =~ ^[0-9]+$ ]]; then wait=$RETRY_AFTER
+    else
+      # An HTTP-date names a whole second: come back just after it.
+      local date; date=$(date -d "$RETRY_AFTER" +%s 2>/dev/null) || return 0
+      wait=$(awk -v d="$date" -v now="$(date +%s.%N)" 'BEGIN { w = d - now + 0.1; printf "%.3f", w < 0 ? 0 : w }')
+    fi
+    if awk -v w="$wait" -v max="$MAX_RETRY_AFTER_S" 'BEGIN { exit !(w <= max) }'; then echo "$wait"; fi
+  elif [[ $STATUS == 408 ]]; then echo "$BACKOFF_S"
+  # A POST whose answer was lost may have been recorded: never send it again blind.
+  elif [[ $method != GET ]]; then return 0
+  elif [[ -n $LOST ]]; then echo 0 # a lookup is safe to repeat at once
+  elif [[ $STATUS == 5?? ]]; then echo "$BACKOFF_S"
   fi
 }
+
+# call METHOD PATH [JSON] -> send, retrying where that is safe: at most MAX_ATTEMPTS in all.
+call() {
+  local attempt wait
+  for ((attempt = 1; ; attempt++)); do
+    send "$@"
+    wait=$(retry_wait "$1")
+    if [[ -z $wait ]] || ((attempt == MAX_ATTEMPTS)); then return 0; fi
+    echo "  retrying in $wait s" >&2
+    sleep "$wait"
+  done
+}
+
+# ambiguous -> true when the service may have done the last request: no readable answer, or a
+# 500, 502 or 504.
+ambiguous() { [[ -n $LOST || $STATUS == 500 || $STATUS == 502 || $STATUS == 504 ]]; }
 
 # json FILTER -> runs a jq filter on BODY; prints nothing if BODY is not JSON.
 json() { jq -r "$1" <<<"$BODY" 2>/dev/null || true; }
@@ -53,20 +114,32 @@ finish() {
   exit 0
 }
 
-# Advanced flow: any failed call (non-2xx or network) stops the flow -> "rejected".
+# Advanced flow: any failed call (non-2xx or no answer) stops the flow -> "rejected".
 require_2xx() {
   [[ $STATUS == 2?? ]] && return 0
   local why
-  if [[ $STATUS == 000 ]]; then why="network error: $(cat "$TMP/err")"
+  if [[ -n $LOST ]]; then why=$LOST
   else why="HTTP $STATUS$(json '.message // empty | ": " + tostring')"; fi
   finish rejected "" "$1 failed: $why"
+}
+
+# The payment's answer was lost: it may be recorded or not. Never resend it; say so.
+finish_unknown() {
+  finish unknown "" "the payment may or may not be recorded (${LOST:-HTTP $STATUS}): look it up before charging again"
 }
 
 # Length of BODY as a JSON array, or -1 if it is not one.
 array_length() { local n; n=$(json 'if type == "array" then length else -1 end'); echo "${n:--1}"; }
 
+# GET /vehicles?plate= -> BODY holds the list, or the flow stops.
+look_up_vehicle() {
+  call GET "/vehicles?plate=$(urlencode "$RELAY_PLATE")"
+  require_2xx "vehicle lookup"
+  (($(array_length) >= 0)) || finish rejected "" "vehicle lookup: answer is not a JSON array"
+}
+
 advanced() {
-  local n company_id vehicle_id acquired_on payment_id body
+  local n company_id vehicle vehicle_id acquired_on payment_id body
 
   # Advanced rule 1: first query rental companies by the owner's kennitala.
   call GET "/rental-companies?kennitala=$(urlencode "$RELAY_OWNER_KENNITALA")"
@@ -79,23 +152,34 @@ advanced() {
   [[ -n $company_id ]] || finish rejected "" "rental company lookup: first company has no id"
 
   # Advanced rule 3: query active vehicles by plate.
-  call GET "/vehicles?plate=$(urlencode "$RELAY_PLATE")"
-  require_2xx "vehicle lookup"
+  look_up_vehicle
   n=$(array_length)
-  ((n >= 0)) || finish rejected "" "vehicle lookup: answer is not a JSON array"
 
   if ((n == 0)); then
     # Advanced rule 4: no vehicle -> create it, then a custodian linking it to the company.
-    call POST /vehicles "$(jq -nc --arg p "$RELAY_PLATE" '{plate: $p, country: "is"}')"
-    require_2xx "vehicle creation"
-    vehicle_id=$(json '.id // empty')
-    [[ -n $vehicle_id ]] || finish rejected "" "vehicle creation: answer has no id"
+    vehicle=$(jq -nc --arg p "$RELAY_PLATE" '{plate: $p, country: "is"}')
+    call POST /vehicles "$vehicle"
+    if ambiguous; then
+      # The vehicle may exist now: look before creating it again, or it exists twice.
+      look_up_vehicle
+      n=$(array_length)
+      if ((n == 0)); then call POST /vehicles "$vehicle"; fi
+    fi
+    if ((n > 0)); then
+      vehicle_id=$(json '.[0].id // empty')
+      [[ -n $vehicle_id ]] || finish rejected "" "vehicle lookup: first vehicle has no id"
+    else
+      require_2xx "vehicle creation"
+      vehicle_id=$(json '.id // empty')
+      [[ -n $vehicle_id ]] || finish rejected "" "vehicle creation: answer has no id"
+    fi
 
     # acquiredOn takes the registration date, in the example's YYYY-MM-DD HH:MM:SS form.
     acquired_on=$RELAY_REGISTRATION_DATE
     if [[ $acquired_on =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}$ ]]; then acquired_on="$acquired_on 00:00:00"; fi
     call POST /custodians "$(jq -nc --arg v "$vehicle_id" --arg c "$company_id" --arg a "$acquired_on" \
       '{vehicleId: $v, rentalCompanyId: $c, acquiredOn: $a}')"
+    # A lost answer is not sent again either: there is no lookup to tell whether it was recorded.
     require_2xx "custodian creation"
   else
     # Advanced rule 5: a vehicle is returned -> use its id (first element of the list).
@@ -110,6 +194,7 @@ advanced() {
     '{locationId: $loc, vehicleId: $veh, amount: {amount: ($amt | tonumber), currency: $cur},
       startedOn: $started, endedOn: $ended, status: "new"}')
   call POST /payments "$body"
+  if ambiguous; then finish_unknown; fi
   require_2xx "payment creation"
   payment_id=$(json '.id // empty | tostring')
   [[ -n $payment_id ]] || finish rejected "" "payment creation: answer has no id"
@@ -128,13 +213,13 @@ simple() {
       visit: {startedOn: $started, endedOn: $ended},
       payment: {amount: ($amt | tonumber), currency: $cur}}')
   call POST /payment "$body"
-  if [[ $STATUS == 000 ]]; then finish rejected "" "network error: $(cat "$TMP/err")"; fi
 
   # Simple rules 1-2: accepted iff the answer has an `id`, whatever the HTTP status;
   # otherwise the answer's `message` describes the failure.
   id=$(json '.id // empty | tostring')
   msg=$(json '.message // empty | tostring')
   if [[ -n $id ]]; then finish paid "$id" "$msg"; fi
+  if ambiguous; then finish_unknown; fi
   finish rejected "" "${msg:-answer has no id and no message (HTTP $STATUS)}"
 }
 
