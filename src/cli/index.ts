@@ -1,32 +1,42 @@
-// The relay-mock command line: each command is one module; this file only chains them.
-import yargs from 'yargs'
+// The relay-mock command line: each command is one module; this file only chains them. Every
+// option is checked before a command starts; a refusal is one line on stderr and exit status 2.
+import yargs, { type Argv } from 'yargs'
 import { hideBin } from 'yargs/helpers'
+import { RELAY_MOCK_VERSION } from '../core/version.js'
 import { caseCommand } from './commands/case.js'
 import { conformCommand } from './commands/conform.js'
 import { demoCommand } from './commands/demo.js'
 import { scenariosCommand } from './commands/scenarios.js'
 import { serveCommand } from './commands/serve.js'
+import { failHandler } from './usage.js'
 
-await yargs(hideBin(process.argv))
+const args = hideBin(process.argv)
+const commands = ['serve', 'conform', 'case', 'demo', 'scenarios']
+
+const cli: Argv = yargs(args)
   .scriptName('relay-mock')
+  // Messages in English whatever the locale: the one-line refusals read yargs' own.
+  .locale('en')
+  // Values stay as typed, so that a refusal shows "abc" (not NaN) and each check reads its own numbers.
+  .parserConfiguration({ 'parse-numbers': false, 'parse-positional-numbers': false })
   .command(serveCommand)
   .command(conformCommand)
   .command(caseCommand)
   .command(demoCommand)
   .command(scenariosCommand)
-  .demandCommand(1, 'Please name a command: serve, conform, case, demo or scenarios.')
+  .demandCommand(1, `Please name a command: ${commands.slice(0, -1).join(', ')} or ${commands.at(-1)} (relay-mock --help describes them).`)
   .strict()
   .recommendCommands()
   .help()
   .alias('h', 'help')
-  .version()
+  .version(RELAY_MOCK_VERSION)
   .wrap(Math.min(110, process.stdout.columns || 100))
-  .fail((message, error, y) => {
-    // A usage error (yargs' own, or an option's coerce refusing a value) is exit 2 with what to fix;
-    // anything else is a bug and is thrown.
-    if (error && error.name !== 'YError') throw error
-    if (error) console.error(`${error.message}\nSee relay-mock --help, or relay-mock <command> --help, for the options.`)
-    else console.error(`${y.help()}\n\n${message}`)
-    process.exit(2)
-  })
-  .parseAsync()
+  .fail(failHandler(() => cli, commands, args))
+
+try {
+  await cli.parseAsync()
+} catch (error) {
+  // A bug, not a usage error: its stack without the minified line Node would print above it.
+  console.error(`relay-mock failed unexpectedly; please report this with the command that was run.\n${(error as Error)?.stack ?? String(error)}`)
+  process.exitCode = 1
+}

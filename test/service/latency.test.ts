@@ -2,7 +2,7 @@
 // admin API never does. And the flag's values: milliseconds or a range, anything else a usage error.
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createRelayService } from '../../src/core/mock.js'
-import { parseLatency } from '../../src/cli/commands/serve.js'
+import { apply, latency } from '../../src/cli/checks.js'
 
 describe('latency', () => {
   it("delays the service's answers, and the journal's duration includes the delay", async () => {
@@ -32,14 +32,17 @@ describe('latency', () => {
   })
 })
 
-describe('parseLatency', () => {
+describe('the --latency check', () => {
   it('reads milliseconds and ranges', () => {
-    expect(parseLatency('300')).toBe(300)
-    expect(parseLatency(' 100 - 800 ')).toEqual([100, 800])
-    expect(parseLatency(undefined)).toBeUndefined()
+    expect(apply('--latency', latency, '300')).toBe(300)
+    expect(apply('--latency', latency, ' 100 - 800 ')).toEqual([100, 800])
+    expect(apply('--latency', latency, '0')).toBe(0)
   })
 
-  it('refuses anything else, saying what to write', () => {
-    for (const bad of ['fast', '-5', '800-100', '1.5']) expect(() => parseLatency(bad)).toThrow(/--latency takes milliseconds \(300\) or a range \(100-800\)/)
+  it('refuses anything else, naming the value and saying what to write', () => {
+    for (const bad of ['fast', '-5', '800-100', '1.5', '60001', '']) {
+      expect(() => apply('--latency', latency, bad)).toThrow(`--latency ${JSON.stringify(bad)} `)
+      expect(() => apply('--latency', latency, bad)).toThrow(/: expected milliseconds 0-60000 \(300\) or a range of them \(100-800\)\.$/)
+    }
   })
 })

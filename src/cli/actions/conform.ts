@@ -14,10 +14,6 @@ import { fileReports, type ConformArgs } from '../conform-options.js'
 
 /** Runs conform; 0 when every case passed, 1 when a rule failed, 2 on a usage error. */
 export async function conform(args: ConformArgs): Promise<number> {
-  if (!args.client && !args.from) {
-    console.error(pc.red('Failed to start: no client. Please pass --client "<command>" (or --from FILE.har to check a captured conversation).'))
-    return 2
-  }
   const chosen: Reporter[] = [reporters.console({})]
   const files: Array<{ format: string; file: string }> = []
   for (const report of fileReports) {

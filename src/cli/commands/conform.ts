@@ -2,6 +2,7 @@
 // Exit status: 0 every case passed, 1 a rule failed, 2 a usage or set-up error.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs'
 import { RUN_TIMEOUT_MS } from '../../core/defaults.js'
+import { checked, flow, jobs, readableFile, repeat, seed, shellCommand, text, timeout, writableFile, writableFolder } from '../checks.js'
 import { fileReports, type ConformArgs } from '../conform-options.js'
 import { exitWith } from '../exit.js'
 
@@ -10,31 +11,39 @@ export const conformCommand: CommandModule<object, ConformArgs> = {
   describe: "Run a location's client through every case of the advanced and simple flows",
   builder: (y: Argv) => {
     let built = y
-      .option('client', { alias: 'c', type: 'string', describe: 'The client command, run through the shell once per case (see the client contract)' })
-      .option('from', { type: 'string', requiresArg: true, conflicts: 'client', describe: 'Check a conversation captured as HAR (a proxy, staging) with the same rules, without running a client' })
-      .option('flow', { alias: 'f', type: 'string', choices: ['advanced', 'simple'], describe: 'Run only the cases of this flow' })
-      .option('case', { type: 'string', array: true, describe: 'Run only this case (an id, or a prefix such as advanced/*); repeatable' })
-      .option('cases', {
-        type: 'string',
-        requiresArg: true,
-        conflicts: 'from',
-        describe: 'Add the cases of FILE (JSON: your own visits, each with its scenario, flows and expected outcome) to the run',
-      })
-      .option('jobs', { alias: 'j', type: 'number', describe: 'How many cases run at once (default: the number of cores)' })
-      .option('timeout', { alias: 't', type: 'number', default: RUN_TIMEOUT_MS / 1000, describe: 'Seconds before a client is killed with its process tree' })
-      .option('seed', { type: 'number', describe: 'Seed of the generated worlds' })
+      .option('client', checked('client', shellCommand, { alias: 'c', describe: 'The client command, run through the shell once per case (see the client contract)' }))
+      .option('from', checked('from', readableFile, { conflicts: 'client', describe: 'Check a conversation captured as HAR (a proxy, staging) with the same rules, without running a client' }))
+      .option('flow', checked('flow', flow, { alias: 'f', describe: 'Run only the cases of this flow' }))
+      .option('case', checked('case', text, { repeatable: true, describe: 'Run only this case (an id, or a prefix such as advanced/*); repeatable' }))
+      .option(
+        'cases',
+        checked('cases', readableFile, {
+          conflicts: 'from',
+          describe: 'Add the cases of FILE (JSON: your own visits, each with its scenario, flows and expected outcome) to the run',
+        }),
+      )
+      .option('jobs', checked('jobs', jobs, { alias: 'j', describe: 'How many cases run at once (default: the number of cores)' }))
+      .option('timeout', checked('timeout', timeout, { alias: 't', default: RUN_TIMEOUT_MS / 1000, describe: 'Seconds before a client is killed with its process tree' }))
+      .option('seed', checked('seed', seed, { describe: 'Seed of the generated worlds' }))
       .option('bail', { type: 'boolean', describe: 'Stop at the first case that fails: the rest are cancelled, the reports hold the cases that finished' })
-      .option('repeat', { type: 'number', describe: 'Run each case N times; a case that fails some of them but not all is reported flaky' })
-    for (const report of fileReports) built = built.option(report.flag, { type: 'string', requiresArg: true, describe: report.describe })
+      .option('repeat', checked('repeat', repeat, { describe: 'Run each case N times; a case that fails some of them but not all is reported flaky' }))
+    for (const report of fileReports) built = built.option(report.flag, checked(report.flag, writableFile, { describe: report.describe }))
     return built
-      .option('report-dir', {
-        type: 'string',
-        requiresArg: true,
-        describe: `Write every report into DIR (${fileReports.map((r) => r.file).join(', ')}): one folder to keep as the run's evidence`,
-      })
+      .option(
+        'report-dir',
+        checked('report-dir', writableFolder, {
+          describe: `Write every report into DIR (${fileReports.map((r) => r.file).join(', ')}): one folder to keep as the run's evidence`,
+        }),
+      )
       .option('github', {
         type: 'boolean',
         describe: 'Print each failed rule as a GitHub Actions annotation (default: on inside GitHub Actions)',
+      })
+      // What needs the suites is checked here, still before any client runs.
+      .check(async (args) => {
+        const { checkConform } = await import('../actions/conform-checks.js')
+        checkConform(args as unknown as ConformArgs)
+        return true
       })
       .example('$0 conform --client "./client.sh" --report-dir conform-report', 'Write JSON, JUnit XML, HTML and HAR into one folder')
       .example('$0 conform --client "python3 client.py" --junit conform.xml', 'Run every case; write JUnit XML for CI')

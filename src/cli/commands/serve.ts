@@ -2,52 +2,44 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs'
 import { MOCK_DEFAULTS } from '../../core/defaults.js'
 import type { ServeOptions } from '../actions/serve.js'
+import { checked, host, isLoopback, journalLimit, latency, port, scenarioName, seed, text, token, vehicles } from '../checks.js'
 import { exitWith } from '../exit.js'
 
 type ServeArgs = ServeOptions
-
-/**
- * `300` → 300; `100-800` → [100, 800]. Anything else is a usage error that says what to write.
- * @example parseLatency('100-800') // [100, 800]
- */
-export function parseLatency(value: string | undefined): number | [number, number] | undefined {
-  if (value === undefined) return undefined
-  const match = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(String(value))
-  if (!match || (match[2] !== undefined && Number(match[2]) < Number(match[1]))) {
-    throw new Error(`--latency takes milliseconds (300) or a range (100-800), not "${value}".`)
-  }
-  return match[2] === undefined ? Number(match[1]) : [Number(match[1]), Number(match[2])]
-}
 
 export const serveCommand: CommandModule<object, ServeArgs> = {
   command: 'serve',
   describe: 'Run the mock relay service over HTTP',
   builder: (y: Argv) =>
     y
-      .option('port', { alias: 'p', type: 'number', default: 4010, describe: 'Port to listen on (0 picks a free one)' })
-      .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
-      .option('token', { type: 'string', array: true, describe: `Bearer token with its own world; repeat for more (default ${MOCK_DEFAULTS.tokens[0]})` })
-      .option('scenario', {
-        alias: 's',
-        type: 'string',
-        default: MOCK_DEFAULTS.scenario,
-        describe: 'Scenario of the worlds: a name (see relay-mock scenarios) or a scenario file of your own (.json, .js, .ts)',
-      })
-      .option('seed', { type: 'number', default: MOCK_DEFAULTS.seed, describe: 'Seed of the generated world' })
-      .option('vehicles', { type: 'number', default: MOCK_DEFAULTS.vehicles, describe: 'How many vehicles the world holds (Iceland rents ~30000)' })
-      .option('journal-limit', { type: 'number', default: MOCK_DEFAULTS.journalLimit, describe: 'How many requests the journal keeps' })
-      .option('latency', {
-        type: 'string',
-        describe: 'Answer late, to see how a client copes with a slow service: milliseconds (300) or a range (100-800)',
-        coerce: parseLatency,
-      })
-      .option('fault', {
-        type: 'string',
-        array: true,
-        describe: 'Break one request of the flows: <route>=<kind>[:once], e.g. "POST /payments=reset:once"; repeat for more (see the README\'s fault table)',
-      })
-      .example('$0 serve --scenario ./my-world.json', 'Serve a world of your own (see examples/worlds/)') as unknown as Argv<ServeArgs>,
+      .option('port', checked('port', port, { alias: 'p', default: 4010, describe: 'Port to listen on (0 picks a free one)' }))
+      .option('host', checked('host', host, { default: '127.0.0.1', describe: 'Address to listen on (any but loopback opens the admin API to the network)' }))
+      .option('token', checked('token', token, { repeatable: true, unique: true, describe: `Bearer token with its own world; repeat for more (default ${MOCK_DEFAULTS.tokens[0]})` }))
+      .option('scenario', checked('scenario', scenarioName, { alias: 's', default: MOCK_DEFAULTS.scenario, describe: 'Scenario of the worlds: a name (see relay-mock scenarios) or a scenario file of your own (.json, .js, .ts)' }))
+      .option('seed', checked('seed', seed, { default: MOCK_DEFAULTS.seed, describe: 'Seed of the generated world' }))
+      .option('vehicles', checked('vehicles', vehicles, { default: MOCK_DEFAULTS.vehicles, describe: 'How many vehicles the world holds (Iceland rents ~30000)' }))
+      .option('journal-limit', checked('journal-limit', journalLimit, { default: MOCK_DEFAULTS.journalLimit, describe: 'How many requests the journal keeps' }))
+      .option('latency', checked('latency', latency, { describe: 'Answer late, to see how a client copes with a slow service' }))
+      .option(
+        'fault',
+        checked('fault', text, {
+          repeatable: true,
+          describe: 'Break one request of the flows: <route>=<kind>[:once], e.g. "POST /payments=reset:once"; repeat for more (see the README\'s fault table)',
+        }),
+      )
+      .example('$0 serve --scenario ./my-world.json', 'Serve a world of your own (see examples/worlds/)')
+      // What needs the scenarios or the network is checked here, still before anything starts.
+      .check(async (args) => {
+        const { checkServe } = await import('../actions/serve-checks.js')
+        await checkServe(args as unknown as ServeArgs)
+        return true
+      }) as unknown as Argv<ServeArgs>,
   async handler(args: ArgumentsCamelCase<ServeArgs>) {
+    if (!isLoopback(args.host)) {
+      console.error(
+        `relay-mock serve: warning: --host ${args.host} is not a loopback address, so the admin API (/__relay/) and the live page are reachable from the network: anyone who reaches them can read the worlds and their journals, issue tokens and reset them.`,
+      )
+    }
     const { serve } = await import('../actions/serve.js')
     await exitWith(() => serve(args))
   },

@@ -1,0 +1,54 @@
+// What `relay-mock serve` checks of its options beyond their form, before it builds a world: the
+// scenario is one the mock knows, each fault is one it can inject, and the server can listen at
+// --host and --port. Loaded only when
+// serve runs, as the scenarios are.
+import { existsSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { scenarios } from '../../../scenarios/index.js'
+import { parseFault } from '../../core/faults.js'
+import { refused, UsageError } from '../checks.js'
+import type { ServeOptions } from './serve.js'
+
+/**
+ * Throws a UsageError naming the option if serve could not start with `args`.
+ * @example await checkServe({ ...args, scenario: 'no-such-world' }) // throws: --scenario "no-such-world" is not a scenario: ...
+ */
+export async function checkServe(args: Pick<ServeOptions, 'scenario' | 'host' | 'port' | 'fault'>): Promise<void> {
+  // Not a built-in name: a file of the user's own, read and checked field by field when serve loads it.
+  if (!scenarios.has(args.scenario) && !existsSync(args.scenario)) {
+    throw refused('--scenario', args.scenario, 'is neither a scenario nor a file', `one of ${[...scenarios.keys()].join(', ')}, or a scenario file of your own (.json, .js, .ts)`)
+  }
+  for (const fault of args.fault ?? []) {
+    try {
+      parseFault(fault)
+    } catch (error) {
+      // The faults' own sentence names the part refused and what is allowed: `"x" is not a fault: expected ...`.
+      throw new UsageError(`--fault ${(error as Error).message}.`)
+    }
+  }
+  await tryListening(args.host, args.port)
+}
+
+/**
+ * Listens at host and port and lets go at once: whether the name resolves, is an address of this
+ * machine and has the port free is known only by trying, and trying now costs nothing while the
+ * world (seconds for a large fleet) is not built yet.
+ */
+async function tryListening(host: string, port: number): Promise<void> {
+  const probe = createServer()
+  try {
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject)
+      probe.listen({ host, port, exclusive: true }, resolve)
+    })
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EADDRINUSE') throw refused('--port', String(port), `is in use on ${host}`, 'a free port (stop what uses it, or pass --port 0 to pick one)')
+    if (code === 'EACCES') throw refused('--port', String(port), 'is not allowed for this user', 'a port above 1023, or 0 to pick a free one')
+    if (code === 'EADDRNOTAVAIL') throw refused('--host', host, 'is not an address of this machine', 'one of its addresses, 127.0.0.1 (this machine only) or 0.0.0.0 (every address)')
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') throw refused('--host', host, 'does not resolve to an address', 'an IP address or a host name that resolves, such as 127.0.0.1 or localhost')
+    throw error
+  } finally {
+    if (probe.listening) await new Promise((resolve) => probe.close(resolve))
+  }
+}

@@ -1,0 +1,101 @@
+// How a usage error reads: one line on stderr that names what was wrong and what is allowed, then
+// exit status 2. yargs' own messages (unknown option, missing value, conflicting options) are put
+// into that one line here; the checks' refusals (./checks.ts) already are.
+import type { Argv } from 'yargs'
+import { expectedOf, UsageError } from './checks.js'
+
+/**
+ * The yargs `.fail()` handler of the command line.
+ * @example yargs(args).fail(failHandler(() => cli, ['serve', 'conform'], args))
+ */
+export function failHandler(cli: () => Argv, commands: readonly string[], args: readonly string[]) {
+  return (message: string | null | undefined, error: Error | undefined): void => {
+    // An error that is neither a refusal nor yargs' own is a bug: thrown, not dressed as usage.
+    if (error && error.name !== 'YError' && !(error instanceof UsageError)) throw error
+    const command = args.find((arg) => commands.includes(arg))
+    const said = error?.message ?? message ?? 'Failed to read the command line.'
+    console.error(`relay-mock${command ? ` ${command}` : ''}: ${explain(said, { command, commands, args, options: optionsOf(cli()) })}`)
+    process.exit(2)
+  }
+}
+
+interface Context {
+  command: string | undefined
+  commands: readonly string[]
+  args: readonly string[]
+  options: string[]
+}
+
+/** yargs' message, in one line that says what is allowed. */
+export function explain(message: string, { command, commands, args, options }: Context): string {
+  const unknown = /^Unknown arguments?: (.+)$/.exec(message)
+  if (unknown) {
+    const [name] = unknown[1].split(', ')
+    const written = args.find((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`) || arg === `-${name}` || arg.startsWith(`-${name}=`))
+    const grouped = name.length === 1 && args.some((arg) => /^-[^-]/.test(arg) && arg.includes(name))
+    const flag = written?.split('=')[0] ?? `-${name}`
+    const given = written !== undefined || grouped
+    if (!given) {
+      if (!command) return unknownCommand(name, commands)
+      return `Unexpected argument ${JSON.stringify(name)}: expected options only (relay-mock ${command} --help lists them).`
+    }
+    const nearest = closest(name, options)
+    if (nearest) return `Unknown option ${flag}. Did you mean --${nearest}?`
+    return `Unknown option ${flag}: expected one of ${options.map((o) => `--${o}`).join(', ')}.`
+  }
+  const recommended = /^Did you mean (.+)\?$/.exec(message)
+  if (recommended) {
+    const word = args.find((arg) => !arg.startsWith('-')) ?? ''
+    return `Unknown command ${JSON.stringify(word)}. Did you mean ${recommended[1]}?`
+  }
+  const missing = /^Not enough arguments following: (.+)$/.exec(message)
+  if (missing) {
+    const allowed = expectedOf(missing[1])
+    return `${missing[1].length === 1 ? '-' : '--'}${missing[1]} needs a value${allowed ? `: expected ${allowed}` : ''}.`
+  }
+  const conflict = /^Arguments (\S+) and (\S+) are mutually exclusive$/.exec(message)
+  if (conflict) return `--${conflict[1]} and --${conflict[2]} cannot be used together: expected one of them.`
+  return message.replace(/\s*\n\s*/g, ' ')
+}
+
+function unknownCommand(word: string, commands: readonly string[]): string {
+  const nearest = closest(word, [...commands])
+  if (nearest) return `Unknown command ${JSON.stringify(word)}. Did you mean ${nearest}?`
+  return `Unknown command ${JSON.stringify(word)}: expected ${commands.slice(0, -1).join(', ')} or ${commands.at(-1)}.`
+}
+
+/** The long option names of the command that runs (yargs holds them once its builder ran). */
+function optionsOf(cli: Argv): string[] {
+  // getOptions() is public in yargs but missing from its published types.
+  const { key } = (cli as unknown as { getOptions(): { key: Record<string, boolean> } }).getOptions()
+  return Object.keys(key).filter((name) => name.length > 1)
+}
+
+/**
+ * The candidate nearest to `word`: one it starts, or one a few edits away (a third of its length,
+ * at least one; a swap of two neighbours is one edit). Undefined if none is near.
+ * @example closest('prot', ['port', 'host']) // 'port'
+ */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+  const limit = Math.max(1, Math.floor(word.length / 3))
+  let best: string | undefined
+  let bestDistance = Infinity
+  for (const candidate of candidates) {
+    const d = word.length >= 2 && candidate.startsWith(word) ? 0.5 : distance(word.toLowerCase(), candidate.toLowerCase())
+    if (d <= limit && d < bestDistance) [best, bestDistance] = [candidate, d]
+  }
+  return best
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps. */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)))
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1)
+    }
+  }
+  return d[a.length][b.length]
+}
