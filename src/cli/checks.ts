@@ -65,7 +65,7 @@ export function refused(flag: string, value: string, reason: string, expected: s
  */
 export function integer({ min, max, noun = 'an integer' }: { min: number; max: number; noun?: string }): Check<number> {
   return {
-    expected: `an integer ${min}-${max}`,
+    expected: min < 0 ? `an integer from ${min} to ${max}` : `an integer ${min}-${max}`,
     parse(text) {
       const value = Number(text)
       if (!/^\s*[+-]?\d+\s*$/.test(text) || value < min || value > max) refuse(`is not ${noun}`)
