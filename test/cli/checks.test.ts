@@ -1,10 +1,10 @@
 // The checks of command-line values, one by one: what each accepts, and that every refusal is one
 // line naming the option and the value.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { apply, integer, isLoopback, journalLimit, port, seconds, token, UsageError, writableFile, writableFolder, type Check } from '../../src/cli/checks.js'
+import { apply, integer, isLoopback, jobs, journalLimit, port, seconds, seed, token, UsageError, vehicles, writableFile, writableFolder, type Check } from '../../src/cli/checks.js'
 import { closest } from '../../src/cli/usage.js'
 
 let dir: string
@@ -113,5 +113,18 @@ describe('closest', () => {
   it('finds nothing when nothing is near', () => {
     expect(closest('zzzzzz', ['port', 'host', 'token'])).toBeUndefined()
     expect(closest('x', ['port'])).toBeUndefined()
+  })
+})
+
+describe("the README's option tables", () => {
+  it('state the bounds the checks hold', async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8')
+    const row = (flag: string, section: string) => readme.slice(readme.indexOf(section)).split('\n').find((line) => line.startsWith(`| \`${flag}\``))
+    const bounds = (check: Check<unknown>) => /\d+-\d+/.exec(check.expected)![0]
+    for (const [flag, check] of [['--port', port], ['--seed', seed], ['--vehicles', vehicles], ['--journal-limit', journalLimit]] as const) {
+      expect(row(flag, '## Serving the mock'), flag).toContain(bounds(check))
+    }
+    expect(row('--jobs', '### Running it')).toContain(bounds(jobs))
+    expect(row('--seed', '### Running it')).toContain(bounds(seed))
   })
 })
