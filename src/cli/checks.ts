@@ -34,6 +34,8 @@ function refuse(reason: string): never {
 export interface Check<T> {
   /** What is allowed, after "expected": `an integer 0-65535`. */
   readonly expected: string
+  /** The bounds in a few words for --help (`0-65535`), where the option's description lacks them. */
+  readonly help?: string
   /** The value, from the text given; throws a refusal (use {@link apply}, which names the option). */
   parse(text: string): T
 }
@@ -66,6 +68,7 @@ export function refused(flag: string, value: string, reason: string, expected: s
 export function integer({ min, max, noun = 'an integer' }: { min: number; max: number; noun?: string }): Check<number> {
   return {
     expected: min < 0 ? `an integer from ${min} to ${max}` : `an integer ${min}-${max}`,
+    help: min < 0 ? `from ${min} to ${max}` : `${min}-${max}`,
     parse(text) {
       const value = Number(text)
       if (!/^\s*[+-]?\d+\s*$/.test(text) || value < min || value > max) refuse(`is not ${noun}`)
@@ -81,6 +84,7 @@ export function integer({ min, max, noun = 'an integer' }: { min: number; max: n
 export function seconds({ max }: { max: number }): Check<number> {
   return {
     expected: `a number of seconds above 0 and at most ${max}, such as 30 or 2.5`,
+    help: `above 0, at most ${max}`,
     parse(text) {
       const value = Number(text)
       if (!/^\s*\d*\.?\d+\s*$/.test(text) || !(value > 0) || value > max) refuse('is not a time in seconds')
@@ -97,6 +101,7 @@ export function oneOf<T extends string>(names: readonly T[], noun: string): Chec
   const listed = names.length === 2 ? `${names[0]} or ${names[1]}` : `one of ${names.join(', ')}`
   return {
     expected: listed,
+    help: listed,
     parse(text) {
       if (!names.includes(text as T)) refuse(`is not ${noun}`)
       return text as T
@@ -204,6 +209,7 @@ export const LATENCY_MAX_MS = 60_000
  */
 export const latency: Check<number | [number, number]> = {
   expected: `milliseconds 0-${LATENCY_MAX_MS} (300) or a range of them (100-800)`,
+  help: `milliseconds 0-${LATENCY_MAX_MS} (300) or a range (100-800)`,
   parse(text) {
     const match = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(text)
     if (!match) refuse('is not a delay')
@@ -319,7 +325,7 @@ export function expectedOf(name: string): string | undefined {
 /**
  * A yargs option whose value goes through `check`: read as text (numbers too, so that a refusal
  * shows what was typed), given once unless `repeatable`, and never without a value. The default,
- * if any, goes through the check too. `describe` gets what is allowed appended, for --help.
+ * if any, goes through the check too. `describe` gets the check's bounds appended, for --help.
  * @example y.option('port', checked('port', port, { alias: 'p', default: 4010, describe: 'Port to listen on' }))
  */
 export function checked<T>(name: string, check: Check<T>, options: Options & { repeatable?: boolean; unique?: boolean } = {}): Options {
@@ -342,7 +348,7 @@ export function checked<T>(name: string, check: Check<T>, options: Options & { r
     ...rest,
     ...(repeatable ? { array: true } : {}),
     requiresArg: true,
-    describe: describe ? `${describe}; ${check.expected}` : check.expected,
+    describe: [describe, check.help].filter(Boolean).join('; '),
     coerce,
   }
 }
