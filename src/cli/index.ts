@@ -8,7 +8,7 @@ import { conformCommand } from './commands/conform.js'
 import { demoCommand } from './commands/demo.js'
 import { scenariosCommand } from './commands/scenarios.js'
 import { serveCommand } from './commands/serve.js'
-import { failHandler } from './usage.js'
+import { checkSwitches, failHandler } from './usage.js'
 
 const args = hideBin(process.argv)
 const commands = ['serve', 'conform', 'case', 'demo', 'scenarios']
@@ -31,6 +31,7 @@ const cli: Argv = yargs(args)
   .alias('h', 'help')
   .version(RELAY_MOCK_VERSION)
   .wrap(Math.min(110, process.stdout.columns || 100))
+  .check(() => checkSwitches(cli, args))
   .fail(failHandler(() => cli, commands, args))
 
 try {

@@ -2,7 +2,7 @@
 // exit status 2. yargs' own messages (unknown option, missing value, conflicting options) are put
 // into that one line here; the checks' refusals (./checks.ts) already are.
 import type { Argv } from 'yargs'
-import { expectedOf, UsageError } from './checks.js'
+import { expectedOf, refused, UsageError } from './checks.js'
 
 /**
  * The yargs `.fail()` handler of the command line.
@@ -64,11 +64,28 @@ function unknownCommand(word: string, commands: readonly string[]): string {
   return `Unknown command ${JSON.stringify(word)}: expected ${commands.slice(0, -1).join(', ')} or ${commands.at(-1)}.`
 }
 
+/**
+ * Refuses a switch given a value other than true or false (`--github=maybe`), which yargs would
+ * quietly read as false. Run as a check, once the command's options are known.
+ * @example yargs(args).check(() => checkSwitches(cli, args))
+ */
+export function checkSwitches(cli: Argv, args: readonly string[]): true {
+  for (const name of declared(cli).boolean.filter((name) => name !== 'help' && name !== 'version')) {
+    const given = args.find((arg) => arg.startsWith(`--${name}=`) || arg.startsWith(`--no-${name}=`))
+    const value = given?.slice(given.indexOf('=') + 1)
+    if (given && value !== 'true' && value !== 'false') throw refused(given.split('=')[0], value!, 'is not a switch value', `true or false, or --${name} or --no-${name} alone`)
+  }
+  return true
+}
+
 /** The long option names of the command that runs (yargs holds them once its builder ran). */
 function optionsOf(cli: Argv): string[] {
+  return Object.keys(declared(cli).key).filter((name) => name.length > 1)
+}
+
+function declared(cli: Argv) {
   // getOptions() is public in yargs but missing from its published types.
-  const { key } = (cli as unknown as { getOptions(): { key: Record<string, boolean> } }).getOptions()
-  return Object.keys(key).filter((name) => name.length > 1)
+  return (cli as unknown as { getOptions(): { key: Record<string, boolean>; boolean: string[] } }).getOptions()
 }
 
 /**

@@ -118,6 +118,11 @@ describe.concurrent('a bad option value is one line naming it, and exit 2', () =
     expect(line).toMatch(/--(client|from) and --(client|from) cannot be used together: expected one of them\.$/)
   })
 
+  it('refuses a switch given a value other than true or false', async () => {
+    const line = expectRefusal(await relayMock('conform', '--client', 'true', '--github=maybe'), 'conform')
+    expect(line).toBe('relay-mock conform: --github "maybe" is not a switch value: expected true or false, or --github or --no-github alone.')
+  })
+
   it('refuses cases that the chosen flow leaves out', async () => {
     const line = expectRefusal(await relayMock('conform', '--client', 'true', '--flow', 'simple', '--case', 'advanced/*'), 'conform')
     expect(line).toContain('--case "advanced/*" has no case of the simple flow')
