@@ -64,6 +64,8 @@ const badValues: Array<[string, string[], string, string]> = [
   ['a token with a space', ['serve', '--token', 'my token'], '--token', 'my token'],
   ['the same token twice', ['serve', '--token', 'twice', '--token', 'twice'], '--token', 'twice'],
   ['an unknown scenario', ['serve', '--scenario', 'no-such-world'], '--scenario', 'no-such-world'],
+  ['a fault not written as one', ['serve', '--fault', 'break everything'], '--fault', 'break everything'],
+  ['a fault on a request no fault can break', ['serve', '--fault', 'GET /nothing=reset'], '--fault', 'GET /nothing'],
   ['a flow conform does not know', ['conform', '--client', 'true', '--flow', 'fancy'], '--flow', 'fancy'],
   ['a flow demo does not know', ['demo', '--flow', 'fancy'], '--flow', 'fancy'],
   ['an unknown case', ['conform', '--client', 'true', '--case', 'simple/nope'], '--case', 'simple/nope'],
