@@ -41,7 +41,9 @@ export function explain(message: string, { command, commands, args, options }: C
     }
     const nearest = closest(name, options)
     if (nearest) return `Unknown option ${flag}. Did you mean --${nearest}?`
-    return `Unknown option ${flag}: expected one of ${options.map((o) => `--${o}`).join(', ')}.`
+    const own = options.filter((o) => o !== 'help' && o !== 'version')
+    if (own.length === 0) return `Unknown option ${flag}: relay-mock${command ? ` ${command}` : ''} takes no options.`
+    return `Unknown option ${flag}: expected one of ${own.map((o) => `--${o}`).join(', ')}.`
   }
   const recommended = /^Did you mean (.+)\?$/.exec(message)
   if (recommended) {

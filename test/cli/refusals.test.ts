@@ -146,7 +146,12 @@ describe.concurrent('an unknown option or command', () => {
   it('lists the options when none is near', async () => {
     const run = await relayMock('serve', '--zzzzzz')
     expectRefusal(run, 'serve')
-    expect(run.stderr).toMatch(/^relay-mock serve: Unknown option --zzzzzz: expected one of .*--port, --host, --token, --scenario, --seed, --vehicles, --journal-limit, --latency\.\n$/)
+    expect(run.stderr).toMatch(/^relay-mock serve: Unknown option --zzzzzz: expected one of --port, --host, --token, --scenario, --seed, --vehicles, --journal-limit, --latency\b.*\.\n$/)
+  })
+
+  it('says so when the command takes no options', async () => {
+    const run = await relayMock('scenarios', '--verbose')
+    expect(run).toMatchObject({ code: 2, stdout: '', stderr: 'relay-mock scenarios: Unknown option --verbose: relay-mock scenarios takes no options.\n' })
   })
 
   it('names the nearest command', async () => {
