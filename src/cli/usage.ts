@@ -2,7 +2,20 @@
 // exit status 2. yargs' own messages (unknown option, missing value, conflicting options) are put
 // into that one line here; the checks' refusals (./checks.ts) already are.
 import type { Argv } from 'yargs'
-import { expectedOf, refused, UsageError } from './checks.js'
+import { RelayMockError } from '../core/errors.js'
+import { expectedOf, isLoopback, refused, UsageError } from './checks.js'
+
+/**
+ * Warns on stderr when a server is to listen where the network reaches it: the admin API and the
+ * live page have no authentication.
+ * @example warnIfReachable('serve', '0.0.0.0')
+ */
+export function warnIfReachable(command: string, host: string): void {
+  if (isLoopback(host)) return
+  console.error(
+    `relay-mock ${command}: warning: --host ${host} is not a loopback address, so the admin API (/__relay/) and the live page are reachable from the network: anyone who reaches them can read the worlds and their journals, issue tokens and reset them.`,
+  )
+}
 
 /**
  * The yargs `.fail()` handler of the command line.
@@ -10,8 +23,8 @@ import { expectedOf, refused, UsageError } from './checks.js'
  */
 export function failHandler(cli: () => Argv, commands: readonly string[], args: readonly string[]) {
   return (message: string | null | undefined, error: Error | undefined): void => {
-    // An error that is neither a refusal nor yargs' own is a bug: thrown, not dressed as usage.
-    if (error && error.name !== 'YError' && !(error instanceof UsageError)) throw error
+    // An error that is neither a refusal, a tool error nor yargs' own is a bug: thrown, not dressed as usage.
+    if (error && error.name !== 'YError' && !(error instanceof UsageError) && !(error instanceof RelayMockError)) throw error
     const command = args.find((arg) => commands.includes(arg))
     const said = error?.message ?? message ?? 'Failed to read the command line.'
     console.error(`relay-mock${command ? ` ${command}` : ''}: ${explain(said, { command, commands, args, options: optionsOf(cli()) })}`)

@@ -74,6 +74,8 @@ const badValues: Array<[string, string[], string, string]> = [
   ['a timeout that is not a number', ['conform', '--client', 'true', '--timeout', 'soon'], '--timeout', 'soon'],
   ['a blank client command', ['conform', '--client', ' '], '--client', ' '],
   ['a capture that does not exist', ['conform', '--from', 'no-such-capture.har'], '--from', 'no-such-capture.har'],
+  ['a case served on a port that is not one', ['case', 'simple/accepted', '--port', 'abc'], '--port', 'abc'],
+  ['a cases file that does not exist', ['conform', '--client', 'true', '--cases', 'no-such-cases.json'], '--cases', 'no-such-cases.json'],
 ]
 
 describe.concurrent('a bad option value is one line naming it, and exit 2', () => {
@@ -161,7 +163,7 @@ describe.concurrent('an unknown option or command', () => {
 
   it('lists the commands when none is near', async () => {
     const run = await relayMock('frobnicate')
-    expect(run).toMatchObject({ code: 2, stdout: '', stderr: 'relay-mock: Unknown command "frobnicate": expected serve, conform, demo or scenarios.\n' })
+    expect(run).toMatchObject({ code: 2, stdout: '', stderr: 'relay-mock: Unknown command "frobnicate": expected serve, conform, case, demo or scenarios.\n' })
   })
 
   it('refuses a stray argument after a command', async () => {

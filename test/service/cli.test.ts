@@ -137,7 +137,7 @@ describe('relay-mock serve', () => {
   it('exits 2 naming the scenarios when the scenario is unknown', () => {
     const result = run(['serve', '--port', '0', '--scenario', 'no-such-world'])
     expect(result.code).toBe(2)
-    expect(result.stderr).toMatch(/^relay-mock serve: --scenario "no-such-world" is not a scenario: expected one of default, .*multiple-vehicles.*\.\n$/)
+    expect(result.stderr).toMatch(/^relay-mock serve: --scenario "no-such-world" is neither a scenario nor a file: expected one of default, .*multiple-vehicles.*, or a scenario file of your own \(\.json, \.js, \.ts\)\.\n$/)
   })
 })
 
@@ -158,6 +158,6 @@ describe('relay-mock with no command', () => {
   it('exits 2 asking for a command', () => {
     const result = run([])
     expect(result.code).toBe(2)
-    expect(result.stderr).toBe('relay-mock: Please name a command: serve, conform, demo or scenarios (relay-mock --help describes them).\n')
+    expect(result.stderr).toBe('relay-mock: Please name a command: serve, conform, case, demo or scenarios (relay-mock --help describes them).\n')
   })
 })

@@ -2,8 +2,9 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs'
 import { MOCK_DEFAULTS } from '../../core/defaults.js'
 import type { ServeOptions } from '../actions/serve.js'
-import { checked, host, isLoopback, journalLimit, latency, port, scenarioName, seed, text, token, vehicles } from '../checks.js'
+import { checked, host, journalLimit, latency, port, scenarioName, seed, text, token, vehicles } from '../checks.js'
 import { exitWith } from '../exit.js'
+import { warnIfReachable } from '../usage.js'
 
 type ServeArgs = ServeOptions
 
@@ -35,11 +36,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         return true
       }) as unknown as Argv<ServeArgs>,
   async handler(args: ArgumentsCamelCase<ServeArgs>) {
-    if (!isLoopback(args.host)) {
-      console.error(
-        `relay-mock serve: warning: --host ${args.host} is not a loopback address, so the admin API (/__relay/) and the live page are reachable from the network: anyone who reaches them can read the worlds and their journals, issue tokens and reset them.`,
-      )
-    }
+    warnIfReachable('serve', args.host)
     const { serve } = await import('../actions/serve.js')
     await exitWith(() => serve(args))
   },
