@@ -70,6 +70,7 @@ const badValues: Array<[string, string[], string, string]> = [
   ['a flow demo does not know', ['demo', '--flow', 'fancy'], '--flow', 'fancy'],
   ['an unknown case', ['conform', '--client', 'true', '--case', 'simple/nope'], '--case', 'simple/nope'],
   ['no jobs', ['conform', '--client', 'true', '--jobs', '0'], '--jobs', '0'],
+  ['no runs of each case', ['conform', '--client', 'true', '--repeat', '0'], '--repeat', '0'],
   ['a timeout of zero', ['conform', '--client', 'true', '--timeout', '0'], '--timeout', '0'],
   ['a timeout that is not a number', ['conform', '--client', 'true', '--timeout', 'soon'], '--timeout', 'soon'],
   ['a blank client command', ['conform', '--client', ' '], '--client', ' '],
