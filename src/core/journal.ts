@@ -112,14 +112,4 @@ export function createJournal({ limit = 10_000 }: { limit?: number } = {}) {
 
 export type Journal = ReturnType<typeof createJournal>
 
-/** `Bearer abcd…wxyz`: enough to tell tokens apart, never enough to use one. */
-export function maskAuthorization(value: string): string {
-  const match = /^(\S+)\s+(\S+)$/.exec(value.trim())
-  if (!match) return value.length > 8 ? `${value.slice(0, 4)}…` : '…'
-  const [, scheme, token] = match
-  return `${scheme} ${maskToken(token)}`
-}
-
-export function maskToken(token: string): string {
-  return token.length <= 8 ? '…' : `${token.slice(0, 4)}…${token.slice(-4)}`
-}
+export { maskAuthorization, maskSecret as maskToken } from './mask.js'

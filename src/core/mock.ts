@@ -4,7 +4,8 @@
 import { scenarios as builtInScenarios } from '../../scenarios/index.js'
 import { RelayMockError } from './errors.js'
 import { FAULT_KINDS, faultReply, revokedReply, SLOW_FAULT_MS, takeFault, type ArmedFault, type TransportFault } from './faults.js'
-import { createJournal, maskAuthorization, type AuthVerdict, type Journal, type JournalEntry } from './journal.js'
+import { createJournal, type AuthVerdict, type Journal, type JournalEntry } from './journal.js'
+import { maskAuthorization, maskHeader, maskHeaders, maskQuery, maskSearch, SECRET_HEADERS } from './mask.js'
 import { toProblem, toValidationProblem, type Reply } from './problems.js'
 import type { Route } from './route.js'
 import { compileRoutes, header, MAX_DEPTH, nestsDeeperThan, parseBearer, readJsonBody, resolveRoute, SERVICE_TABLE, type CompiledRoute } from './protocol.js'
@@ -297,15 +298,15 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
       request: {
         method: request.method,
         path,
-        query,
-        search,
+        query: maskQuery(query),
+        search: maskSearch(search),
         headers: journalHeaders(request.headers),
         ...(request.body !== undefined && request.body !== '' ? { bodyText: request.body } : {}),
         ...(parsedBody !== undefined ? { body: parsedBody } : {}),
         ...(bodyError !== undefined ? { bodyError } : {}),
       },
       // No status line was sent for a reset or a hang: HAR's convention for no answer is status 0.
-      response: transport === 'reset' || transport === 'hang' ? { status: 0, headers: {}, body: null } : { status: reply.status, headers, body: reply.body },
+      response: transport === 'reset' || transport === 'hang' ? { status: 0, headers: {}, body: null } : { status: reply.status, headers: maskHeaders(headers), body: reply.body },
       route: route?.id ?? null,
       auth,
       ...(fault ? { fault: { kind: fault.kind, mode: fault.mode, applied: FAULT_KINDS[fault.kind].applied } } : {}),
@@ -457,13 +458,14 @@ function safeJson(text: string | undefined): unknown {
 
 const JSON_HEADERS: Record<string, string> = Object.freeze({ 'content-type': 'application/json; charset=utf-8' })
 
-/** A client sends the same Authorization on every request: mask each value once. */
-const maskedAuthorizations = new Map<string, string>()
-function masked(value: string): string {
-  let result = maskedAuthorizations.get(value)
+/** A client sends the same credentials on every request: mask each value once. */
+const maskedValues = new Map<string, string>()
+function masked(name: string, value: string): string {
+  const key = `${name}:${value}`
+  let result = maskedValues.get(key)
   if (result === undefined) {
-    result = maskAuthorization(value)
-    if (maskedAuthorizations.size < 1000) maskedAuthorizations.set(value, result)
+    result = maskHeader(name, value)
+    if (maskedValues.size < 1000) maskedValues.set(key, result)
   }
   return result
 }
@@ -473,7 +475,7 @@ function journalHeaders(headers: RelayRequest['headers']): Record<string, string
   for (const name in headers) {
     const value = header(headers, name)
     if (value === undefined) continue
-    out[name] = name === 'authorization' ? masked(value) : value
+    out[name] = SECRET_HEADERS.has(name) ? masked(name, value) : value
   }
   return out
 }

@@ -102,7 +102,7 @@ describe.skipIf(skipBrowser)('in Chromium', () => {
       await exchange.locator('summary').click()
       const text = await exchange.innerText()
       expect(text).toContain(token)
-      expect(token).toMatch(/^Bearer \S+…\S+$/)
+      expect(token).toMatch(/^Bearer …\S{4}$/)
       expect(text).toMatch(/"country": "is"/)
       await page.screenshot({ path: resolve(ARTIFACTS, 'report.png'), fullPage: true })
     })
