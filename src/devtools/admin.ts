@@ -1,7 +1,8 @@
 // The dev tools' admin API under /__relay/ (and the OpenAPI documents under /openapi/): look at a world,
 // its journal, switch its scenario, reset it, or issue a fresh token with a world of its own.
 // Admin calls pick their world by bearer token or `?token=`, else the listener's or the first world.
-import { maskToken } from '../core/journal.js'
+import { maskSecret } from '../core/mask.js'
+import { PAGE_MAX, pagingOf } from './paging.js'
 import type { RelayService, ServiceExtension } from '../core/mock.js'
 import { toOpenApi } from '../core/openapi.js'
 import { acceptsHtml, liveRoutes } from './live/routes.js'
@@ -61,14 +62,15 @@ function adminRoutes(live: LiveView): Route<any, any>[] {
       // A browser asking for /__relay gets the live page at /__relay/ (relative, so a mounted prefix is kept).
       acceptsHtml(headers) ? { status: 302, headers: { location: '__relay/' }, body: { location: '__relay/' } } : index(),
     ),
-    admin('/__relay/world', 'GET', "The world: its token, location id, scenario, the scenario's visit, and every record", ({ world }) => ({
+    admin('/__relay/world', 'GET', "The world: its token (masked), location id, scenario, the scenario's visit, every record, and how many created records the cap evicted", ({ world }) => ({
       status: 200,
-      body: { ...describeWorld(world), records: world.store.snapshot() },
+      body: { ...describeWorld(world), token: maskSecret(world.token), records: world.store.snapshot(), evicted: world.store.evicted() },
     })),
-    admin('/__relay/journal', 'GET', "The world's requests and answers (?since=<seq>; ?scope=all for every world)", ({ world, query }) => {
-      const since = Number(query.since ?? 0) || 0
-      const page = query.scope === 'all' ? mock.journal.page(since) : world.journal.page(since)
-      return { status: 200, body: { world: world.id, token: maskToken(world.token), ...page } }
+    admin('/__relay/journal', 'GET', `The world's requests and answers, oldest first, in pages (?since=<seq>, ?limit=<n> up to ${PAGE_MAX}; next is the since of the next page)`, ({ world, query }) => {
+      const paging = pagingOf(query)
+      if ('status' in paging) return paging
+      const page = query.scope === 'all' ? mock.journal.page(paging) : world.journal.page(paging)
+      return { status: 200, body: { world: world.id, token: maskSecret(world.token), ...page } }
     }),
     admin('/__relay/reset', 'POST', 'Re-seed the world and clear its journal; {"scenario": "..."} to switch at the same time', async ({ world, body }) => {
       await mock.resetWorld(world, typeof body?.scenario === 'string' ? body.scenario : undefined)

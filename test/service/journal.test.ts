@@ -120,13 +120,13 @@ describe.each(transports)('the journal over $name', (transport) => {
       expect(worlds).toContain(b.id)
     })
 
-    it('GET /__relay/world answers the token, location, scenario, visit and the records, created ones too', async () => {
+    it('GET /__relay/world answers the token (masked), location, scenario, visit, the records, created ones too, and the evicted count', async () => {
       const world = await service.addWorld()
       const api = as(client, world)
       const created = await api.post('/vehicles', vehicleBody())
       const answer = await api.get('/__relay/world')
       expect(answer.status).toBe(200)
-      expect(answer.body).toMatchObject({ id: world.id, token: world.token, locationId: world.location.id, scenario: { name: 'default' }, visit: world.visit })
+      expect(answer.body).toMatchObject({ id: world.id, token: `…${world.token.slice(-4)}`, evicted: 0, locationId: world.location.id, scenario: { name: 'default' }, visit: world.visit })
       expect(answer.body.records.vehicles).toContainEqual({ id: created.body.id, plate: FRESH_PLATE, country: 'is', active: true })
       expect(answer.body.records.rentalCompanies).toHaveLength(world.store.rentalCompanies.all().length)
     })

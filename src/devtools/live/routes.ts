@@ -6,6 +6,7 @@ import { defineRoute, type Route, type RouteContext } from '../../core/route.js'
 import { VISIT_DEFAULTS, toVisitJson } from './visits.js'
 import { toLivePage, toLivePayload } from './page.js'
 import type { LiveView } from './state.js'
+import { pagingOf } from '../paging.js'
 import { RELAY_MOCK_VERSION } from '../../core/version.js'
 
 type Headers = RouteContext<unknown, unknown>['headers']
@@ -60,17 +61,21 @@ export function liveRoutes(live: LiveView, index: () => Reply): Route<any, any>[
         have: query.have ? query.have.split(',') : [],
       }),
     })),
-    route('/__relay/visits', "The world's visits with their verdicts (?since=<seq>: only visits with newer requests; ?quiet=<ms>)", ({ world, query }) => {
-      const since = Number(query.since ?? 0) || 0
+    route('/__relay/visits', "The world's visits with their verdicts, in pages (?since=<seq>: only visits with newer requests; ?limit=<n>; next is the since of the next page; ?quiet=<ms>)", ({ world, query }) => {
+      const paging = pagingOf(query)
+      if ('status' in paging) return paging
       const quietMs = quietOf(query)
       const { visits } = live.snapshot(world, { now: Date.now(), quietMs })
+      const newer = visits.filter((v) => (v.requests.at(-1)?.seq ?? 0) > paging.since)
+      const page = newer.slice(0, paging.limit)
       return {
         status: 200,
         body: {
           world: world.id,
           scenario: world.scenario.name,
           quietMs,
-          visits: visits.filter((v) => (v.requests.at(-1)?.seq ?? 0) > since).map(toVisitJson),
+          visits: page.map(toVisitJson),
+          ...(newer.length > page.length ? { next: page.at(-1)!.requests.at(-1)!.seq } : {}),
         },
       }
     }),
