@@ -51,6 +51,11 @@ export interface RelayServiceOptions {
    * to see how a client behaves against a slow service. Default 0 (the admin API is never delayed).
    */
   latency?: number | readonly [number, number]
+  /**
+   * A token whose holder sees every world on the admin API (`GET /__relay/worlds`, `?world=<id>`,
+   * `?scope=all`). Default none: each token sees its own world only.
+   */
+  adminToken?: string
   /** Dev tools to mount at start (see `use`). Default none: the bare service. */
   extensions?: ServiceExtension[]
   /** Faults armed on every world (`serve --fault`), after each world's scenario's own. Default none. */
@@ -58,7 +63,7 @@ export interface RelayServiceOptions {
 }
 
 /** The settings a service runs with: its options over MOCK_DEFAULTS. */
-export type RelayServiceSettings = Required<Omit<RelayServiceOptions, 'extensions' | 'scenarios'>>
+export type RelayServiceSettings = Required<Omit<RelayServiceOptions, 'extensions' | 'scenarios' | 'adminToken'>> & { adminToken?: string }
 
 export { MOCK_DEFAULTS }
 

@@ -18,6 +18,10 @@ export interface ServeOptions {
   seed: number
   vehicles: number
   journalLimit: number
+  journalBytes?: number
+  worldRecords?: number
+  maxWorlds?: number
+  adminToken?: string
   latency?: number | [number, number]
   /** Faults as people write them: `POST /payments=reset:once`. */
   fault?: string[]
@@ -42,6 +46,10 @@ export async function serve(args: ServeOptions): Promise<number> {
     seed: args.seed,
     vehicles: args.vehicles,
     journalLimit: args.journalLimit,
+    journalBytes: args.journalBytes,
+    worldRecords: args.worldRecords,
+    maxWorlds: args.maxWorlds,
+    adminToken: args.adminToken,
     latency: args.latency,
     extensions: [devtools()],
   })

@@ -36,6 +36,10 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('seed', { type: 'number', default: MOCK_DEFAULTS.seed, describe: 'Seed of the generated world' })
       .option('vehicles', { type: 'number', default: MOCK_DEFAULTS.vehicles, describe: 'How many vehicles the world holds (Iceland rents ~30000)' })
       .option('journal-limit', { type: 'number', default: MOCK_DEFAULTS.journalLimit, describe: 'How many requests the journal keeps' })
+      .option('journal-bytes', { type: 'number', default: MOCK_DEFAULTS.journalBytes, describe: 'How many bytes the journal may hold (the oldest requests are dropped beyond)' })
+      .option('world-records', { type: 'number', default: MOCK_DEFAULTS.worldRecords, describe: 'How many records clients may create in one world (the oldest created go first beyond)' })
+      .option('max-worlds', { type: 'number', default: MOCK_DEFAULTS.maxWorlds, describe: 'How many worlds the mock keeps (the longest unused go first beyond; the --token worlds never)' })
+      .option('admin-token', { type: 'string', describe: 'A token whose holder sees every world (GET /__relay/worlds, ?world=<id>, ?scope=all)' })
       .option('latency', {
         type: 'string',
         describe: 'Answer late, to see how a client copes with a slow service: milliseconds (300) or a range (100-800)',

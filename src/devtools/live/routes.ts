@@ -6,7 +6,7 @@ import { defineRoute, type Route, type RouteContext } from '../../core/route.js'
 import { VISIT_DEFAULTS, toVisitJson } from './visits.js'
 import { toLivePage, toLivePayload } from './page.js'
 import type { LiveView } from './state.js'
-import { pagingOf } from '../paging.js'
+import { PAGE_MAX, pagingOf } from '../paging.js'
 import { RELAY_MOCK_VERSION } from '../../core/version.js'
 
 type Headers = RouteContext<unknown, unknown>['headers']
@@ -79,14 +79,25 @@ export function liveRoutes(live: LiveView, index: () => Reply): Route<any, any>[
         },
       }
     }),
-    route('/__relay/journal.har', "The world's requests as HAR 1.2 (?scope=all for every world)", ({ world, query, headers }) => ({
-      status: 200,
-      headers: { 'content-disposition': 'attachment; filename="relay-mock-journal.har"', 'cache-control': 'no-store' },
-      body: toHar(query.scope === 'all' ? mock.journal.entries() : live.entries(world), {
-        baseUrl: baseUrlOf(headers),
-        version: RELAY_MOCK_VERSION,
-        comment: query.scope === 'all' ? 'Every request relay-mock received' : `The requests of ${world.id} (scenario ${world.scenario.name})`,
-      }),
-    })),
+    route('/__relay/journal.har', `The world's requests as HAR 1.2, in pages (?since=<seq>, ?limit=<n> up to ${PAGE_MAX}; the header x-relay-next is the since of the next page; ?scope=all for every world)`, ({ world, query, headers }) => {
+      const paging = pagingOf(query)
+      if ('status' in paging) return paging
+      const all = query.scope === 'all'
+      const newer = all ? mock.journal.entries(paging.since) : live.entries(world).filter((entry) => entry.seq > paging.since)
+      const page = newer.slice(0, paging.limit)
+      return {
+        status: 200,
+        headers: {
+          'content-disposition': 'attachment; filename="relay-mock-journal.har"',
+          'cache-control': 'no-store',
+          ...(newer.length > page.length ? { 'x-relay-next': String(page.at(-1)!.seq) } : {}),
+        },
+        body: toHar(page, {
+          baseUrl: baseUrlOf(headers),
+          version: RELAY_MOCK_VERSION,
+          comment: all ? 'Every request relay-mock received' : `The requests of ${world.id} (scenario ${world.scenario.name})`,
+        }),
+      }
+    }),
   ]
 }
