@@ -447,18 +447,53 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     const path = `/${parts.join('/')}`
     const found = resolveRoute(compiledExtensions, request.method, parts, path)
     if ('reply' in found) return toResponse(found.reply)
-    const world = adminWorld(request, search)
-    if (!world) return toResponse(toProblem(404, 'The mock has no world for that token. Please send a token relay-mock serve printed, or issue one with POST /__relay/tokens.'))
     const query = Object.fromEntries(new URLSearchParams(search))
-    return toResponse(await found.route.handle({ world, params: found.params, query, body: safeJson(request.body), headers: request.headers }))
+    const reached = adminWorld(request, query)
+    if ('reply' in reached) {
+      if (!found.route.public) return toResponse(reached.reply)
+    } else reached.world.lastUsed = Date.now()
+    // A public route (the OpenAPI documents, the admin index, the live page's shell) reads no world.
+    const world = 'world' in reached ? reached.world : mock.world
+    const admin = 'world' in reached && reached.admin
+    return toResponse(await found.route.handle({ world, params: found.params, query, body: safeJson(request.body), headers: request.headers, admin }))
   }
 
-  function adminWorld(request: RelayRequest, search: string): World | undefined {
-    const bearer = parseBearer(header(request.headers, 'authorization'))
-    const fromHeader = bearer.verdict === 'ok' ? bearer.token : undefined
-    const token = fromHeader ?? new URLSearchParams(search).get('token') ?? undefined
-    if (token) return worlds.get(token)
-    return request.world ?? mock.world
+  /**
+   * The world an admin call reads or changes: its bearer token's, and no other. The admin token
+   * reaches every world (`?world=<id>`, else the first). Tokens are never read from the URL, where
+   * they would land in logs and histories.
+   */
+  function adminWorld(request: RelayRequest, query: Record<string, string>): { world: World; admin: boolean } | { reply: Reply } {
+    const challenge = { 'www-authenticate': 'Bearer realm="relay-admin"' }
+    const authorization = header(request.headers, 'authorization')
+    if (!authorization) {
+      return {
+        reply: toProblem(
+          401,
+          "The admin API reads and changes one world: send that world's token as Authorization: Bearer <token> (the live page takes it from its address, /__relay/#token=<token>).",
+          undefined,
+          challenge,
+        ),
+      }
+    }
+    const bearer = parseBearer(authorization)
+    const token = bearer.verdict === 'ok' ? bearer.token : undefined
+    if (!token) {
+      return { reply: toProblem(401, `The Authorization header is malformed (${maskAuthorization(authorization)}). Please send exactly: Authorization: Bearer <token>.`, undefined, challenge) }
+    }
+    if (settings.adminToken !== undefined && token === settings.adminToken) {
+      if (query.world === undefined) return { world: mock.world, admin: true }
+      const chosen = worldsById.get(query.world)
+      if (chosen) return { world: chosen, admin: true }
+      return { reply: toProblem(404, `No world has the id ${query.world}. GET /__relay/worlds lists them.`) }
+    }
+    const world = worlds.get(token)
+    if (!world || (request.world && world !== request.world)) {
+      return {
+        reply: toProblem(401, 'The bearer token is not one of this mock\'s worlds. Please send a token relay-mock serve printed, or one POST /__relay/tokens issued.', undefined, challenge),
+      }
+    }
+    return { world, admin: false }
   }
 
   return mock

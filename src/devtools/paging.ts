@@ -17,3 +17,13 @@ export function pagingOf(query: Record<string, string>): { since: number; limit:
   return { since, limit }
 }
 
+
+/**
+ * `?scope=all` is the admin token's: an ordinary token sees its own world only. Undefined when allowed.
+ * @example onlyAdminSeesAll({ scope: 'all' }, false) // a 403 saying what to do
+ */
+export function onlyAdminSeesAll(query: Record<string, string>, admin: boolean | undefined): Reply | undefined {
+  if (query.scope === undefined || query.scope === 'world') return undefined
+  if (query.scope !== 'all') return toProblem(400, `?scope= takes world (the default) or all, not "${query.scope}".`)
+  return admin ? undefined : toProblem(403, "?scope=all shows every world's requests: only the admin token (relay-mock serve --admin-token) may ask for it. Please drop ?scope=all to read your own world.")
+}

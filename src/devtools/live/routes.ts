@@ -6,7 +6,7 @@ import { defineRoute, type Route, type RouteContext } from '../../core/route.js'
 import { VISIT_DEFAULTS, toVisitJson } from './visits.js'
 import { toLivePage, toLivePayload } from './page.js'
 import type { LiveView } from './state.js'
-import { PAGE_MAX, pagingOf } from '../paging.js'
+import { onlyAdminSeesAll, PAGE_MAX, pagingOf } from '../paging.js'
 import { RELAY_MOCK_VERSION } from '../../core/version.js'
 
 type Headers = RouteContext<unknown, unknown>['headers']
@@ -44,14 +44,17 @@ function quietOf(query: Record<string, string>): number {
 export function liveRoutes(live: LiveView, index: () => Reply): Route<any, any>[] {
   const mock = live.service
   return [
-    route('/__relay/', 'The live page (for a browser), else the admin index', ({ world, headers, query }) => {
-      if (!acceptsHtml(headers)) return index()
-      return {
-        status: 200,
-        headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
-        body: toLivePage(live, world, { now: Date.now(), token: query.token }),
-      }
-    }),
+    {
+      ...route('/__relay/', 'The live page (for a browser; open it as /__relay/#token=<token>), else the admin index', ({ headers }) => {
+        if (!acceptsHtml(headers)) return index()
+        return {
+          status: 200,
+          headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+          body: toLivePage(live),
+        }
+      }),
+      public: true,
+    },
     route('/__relay/live', "The live page's poll: its fragments when anything changed since ?state=", ({ world, query }) => ({
       status: 200,
       headers: { 'cache-control': 'no-store' },
@@ -79,7 +82,9 @@ export function liveRoutes(live: LiveView, index: () => Reply): Route<any, any>[
         },
       }
     }),
-    route('/__relay/journal.har', `The world's requests as HAR 1.2, in pages (?since=<seq>, ?limit=<n> up to ${PAGE_MAX}; the header x-relay-next is the since of the next page; ?scope=all for every world)`, ({ world, query, headers }) => {
+    route('/__relay/journal.har', `The world's requests as HAR 1.2, in pages (?since=<seq>, ?limit=<n> up to ${PAGE_MAX}; the header x-relay-next is the since of the next page; ?scope=all for every world)`, ({ world, query, headers, admin }) => {
+      const refused = onlyAdminSeesAll(query, admin)
+      if (refused) return refused
       const paging = pagingOf(query)
       if ('status' in paging) return paging
       const all = query.scope === 'all'
