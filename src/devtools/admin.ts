@@ -1,6 +1,6 @@
 // The dev tools' admin API under /__relay/ (and the OpenAPI documents under /openapi/): look at a world,
 // its journal, switch its scenario, reset it, or issue a fresh token with a world of its own.
-// Admin calls pick their world by bearer token or `?token=`, else the listener's or the first world.
+// Admin calls reach one world: the one of their bearer token (the admin token, serve --admin-token, reaches any).
 import { maskSecret } from '../core/mask.js'
 import { onlyAdminSeesAll, PAGE_MAX, pagingOf } from './paging.js'
 import { RelayMockError, type RelayService, type ServiceExtension } from '../core/mock.js'
