@@ -119,6 +119,15 @@ export const vehicles: Check<number> = integer({ min: 1, max: 100_000, noun: 'a 
 export const journalLimit: Check<number> = integer({ min: 1, max: 1_000_000, noun: 'a number of requests' })
 
 /** Cases run at once. */
+/** `--journal-bytes`: at least 1 MiB, so that one request of the largest size still fits. */
+export const journalBytes: Check<number> = integer({ min: 1024 * 1024, max: 2 ** 31, noun: 'a number of bytes' })
+
+/** `--world-records`: records clients may create in one world. */
+export const worldRecords: Check<number> = integer({ min: 1, max: 10_000_000, noun: 'a number of records' })
+
+/** `--max-worlds`: worlds the mock keeps. */
+export const maxWorlds: Check<number> = integer({ min: 1, max: 1_000_000, noun: 'a number of worlds' })
+
 export const jobs: Check<number> = integer({ min: 1, max: 256, noun: 'a number of jobs' })
 
 /** How many times conform runs each case. */

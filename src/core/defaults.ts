@@ -8,6 +8,14 @@ export const MOCK_DEFAULTS = {
   seed: SEED_DEFAULTS.seed,
   vehicles: SEED_DEFAULTS.vehicles,
   journalLimit: 10_000,
+  /** The bytes the whole journal may hold (the oldest requests are dropped beyond). */
+  journalBytes: 64 * 1024 * 1024,
+  /** A request body longer than this is journaled as its prefix, its full length and its SHA-256. */
+  journalBodyBytes: 4 * 1024,
+  /** How many records clients may create in one world (the oldest created go first beyond). */
+  worldRecords: 10_000,
+  /** How many worlds the process keeps (the longest unused go first beyond; the start tokens' never). */
+  maxWorlds: 1_000,
   bodyLimit: 1024 * 1024,
   latency: 0 as number | readonly [number, number],
   faults: [] as ReadonlyArray<never>,

@@ -21,9 +21,15 @@ export interface JournalEntry {
     search: string
     /** Header names in lower case; the bearer token masked. */
     headers: Record<string, string>
-    /** The body as text, exactly as received (up to the size limit), when there was one. */
+    /** The body as text, exactly as received, when there was one; only its first characters when `bodyTruncated`. */
     bodyText?: string
-    /** The parsed body, when it was valid JSON. */
+    /** Set when the body was longer than the journal keeps: `bodyText` is its prefix. */
+    bodyTruncated?: true
+    /** The whole body's length in bytes (UTF-8), when it was truncated. */
+    bodyBytes?: number
+    /** The whole body's SHA-256 (hex), when it was truncated: to tell two long bodies apart. */
+    bodySha256?: string
+    /** The parsed body, when it was valid JSON (not kept for a truncated body). */
     body?: unknown
     /** Why the body could not be read as JSON, when it could not. */
     bodyError?: string
@@ -46,61 +52,134 @@ export type AuthVerdict = 'ok' | 'missing' | 'malformed' | 'unknown-token' | 're
 export interface JournalPage {
   /** How many entries were ever recorded here. */
   total: number
-  /** How many of the oldest were dropped beyond the cap. */
+  /** How many of the oldest were dropped beyond the caps (entry count or bytes). */
   dropped: number
+  /** The bytes of the dropped entries (as counted by the journal: their JSON size, about). */
+  droppedBytes: number
+  /** The bytes the kept entries hold. */
+  bytes: number
+  /** The entry cap. */
   limit: number
+  /** The byte cap. */
+  maxBytes: number
   entries: JournalEntry[]
+  /** The `since` that reads on from this page, when it stopped at its `limit` with newer entries left. */
+  next?: number
+}
+
+export interface JournalOptions {
+  /** How many entries it keeps (the oldest are dropped beyond). Default 10,000. */
+  limit?: number
+  /** How many bytes the kept entries may hold (the oldest are dropped beyond). Default no cap. */
+  maxBytes?: number
+  /** Told of each entry dropped beyond a cap, oldest first. */
+  onDrop?(entry: JournalEntry): void
 }
 
 /**
- * A capped, ordered record of requests. Beyond the cap the oldest entries are dropped and counted.
- * @example
- * const journal = createJournal({ limit: 1000 })
- * journal.record(entry)
- * journal.page().entries
+ * About how many bytes an entry holds: its JSON size. The mock passes its own count to `record`,
+ * cheaper than this (it has the texts at hand).
+ * @example entryBytes(entry) // 812
  */
-export function createJournal({ limit = 10_000 }: { limit?: number } = {}) {
-  let ring: JournalEntry[] = []
-  let start = 0 // index of the oldest entry in `ring` once it is full
+export function entryBytes(entry: JournalEntry): number {
+  return JSON.stringify(entry).length
+}
+
+/**
+ * A capped, ordered record of requests. Beyond either cap (entries, bytes) the oldest entries are
+ * dropped and counted.
+ * @example
+ * const journal = createJournal({ limit: 1000, maxBytes: 1 << 20 })
+ * journal.record(entry)
+ * journal.page({ since: 0, limit: 100 }).entries
+ */
+export function createJournal({ limit = 10_000, maxBytes = Number.POSITIVE_INFINITY, onDrop }: JournalOptions = {}) {
+  // A queue: entries[head..] are kept, oldest first; the dropped front is cut off now and then.
+  let entries: JournalEntry[] = []
+  let sizes: number[] = []
+  let head = 0
   let total = 0
+  let bytes = 0
+  let dropped = 0
+  let droppedBytes = 0
   const listeners = new Set<(entry: JournalEntry) => void>()
 
+  const size = () => entries.length - head
   /** The i-th oldest kept entry. */
-  const at = (i: number): JournalEntry => ring[ring.length < limit ? i : (start + i) % limit]
+  const at = (i: number): JournalEntry => entries[head + i]
+
+  function dropOldest(): void {
+    const entry = entries[head]
+    bytes -= sizes[head]
+    droppedBytes += sizes[head]
+    dropped++
+    entries[head] = undefined as unknown as JournalEntry
+    head++
+    if (head >= 1024 && head * 2 >= entries.length) {
+      entries = entries.slice(head)
+      sizes = sizes.slice(head)
+      head = 0
+    }
+    onDrop?.(entry)
+  }
+
+  /** The index (from the oldest kept) of the first entry whose seq is greater than `since`, found from the newest end. */
+  function firstAfter(since: number): number {
+    let from = size()
+    while (from > 0 && at(from - 1).seq > since) from--
+    return from
+  }
 
   return {
     limit,
-    record(entry: JournalEntry): void {
+    maxBytes,
+    /** Records an entry of about `entrySize` bytes (default: its JSON size), dropping the oldest beyond the caps. */
+    record(entry: JournalEntry, entrySize = entryBytes(entry)): void {
       total++
-      if (ring.length < limit) ring.push(entry)
-      else {
-        ring[start] = entry
-        start = (start + 1) % limit
-      }
+      entries.push(entry)
+      sizes.push(entrySize)
+      bytes += entrySize
+      while (size() > limit || (bytes > maxBytes && size() > 1)) dropOldest()
       for (const listener of listeners) listener(entry)
+    },
+    /** Drops the kept entries up to `seq` (the whole journal dropped them: a world's journal follows it). */
+    dropThrough(seq: number): void {
+      while (size() > 0 && at(0).seq <= seq) dropOldest()
     },
     /** The kept entries, oldest first; with `since`, only those whose seq is greater (found from the newest end). */
     entries(since = 0): JournalEntry[] {
-      let from = ring.length
-      while (from > 0 && at(from - 1).seq > since) from--
-      const out: JournalEntry[] = []
-      for (let i = from; i < ring.length; i++) out.push(at(i))
-      return out
+      return entries.slice(head + firstAfter(since))
     },
     /** The newest kept entry, without copying the journal. */
     latest(): JournalEntry | undefined {
-      return ring.length > 0 ? at(ring.length - 1) : undefined
+      return size() > 0 ? at(size() - 1) : undefined
     },
-    page(since = 0): JournalPage {
-      return { total, dropped: Math.max(0, total - limit), limit, entries: this.entries(since) }
+    /** The entries after `since`, at most `limit` of them (oldest first), with the cursor to read on. */
+    page({ since = 0, limit: most = Number.POSITIVE_INFINITY }: { since?: number; limit?: number } = {}): JournalPage {
+      const from = head + firstAfter(since)
+      const to = Math.min(entries.length, from + most)
+      const page = entries.slice(from, to)
+      return {
+        total,
+        dropped,
+        droppedBytes,
+        bytes,
+        limit,
+        maxBytes,
+        entries: page,
+        ...(to < entries.length && page.length > 0 ? { next: page[page.length - 1].seq } : {}),
+      }
     },
     get size() {
-      return ring.length
+      return size()
+    },
+    get bytes() {
+      return bytes
     },
     clear(): void {
-      ring = []
-      start = 0
-      total = 0
+      entries = []
+      sizes = []
+      head = total = bytes = dropped = droppedBytes = 0
     },
     /** Calls `listener` with each entry as it is recorded; returns the unsubscribe function. */
     subscribe(listener: (entry: JournalEntry) => void): () => void {
@@ -112,14 +191,4 @@ export function createJournal({ limit = 10_000 }: { limit?: number } = {}) {
 
 export type Journal = ReturnType<typeof createJournal>
 
-/** `Bearer abcd…wxyz`: enough to tell tokens apart, never enough to use one. */
-export function maskAuthorization(value: string): string {
-  const match = /^(\S+)\s+(\S+)$/.exec(value.trim())
-  if (!match) return value.length > 8 ? `${value.slice(0, 4)}…` : '…'
-  const [, scheme, token] = match
-  return `${scheme} ${maskToken(token)}`
-}
-
-export function maskToken(token: string): string {
-  return token.length <= 8 ? '…' : `${token.slice(0, 4)}…${token.slice(-4)}`
-}
+export { maskAuthorization, maskSecret as maskToken } from './mask.js'

@@ -4,14 +4,17 @@
 import { scenarios as builtInScenarios } from '../../scenarios/index.js'
 import { RelayMockError } from './errors.js'
 import { FAULT_KINDS, faultReply, revokedReply, SLOW_FAULT_MS, takeFault, type ArmedFault, type TransportFault } from './faults.js'
-import { createJournal, maskAuthorization, type AuthVerdict, type Journal, type JournalEntry } from './journal.js'
+import { createJournal, type AuthVerdict, type Journal, type JournalEntry } from './journal.js'
+import { maskAuthorization, maskHeader, maskHeaders, maskQuery, maskSearch, SECRET_HEADERS } from './mask.js'
 import { toProblem, toValidationProblem, type Reply } from './problems.js'
 import type { Route } from './route.js'
-import { compileRoutes, header, MAX_DEPTH, nestsDeeperThan, parseBearer, readJsonBody, resolveRoute, SERVICE_TABLE, type CompiledRoute } from './protocol.js'
+import { compileRoutes, header, MAX_DEPTH, nestsDeeperThan, parseBearer, readJsonBody, resolveRoute, SERVICE_TABLE, utf8Bytes, type CompiledRoute } from './protocol.js'
 import type { Scenario } from './scenario.js'
 import { MOCK_DEFAULTS } from './defaults.js'
 import { buildWorld, type SeededWorld } from './seed.js'
 import { createStore, type Store } from './store.js'
+import { sha256 } from '@noble/hashes/sha2.js'
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import { createWorld, type World } from './world.js'
 
 export interface RelayServiceOptions {
@@ -30,6 +33,17 @@ export interface RelayServiceOptions {
   vehicles?: number
   /** How many requests the journal keeps (the oldest are dropped beyond). Default 10,000. */
   journalLimit?: number
+  /** How many bytes the journal's requests may hold in all (the oldest are dropped beyond). Default 64 MiB. */
+  journalBytes?: number
+  /** A request body longer than this many bytes is journaled as its prefix, its length and its SHA-256. Default 4 KiB. */
+  journalBodyBytes?: number
+  /** How many records clients may create in one world; beyond, the oldest created go first. Default 10,000. */
+  worldRecords?: number
+  /**
+   * How many worlds the process keeps; beyond, a new world replaces the one unused longest. The worlds of
+   * `tokens` are never replaced. Default 1,000.
+   */
+  maxWorlds?: number
   /** The largest body accepted, in bytes. Default 1 MiB. */
   bodyLimit?: number
   /**
@@ -37,6 +51,11 @@ export interface RelayServiceOptions {
    * to see how a client behaves against a slow service. Default 0 (the admin API is never delayed).
    */
   latency?: number | readonly [number, number]
+  /**
+   * A token whose holder sees every world on the admin API (`GET /__relay/worlds`, `?world=<id>`,
+   * `?scope=all`). Default none: each token sees its own world only.
+   */
+  adminToken?: string
   /** Dev tools to mount at start (see `use`). Default none: the bare service. */
   extensions?: ServiceExtension[]
   /** Faults armed on every world (`serve --fault`), after each world's scenario's own. Default none. */
@@ -44,7 +63,7 @@ export interface RelayServiceOptions {
 }
 
 /** The settings a service runs with: its options over MOCK_DEFAULTS. */
-export type RelayServiceSettings = Required<Omit<RelayServiceOptions, 'extensions' | 'scenarios'>>
+export type RelayServiceSettings = Required<Omit<RelayServiceOptions, 'extensions' | 'scenarios' | 'adminToken'>> & { adminToken?: string }
 
 export { MOCK_DEFAULTS }
 
@@ -107,7 +126,18 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
   for (const scenario of ownScenarios) register(scenario)
   const seeds = new Map<string, { seeded: SeededWorld; base: Promise<Store> }>()
   const worlds = new Map<string, World>()
-  const journal = createJournal({ limit: settings.journalLimit })
+  const worldsById = new Map<string, World>()
+  /** The worlds of the start tokens: never replaced by the cap on worlds. */
+  const pinned = new Set<string>(settings.tokens)
+  // A world's journal holds a subset of the whole journal's entries: what the whole one drops, the world's
+  // drops too, so the byte cap bounds every journal's memory at once.
+  const journal = createJournal({
+    limit: settings.journalLimit,
+    maxBytes: settings.journalBytes,
+    onDrop: (entry) => {
+      if (entry.worldId !== null) worldsById.get(entry.worldId)?.journal.dropThrough(entry.seq)
+    },
+  })
   let worldCount = 0
   let seq = 0
 
@@ -172,9 +202,27 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
       base: await base,
       journalLimit: settings.journalLimit,
       faults: [...settings.faults, ...faults],
+      maxRecords: settings.worldRecords,
     })
+    if (worlds.size >= settings.maxWorlds) evictWorld()
     worlds.set(worldToken, world)
+    worldsById.set(world.id, world)
     return world
+  }
+
+  /** Makes room for one more world: the one unused longest goes (never a start token's). */
+  function evictWorld(): void {
+    let idlest: World | undefined
+    for (const world of worlds.values()) {
+      if (!pinned.has(world.token) && (!idlest || world.lastUsed < idlest.lastUsed)) idlest = world
+    }
+    if (!idlest) {
+      throw new RelayMockError(
+        'TOO_MANY_WORLDS',
+        `Failed to add a world: the mock keeps at most ${settings.maxWorlds} worlds and each is a start token's. Please start relay-mock with a larger --max-worlds.`,
+      )
+    }
+    removeWorld(idlest)
   }
 
   /** Re-seeds a world in place (same token, same id), with its scenario or another; clears its journal. */
@@ -183,7 +231,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     const { seeded: seed, base } = seeded(chosen)
     // The faults armed for this world (not its old scenario's) stay armed, and count again from zero.
     const own = world.faults.filter((fault) => !world.scenario.faults?.includes(fault))
-    const fresh = createWorld({ id: world.id, token: world.token, scenario: chosen, seeded: seed, base: await base, journalLimit: settings.journalLimit, faults: own })
+    const fresh = createWorld({ id: world.id, token: world.token, scenario: chosen, seeded: seed, base: await base, journalLimit: settings.journalLimit, faults: own, maxRecords: settings.worldRecords })
     Object.assign(world, fresh)
     for (const extension of extensions) extension.onReset?.(world)
     return world
@@ -203,7 +251,9 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
   }
 
   function removeWorld(world: World): void {
+    if (worlds.get(world.token) !== world) return
     worlds.delete(world.token)
+    worldsById.delete(world.id)
   }
 
   for (const token of settings.tokens) await addWorld({ token })
@@ -256,6 +306,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
       const checked = authenticate(header(request.headers, 'authorization'), request.world)
       auth = checked.verdict
       world = checked.world ?? checked.owner ?? request.world
+      if (checked.world) checked.world.lastUsed = Date.now()
       const found = resolveRoute(SERVICE_TABLE, request.method, parts, path)
       if ('reply' in found) reply = found.reply
       else {
@@ -289,6 +340,9 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     const text = typeof reply.body === 'string' && !isJson(reply.headers) ? reply.body : JSON.stringify(reply.body)
     // Most answers have no headers of their own: they share one object rather than each keep a copy in the journal.
     const headers: Record<string, string> = reply.headers ? { ...JSON_HEADERS, ...reply.headers } : JSON_HEADERS
+    const kept = journalBody(request.body, settings.journalBodyBytes)
+    if (kept?.bodyTruncated) parsedBody = undefined
+    const requestHeaders = journalHeaders(request.headers)
     const entry: JournalEntry = {
       seq: ++seq,
       time: new Date().toISOString(),
@@ -297,22 +351,24 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
       request: {
         method: request.method,
         path,
-        query,
-        search,
-        headers: journalHeaders(request.headers),
-        ...(request.body !== undefined && request.body !== '' ? { bodyText: request.body } : {}),
+        query: maskQuery(query),
+        search: maskSearch(search),
+        headers: requestHeaders.headers,
+        ...kept,
         ...(parsedBody !== undefined ? { body: parsedBody } : {}),
         ...(bodyError !== undefined ? { bodyError } : {}),
       },
       // No status line was sent for a reset or a hang: HAR's convention for no answer is status 0.
-      response: transport === 'reset' || transport === 'hang' ? { status: 0, headers: {}, body: null } : { status: reply.status, headers, body: reply.body },
+      response: transport === 'reset' || transport === 'hang' ? { status: 0, headers: {}, body: null } : { status: reply.status, headers: maskHeaders(headers), body: reply.body },
       route: route?.id ?? null,
       auth,
       ...(fault ? { fault: { kind: fault.kind, mode: fault.mode, applied: FAULT_KINDS[fault.kind].applied } } : {}),
     }
-    journal.record(entry)
+    // What the entry holds, about: its texts (the parsed body is as large as the text it came from).
+    const size = ENTRY_OVERHEAD + path.length + 2 * search.length + requestHeaders.bytes + 2 * (kept?.bodyText?.length ?? 0) + text.length
+    journal.record(entry, size)
     const owner = world && worlds.get(world.token) === world ? world : undefined
-    owner?.journal.record(entry)
+    owner?.journal.record(entry, size)
     for (const extension of extensions) extension.onRecord?.(entry, owner)
     if (!transport) return { status: reply.status, headers, text }
     const answer: RelayResponse = { status: reply.status, headers, text, fault: transport }
@@ -391,18 +447,53 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     const path = `/${parts.join('/')}`
     const found = resolveRoute(compiledExtensions, request.method, parts, path)
     if ('reply' in found) return toResponse(found.reply)
-    const world = adminWorld(request, search)
-    if (!world) return toResponse(toProblem(404, 'The mock has no world for that token. Please send a token relay-mock serve printed, or issue one with POST /__relay/tokens.'))
     const query = Object.fromEntries(new URLSearchParams(search))
-    return toResponse(await found.route.handle({ world, params: found.params, query, body: safeJson(request.body), headers: request.headers }))
+    const reached = adminWorld(request, query)
+    if ('reply' in reached) {
+      if (!found.route.public) return toResponse(reached.reply)
+    } else reached.world.lastUsed = Date.now()
+    // A public route (the OpenAPI documents, the admin index, the live page's shell) reads no world.
+    const world = 'world' in reached ? reached.world : mock.world
+    const admin = 'world' in reached && reached.admin
+    return toResponse(await found.route.handle({ world, params: found.params, query, body: safeJson(request.body), headers: request.headers, admin }))
   }
 
-  function adminWorld(request: RelayRequest, search: string): World | undefined {
-    const bearer = parseBearer(header(request.headers, 'authorization'))
-    const fromHeader = bearer.verdict === 'ok' ? bearer.token : undefined
-    const token = fromHeader ?? new URLSearchParams(search).get('token') ?? undefined
-    if (token) return worlds.get(token)
-    return request.world ?? mock.world
+  /**
+   * The world an admin call reads or changes: its bearer token's, and no other. The admin token
+   * reaches every world (`?world=<id>`, else the first). Tokens are never read from the URL, where
+   * they would land in logs and histories.
+   */
+  function adminWorld(request: RelayRequest, query: Record<string, string>): { world: World; admin: boolean } | { reply: Reply } {
+    const challenge = { 'www-authenticate': 'Bearer realm="relay-admin"' }
+    const authorization = header(request.headers, 'authorization')
+    if (!authorization) {
+      return {
+        reply: toProblem(
+          401,
+          "The admin API reads and changes one world: send that world's token as Authorization: Bearer <token> (the live page takes it from its address, /__relay/#token=<token>).",
+          undefined,
+          challenge,
+        ),
+      }
+    }
+    const bearer = parseBearer(authorization)
+    const token = bearer.verdict === 'ok' ? bearer.token : undefined
+    if (!token) {
+      return { reply: toProblem(401, `The Authorization header is malformed (${maskAuthorization(authorization)}). Please send exactly: Authorization: Bearer <token>.`, undefined, challenge) }
+    }
+    if (settings.adminToken !== undefined && token === settings.adminToken) {
+      if (query.world === undefined) return { world: mock.world, admin: true }
+      const chosen = worldsById.get(query.world)
+      if (chosen) return { world: chosen, admin: true }
+      return { reply: toProblem(404, `No world has the id ${query.world}. GET /__relay/worlds lists them.`) }
+    }
+    const world = worlds.get(token)
+    if (!world || (request.world && world !== request.world)) {
+      return {
+        reply: toProblem(401, 'The bearer token is not one of this mock\'s worlds. Please send a token relay-mock serve printed, or one POST /__relay/tokens issued.', undefined, challenge),
+      }
+    }
+    return { world, admin: false }
   }
 
   return mock
@@ -457,25 +548,41 @@ function safeJson(text: string | undefined): unknown {
 
 const JSON_HEADERS: Record<string, string> = Object.freeze({ 'content-type': 'application/json; charset=utf-8' })
 
-/** A client sends the same Authorization on every request: mask each value once. */
-const maskedAuthorizations = new Map<string, string>()
-function masked(value: string): string {
-  let result = maskedAuthorizations.get(value)
+/** A client sends the same credentials on every request: mask each value once. */
+const maskedValues = new Map<string, string>()
+function masked(name: string, value: string): string {
+  const key = `${name}:${value}`
+  let result = maskedValues.get(key)
   if (result === undefined) {
-    result = maskAuthorization(value)
-    if (maskedAuthorizations.size < 1000) maskedAuthorizations.set(value, result)
+    result = maskHeader(name, value)
+    if (maskedValues.size < 1000) maskedValues.set(key, result)
   }
   return result
 }
 
-function journalHeaders(headers: RelayRequest['headers']): Record<string, string> {
+/** An entry's fixed fields (seq, time, route, status…), about, in bytes. */
+const ENTRY_OVERHEAD = 256
+
+/** The headers as the journal keeps them (credentials masked), and about how many bytes they hold. */
+function journalHeaders(headers: RelayRequest['headers']): { headers: Record<string, string>; bytes: number } {
   const out: Record<string, string> = {}
+  let bytes = 0
   for (const name in headers) {
     const value = header(headers, name)
     if (value === undefined) continue
-    out[name] = name === 'authorization' ? masked(value) : value
+    out[name] = SECRET_HEADERS.has(name) ? masked(name, value) : value
+    bytes += name.length + value.length + 8
   }
-  return out
+  return { headers: out, bytes }
+}
+
+/** The body as the journal keeps it: whole up to `keep` bytes, else its prefix, its length and its SHA-256. */
+function journalBody(body: string | undefined, keep: number): Pick<JournalEntry['request'], 'bodyText' | 'bodyTruncated' | 'bodyBytes' | 'bodySha256'> | undefined {
+  if (body === undefined || body === '') return undefined
+  if (body.length <= keep / 3) return { bodyText: body }
+  const bytes = utf8Bytes(body)
+  if (bytes <= keep) return { bodyText: body }
+  return { bodyText: body.slice(0, keep), bodyTruncated: true, bodyBytes: bytes, bodySha256: bytesToHex(sha256(utf8ToBytes(body))) }
 }
 
 function newToken(): string {

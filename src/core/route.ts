@@ -15,6 +15,8 @@ export interface RouteContext<Query, Body> {
   body: Body
   /** The request's headers, names in lower case (set for admin routes: the live page reads Accept and Host). */
   headers?: Record<string, string | string[] | undefined>
+  /** Set for an admin route called with the admin token (`serve --admin-token`): it may show every world. */
+  admin?: boolean
 }
 
 export interface Answer {
@@ -40,6 +42,8 @@ export interface Route<Query = unknown, Body = unknown, Id extends string = stri
   body?: z.ZodType<Body>
   /** The success and error answers, by status, for the OpenAPI documents. */
   answers: Record<number, Answer>
+  /** An admin route answered without a token (it shows no world): the OpenAPI documents, the admin index. */
+  public?: boolean
   /** Answers a request whose query and body have passed their schemas. */
   handle(context: RouteContext<Query, Body>): Reply | Promise<Reply>
   /** Answers a request whose body failed its schema, or that the service refused before its handler (default: the problem). */

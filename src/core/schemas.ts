@@ -12,7 +12,8 @@ const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 
 function isCalendarDate(year: number, month: number, day: number): boolean {
-  if (month < 1 || month > 12 || day < 1) return false
+  // There is no year 0 (and Date.UTC would read 0–99 as 1900–1999).
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false
   const days = new Date(Date.UTC(year, month, 0)).getUTCDate()
   return day <= days
 }
@@ -56,7 +57,8 @@ export const plate = expecting(
     .string()
     .min(2, { error: 'is too short' })
     .max(8, { error: 'is too long' })
-    .regex(/^[A-Za-zÁÐÉÍÓÚÝÞÆÖáðéíóúýþæö0-9 -]+$/, { error: 'has characters a plate cannot have' }),
+    .regex(/^[A-Za-zÁÐÉÍÓÚÝÞÆÖáðéíóúýþæö0-9 -]+$/, { error: 'has characters a plate cannot have' })
+    .refine((value) => /[A-Za-zÁÐÉÍÓÚÝÞÆÖáðéíóúýþæö0-9]/.test(value), { error: 'is blank: only spaces or hyphens' }),
   'a licence plate of 2 to 8 letters and digits, e.g. AB123 or ABC12',
   'AB123',
 )

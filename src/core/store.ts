@@ -38,6 +38,13 @@ class Index<T> {
   get(key: string): readonly T[] {
     return this.#map.get(key) ?? []
   }
+  remove(key: string, record: T): void {
+    const list = this.#map.get(key)
+    const at = list?.indexOf(record) ?? -1
+    if (at === -1) return
+    if (list!.length === 1) this.#map.delete(key)
+    else list!.splice(at, 1)
+  }
   clear(): void {
     this.#map.clear()
   }
@@ -65,6 +72,10 @@ export interface Store {
   load(data: WorldData): Promise<void>
   /** True for a record that came with the seed (load), false for one a client created. */
   isSeeded(id: string): boolean
+  /** Removes a record a client created (never a seeded one); false when there is none with the id. */
+  remove(id: string): boolean
+  /** How many records a client created were removed to keep the world under its cap (see layerStore). */
+  evicted(): number
 }
 
 /**
@@ -91,6 +102,17 @@ export function createStore(): Store {
   function remember<K extends keyof WorldData>(kind: K, record: WorldData[K][number]): WorldData[K][number] {
     byId.set(record.id, { kind, record })
     return record
+  }
+  function forget(id: string): boolean {
+    const hit = byId.get(id)
+    if (!hit || seeded.has(id)) return false
+    byId.delete(id)
+    const record = hit.record as never
+    collections[hit.kind].delete(record)
+    if (hit.kind === 'rentalCompanies') companiesByKennitala.remove((record as RentalCompany).kennitala, record)
+    else if (hit.kind === 'vehicles') vehiclesByPlate.remove(normalizePlate((record as VehicleRecord).plate), record)
+    else if (hit.kind === 'custodians') custodiansByVehicle.remove((record as CustodianRecord).vehicleId, record)
+    return true
   }
   function find<K extends keyof WorldData>(kind: K, id: string): WorldData[K][number] | undefined {
     const hit = byId.get(id)
@@ -173,6 +195,8 @@ export function createStore(): Store {
       for (const kind of Object.keys(data) as Array<keyof WorldData>) for (const r of data[kind]) seeded.add(r.id)
     },
     isSeeded: (id) => seeded.has(id),
+    remove: forget,
+    evicted: () => 0,
   }
   return store
 }
@@ -181,18 +205,36 @@ export function createStore(): Store {
  * A world's store over a shared, read-only seeded store: lookups see both layers (the seeded
  * records first, as they are older), creations go to the world's own layer. The service never
  * updates or deletes a record, so the base never changes, and a new world or a reset costs the
- * same with 30,000 seeded vehicles as with ten.
- * @example const store = layerStore(await seededStore) // one per world, all over one base
+ * same with 30,000 seeded vehicles as with ten. The own layer holds at most `maxRecords` records:
+ * beyond, the oldest created goes first (counted by `evicted()`), so a client that creates
+ * without end cannot grow the process without end.
+ * @example const store = layerStore(await seededStore, { maxRecords: 10_000 }) // one per world, all over one base
  */
-export function layerStore(base: Store): Store {
+export function layerStore(base: Store, { maxRecords = Number.POSITIVE_INFINITY }: { maxRecords?: number } = {}): Store {
   const own = createStore()
+  // The ids in the order they were created; the front is cut off now and then.
+  let created: string[] = []
+  let oldest = 0
+  let evicted = 0
+  function remember<T extends { id: string }>(record: T): T {
+    created.push(record.id)
+    while (created.length - oldest > maxRecords) {
+      if (own.remove(created[oldest])) evicted++
+      oldest++
+    }
+    if (oldest >= 1024 && oldest * 2 >= created.length) {
+      created = created.slice(oldest)
+      oldest = 0
+    }
+    return record
+  }
   const both = <T>(below: readonly T[], above: readonly T[]): T[] =>
     above.length === 0 ? (below as T[]) : below.length === 0 ? (above as T[]) : [...below, ...above]
   const layered = <K extends keyof WorldData>(kind: K): Records<WorldData[K][number]> => {
     const mine = own[kind] as unknown as Records<WorldData[K][number]>
     const theirs = base[kind] as unknown as Records<WorldData[K][number]>
     return {
-      create: (values) => mine.create(values),
+      create: async (values) => remember(await mine.create(values)),
       byId: (id) => mine.byId(id) ?? theirs.byId(id),
       all: () => both(theirs.all(), mine.all()),
     }
@@ -237,6 +279,8 @@ export function layerStore(base: Store): Store {
     },
     load: (data) => own.load(data),
     isSeeded: (id) => base.isSeeded(id) || own.isSeeded(id),
+    remove: (id) => own.remove(id),
+    evicted: () => evicted,
   }
   return store
 }

@@ -29,6 +29,8 @@ export interface World {
   faultsAnswered: Map<ArmedFault, number>
   /** Set by the fault `token-revoked`: every later request with this world's token is a 401. */
   revoked: boolean
+  /** When a request last reached the world (ms since the epoch): the idle worlds go first beyond the service's cap. */
+  lastUsed: number
 }
 
 /** Creates a world over a seeded (and cached) scenario world and its loaded, shared store. */
@@ -42,9 +44,11 @@ export function createWorld(options: {
   journalLimit?: number
   /** Faults armed for this world beyond its scenario's. */
   faults?: ReadonlyArray<ArmedFault>
+  /** How many records clients may create in it (the oldest created go first beyond). Default no cap. */
+  maxRecords?: number
 }): World {
   const { id, token, scenario, seeded } = options
-  const store = layerStore(options.base)
+  const store = layerStore(options.base, { maxRecords: options.maxRecords })
   return {
     id,
     token,
@@ -58,5 +62,6 @@ export function createWorld(options: {
     faults: [...(scenario.faults ?? []), ...(options.faults ?? [])],
     faultsAnswered: new Map(),
     revoked: false,
+    lastUsed: Date.now(),
   }
 }

@@ -1,8 +1,9 @@
 // The dev tools' admin API under /__relay/ (and the OpenAPI documents under /openapi/): look at a world,
 // its journal, switch its scenario, reset it, or issue a fresh token with a world of its own.
-// Admin calls pick their world by bearer token or `?token=`, else the listener's or the first world.
-import { maskToken } from '../core/journal.js'
-import type { RelayService, ServiceExtension } from '../core/mock.js'
+// Admin calls reach one world: the one of their bearer token (the admin token, serve --admin-token, reaches any).
+import { maskSecret } from '../core/mask.js'
+import { onlyAdminSeesAll, PAGE_MAX, pagingOf } from './paging.js'
+import { RelayMockError, type RelayService, type ServiceExtension } from '../core/mock.js'
 import { toOpenApi } from '../core/openapi.js'
 import { acceptsHtml, liveRoutes } from './live/routes.js'
 import { createLiveState, type LiveView } from './live/state.js'
@@ -37,8 +38,8 @@ function faultsOf(world: World) {
   }
 }
 
-function admin(path: string, method: Method, summary: string, handle: Route<Record<string, string>, any>['handle']) {
-  return defineRoute<Record<string, string>, any>({ method, path, integration: 'admin', summary, answers: {}, handle }) as Route<any, any>
+function admin(path: string, method: Method, summary: string, handle: Route<Record<string, string>, any>['handle'], options: { public?: boolean } = {}) {
+  return defineRoute<Record<string, string>, any>({ method, path, integration: 'admin', summary, answers: {}, handle, ...options }) as Route<any, any>
 }
 
 function adminRoutes(live: LiveView): Route<any, any>[] {
@@ -60,15 +61,26 @@ function adminRoutes(live: LiveView): Route<any, any>[] {
     admin('/__relay', 'GET', 'What the admin API offers', ({ headers }) =>
       // A browser asking for /__relay gets the live page at /__relay/ (relative, so a mounted prefix is kept).
       acceptsHtml(headers) ? { status: 302, headers: { location: '__relay/' }, body: { location: '__relay/' } } : index(),
+      { public: true },
     ),
-    admin('/__relay/world', 'GET', "The world: its token, location id, scenario, the scenario's visit, and every record", ({ world }) => ({
+    admin('/__relay/worlds', 'GET', 'Every world, for the admin token only (serve --admin-token): ids, scenarios, masked tokens', ({ admin: isAdmin }) => {
+      if (!isAdmin) return toProblem(403, 'Only the admin token (relay-mock serve --admin-token) may list the worlds; a world\'s token reaches its own world: GET /__relay/world.')
+      return {
+        status: 200,
+        body: [...mock.worlds.values()].map((w) => ({ id: w.id, token: maskSecret(w.token), scenario: w.scenario.name, lastUsed: new Date(w.lastUsed).toISOString(), requests: w.journal.page({ limit: 0 }).total })),
+      }
+    }),
+    admin('/__relay/world', 'GET', "The world: its token (masked), location id, scenario, the scenario's visit, every record, and how many created records the cap evicted", ({ world }) => ({
       status: 200,
-      body: { ...describeWorld(world), records: world.store.snapshot() },
+      body: { ...describeWorld(world), token: maskSecret(world.token), records: world.store.snapshot(), evicted: world.store.evicted() },
     })),
-    admin('/__relay/journal', 'GET', "The world's requests and answers (?since=<seq>; ?scope=all for every world)", ({ world, query }) => {
-      const since = Number(query.since ?? 0) || 0
-      const page = query.scope === 'all' ? mock.journal.page(since) : world.journal.page(since)
-      return { status: 200, body: { world: world.id, token: maskToken(world.token), ...page } }
+    admin('/__relay/journal', 'GET', `The world's requests and answers, oldest first, in pages (?since=<seq>, ?limit=<n> up to ${PAGE_MAX}; next is the since of the next page; ?scope=all every world's, for the admin token)`, ({ world, query, admin: isAdmin }) => {
+      const refused = onlyAdminSeesAll(query, isAdmin)
+      if (refused) return refused
+      const paging = pagingOf(query)
+      if ('status' in paging) return paging
+      const page = query.scope === 'all' ? mock.journal.page(paging) : world.journal.page(paging)
+      return { status: 200, body: { world: world.id, token: maskSecret(world.token), ...page } }
     }),
     admin('/__relay/reset', 'POST', 'Re-seed the world and clear its journal; {"scenario": "..."} to switch at the same time', async ({ world, body }) => {
       await mock.resetWorld(world, typeof body?.scenario === 'string' ? body.scenario : undefined)
@@ -80,9 +92,14 @@ function adminRoutes(live: LiveView): Route<any, any>[] {
     })),
     admin('/__relay/scenario', 'PUT', 'Switch the scenario (re-seeds the world): {"name": "..."}', switchScenario),
     admin('/__relay/scenario', 'POST', 'Switch the scenario, as PUT does', switchScenario),
-    admin('/__relay/tokens', 'POST', 'Issue a fresh token with a world of its own: {"scenario": "..."} (optional)', async ({ body }) => {
-      const world = await mock.addWorld({ scenario: typeof body?.scenario === 'string' ? body.scenario : undefined })
-      return { status: 201, body: describeWorld(world) }
+    admin('/__relay/tokens', 'POST', `Issue a fresh token with a world of its own: {"scenario": "..."} (optional); needs a valid token; beyond --max-worlds worlds the longest unused is replaced`, async ({ body }) => {
+      try {
+        const world = await mock.addWorld({ scenario: typeof body?.scenario === 'string' ? body.scenario : undefined })
+        return { status: 201, body: describeWorld(world) }
+      } catch (error) {
+        if (error instanceof RelayMockError && error.code === 'TOO_MANY_WORLDS') return toProblem(503, error.message)
+        throw error
+      }
     }),
     admin('/__relay/faults', 'GET', "The faults armed on the world, how often each has struck, and every kind and step", ({ world }) => ({
       status: 200,
@@ -101,8 +118,8 @@ function adminRoutes(live: LiveView): Route<any, any>[] {
       world.faults = only ? world.faults.filter((f) => f.route !== only && stepOf(f.route) !== only) : []
       return { status: 200, body: faultsOf(world) }
     }),
-    admin('/openapi/advanced.json', 'GET', 'OpenAPI 3 document of the advanced integration', () => ({ status: 200, body: toOpenApi('advanced') })),
-    admin('/openapi/simple.json', 'GET', 'OpenAPI 3 document of the simple integration', () => ({ status: 200, body: toOpenApi('simple') })),
+    admin('/openapi/advanced.json', 'GET', 'OpenAPI 3 document of the advanced integration', () => ({ status: 200, body: toOpenApi('advanced') }), { public: true }),
+    admin('/openapi/simple.json', 'GET', 'OpenAPI 3 document of the simple integration', () => ({ status: 200, body: toOpenApi('simple') }), { public: true }),
     ...liveRoutes(live, index),
   ]
   return routes

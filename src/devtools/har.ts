@@ -2,7 +2,8 @@
 // HAR captured elsewhere (a proxy, the real service's staging) as journal-like entries the rules read.
 import type { Entry, Har, Header, QueryString } from 'har-format'
 import { statusText } from '../core/status.js'
-import { maskAuthorization, type AuthVerdict, type JournalEntry } from '../core/journal.js'
+import type { AuthVerdict, JournalEntry } from '../core/journal.js'
+import { maskHeaders, maskQuery, maskSearch } from '../core/mask.js'
 import { parseBearer, routeOf } from '../core/protocol.js'
 
 /** What relay-mock adds to each HAR entry (HAR allows fields that start with `_`), so a round trip keeps the journal's findings. */
@@ -30,8 +31,9 @@ export { statusText }
 const encoder = new TextEncoder()
 const byteLength = (text: string) => encoder.encode(text).length
 
+// Masked again on the way out: entries from anywhere (not only the mock's journal) may be exported.
 function toHeaders(headers: Record<string, string>): Header[] {
-  return Object.entries(headers).map(([name, value]) => ({ name, value }))
+  return Object.entries(maskHeaders(headers)).map(([name, value]) => ({ name, value }))
 }
 
 function toQueryString(search: string): QueryString[] {
@@ -45,16 +47,17 @@ function harEntry(entry: JournalEntry, base: string): RelayHarEntry {
   const responseText = response.body === undefined ? '' : JSON.stringify(response.body)
   const responseType = response.headers['content-type'] ?? 'application/json'
   const wait = Math.max(0, entry.durationMs)
+  const search = maskSearch(request.search)
   return {
     startedDateTime: entry.time,
     time: wait,
     request: {
       method: request.method,
-      url: `${base}${request.path}${request.search}`,
+      url: `${base}${request.path}${search}`,
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: toHeaders(request.headers),
-      queryString: toQueryString(request.search),
+      queryString: toQueryString(search),
       ...(requestText !== undefined
         ? { postData: { mimeType: request.headers['content-type'] ?? '', text: requestText } }
         : {}),
@@ -85,7 +88,7 @@ function harEntry(entry: JournalEntry, base: string): RelayHarEntry {
 }
 
 /**
- * The journal's entries as a HAR 1.2 log. Headers are the journal's, so the token is already masked.
+ * The journal's entries as a HAR 1.2 log, credentials masked (headers and query parameters).
  * @example
  * const har = toHar(world.journal.entries(), { baseUrl: 'http://127.0.0.1:4010', version: '0.1.0' })
  * JSON.stringify(har) // opens in a browser's dev tools (Network → Import HAR)
@@ -192,7 +195,7 @@ export interface HarConversation {
  * A HAR captured anywhere (relay-mock's own export, a browser, a proxy) as journal entries the rules can
  * read, one list per conversation (the HAR's page, else the service's address),
  * each in the order its requests started. Only the service's requests are kept (not the admin API, not
- * other hosts); the Authorization header is masked on the way in.
+ * other hosts); credentials (headers, query parameters) are masked on the way in.
  * @example
  * for (const { id, entries } of fromHarConversations(har)) console.log(id, checkVisits(entries).length)
  */
@@ -235,12 +238,12 @@ export function fromHar(har: Har, options: FromHarOptions = {}): JournalEntry[] 
 
 function toJournalEntry(entry: RelayHarEntry, url: URL, path: string, index: number): JournalEntry {
   const method = entry.request.method.toUpperCase()
-  const headers = lowerHeaders(entry.request.headers)
-  const authorization = headers.authorization
   // Masking is idempotent, so relay-mock's own (already masked) exports pass through unchanged.
-  if (authorization !== undefined) headers.authorization = maskAuthorization(authorization)
-  const query: Record<string, string> = {}
-  for (const [name, value] of url.searchParams) query[name] = value
+  const headers = maskHeaders(lowerHeaders(entry.request.headers))
+  const authorization = headers.authorization
+  const raw: Record<string, string> = {}
+  for (const [name, value] of url.searchParams) raw[name] = value
+  const query = maskQuery(raw)
   const bodyText = entry.request.postData?.text
   const parsed = parseJson(bodyText)
   const responseText = decodeContent(entry.response?.content ?? {})
@@ -257,7 +260,7 @@ function toJournalEntry(entry: RelayHarEntry, url: URL, path: string, index: num
       method,
       path,
       query,
-      search: url.search,
+      search: maskSearch(url.search),
       headers,
       ...(bodyText !== undefined && bodyText !== '' ? { bodyText } : {}),
       ...(parsed.value !== undefined ? { body: parsed.value } : {}),
@@ -265,7 +268,7 @@ function toJournalEntry(entry: RelayHarEntry, url: URL, path: string, index: num
     },
     response: {
       status,
-      headers: lowerHeaders(entry.response?.headers),
+      headers: maskHeaders(lowerHeaders(entry.response?.headers)),
       body: responseJson.error === undefined ? responseJson.value : responseText,
     },
     route: relay ? relay.route : routeOf(method, path),

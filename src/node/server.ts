@@ -3,6 +3,7 @@
 // cheaper than going through Request/Response and web streams.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Duplex } from 'node:stream'
 import { RelayMockError, type RelayService, type RelayRequest, type RelayResponse } from '../core/mock.js'
 import type { World } from '../core/world.js'
 
@@ -19,7 +20,7 @@ export interface ServerOptions {
  */
 export function createServer(mock: RelayService, options: ServerOptions = {}): http.Server {
   const limit = mock.settings.bodyLimit
-  return http.createServer((req, res) => {
+  const server = http.createServer((req, res) => {
     const respond = (body: string | undefined, tooLarge: boolean) => {
       const request: RelayRequest = {
         method: req.method ?? 'GET',
@@ -59,6 +60,14 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
       respond(body, tooLarge)
     })
   })
+  // CONNECT never reaches 'request' (Node hands it the raw socket), and a method Node's parser does not
+  // know is a parse error: both get the JSON 405 every other method the service lacks gets.
+  server.on('connect', (req: http.IncomingMessage, socket: Duplex) => refuseRaw(socket, `${req.method} is not a method the service answers.`))
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'HPE_INVALID_METHOD') refuseRaw(socket, 'The request\'s method is not one the service answers.')
+    else if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
+  })
+  return server
 }
 
 function writeAnswer(res: http.ServerResponse, answer: RelayResponse): void {
@@ -88,6 +97,15 @@ function breakAnswer(req: http.IncomingMessage, res: http.ServerResponse, answer
     default:
       writeAnswer(res, answer)
   }
+}
+
+const ALLOW = 'GET, POST, PUT'
+
+/** A JSON 405 written straight to a socket that never became a request. */
+function refuseRaw(socket: Duplex, sentence: string): void {
+  if (!socket.writable) return
+  const body = JSON.stringify({ type: 'https://relay-mock.dev/problems/method-not-allowed', title: 'Method Not Allowed', status: 405, message: `${sentence} Please use GET or POST as the endpoint documents.` })
+  socket.end(`HTTP/1.1 405 Method Not Allowed\r\ncontent-type: application/problem+json\r\nallow: ${ALLOW}\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
 }
 
 /** Starts listening; resolves with the base URL. Port 0 picks a free port. */

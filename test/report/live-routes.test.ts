@@ -15,6 +15,7 @@ async function mockWithVisit(): Promise<RelayService> {
 }
 
 const json = (text: string) => JSON.parse(text)
+const AUTH = { authorization: `Bearer ${token}` }
 
 describe('GET /__relay/', () => {
   it('serves the live page to a browser', async () => {
@@ -23,7 +24,15 @@ describe('GET /__relay/', () => {
     expect(answer.status).toBe(200)
     expect(answer.headers['content-type']).toBe('text/html; charset=utf-8')
     expect(answer.text).toMatch(/^<!doctype html>/)
-    expect(answer.text).toContain('advanced.create-vehicle-when-missing')
+  })
+
+  it('serves the page as a shell that shows no world and no token: its script reads the token from the fragment', async () => {
+    const service = await mockWithVisit()
+    const answer = await service.handle({ method: 'GET', url: '/__relay/', headers: HTML })
+    expect(answer.text).not.toContain(token)
+    expect(answer.text).not.toContain(token.slice(-4))
+    expect(answer.text).not.toContain(service.world.location.id)
+    expect(answer.text).toContain('location.hash')
   })
 
   it('answers the admin index as JSON to everything else', async () => {
@@ -44,7 +53,7 @@ describe('GET /__relay/', () => {
 describe('GET /__relay/visits', () => {
   it('answers each visit with its verdict and broken rules', async () => {
     const service = await mockWithVisit()
-    const body = json((await service.handle({ method: 'GET', url: '/__relay/visits', headers: {} })).text)
+    const body = json((await service.handle({ method: 'GET', url: '/__relay/visits', headers: AUTH })).text)
     expect(body.visits).toHaveLength(1)
     expect(body.visits[0]).toMatchObject({ id: 'visit-1', flow: 'advanced', requests: [{ seq: 1 }, { seq: 2 }, { seq: 3 }] })
     expect(body.visits[0].rulesBroken).toContain('advanced.create-vehicle-when-missing')
@@ -53,22 +62,22 @@ describe('GET /__relay/visits', () => {
 
   it('with ?since=<seq> answers only the visits with newer requests', async () => {
     const service = await mockWithVisit()
-    const body = json((await service.handle({ method: 'GET', url: '/__relay/visits?since=3', headers: {} })).text)
+    const body = json((await service.handle({ method: 'GET', url: '/__relay/visits?since=3', headers: AUTH })).text)
     expect(body.visits).toEqual([])
   })
 
   it('shows the requests that carried no token in the world too', async () => {
     const service = await mockWithVisit()
     await service.handle({ method: 'POST', url: '/payment', headers: { 'content-type': 'application/json' }, body: '{}' })
-    const body = json((await service.handle({ method: 'GET', url: '/__relay/visits', headers: {} })).text)
+    const body = json((await service.handle({ method: 'GET', url: '/__relay/visits', headers: AUTH })).text)
     expect(body.visits.at(-1)).toMatchObject({ flow: 'simple', rulesBroken: expect.arrayContaining(['auth.bearer']) })
   })
 
   it('forgets the visits of a world that was reset', async () => {
     const service = await mockWithVisit()
     await service.handle({ method: 'POST', url: '/payment', headers: { 'content-type': 'application/json' }, body: '{}' })
-    await service.handle({ method: 'PUT', url: '/__relay/scenario', headers: { 'content-type': 'application/json' }, body: '{"name":"unknown-owner"}' })
-    const body = json((await service.handle({ method: 'GET', url: '/__relay/visits', headers: {} })).text)
+    await service.handle({ method: 'PUT', url: '/__relay/scenario', headers: { ...AUTH, 'content-type': 'application/json' }, body: '{"name":"unknown-owner"}' })
+    const body = json((await service.handle({ method: 'GET', url: '/__relay/visits', headers: AUTH })).text)
     expect(body).toMatchObject({ scenario: 'unknown-owner', visits: [] })
   })
 })
@@ -76,7 +85,7 @@ describe('GET /__relay/visits', () => {
 describe('GET /__relay/journal.har', () => {
   it('exports the world\'s requests as HAR under the address the client used, token masked', async () => {
     const service = await mockWithVisit()
-    const answer = await service.handle({ method: 'GET', url: '/__relay/journal.har', headers: { host: 'localhost:4999' } })
+    const answer = await service.handle({ method: 'GET', url: '/__relay/journal.har', headers: { ...AUTH, host: 'localhost:4999' } })
     const har = json(answer.text)
     expect(answer.headers['content-disposition']).toMatch(/attachment/)
     expect(har.log.creator.name).toBe('relay-mock')
@@ -92,10 +101,10 @@ describe('GET /__relay/journal.har', () => {
 describe('GET /__relay/live', () => {
   it('answers only the state key when nothing changed since the state the page has', async () => {
     const service = await mockWithVisit()
-    const first = json((await service.handle({ method: 'GET', url: '/__relay/live', headers: {} })).text)
+    const first = json((await service.handle({ method: 'GET', url: '/__relay/live', headers: AUTH })).text)
     expect(first.visits).toHaveLength(1)
     expect(first.visits[0].html).toContain('Visit 1')
-    const again = json((await service.handle({ method: 'GET', url: `/__relay/live?state=${encodeURIComponent(first.state)}`, headers: {} })).text)
+    const again = json((await service.handle({ method: 'GET', url: `/__relay/live?state=${encodeURIComponent(first.state)}`, headers: AUTH })).text)
     if (first.visits[0].status === 'in-progress') return // the visit may complete between the two polls; the key then changes
     expect(again).toEqual({ state: first.state, unchanged: true })
   })
@@ -103,9 +112,9 @@ describe('GET /__relay/live', () => {
   it('leaves out the markup of a visit the page already has at that version', async () => {
     const service = await mockWithVisit()
     await service.handle({ method: 'POST', url: '/payment', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' })
-    const first = json((await service.handle({ method: 'GET', url: '/__relay/live', headers: {} })).text)
+    const first = json((await service.handle({ method: 'GET', url: '/__relay/live', headers: AUTH })).text)
     const have = first.visits.map((v: any) => `${v.id}@${v.version}`).join(',')
-    const next = json((await service.handle({ method: 'GET', url: `/__relay/live?state=stale&have=${encodeURIComponent(have)}`, headers: {} })).text)
+    const next = json((await service.handle({ method: 'GET', url: `/__relay/live?state=stale&have=${encodeURIComponent(have)}`, headers: AUTH })).text)
     // Visit 1 is complete (visit 2 began), so its version cannot have changed between the polls.
     expect(next.visits.find((v: any) => v.number === 1)).not.toHaveProperty('html')
     expect(first.visits.find((v: any) => v.number === 1)).toHaveProperty('html')

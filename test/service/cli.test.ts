@@ -85,12 +85,14 @@ describe('relay-mock serve', () => {
     expect(result.stdout).toMatch(/Stopping relay-mock/)
   })
 
-  it('shows the tokens, a kennitala not in the service and a plate not known yet in its banner', async () => {
-    const serve = start(['serve', '--port', '0', '--token', 'banner-token', '--token', 'second-token'])
+  it('shows the tokens (the others masked), the live page link with the token in its fragment, a kennitala not in the service and a plate not known yet in its banner', async () => {
+    const serve = start(['serve', '--port', '0', '--token', 'banner-token', '--token', 'second-token-0001', '--admin-token', 'admin-token-0123456789'])
     children.push(serve.child)
     await serve.waitFor(/Ctrl-C/)
     const { stdout } = serve.output()
-    expect(stdout).toMatch(/token\s+banner-token\s+\(\+1 more: second-token\)/)
+    expect(stdout).toMatch(/token\s+banner-token\s+\(\+1 more: …0001\)/)
+    expect(stdout).toMatch(/live page\s+http:\/\/\S+\/__relay\/#token=banner-token/)
+    expect(stdout).not.toContain('admin-token-0123456789')
     expect(stdout).toMatch(/not in the service:\s+\d{10}/)
     expect(stdout).toMatch(/unknown plate: [A-Z]{2,3}\d{2,3}/)
     expect((await interrupt(serve)).code).toBe(0)
@@ -113,7 +115,7 @@ describe('relay-mock serve', () => {
     children.push(serve.child)
     const [, baseUrl] = await serve.waitFor(/serving the relay service at (http:\/\/\S+)/)
     await serve.waitFor(/scenario\s+new-vehicle/)
-    const world = await (await fetch(`${baseUrl}/__relay/world`)).json()
+    const world = await (await fetch(`${baseUrl}/__relay/world`, { headers: { authorization: 'Bearer relay-mock-token' } })).json()
     expect(world.scenario.name).toBe('new-vehicle')
     expect(world.records.vehicles).toHaveLength(100)
     expect((await interrupt(serve)).code).toBe(0)

@@ -8,12 +8,13 @@ import { FRESH_PLATE, vehicleBody } from '../support/bodies.js'
 import { as, auth, transports, type Client } from '../support/transports.js'
 
 const SECRET = 'secret-token-0123456789abcdef'
+const ADMIN = 'admin-token-0123456789abcdef'
 
 describe.each(transports)('the journal over $name', (transport) => {
   let service: RelayService
   let client: Client
   beforeAll(async () => {
-    service = await createServedService()
+    service = await createServedService({ adminToken: ADMIN })
     client = await transport.connect(service)
   })
   afterAll(() => client.close())
@@ -40,9 +41,22 @@ describe.each(transports)('the journal over $name', (transport) => {
     const world = await service.addWorld({ token: `${SECRET}-${transport.name}` })
     await client.request('GET', `/vehicles?plate=${world.visit.plate}`, { headers: auth(world, { 'x-client': 'test-suite' }) })
     const { headers } = world.journal.entries()[0].request
-    expect(headers.authorization).toMatch(/^Bearer secr…/)
+    expect(headers.authorization).toBe(`Bearer …${`-${transport.name}`.slice(-4)}`)
     expect(JSON.stringify(world.journal.entries())).not.toContain(SECRET)
     expect(headers['x-client']).toBe('test-suite')
+  })
+
+  it('masks every credential a request carries: cookies, API keys, proxy credentials and token-like query parameters', async () => {
+    const world = await service.addWorld()
+    const key = 'key-0123456789abcdefghij'
+    await client.request('GET', `/vehicles?plate=${world.visit.plate}&access_token=${key}&api_key=${key}`, {
+      headers: auth(world, { cookie: `session=${key}; theme=dark-mode-please`, 'x-api-key': key, 'proxy-authorization': `Basic ${key}` }),
+    })
+    const [entry] = world.journal.entries()
+    expect(JSON.stringify(entry)).not.toContain(key.slice(0, -4))
+    expect(entry.request.headers).toMatchObject({ cookie: 'session=…ghij; theme=…ease', 'x-api-key': '…ghij', 'proxy-authorization': 'Basic …ghij' })
+    expect(entry.request.query).toEqual({ plate: world.visit.plate, access_token: '…ghij', api_key: '…ghij' })
+    expect(entry.request.search).toContain(`plate=${world.visit.plate}&access_token=%E2%80%A6ghij`)
   })
 
   it('does not journal the admin API', async () => {
@@ -96,24 +110,53 @@ describe.each(transports)('the journal over $name', (transport) => {
       expect(since.body.entries.map((e: { request: { query: { plate: string } } }) => e.request.query.plate)).toEqual(['AA002'])
     })
 
-    it('GET /__relay/journal?scope=all answers every world', async () => {
+    it('GET /__relay/journal?scope=all answers every world to the admin token', async () => {
       const a = await service.addWorld()
       const b = await service.addWorld()
       await as(client, a).get('/vehicles?plate=AA001')
       await as(client, b).get('/vehicles?plate=AA002')
-      const answer = await as(client, a).get('/__relay/journal?scope=all')
+      const answer = await client.request('GET', `/__relay/journal?scope=all&since=${a.journal.entries()[0].seq - 1}`, { headers: auth(ADMIN) })
       const worlds = new Set(answer.body.entries.map((e: { worldId: string }) => e.worldId))
       expect(worlds).toContain(a.id)
       expect(worlds).toContain(b.id)
     })
 
-    it('GET /__relay/world answers the token, location, scenario, visit and the records, created ones too', async () => {
+    it('GET /__relay/journal?scope=all is refused to a world\'s token (403), which sees its own world only', async () => {
+      const a = await service.addWorld()
+      const answer = await as(client, a).get('/__relay/journal?scope=all')
+      expect(answer.status).toBe(403)
+      expect(answer.body.message).toMatch(/--admin-token/)
+    })
+
+    it('GET /__relay/worlds lists every world to the admin token, tokens masked, and to no one else', async () => {
+      const a = await service.addWorld()
+      const listed = await client.request('GET', '/__relay/worlds', { headers: auth(ADMIN) })
+      expect(listed.status).toBe(200)
+      expect(listed.body).toContainEqual(expect.objectContaining({ id: a.id, token: `…${a.token.slice(-4)}` }))
+      expect(JSON.stringify(listed.body)).not.toContain(a.token)
+      expect((await as(client, a).get('/__relay/worlds')).status).toBe(403)
+      const other = await client.request('GET', `/__relay/world?world=${service.world.id}`, { headers: auth(ADMIN) })
+      expect(other.body.id).toBe(service.world.id)
+    })
+
+    it('pages the journal: ?limit= entries from ?since=, with next to read on', async () => {
+      const world = await service.addWorld()
+      for (const plate of ['PG001', 'PG002', 'PG003']) await as(client, world).get(`/vehicles?plate=${plate}`)
+      const first = await as(client, world).get('/__relay/journal?limit=2')
+      expect(first.body.entries.map((e: { request: { query: { plate: string } } }) => e.request.query.plate)).toEqual(['PG001', 'PG002'])
+      const rest = await as(client, world).get(`/__relay/journal?limit=2&since=${first.body.next}`)
+      expect(rest.body.entries.map((e: { request: { query: { plate: string } } }) => e.request.query.plate)).toEqual(['PG003'])
+      expect(rest.body.next).toBeUndefined()
+      expect((await as(client, world).get('/__relay/journal?limit=0')).status).toBe(400)
+    })
+
+    it('GET /__relay/world answers the token (masked), location, scenario, visit, the records, created ones too, and the evicted count', async () => {
       const world = await service.addWorld()
       const api = as(client, world)
       const created = await api.post('/vehicles', vehicleBody())
       const answer = await api.get('/__relay/world')
       expect(answer.status).toBe(200)
-      expect(answer.body).toMatchObject({ id: world.id, token: world.token, locationId: world.location.id, scenario: { name: 'default' }, visit: world.visit })
+      expect(answer.body).toMatchObject({ id: world.id, token: `…${world.token.slice(-4)}`, evicted: 0, locationId: world.location.id, scenario: { name: 'default' }, visit: world.visit })
       expect(answer.body.records.vehicles).toContainEqual({ id: created.body.id, plate: FRESH_PLATE, country: 'is', active: true })
       expect(answer.body.records.rentalCompanies).toHaveLength(world.store.rentalCompanies.all().length)
     })
@@ -154,7 +197,9 @@ describe.each(transports)('the journal over $name', (transport) => {
     })
 
     it('POST /__relay/tokens issues a fresh token with its own world in the scenario asked for', async () => {
-      const answer = await client.request('POST', '/__relay/tokens', { headers: { 'content-type': 'application/json' }, body: { scenario: 'unknown-owner' } })
+      const refused = await client.request('POST', '/__relay/tokens', { headers: { 'content-type': 'application/json' }, body: { scenario: 'unknown-owner' } })
+      expect(refused.status).toBe(401)
+      const answer = await client.request('POST', '/__relay/tokens', { headers: auth(service.world, { 'content-type': 'application/json' }), body: { scenario: 'unknown-owner' } })
       expect(answer.status).toBe(201)
       const token: string = answer.body.token
       expect(service.worlds.get(token)?.scenario.name).toBe('unknown-owner')
@@ -171,9 +216,24 @@ describe.each(transports)('the journal over $name', (transport) => {
       for (const s of answer.body) expect(s.description).toEqual(expect.any(String))
     })
 
-    it('answers an unknown token on the admin API with 404, not another world', async () => {
+    it('answers an unknown token on the admin API with 401, not another world', async () => {
       const answer = await client.request('GET', '/__relay/world', { headers: { authorization: 'Bearer no-such-token' } })
-      expect(answer.status).toBe(404)
+      expect(answer.status).toBe(401)
+      expect(answer.body.message).toMatch(/not one of this mock's worlds/)
+    })
+
+    it('answers an admin call without a token with 401 that says to send the world\'s token, and the token in the URL is not read', async () => {
+      for (const url of ['/__relay/world', '/__relay/journal', '/__relay/live', '/__relay/visits', '/__relay/journal.har', `/__relay/world?token=${service.world.token}`]) {
+        const answer = await client.request('GET', url)
+        expect(answer.status, url).toBe(401)
+        expect(answer.body.message).toMatch(/Authorization: Bearer/)
+      }
+      expect((await client.request('POST', '/__relay/reset')).status).toBe(401)
+    })
+
+    it('keeps the OpenAPI documents and the admin index public', async () => {
+      expect((await client.request('GET', '/openapi/advanced.json')).status).toBe(200)
+      expect((await client.request('GET', '/__relay')).status).toBe(200)
     })
   })
 })

@@ -51,7 +51,7 @@ describe.concurrent('relay-mock serve --scenario FILE', () => {
     expect(banner).toMatch(new RegExp(`scenario {4}${name} `))
     expect(banner).toContain(shown)
     const baseUrl = /serving the relay service at (http:\/\/\S+)/.exec(banner)![1]
-    const listed = (await (await fetch(`${baseUrl}/__relay/scenarios`)).json()) as Array<{ name: string; current: boolean }>
+    const listed = (await (await fetch(`${baseUrl}/__relay/scenarios`, { headers: { authorization: 'Bearer relay-mock-token' } })).json()) as Array<{ name: string; current: boolean }>
     expect(listed.find((s) => s.current)?.name).toBe(name)
     expect(listed.map((s) => s.name)).toContain('new-vehicle')
     server.child.kill('SIGTERM')

@@ -4,6 +4,7 @@ import pc from 'picocolors'
 import { RelayMockError } from '../../core/errors.js'
 import { formatFault, parseFault } from '../../core/faults.js'
 import { createRelayService } from '../../core/mock.js'
+import { maskSecret } from '../../core/mask.js'
 import { devtools } from '../../devtools/admin.js'
 import type { World } from '../../core/world.js'
 import { close, createServer, listen } from '../../node/server.js'
@@ -18,6 +19,10 @@ export interface ServeOptions {
   seed: number
   vehicles: number
   journalLimit: number
+  journalBytes?: number
+  worldRecords?: number
+  maxWorlds?: number
+  adminToken?: string
   latency?: number | [number, number]
   /** Faults as people write them: `POST /payments=reset:once`. */
   fault?: string[]
@@ -42,6 +47,10 @@ export async function serve(args: ServeOptions): Promise<number> {
     seed: args.seed,
     vehicles: args.vehicles,
     journalLimit: args.journalLimit,
+    journalBytes: args.journalBytes,
+    worldRecords: args.worldRecords,
+    maxWorlds: args.maxWorlds,
+    adminToken: args.adminToken,
     latency: args.latency,
     extensions: [devtools()],
   })
@@ -55,23 +64,26 @@ export async function serve(args: ServeOptions): Promise<number> {
   // then stops the server must not find the default handler (death by SIGINT) still in place.
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
-  console.log(banner(baseUrl, [...service.worlds.values()], args.latency))
+  console.log(banner(baseUrl, [...service.worlds.values()], args.latency, args.adminToken !== undefined))
   return 0
 }
 
-function banner(baseUrl: string, worlds: World[], latency?: number | [number, number]): string {
+function banner(baseUrl: string, worlds: World[], latency?: number | [number, number], admin = false): string {
   const [world] = worlds
   const { store, visit, hints } = world
   const lines = [
     '',
     `${pc.bold('relay-mock')} is serving the relay service at ${pc.cyan(baseUrl)}`,
     '',
-    `  token       ${pc.green(world.token)}${worlds.length > 1 ? pc.dim(`  (+${worlds.length - 1} more: ${worlds.slice(1).map((w) => w.token).join(', ')})`) : ''}`,
+    `  token       ${pc.green(world.token)}${worlds.length > 1 ? pc.dim(`  (+${worlds.length - 1} more: ${worlds.slice(1).map((w) => maskSecret(w.token)).join(', ')})`) : ''}`,
     `  location    ${world.location.id}  ${pc.dim(world.location.name)}`,
     `  scenario    ${world.scenario.name}  ${pc.dim(world.scenario.description)}`,
     ...(world.faults.length ? [`  faults      ${world.faults.map(formatFault).join(', ')}  ${pc.dim('(each world; /__relay/faults to change)')}`] : []),
     ...(latency ? [`  latency     ${Array.isArray(latency) ? `${latency[0]}–${latency[1]} ms` : `${latency} ms`} on every answer of the service`] : []),
-    `  live page   ${pc.cyan(`${baseUrl}/__relay/`)}    OpenAPI ${pc.cyan(`${baseUrl}/openapi/advanced.json`)}, ${pc.cyan('/openapi/simple.json')}`,
+    // The token rides in the fragment: a browser never sends it, so no server or proxy logs it.
+    `  live page   ${pc.cyan(`${baseUrl}/__relay/#token=${encodeURIComponent(world.token)}`)}`,
+    `  OpenAPI     ${pc.cyan(`${baseUrl}/openapi/advanced.json`)}, ${pc.cyan('/openapi/simple.json')}`,
+    ...(admin ? [`  admin       the --admin-token sees every world (GET /__relay/worlds, ?world=<id>)`] : []),
     '',
     `  ${pc.bold('Rental companies')}                kennitala    plates`,
   ]

@@ -2,7 +2,7 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs'
 import { MOCK_DEFAULTS } from '../../core/defaults.js'
 import type { ServeOptions } from '../actions/serve.js'
-import { checked, host, journalLimit, latency, port, scenarioName, seed, text, token, vehicles } from '../checks.js'
+import { checked, host, journalBytes, journalLimit, latency, maxWorlds, port, scenarioName, seed, text, token, vehicles, worldRecords } from '../checks.js'
 import { exitWith } from '../exit.js'
 import { warnIfReachable } from '../usage.js'
 
@@ -20,6 +20,10 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('seed', checked('seed', seed, { default: MOCK_DEFAULTS.seed, describe: 'Seed of the generated world' }))
       .option('vehicles', checked('vehicles', vehicles, { default: MOCK_DEFAULTS.vehicles, describe: 'How many vehicles the world holds (Iceland rents ~30000)' }))
       .option('journal-limit', checked('journal-limit', journalLimit, { default: MOCK_DEFAULTS.journalLimit, describe: 'How many requests the journal keeps' }))
+      .option('journal-bytes', checked('journal-bytes', journalBytes, { default: MOCK_DEFAULTS.journalBytes, describe: 'How many bytes the journal may hold (the oldest requests are dropped beyond)' }))
+      .option('world-records', checked('world-records', worldRecords, { default: MOCK_DEFAULTS.worldRecords, describe: 'How many records clients may create in one world (the oldest created go first beyond)' }))
+      .option('max-worlds', checked('max-worlds', maxWorlds, { default: MOCK_DEFAULTS.maxWorlds, describe: 'How many worlds the mock keeps (the longest unused go first beyond; the --token worlds never)' }))
+      .option('admin-token', checked('admin-token', token, { describe: 'A token whose holder sees every world (GET /__relay/worlds, ?world=<id>, ?scope=all)' }))
       .option('latency', checked('latency', latency, { describe: 'Answer late, to see how a client copes with a slow service' }))
       .option(
         'fault',

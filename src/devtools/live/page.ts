@@ -6,6 +6,7 @@ import { DIAGRAM_CSS, toChecksList, toSequenceDiagram } from '../diagram.js'
 import { ruleById } from '../../core/rules/index.js'
 import type { World } from '../../core/world.js'
 import { html, jsonForScript, raw, type SafeHtml } from './html.js'
+import { maskSecret } from '../../core/mask.js'
 import type { LiveSnapshot, LiveView } from './state.js'
 import { RELAY_MOCK_VERSION } from '../../core/version.js'
 import type { LiveVisit } from './visits.js'
@@ -106,7 +107,7 @@ export function renderWorld(world: World): SafeHtml {
 <h2 id="connect-h">Connect your system</h2>
 <dl class="kv">
 <div><dt>Base URL</dt><dd><code data-origin>(this page’s address, without /__relay/)</code></dd></div>
-<div><dt>Token</dt><dd><code>${world.token}</code></dd></div>
+<div><dt>Token</dt><dd><code data-token="${maskSecret(world.token)}">${maskSecret(world.token)}</code></dd></div>
 <div><dt>Location id</dt><dd><code>${world.location.id}</code></dd></div>
 </dl>
 <h3>The scenario’s visit</h3>
@@ -159,6 +160,8 @@ export interface LivePayload {
   unchanged?: true
   scenario?: string
   scenarioDescription?: string
+  /** The scenario's visit's owner, for the page's example request. */
+  ownerKennitala?: string
   worldHtml?: string
   countsHtml?: string
   counts?: ReturnType<typeof counts>
@@ -185,6 +188,7 @@ export function toLivePayload(
     state: snap.state,
     scenario: world.scenario.name,
     scenarioDescription: world.scenario.description,
+    ownerKennitala: world.visit.ownerKennitala,
     worldHtml: renderWorld(world).value,
     countsHtml: renderCounts(snap.visits).value,
     counts: counts(snap.visits),
@@ -203,66 +207,67 @@ export function toLivePayload(
 }
 
 /**
- * The whole live page for a world, drawn with its current state; its script keeps it current.
- * @example toLivePage(live, service.world, { now: Date.now() })
+ * The live page: a shell that holds no world. Its script takes the token from the page's address
+ * (`/__relay/#token=...`: a fragment is never sent to a server, so never logged) and sends it as
+ * `Authorization: Bearer` on every call; its first poll draws the world. With the admin token,
+ * `?world=<id>` in the address picks the world.
+ * @example toLivePage(live, { now: Date.now() })
  */
-export function toLivePage(view: LiveView, world: World, { now, token }: { now: number; token?: string }): string {
+export function toLivePage(view: LiveView): string {
   const mock = view.service
-  const snap = view.snapshot(world, { now })
-  const payload = toLivePayload(view, world, { now, snapshot: snap })
-  const worlds = [...mock.worlds.values()]
-  const tokenQuery = token ? `?token=${encodeURIComponent(token)}` : ''
   const page = html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
 <link rel="icon" href="data:,">
-<title>relay-mock live · ${world.scenario.name}</title>
+<title>relay-mock live</title>
 <style>${DIAGRAM_CSS}${LIVE_CSS}</style>
 </head>
 <body>
 <a class="skip" href="#visits-h">Skip to the visits</a>
 <header class="topbar">
 <p class="brand"><strong>relay-mock</strong> <span class="brand-sub">live</span> <span class="muted">v${RELAY_MOCK_VERSION}</span></p>
-${worlds.length > 1
-    ? html`<nav class="worlds" aria-label="Worlds"><span class="muted">World:</span> ${worlds.map((w) => html`<a href="?token=${encodeURIComponent(w.token)}"${w === world ? html` aria-current="page"` : ''}>${w.id}</a> `)}</nav>`
-    : ''}
-<p class="conn" id="conn"><span class="dot" aria-hidden="true"></span> <span id="conn-text">Live: checking for requests every second</span></p>
+<p class="conn" id="conn"><span class="dot" aria-hidden="true"></span> <span id="conn-text">Connecting…</span></p>
 </header>
+<div id="no-token" class="card no-token" hidden>
+<h1>This page needs your token</h1>
+<p>The live page shows one world: the one of your token. Open it with the token after a <code>#</code>, e.g. <code>/__relay/#token=&lt;your token&gt;</code> (<code>relay-mock serve</code> prints the link). The part after <code>#</code> never leaves your browser: the page sends the token only as the Authorization header of its own calls.</p>
+</div>
 <div class="layout">
 <aside class="side" aria-label="Scenario and world">
 <section class="card" aria-labelledby="scenario-h">
 <h2 id="scenario-h">Scenario</h2>
 <form id="scenario-form" class="scenario-form">
 <label for="scenario">Scenario in force</label>
-<div class="row"><select id="scenario" name="name">${[...mock.scenarios.values()].map((s) => html`<option value="${s.name}"${s.name === world.scenario.name ? ' selected' : ''}>${s.name}</option>`)}</select>
+<div class="row"><select id="scenario" name="name">${[...mock.scenarios.values()].map((s) => html`<option value="${s.name}">${s.name}</option>`)}</select>
 <button type="submit">Switch</button></div>
 </form>
-<p id="scenario-description" class="desc">${world.scenario.description}</p>
+<p id="scenario-description" class="desc"></p>
 <p class="row"><button type="button" id="reset">Reset the world</button> <span class="muted small">re-seeds the records and clears the visits</span></p>
 <p id="action-status" class="action-status" role="status" aria-live="polite"></p>
 </section>
-<div id="world">${raw(payload.worldHtml ?? '')}</div>
+<div id="world"></div>
 </aside>
 <main class="main">
 <div class="visits-head">
 <h1 id="visits-h">Visits</h1>
-<p id="counts" class="counts">${raw(payload.countsHtml ?? '')}</p>
-<p class="links"><a href="journal.har${tokenQuery}" download="relay-mock-journal.har">Download the journal as HAR</a> · <a href="visits${tokenQuery}">Verdicts as JSON</a></p>
+<p id="counts" class="counts"></p>
+<p class="links"><a href="journal.har" id="har-link" data-download="relay-mock-journal.har">Download the journal as HAR</a> · <a href="visits" id="visits-link" data-download="relay-mock-visits.json">Verdicts as JSON</a></p>
 </div>
 <p class="explain">Each visit is one paid visit as your system reports it: it starts at <code>GET /rental-companies</code> (advanced flow) or <code>POST /payment</code> (simple flow) and holds every request until the next one starts. It is checked against the rules that need no knowledge of the visit itself (order, ids carried from one answer to the next call, formats, authentication); <code>relay-mock conform</code> checks the rest.</p>
 <p id="announce" class="visually-hidden" role="status" aria-live="polite"></p>
-<ol id="visits" class="visits" reversed>${(payload.visits ?? []).map((v) => raw(v.html ?? ''))}</ol>
-<div id="empty" class="empty"${snap.visits.length ? ' hidden' : ''}>
+<ol id="visits" class="visits" reversed></ol>
+<div id="empty" class="empty">
 <h2>Waiting for the first request</h2>
 <p>Point your system at this mock with the token on the left and run a visit; it appears here as it happens. For example:</p>
-<pre class="body"><code>curl -H 'Authorization: Bearer ${world.token}' \\
-  '<span data-origin>http://127.0.0.1:4010</span>/rental-companies?kennitala=${world.visit.ownerKennitala}'</code></pre>
+<pre class="body"><code>curl -H 'Authorization: Bearer <span data-token="">&lt;your token&gt;</span>' \\
+  '<span data-origin>http://127.0.0.1:4010</span>/rental-companies?kennitala=<span id="owner-kennitala">&lt;kennitala&gt;</span>'</code></pre>
 </div>
 </main>
 </div>
-<script type="application/json" id="initial">${jsonForScript({ state: payload.state, token: token ?? null, poll: POLL_MS, visits: (payload.visits ?? []).map((v) => ({ id: v.id, version: v.version, status: v.status })) })}</script>
+<script type="application/json" id="initial">${jsonForScript({ poll: POLL_MS })}</script>
 <script>${LIVE_SCRIPT}</script>
 </body>
 </html>
@@ -357,6 +362,8 @@ button[type=submit]:hover{background:#1e40af}
 .visit.arrived{animation:arrive 1.2s ease-out}
 @keyframes arrive{from{box-shadow:0 0 0 4px #b2ccff}to{box-shadow:none}}
 @media (prefers-reduced-motion:reduce){.visit.arrived{animation:none}}
+.no-token{max-width:60rem;margin:1.25rem auto}
+.no-token h1{font-size:1.2rem;margin:0 0 .5rem}
 `)
 
 // The page's only script: poll GET live?state=…, swap in the fragments that changed, keep what the
@@ -364,10 +371,18 @@ button[type=submit]:hover{background:#1e40af}
 const LIVE_SCRIPT = raw(`
 (function(){
   var initial = JSON.parse(document.getElementById('initial').textContent);
-  var state = initial.state, token = initial.token, touched = {};
+  var state = '', touched = {};
+  // The token is in the fragment (#token=...), which the browser never sends: it goes out only as the header.
+  var token = (/(?:^|[#&])token=([^&]*)/.exec(location.hash) || [])[1];
+  token = token ? decodeURIComponent(token) : '';
+  var worldParam = (/[?&]world=([^&]*)/.exec(location.search) || [])[1];
   var base = location.pathname.replace(/[^/]*$/, '');
-  function api(path){ return base + path + (token ? (path.indexOf('?') < 0 ? '?' : '&') + 'token=' + encodeURIComponent(token) : ''); }
+  function api(path){ return base + path + (worldParam ? (path.indexOf('?') < 0 ? '?' : '&') + 'world=' + worldParam : ''); }
+  function headers(extra){ var h = { accept: 'application/json', authorization: 'Bearer ' + token }; for (var k in extra) h[k] = extra[k]; return h; }
   function origin(){ var o = location.origin + location.pathname.replace(/\\/__relay\\/?[^/]*$/, ''); document.querySelectorAll('[data-origin]').forEach(function(el){ el.textContent = o; }); }
+  // The world panel shows the token masked; the page fills in the one in its address when it is that world's.
+  function tokens(){ document.querySelectorAll('[data-token]').forEach(function(el){ var m = el.getAttribute('data-token'); if (token && (m === '' || m === '\u2026' + token.slice(-4))) el.textContent = token; }); }
+  if (!token) { document.getElementById('no-token').hidden = false; document.querySelector('.layout').hidden = true; }
   var conn = document.getElementById('conn'), connText = document.getElementById('conn-text');
   var announce = document.getElementById('announce'), list = document.getElementById('visits');
   document.addEventListener('click', function(e){ var s = e.target.closest && e.target.closest('summary'); if (s && s.parentElement.id) touched[s.parentElement.id] = true; });
@@ -379,6 +394,7 @@ const LIVE_SCRIPT = raw(`
   function apply(data){
     state = data.state;
     if (data.unchanged) return;
+    document.getElementById('owner-kennitala').textContent = data.ownerKennitala;
     var select = document.getElementById('scenario');
     if (document.activeElement !== select) select.value = data.scenario;
     document.getElementById('scenario-description').textContent = data.scenarioDescription;
@@ -401,24 +417,31 @@ const LIVE_SCRIPT = raw(`
     });
     Array.prototype.slice.call(list.children).forEach(function(li){ if (!seen[li.id]) li.remove(); });
     document.getElementById('empty').hidden = data.visits.length > 0;
-    origin();
+    origin(); tokens();
     if (messages.length) announce.textContent = messages.join('. ') + '.';
   }
   function have(){ return Array.prototype.map.call(list.children, function(li){ return li.id + '@' + li.getAttribute('data-version'); }).join(','); }
   var timer;
   function poll(){
     clearTimeout(timer);
-    fetch(api('live?state=' + encodeURIComponent(state) + '&have=' + encodeURIComponent(have())), { headers: { accept: 'application/json' } })
-      .then(function(r){ if (!r.ok) throw new Error('HTTP ' + r.status); return r.json(); })
+    fetch(api('live?state=' + encodeURIComponent(state) + '&have=' + encodeURIComponent(have())), { headers: headers() })
+      .then(function(r){ if (r.status === 401) { stopped = true; throw new Error("The token in this page's address is not one of this mock's worlds."); } if (!r.ok) throw new Error('HTTP ' + r.status); return r.json(); })
       .then(function(data){ apply(data); conn.classList.remove('down'); connText.textContent = 'Live: updated ' + new Date().toLocaleTimeString(); })
-      .catch(function(){ conn.classList.add('down'); connText.textContent = 'Not connected: is relay-mock serve still running? Retrying.'; })
-      .then(function(){ timer = setTimeout(poll, initial.poll); });
+      .catch(function(e){ conn.classList.add('down'); connText.textContent = stopped ? e.message : 'Not connected: is relay-mock serve still running? Retrying.'; })
+      .then(function(){ if (!stopped) timer = setTimeout(poll, initial.poll); });
   }
-  initial.visits.forEach(function(v){ var li = document.getElementById(v.id); if (li) { li.setAttribute('data-version', v.version); li.setAttribute('data-status', v.status); } });
+  var stopped = false;
+  // The exports need the header too: fetched, then saved from memory.
+  document.querySelectorAll('a[data-download]').forEach(function(a){ a.addEventListener('click', function(e){
+    e.preventDefault();
+    fetch(api(a.getAttribute('href')), { headers: headers() }).then(function(r){ if (!r.ok) throw new Error('HTTP ' + r.status); return r.blob(); }).then(function(blob){
+      var url = URL.createObjectURL(blob), link = document.createElement('a'); link.href = url; link.download = a.getAttribute('data-download'); document.body.appendChild(link); link.click(); link.remove(); setTimeout(function(){ URL.revokeObjectURL(url); }, 1000);
+    }).catch(function(err){ status.classList.add('error'); status.textContent = 'Failed: ' + err.message; });
+  }); });
   var status = document.getElementById('action-status');
   function act(method, path, body, done){
     status.classList.remove('error'); status.textContent = 'Working…';
-    fetch(api(path), { method: method, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) })
+    fetch(api(path), { method: method, headers: headers({ 'content-type': 'application/json' }), body: JSON.stringify(body) })
       .then(function(r){ return r.json().then(function(j){ if (!r.ok) throw new Error(j.message || ('HTTP ' + r.status)); return j; }); })
       .then(function(j){ status.textContent = done(j); state = ''; poll(); })
       .catch(function(e){ status.classList.add('error'); status.textContent = 'Failed: ' + e.message; });
@@ -431,6 +454,6 @@ const LIVE_SCRIPT = raw(`
     act('POST', 'reset', {}, function(j){ return 'The world is re-seeded (' + j.scenario.name + ').'; });
   });
   origin();
-  timer = setTimeout(poll, initial.poll);
+  if (token) poll();
 })();
 `)

@@ -1,0 +1,356 @@
+// `npm run soak`: relay-mock served in a process of its own, under (a) a fuzz run of generated
+// requests, counting 5xx answers and crashes (both must be 0), then (b) a mixed load at full speed,
+// printing the server's resident memory and the p99 latency per interval. It fails (exit 1) on a 5xx
+// or a crash, when memory reaches 512 MB, or when the last interval's p99 is over twice the first's.
+//
+// Flags: --requests N (fuzz requests, default 1,000,000), --minutes D (soak length, default 10),
+// --seconds S (soak length in seconds instead), --every S (interval, default 60), --seed N, --json.
+import { fork, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import http from 'node:http'
+import { fileURLToPath } from 'node:url'
+
+const TOKEN = 'relay-mock-token'
+const ADMIN = 'soak-admin-token-0001'
+const RSS_LIMIT = 512 * 1024 * 1024
+const CONNECTIONS = 16
+
+/** The soak's caps: smaller than serve's defaults, so that a run of minutes reaches every one of them. */
+export const SOAK_SETTINGS = { tokens: [TOKEN], adminToken: ADMIN, journalBytes: 64 * 1024 * 1024, worldRecords: 2_000, maxWorlds: 200 }
+
+// --- The server ---
+
+export interface Served {
+  baseUrl: string
+  child: ChildProcess
+  /** Set when the server process ended on its own: a crash. */
+  exited(): { code: number | null; signal: string | null } | undefined
+  rss(): Promise<number>
+  stop(): Promise<void>
+}
+
+/** Starts the server process with the soak's caps (or `options`). */
+export async function startServer(options: object = SOAK_SETTINGS): Promise<Served> {
+  // Imported from its TypeScript source (by a test), the server is the build's (npm test builds first).
+  const fromSource = import.meta.url.endsWith('.ts')
+  const script = fileURLToPath(new URL(fromSource ? '../dist-bench/bench/soak-server.js' : './soak-server.js', import.meta.url))
+  const child = fork(script, [JSON.stringify(options)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  let exit: { code: number | null; signal: string | null } | undefined
+  child.on('exit', (code, signal) => (exit = { code, signal }))
+  const [message] = (await once(child, 'message')) as [{ baseUrl: string }]
+  return {
+    baseUrl: message.baseUrl,
+    child,
+    exited: () => exit,
+    async rss() {
+      child.send('rss')
+      for (;;) {
+        const [reply] = (await once(child, 'message')) as [{ rss?: number }]
+        if (reply.rss !== undefined) return reply.rss
+      }
+    },
+    async stop() {
+      if (exit) return
+      child.disconnect()
+      await once(child, 'exit')
+    },
+  }
+}
+
+// --- Requests ---
+
+export interface Sent {
+  method: string
+  path: string
+  headers?: Record<string, string>
+  body?: string
+}
+
+/** One request; resolves with the status, or with 0 when the connection failed (reset, refused). `onText` gets a 200's text. */
+function send(agent: http.Agent, baseUrl: string, request: Sent, onText?: (text: string) => void): Promise<number> {
+  const url = new URL(baseUrl)
+  return new Promise((resolve) => {
+    const req = http.request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        method: request.method,
+        path: request.path,
+        headers: { ...request.headers, ...(request.body !== undefined ? { 'content-length': Buffer.byteLength(request.body) } : {}) },
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        if (onText && res.statusCode === 200) res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        else res.resume()
+        res.on('end', () => {
+          if (chunks.length > 0) onText!(Buffer.concat(chunks).toString('utf8'))
+          resolve(res.statusCode ?? 0)
+        })
+        res.on('error', () => resolve(0))
+      },
+    )
+    req.on('error', () => resolve(0))
+    req.end(request.body)
+  })
+}
+
+/** A small seeded generator (mulberry32): the same seed gives the same requests. */
+export function seeded(seed: number) {
+  let a = seed >>> 0
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+  const int = (n: number) => Math.floor(next() * n)
+  const pick = <T>(items: readonly T[]): T => items[int(items.length)]
+  return { next, int, pick }
+}
+
+const METHODS = ['GET', 'GET', 'POST', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS', 'TRACE', 'PROPFIND', 'FOO']
+const PATHS = [
+  '/rental-companies', '/rental-comapnies', '/vehicles', '/vehicles/', '/custodians', '/payments', '/payment',
+  '/vehicles/00000000-0000-4000-8000-000000000000', '/payments/x', '/rental-companies/%E2%82%AC', '/%ZZ', '/',
+  '/__relay', '/__relay/', '/__relay/world', '/__relay/journal', '/__relay/live', '/__relay/visits', '/__relay/journal.har',
+  '/__relay/reset', '/__relay/scenario', '/__relay/scenarios', '/__relay/tokens', '/__relay/worlds', '/openapi/simple.json', '/favicon.ico',
+]
+const QUERIES = ['', '?plate=AB123', '?plate=', '?plate=%00', '?kennitala=6803488209', '?kennitala=abc', '?plate=a&plate=b', '?since=-1&limit=x', '?since=3&limit=2', '?scope=all', '?token=abc', '?%zz=1', `?plate=${'A'.repeat(3000)}`]
+const AUTHS = [undefined, `Bearer ${TOKEN}`, `Bearer ${ADMIN}`, 'Bearer', 'Bearer unknown-token-123456', 'Basic dXNlcjpwYXNz', `bearer  ${TOKEN}`, 'Bearer a b']
+const TYPES = [undefined, 'application/json', 'application/json; charset=utf-8', 'application/json; charset=latin1', 'text/plain', 'application/problem+json', 'multipart/form-data']
+const STRINGS = ['', '   ', 'AB123', 'ab-123', '<script>', 'þórður', '\u0000', '\ud800', '2026-02-30', '0000-01-01T00:00:00Z', '2026-13-01', '2026-11-21T10:00:00Z', '6803488209', 'x'.repeat(5000)]
+
+function value(random: ReturnType<typeof seeded>, depth = 0): unknown {
+  switch (random.int(depth > 2 ? 4 : 7)) {
+    case 0: return random.pick(STRINGS)
+    case 1: return random.pick([0, -1, 1.5, 1e308, Number.MAX_SAFE_INTEGER, 42])
+    case 2: return random.pick([null, true, false])
+    case 3: return random.pick(STRINGS) + random.int(1000)
+    case 4: return Array.from({ length: random.int(4) }, () => value(random, depth + 1))
+    default: {
+      const keys = ['plate', 'country', 'active', 'vehicleId', 'rentalCompanyId', 'acquiredOn', 'locationId', 'amount', 'currency', 'startedOn', 'endedOn', 'status', 'vehicle', 'visit', 'payment', 'owner', 'x']
+      return Object.fromEntries(Array.from({ length: random.int(6) }, () => [random.pick(keys), value(random, depth + 1)]))
+    }
+  }
+}
+
+function body(random: ReturnType<typeof seeded>): string | undefined {
+  switch (random.int(8)) {
+    case 0: return undefined
+    case 1: return ''
+    case 2: return '{"plate": "AB123", '
+    case 3: return '['.repeat(random.int(2000)) + ']'.repeat(random.int(2000))
+    case 4: return Buffer.from(Array.from({ length: random.int(64) }, () => random.int(256))).toString('latin1')
+    default: return JSON.stringify(value(random))
+  }
+}
+
+/**
+ * The i-th generated request of a seeded fuzz run: any method, known and unknown paths, odd queries,
+ * tokens good and bad, any content type, and bodies from valid-looking to garbage.
+ * @example const request = fuzzRequest(seeded(1))
+ */
+export function fuzzRequest(random: ReturnType<typeof seeded>): Sent {
+  const method = random.pick(METHODS)
+  const headers: Record<string, string> = {}
+  const auth = random.pick(AUTHS)
+  if (auth) headers.authorization = auth
+  const type = random.pick(TYPES)
+  if (type) headers['content-type'] = type
+  if (random.int(10) === 0) headers.accept = 'text/html'
+  if (random.int(10) === 0) headers.cookie = 'session=0123456789abcdef'
+  const sent = method === 'GET' || method === 'HEAD' ? (random.int(5) === 0 ? body(random) : undefined) : body(random)
+  return { method, path: random.pick(PATHS) + random.pick(QUERIES), headers, ...(sent !== undefined ? { body: sent } : {}) }
+}
+
+export interface FuzzResult {
+  requests: number
+  serverErrors: number
+  /** Requests whose connection failed: the server did not answer. */
+  failed: number
+  crashed: boolean
+  byStatus: Record<number, number>
+  /** The first few requests answered 5xx or not at all, to reproduce them. */
+  examples: Array<Sent & { status: number }>
+}
+
+/** Sends `requests` generated requests (CONNECTIONS at a time) and counts the 5xx answers and the failures. */
+export async function runFuzz({ requests, seed = 1, server }: { requests: number; seed?: number; server: Served }): Promise<FuzzResult> {
+  const random = seeded(seed)
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS })
+  const result: FuzzResult = { requests, serverErrors: 0, failed: 0, crashed: false, byStatus: {}, examples: [] }
+  let sent = 0
+  const worker = async () => {
+    while (sent < requests && !server.exited()) {
+      sent++
+      const request = fuzzRequest(random)
+      const status = await send(agent, server.baseUrl, request)
+      result.byStatus[status] = (result.byStatus[status] ?? 0) + 1
+      if (status >= 500 || status === 0) {
+        if (status === 0) result.failed++
+        else result.serverErrors++
+        if (result.examples.length < 5) result.examples.push({ ...request, body: request.body?.slice(0, 200), status })
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker))
+  agent.destroy()
+  result.crashed = server.exited() !== undefined
+  return result
+}
+
+// --- The mixed soak ---
+
+export interface SoakRow {
+  /** The interval's number, from 1. */
+  interval: number
+  requests: number
+  rssMb: number
+  p50Ms: number
+  p99Ms: number
+  serverErrors: number
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return 0
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
+}
+
+/** The live page's state key, as an open page keeps it between polls. */
+let liveState = 'x'
+
+/** A client's visit and everything else a busy mock sees, one request at a time. */
+function mixedRequest(random: ReturnType<typeof seeded>, n: number): Sent {
+  const auth = { authorization: `Bearer ${TOKEN}` }
+  const json = { ...auth, 'content-type': 'application/json' }
+  switch (random.int(12)) {
+    case 0: return { method: 'GET', path: '/rental-companies?kennitala=6803488209', headers: auth }
+    case 1: return { method: 'GET', path: `/vehicles?plate=AB${random.int(1000)}`, headers: auth }
+    // Creates: each a record in the world, up to its cap.
+    case 2: return { method: 'POST', path: '/vehicles', headers: json, body: JSON.stringify({ plate: `S${n % 100000}`, country: 'is' }) }
+    case 3: return { method: 'POST', path: '/payment', headers: json, body: JSON.stringify({ junk: 'x'.repeat(random.int(20_000)) }) }
+    case 4: return { method: 'GET', path: `/custodians`, headers: auth }
+    case 5: return { method: 'GET', path: `/__relay/journal?since=${Math.max(0, n - 50)}&limit=50`, headers: auth }
+    // New worlds, up to the cap on worlds.
+    case 6: return random.int(20) === 0 ? { method: 'POST', path: '/__relay/tokens', headers: json, body: '{}' } : { method: 'GET', path: '/vehicles?plate=', headers: auth }
+    case 7: return { method: 'GET', path: '/vehicles', headers: { authorization: `Bearer unknown-${n}` } }
+    default: {
+      // Garbage at the service, not at the admin API: a page or an export is a person's, not a load.
+      const request = fuzzRequest(random)
+      const query = request.path.includes('?') ? request.path.slice(request.path.indexOf('?')) : ''
+      return request.path.startsWith('/__relay') ? { ...request, path: `/vehicles${query}` } : request
+    }
+  }
+}
+
+/** Runs the mixed load for `seconds`, reporting each `every` seconds; `onRow` sees each row as it comes. */
+export async function runSoak({ seconds, every = 60, seed = 2, server, onRow }: { seconds: number; every?: number; seed?: number; server: Served; onRow?: (row: SoakRow) => void }): Promise<{ rows: SoakRow[]; crashed: boolean }> {
+  const random = seeded(seed)
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS })
+  const rows: SoakRow[] = []
+  const end = performance.now() + seconds * 1000
+  let n = 0
+  let latencies: number[] = []
+  let errors = 0
+  let stopped = false
+  const worker = async () => {
+    while (!stopped && !server.exited()) {
+      const request = mixedRequest(random, n++)
+      const started = performance.now()
+      const status = await send(agent, server.baseUrl, request)
+      latencies.push(performance.now() - started)
+      if (status >= 500 || status === 0) errors++
+    }
+  }
+  // An open live page: one poll a second, as its script does, keeping the state key between polls.
+  const page = async () => {
+    while (!stopped && !server.exited()) {
+      const started = performance.now()
+      const poll = { method: 'GET', path: `/__relay/live?state=${encodeURIComponent(liveState)}`, headers: { authorization: `Bearer ${TOKEN}` } }
+      const status = await send(agent, server.baseUrl, poll, (text) => (liveState = (JSON.parse(text) as { state: string }).state))
+      latencies.push(performance.now() - started)
+      if (status >= 500 || status === 0) errors++
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+    }
+  }
+  const workers = [...Array.from({ length: CONNECTIONS }, worker), page()]
+  for (let interval = 1; performance.now() < end && !server.exited(); interval++) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(every * 1000, end - performance.now())))
+    const sorted = Float64Array.from(latencies).sort()
+    const row: SoakRow = {
+      interval,
+      requests: sorted.length,
+      rssMb: server.exited() ? 0 : Math.round((await server.rss()) / 1024 / 1024),
+      p50Ms: Math.round(percentile(sorted, 50) * 100) / 100,
+      p99Ms: Math.round(percentile(sorted, 99) * 100) / 100,
+      serverErrors: errors,
+    }
+    latencies = []
+    errors = 0
+    rows.push(row)
+    onRow?.(row)
+  }
+  stopped = true
+  await Promise.all(workers)
+  agent.destroy()
+  return { rows, crashed: server.exited() !== undefined }
+}
+
+// --- The command ---
+
+function flag(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`)
+  if (at === -1) return fallback
+  const value = Number(process.argv[at + 1])
+  if (!Number.isFinite(value) || value < 0) {
+    console.error(`--${name} takes a number, not "${process.argv[at + 1]}".`)
+    process.exit(2)
+  }
+  return value
+}
+
+async function main(): Promise<void> {
+  const requests = flag('requests', 1_000_000)
+  const seconds = process.argv.includes('--seconds') ? flag('seconds', 600) : flag('minutes', 10) * 60
+  const every = flag('every', Math.min(60, seconds))
+  const seed = flag('seed', 1)
+  let failed = false
+  const server = await startServer()
+  try {
+    if (requests > 0) {
+      console.log(`Fuzz: ${requests.toLocaleString('en')} generated requests (seed ${seed}) against ${server.baseUrl}…`)
+      const started = performance.now()
+      const fuzz = await runFuzz({ requests, seed, server })
+      const secondsTaken = (performance.now() - started) / 1000
+      console.log(`  ${fuzz.serverErrors} answered 5xx, ${fuzz.failed} unanswered, crashed: ${fuzz.crashed ? 'yes' : 'no'} (${Math.round(requests / secondsTaken).toLocaleString('en')} req/s)`)
+      console.log(`  by status: ${Object.entries(fuzz.byStatus).map(([status, count]) => `${status}: ${count}`).join(', ')}`)
+      for (const example of fuzz.examples) console.log(`  e.g. ${example.status}: ${example.method} ${example.path.slice(0, 120)} ${JSON.stringify(example.headers)} ${example.body ?? ''}`)
+      if (fuzz.serverErrors > 0 || fuzz.failed > 0 || fuzz.crashed) failed = true
+    }
+    if (seconds > 0 && !server.exited()) {
+      console.log(`Soak: mixed load for ${seconds} s on ${CONNECTIONS} connections, a row every ${every} s.`)
+      console.log('  interval  requests      RSS      p50      p99  5xx')
+      const soak = await runSoak({
+        seconds,
+        every,
+        seed: seed + 1,
+        server,
+        onRow: (row) => console.log(`  ${String(row.interval).padStart(8)}  ${String(row.requests).padStart(8)}  ${String(row.rssMb).padStart(4)} MB  ${row.p50Ms.toFixed(2).padStart(5)} ms  ${row.p99Ms.toFixed(2).padStart(5)} ms  ${row.serverErrors}`),
+      })
+      const first = soak.rows[0]
+      const last = soak.rows.at(-1)
+      const maxRss = Math.max(...soak.rows.map((r) => r.rssMb))
+      const errors = soak.rows.reduce((sum, r) => sum + r.serverErrors, 0)
+      console.log(`  peak RSS ${maxRss} MB (limit ${RSS_LIMIT / 1024 / 1024}); p99 first ${first?.p99Ms} ms, last ${last?.p99Ms} ms (limit 2x); 5xx ${errors}; crashed: ${soak.crashed ? 'yes' : 'no'}`)
+      if (soak.crashed || errors > 0 || maxRss * 1024 * 1024 >= RSS_LIMIT || (first && last && last.p99Ms > 2 * first.p99Ms)) failed = true
+    }
+  } finally {
+    await server.stop()
+  }
+  console.log(failed ? 'FAILED' : 'PASSED')
+  process.exitCode = failed ? 1 : 0
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main()

@@ -1,0 +1,82 @@
+// Property-based tests (fast-check): whatever a client sends, the pipeline answers JSON, never a 5xx
+// for a malformed request, and never throws; the validators never throw on any value.
+import fc from 'fast-check'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { RelayService } from '../../src/core/mock.js'
+import { serviceRoutes } from '../../src/core/handlers/index.js'
+import { createServedService } from '../support/service.js'
+
+const TOKEN = 'relay-mock-token'
+const PATHS = ['/rental-companies', '/vehicles', '/custodians', '/payments', '/payment', '/vehicles/x', '/__relay/world', '/__relay/journal', '/__relay/visits', '/__relay/tokens', '/__relay/reset', '/__relay/scenario', '/__relay/live', '/nope']
+
+const request = fc.record({
+  method: fc.oneof(fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS', 'CONNECT', 'TRACE'), fc.stringMatching(/^[A-Z]{1,8}$/)),
+  path: fc.oneof(fc.constantFrom(...PATHS), fc.webPath()),
+  query: fc.oneof(fc.constant(''), fc.webQueryParameters().map((q) => `?${q}`), fc.string().map((s) => `?plate=${encodeURIComponent(s)}`)),
+  authorization: fc.option(fc.oneof(fc.constant(`Bearer ${TOKEN}`), fc.string(), fc.string().map((s) => `Bearer ${s}`)), { nil: undefined }),
+  contentType: fc.option(fc.oneof(fc.constantFrom('application/json', 'application/json; charset=latin1', 'text/plain'), fc.string()), { nil: undefined }),
+  body: fc.option(fc.oneof(fc.json(), fc.string(), fc.jsonValue().map((v) => JSON.stringify({ vehicle: v, plate: v, amount: v }))), { nil: undefined }),
+})
+
+describe('the pipeline under generated requests', () => {
+  let service: RelayService
+  beforeAll(async () => {
+    service = await createServedService({ adminToken: 'admin-token-0123456789' })
+  })
+
+  it('answers every request with JSON (or the live page), never a 5xx, never a throw', async () => {
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        const headers: Record<string, string> = {}
+        if (r.authorization !== undefined) headers.authorization = r.authorization
+        if (r.contentType !== undefined) headers['content-type'] = r.contentType
+        const answer = await service.handle({ method: r.method, url: `${r.path}${r.query}`, headers, ...(r.body !== undefined ? { body: r.body } : {}) })
+        expect(answer.status).toBeLessThan(500)
+        if (answer.headers['content-type']?.includes('json')) expect(() => JSON.parse(answer.text)).not.toThrow()
+        else expect(answer.headers['content-type']).toMatch(/text\/html/)
+      }),
+      { numRuns: 500, seed: 20261123 },
+    )
+  })
+})
+
+describe('the validators under generated values', () => {
+  it('return a result for any value, and never throw', () => {
+    const schemas = serviceRoutes.flatMap((route) => [route.body, route.query]).filter((schema) => schema !== undefined)
+    expect(schemas.length).toBeGreaterThan(3)
+    fc.assert(
+      fc.property(fc.anything(), fc.nat(schemas.length - 1), (value, i) => {
+        expect(typeof schemas[i]!.safeParse(value).success).toBe('boolean')
+      }),
+      { numRuns: 2000, seed: 20261123 },
+    )
+  })
+
+  it('refuse a blank-only plate with a field error, never a 5xx', async () => {
+    const service = await createServedService()
+    await fc.assert(
+      fc.asyncProperty(fc.stringMatching(/^[ -]{0,8}$/), async (value) => {
+        const answer = await service.handle({
+          method: 'POST',
+          url: '/vehicles',
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ plate: value, country: 'is' }),
+        })
+        expect(answer.status).toBe(422)
+        expect(JSON.parse(answer.text).errors[0].field).toBe('plate')
+      }),
+      { seed: 20261123 },
+    )
+  })
+
+  it('refuse impossible dates and timestamps: year 0000, month 13, February 30', async () => {
+    const { date, isDate, isTimestamp } = await import('../../src/core/schemas.js')
+    for (const value of ['0000-01-01', '2026-13-01', '2026-02-30', '2025-02-29']) {
+      expect(isDate(value), value).toBe(false)
+      expect(date.safeParse(value).success, value).toBe(false)
+      expect(isTimestamp(`${value} 10:00:00`), value).toBe(false)
+    }
+    expect(isDate('2024-02-29')).toBe(true)
+    expect(isDate('0001-01-01')).toBe(true)
+  })
+})

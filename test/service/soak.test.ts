@@ -1,0 +1,28 @@
+// The short version of `npm run soak`: generated requests and a few seconds of mixed load against a
+// served mock (the build's, in a process of its own) answer no 5xx and never bring it down.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runFuzz, runSoak, startServer, type Served } from '../../bench/soak.js'
+
+describe('the soak, short', () => {
+  let server: Served
+  beforeAll(async () => {
+    server = await startServer()
+  })
+  afterAll(() => server.stop())
+
+  it('answers 1,000 generated requests without a 5xx, an unanswered request or a crash', async () => {
+    const result = await runFuzz({ requests: 1000, seed: 7, server })
+    expect(result.examples).toEqual([])
+    expect(result).toMatchObject({ serverErrors: 0, failed: 0, crashed: false })
+  }, 120_000)
+
+  it('takes a few seconds of mixed load without a 5xx, reporting memory and p99 per interval', async () => {
+    const { rows, crashed } = await runSoak({ seconds: 3, every: 1, server })
+    expect(crashed).toBe(false)
+    expect(rows.length).toBeGreaterThanOrEqual(2)
+    for (const row of rows) {
+      expect(row.serverErrors).toBe(0)
+      expect(row.rssMb).toBeGreaterThan(0)
+    }
+  }, 60_000)
+})
