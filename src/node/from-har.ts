@@ -32,7 +32,7 @@ export async function readVisitsFile(file: string): Promise<VisitsFile> {
   }
   const read = toVisitsFile(value)
   if ('errors' in read) {
-    const shown = read.errors.slice(0, 8)
+    const shown = read.errors.slice(0, 20)
     const more = read.errors.length > shown.length ? `\n  …and ${read.errors.length - shown.length} more` : ''
     throw new RelayMockError('VISITS_INVALID', `Failed to read the visits file ${file}:\n  ${shown.join('\n  ')}${more}\nPlease correct these fields (see "Checking a capture" in the README).`)
   }

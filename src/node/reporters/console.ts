@@ -32,19 +32,30 @@ function indent(text: string, prefix: string): string {
 /** A case's mark: passed ✓, warning !, partial ?, failed ✗, not reached –, flaky ~. */
 export const CASE_MARKS: Record<CaseStatus, string> = { passed: '✓', warning: '!', partial: '?', failed: '✗', 'not-reached': '–', flaky: '~' }
 
-/** The rules of `status` across cases, each with the cases it happened in and (for one reason) the reason. */
-function byRule(cases: ReadonlyArray<CaseResult>, status: Check['status']): Array<{ rule: string; cases: string[]; reasons: string[] }> {
-  const found = new Map<string, { cases: string[]; reasons: Set<string> }>()
+/**
+ * The checks of `status` across cases, grouped by what they say: the rules that say it and the cases they
+ * say it in. A not-checked message is grouped without what each case could check without the input.
+ */
+function grouped(cases: ReadonlyArray<CaseResult>, status: Check['status']): Array<{ rules: string[]; cases: string[]; reason: string }> {
+  const byReason = new Map<string, Map<string, string[]>>()
   for (const kase of cases) {
     for (const check of kase.checks.filter((c) => c.status === status)) {
-      const entry = found.get(check.rule) ?? { cases: [], reasons: new Set<string>() }
-      entry.cases.push(kase.id)
-      // The reason, without what each case could check without the input: that part differs case by case.
-      entry.reasons.add(status === 'not-checked' ? check.message.replace(/ Without it: .*$/s, '') : check.message)
-      found.set(check.rule, entry)
+      const reason = status === 'not-checked' ? check.message.replace(/ Without it: .*$/s, '') : check.message
+      const rules = byReason.get(reason) ?? new Map<string, string[]>()
+      rules.set(check.rule, [...(rules.get(check.rule) ?? []), kase.id])
+      byReason.set(reason, rules)
     }
   }
-  return [...found].map(([rule, { cases: ids, reasons }]) => ({ rule, cases: ids, reasons: [...reasons] }))
+  const groups = new Map<string, { rules: string[]; cases: string[]; reason: string }>()
+  for (const [reason, rules] of byReason) {
+    for (const [rule, ids] of rules) {
+      const key = `${reason}\u0000${ids.join('\u0000')}`
+      const group = groups.get(key) ?? { rules: [], cases: ids, reason }
+      group.rules.push(rule)
+      groups.set(key, group)
+    }
+  }
+  return [...groups.values()]
 }
 
 /**
@@ -112,22 +123,25 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
         }
       }
       const { summary } = result
-      const unchecked = byRule(result.cases, 'not-checked')
+      // A captured conversation (conform --from) ran no client: its cases are visits, with no client time.
+      const captured = result.cases.length > 0 && result.cases.every((kase) => kase.scenario === 'captured')
+      const where = (ids: string[]) => (ids.length === result.cases.length && ids.length > 1 ? `all ${ids.length} ${captured ? 'visits' : 'cases'}` : ids.join(', '))
+      const unchecked = grouped(result.cases, 'not-checked')
       if (unchecked.length > 0) {
         write('')
         write(`${c.magenta('?')} ${c.bold('Not checked')} ${c.dim(`(an input was missing; ${summary.allowPartial ? '--allow-partial accepts the partial cases' : 'a partial case fails the run unless --allow-partial'})`)}`)
-        for (const { rule, cases, reasons } of unchecked) {
-          write(`    ${c.magenta(rule)} ${c.dim(`in ${cases.length === result.cases.length && cases.length > 1 ? `all ${cases.length}` : cases.join(', ')}`)}`)
-          for (const reason of reasons) write(indent(reason, '      '))
+        for (const { rules, cases, reason } of unchecked) {
+          write(`    ${rules.map((rule) => c.magenta(rule)).join(', ')} ${c.dim(`in ${where(cases)}`)}`)
+          write(indent(reason, '      '))
         }
       }
-      const warned = byRule(result.cases, 'warning')
+      const warned = grouped(result.cases, 'warning')
       if (warned.length > 0) {
         write('')
         write(`${c.yellow('!')} ${c.bold('Warnings')} ${c.dim(summary.strict ? '(--strict: they fail the run)' : '(safe, but not the best the interface allows; --strict fails on them)')}`)
-        for (const { rule, cases, reasons } of warned) {
-          write(`    ${c.yellow(rule)} ${c.dim(`in ${cases.join(', ')}`)}`)
-          for (const reason of reasons) write(indent(reason, '      '))
+        for (const { rules, cases, reason } of warned) {
+          write(`    ${rules.map((rule) => c.yellow(rule)).join(', ')} ${c.dim(`in ${where(cases)}`)}`)
+          write(indent(reason, '      '))
         }
       }
       write('')
@@ -149,8 +163,6 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
         write(c.yellow(`${plural(notRun, 'case')} did not run or finish; the reports hold the ${plural(summary.total, 'case')} that finished.`))
       }
       if (summary.rulesBroken.length > 0) write(`Rules broken: ${summary.rulesBroken.map((rule) => c.red(rule)).join(', ')}`)
-      // A captured conversation (conform --from) ran no client: there is no client time to show.
-      const captured = result.cases.length > 0 && result.cases.every((kase) => kase.scenario === 'captured')
       const times = captured ? `Checked in ${formatMs(summary.wallMs)}` : `Client time ${formatMs(summary.clientMs)}, wall time ${formatMs(summary.wallMs)}`
       write(c.dim(`${times} · relay-mock ${summary.version}`))
     },
