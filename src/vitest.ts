@@ -17,7 +17,7 @@ function failureOf(result: CaseResult): string {
   if (failed.length > 0) return `${result.id} broke ${plural(failed.length, 'rule')}:\n${failed.join('\n')}`
   if (result.status === 'partial') return `${result.id} is partial (allowPartial accepts it): ${plural(lines('not-checked').length, 'rule')} not checked:\n${lines('not-checked').join('\n')}`
   if (result.status === 'warning') return `${result.id} warned (strict):\n${lines('warning').join('\n')}`
-  return `${result.id} was not reached: ${result.title}`
+  return result.status === 'not-reached' ? `${result.id} was not reached: ${result.title}` : `${result.id} did not pass (${result.status})`
 }
 
 /**

@@ -105,7 +105,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
         result.status === 'not-reached' ? c.red('not reached') : '',
         result.timedOut ? c.red('timed out, killed') : '',
       ].filter(Boolean)
-      write(`  ${colour(CASE_MARKS[result.status])} ${result.id.padEnd(width)}  ${c.dim(formatMs(result.durationMs))}${detail.length ? `  ${detail.join(', ')}` : ''}`)
+      write(`  ${colour(CASE_MARKS[result.status])} ${result.id.padEnd(width)}  ${c.dim(formatMs(result.durationMs))}${detail.length ? `  ${detail.join('  ')}` : ''}`)
       progress.ended(result.id)
     },
     onRunEnd(result: RunResult) {
