@@ -8,7 +8,7 @@ export { createServer, listen, close } from './node/server.js'
 export { runConformance, selectCases, toRelayEnv, RUN_DEFAULTS } from './node/runner.js'
 export { runClientProcess, killAllClients } from './node/client-process.js'
 export { referenceClient, createReferenceClient } from './node/reference-client.js'
-export { rules, ruleById, evaluate, expectedCalls, defineRule, defineSuite, toClientReport, toRuleTable } from './core/rules/index.js'
+export { rules, ruleById, evaluate, expectedCalls, defineRule, defineSuite, toClientReport, toRuleTable, caseStatus, casePasses, countCases } from './core/rules/index.js'
 export { toHar, fromHar } from './devtools/har.js'
 export { suites, cases } from '../suites/index.js'
 
@@ -39,7 +39,10 @@ export type { ClientProcessOptions, ClientProcessResult } from './node/client-pr
 export type { ReporterFactory, ReporterOptions, ConsoleReporterOptions } from './node/reporters/index.js'
 export type {
   CaseContext,
+  CaseCounts,
+  CaseInput,
   CaseResult,
+  CaseStatus,
   CaseStart,
   CaseVisit,
   Check,
@@ -57,4 +60,5 @@ export type {
   RunStart,
   RunSummary,
   Suite,
+  VerdictPolicy,
 } from './core/rules/index.js'

@@ -2,6 +2,8 @@
 // messages. The cases run once, in parallel, when the first test asks for the results.
 import { describe, it } from 'vitest'
 import type { CaseResult, RunResult } from './core/rules/types.js'
+import { casePasses } from './core/rules/verdict.js'
+import { plural } from './core/text.js'
 import { RUN_DEFAULTS, runConformance, selectCases, type RunOptions } from './node/runner.js'
 
 export interface ConformanceTestOptions extends RunOptions {
@@ -10,8 +12,12 @@ export interface ConformanceTestOptions extends RunOptions {
 }
 
 function failureOf(result: CaseResult): string {
-  const lines = result.checks.filter((check) => check.status === 'failed').map((check) => `${check.rule}: ${check.message}`)
-  return `${result.id} broke ${lines.length} rule${lines.length === 1 ? '' : 's'}:\n${lines.join('\n')}`
+  const lines = (status: string) => result.checks.filter((check) => check.status === status).map((check) => `${check.rule}: ${check.message}`)
+  const failed = lines('failed')
+  if (failed.length > 0) return `${result.id} broke ${plural(failed.length, 'rule')}:\n${failed.join('\n')}`
+  if (result.status === 'partial') return `${result.id} is partial (allowPartial accepts it): ${plural(lines('not-checked').length, 'rule')} not checked:\n${lines('not-checked').join('\n')}`
+  if (result.status === 'warning') return `${result.id} warned (strict):\n${lines('warning').join('\n')}`
+  return result.status === 'not-reached' ? `${result.id} was not reached: ${result.title}` : `${result.id} did not pass (${result.status})`
 }
 
 /**
@@ -37,7 +43,7 @@ export function defineConformanceTests(options: ConformanceTestOptions): void {
         async () => {
           const result = (await results()).cases.find((r) => r.id === kase.id)
           if (!result) throw new Error(`The run has no result for ${kase.id}.`)
-          if (result.status === 'failed') throw new Error(failureOf(result))
+          if (!casePasses(result.status, runOptions)) throw new Error(failureOf(result))
         },
         timeout,
       )

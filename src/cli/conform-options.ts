@@ -16,6 +16,9 @@ export interface ConformArgs {
   repeat?: number
   reportDir?: string
   github?: boolean
+  visits?: string
+  allowPartial?: boolean
+  strict?: boolean
   [report: string]: unknown
 }
 

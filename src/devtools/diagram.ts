@@ -3,6 +3,7 @@
 // with each broken rule marked at the step where it broke. HTML and CSS, no script, no SVG: text
 // wraps, each exchange opens with <details>, and it prints.
 import { statusText } from '../core/status.js'
+import { plural } from '../core/text.js'
 import type { JournalEntry } from '../core/journal.js'
 import { html, raw, type SafeHtml } from './live/html.js'
 import type { Check, ExpectedCall } from '../core/rules/types.js'
@@ -75,10 +76,6 @@ const short = (id: string) => (id.length > 13 ? `${id.slice(0, 8)}…` : id)
 
 function clip(text: string, max = 96): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text
-}
-
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`
 }
 
 /** One line saying what an answer carried, e.g. "1 company: Hekla Bílaleiga ehf." or "id 3f2b8c1e…". */
@@ -160,7 +157,7 @@ export function inlineCode(text: string): SafeHtml {
 function finding(check: Check, describe: DiagramOptions['describeRule']): SafeHtml {
   const rule = describe?.(check.rule)
   // The message already ends by citing the interface (defineRule appends it), so the cite is not repeated.
-  return html`<div class="finding" role="note"><p><span class="rule-badge"><span aria-hidden="true">✗</span> Broken rule <code>${check.rule}</code></span>${rule ? html` <span class="rule-title">${inlineCode(rule.title)}</span>` : ''}</p><p class="finding-message">${check.message}</p></div>`
+  return html`<div class="finding" role="note"><p><span class="rule-badge"><span aria-hidden="true">✗</span> Broken rule <code>${check.rule}</code></span>${rule ? html` <span class="rule-title">${inlineCode(rule.title)}</span>` : ''}</p><p class="finding-message">${inlineCode(check.message)}</p></div>`
 }
 
 function expectedCell(step: DiagramStep, pending = false): SafeHtml {
@@ -249,18 +246,38 @@ ${atEnd.map((check) => finding(check, options.describeRule))}
 </figure>`
 }
 
-const ICONS: Record<Check['status'], string> = { passed: '✓', failed: '✗', skipped: '–' }
+/** A check's status as a person reads it. */
+export const STATUS_WORDS: Record<Check['status'], string> = { passed: 'passed', failed: 'failed', warning: 'warning', 'not-checked': 'not checked', skipped: 'skipped' }
+
+const ICONS: Record<Check['status'], string> = { passed: '✓', failed: '✗', warning: '!', 'not-checked': '?', skipped: '–' }
+
+/**
+ * How a case's or visit's checks came out, in words: failed and passed always, the other statuses when any.
+ * @example checkTally(checks) // '1 failed, 2 not checked, 9 passed, 3 did not apply'
+ */
+export function checkTally(checks: ReadonlyArray<Check>): string {
+  const count = (status: Check['status']) => checks.filter((check) => check.status === status).length
+  return [
+    `${count('failed')} failed`,
+    count('not-checked') ? `${count('not-checked')} not checked` : '',
+    count('warning') ? `${count('warning')} warned` : '',
+    `${count('passed')} passed`,
+    count('skipped') ? `${count('skipped')} did not apply` : '',
+  ]
+    .filter(Boolean)
+    .join(', ')
+}
 
 /**
  * Every check of a case or visit, failed first, each with its rule id, status in words and message.
  * @example toChecksList(result.checks)
  */
 export function toChecksList(checks: ReadonlyArray<Check>, describeRule?: DiagramOptions['describeRule']): SafeHtml {
-  const order: Record<Check['status'], number> = { failed: 0, passed: 1, skipped: 2 }
+  const order: Record<Check['status'], number> = { failed: 0, 'not-checked': 1, warning: 2, passed: 3, skipped: 4 }
   const sorted = [...checks].sort((a, b) => order[a.status] - order[b.status])
   return html`<ul class="checks">${sorted.map((check) => {
     const rule = describeRule?.(check.rule)
-    return html`<li class="check ${check.status}"><span class="check-status"><span aria-hidden="true">${ICONS[check.status]}</span> ${check.status}</span> <code class="check-rule">${check.rule}</code>${rule ? html` <span class="rule-title">${inlineCode(rule.title)}</span>` : ''}${check.message ? html`<div class="check-message">${check.message}</div>` : ''}</li>`
+    return html`<li class="check ${check.status}"><span class="check-status"><span aria-hidden="true">${ICONS[check.status]}</span> ${STATUS_WORDS[check.status]}</span> <code class="check-rule">${check.rule}</code>${rule ? html` <span class="rule-title">${inlineCode(rule.title)}</span>` : ''}${check.message ? html`<div class="check-message">${inlineCode(check.message)}</div>` : ''}</li>`
   })}</ul>`
 }
 
@@ -341,12 +358,16 @@ code,pre{font-family:var(--mono)}
 .check{padding:.4rem .6rem;border-left:4px solid #d0d5dd;margin-bottom:.3rem;background:#f9fafb;border-radius:0 4px 4px 0}
 .check.failed{border-left-color:#b42318;background:#fef3f2}
 .check.passed{border-left-color:#067647}
-.check-status{display:inline-block;min-width:5.2rem;font-weight:700;font-size:.8rem;text-transform:uppercase;letter-spacing:.03em}
+.check-status{display:inline-block;min-width:7.2rem;font-weight:700;font-size:.8rem;text-transform:uppercase;letter-spacing:.03em}
 .check.failed .check-status{color:#b42318}
 .check.passed .check-status{color:#067647}
 .check.skipped .check-status{color:#475467}
+.check.not-checked{border-left-color:#6941c6;background:#f9f5ff}
+.check.not-checked .check-status{color:#6941c6}
+.check.warning{border-left-color:#b54708;background:#fffaeb}
+.check.warning .check-status{color:#b54708}
 .check-rule{font-size:.82rem;font-weight:600}
-.check-message{margin:.2rem 0 0 5.5rem;font-size:.85rem;color:#344054;overflow-wrap:anywhere}
+.check-message{margin:.2rem 0 0 7.5rem;font-size:.85rem;color:#344054;overflow-wrap:anywhere}
 @media (max-width:720px){.diagram .actors,.diagram .step-grid{grid-template-columns:1.6rem minmax(0,1fr)}.diagram .expect{grid-column:2;padding-top:0}.diagram .expected-head{display:none}.diagram .expect.match::before,.diagram .expect.missing::before,.diagram .expect.pending::before{content:"Expected: ";color:#475467}.diagram .finding,.diagram .exchange,.diagram .went-wrong{margin-left:1.6rem}.check-message{margin-left:0}}
 @media print{.diagram .exchange>summary{color:#101828}.diagram .step{break-inside:avoid}.body{max-height:none;overflow:visible;background:#fff;border:1px solid #d0d5dd}.pane{background:#fff}}
 `)

@@ -1,10 +1,12 @@
 // HAR 1.2 in and out: the journal as an HTTP Archive (for browser dev tools and HTTP tools), and a
 // HAR captured elsewhere (a proxy, the real service's staging) as journal-like entries the rules read.
-import type { Entry, Har, Header, QueryString } from 'har-format'
+import type { Entry, Har, Header, Page, QueryString } from 'har-format'
 import { statusText } from '../core/status.js'
 import type { AuthVerdict, JournalEntry } from '../core/journal.js'
 import { maskHeaders, maskQuery, maskSearch } from '../core/mask.js'
 import { parseBearer, routeOf } from '../core/protocol.js'
+import { RelayMockError } from '../core/errors.js'
+import { visitInputs, type VisitInputs } from '../core/rules/inputs.js'
 
 /** What relay-mock adds to each HAR entry (HAR allows fields that start with `_`), so a round trip keeps the journal's findings. */
 export interface RelayHarFields {
@@ -16,6 +18,13 @@ export interface RelayHarFields {
 }
 
 export type RelayHarEntry = Entry & { _relay?: RelayHarFields }
+
+/**
+ * What relay-mock adds to each HAR page (one page per case): the case's inputs, so that `conform --from`
+ * checks every rule. `{ case, flow, visit, token (masked), outcome, outcomes?, client: { exitCode, signal,
+ * timedOut, durationMs, report?, reportError? } }`; a part the case did not have is left out.
+ */
+export type RelayHarPage = Page & { _relay?: VisitInputs }
 
 export interface ToHarOptions {
   /** The base URL the requests were sent to; request URLs in the HAR are absolute under it. */
@@ -189,6 +198,26 @@ export interface HarConversation {
   id: string
   title?: string
   entries: JournalEntry[]
+  /** The case's inputs, from the page's `_relay` (relay-mock's own HAR). */
+  inputs?: VisitInputs
+}
+
+/** The case inputs on the HAR's pages (`_relay`), by page id; a page whose `_relay` is not valid is refused, naming the field. */
+function pageInputs(pages: ReadonlyArray<RelayHarPage>): Map<string, VisitInputs> {
+  const found = new Map<string, VisitInputs>()
+  for (const page of pages) {
+    if (page._relay === undefined) continue
+    const parsed = visitInputs.safeParse(page._relay)
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      throw new RelayMockError(
+        'HAR_UNREADABLE',
+        `Failed to read the inputs of the HAR page ${page.id}: _relay.${issue.path.join('.')} ${issue.message.toLowerCase()}. Please remove the page's _relay field (its visits are then checked without their inputs) or correct it.`,
+      )
+    }
+    found.set(page.id, parsed.data as VisitInputs)
+  }
+  return found
 }
 
 /**
@@ -212,6 +241,7 @@ export function fromHarConversations(har: Har, options: FromHarOptions = {}): Ha
     .filter(({ path }) => !path.startsWith('/__relay') && !path.startsWith('/openapi/'))
 
   const titles = new Map((har?.log?.pages ?? []).map((page) => [page.id, page.title]))
+  const inputs = pageInputs((har?.log?.pages ?? []) as RelayHarPage[])
   const groups = new Map<string, typeof kept>()
   for (const item of kept) {
     // Not by world: a request that carried no token has no world, yet belongs to the conversation it was part of.
@@ -222,6 +252,7 @@ export function fromHarConversations(har: Har, options: FromHarOptions = {}): Ha
   return [...groups].map(([id, items]) => ({
     id,
     ...(titles.has(id) ? { title: titles.get(id) } : {}),
+    ...(inputs.has(id) ? { inputs: inputs.get(id) } : {}),
     entries: items
       .sort((a, b) => (Date.parse(a.entry.startedDateTime) || 0) - (Date.parse(b.entry.startedDateTime) || 0))
       .map(({ entry, url, path }) => toJournalEntry(entry, url, path, ++index)),

@@ -8,7 +8,8 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { cases as allCases } from '../../suites/index.js'
 import { createRelayService, RelayMockError, type RelayService } from '../core/mock.js'
-import { evaluate, expectedCalls } from '../core/rules/index.js'
+import { maskToken } from '../core/journal.js'
+import { casePasses, caseStatus, countCases, evaluate, expectedCalls, type VerdictPolicy } from '../core/rules/index.js'
 import { toClientReport } from '../core/rules/report.js'
 import type { ConformanceCase } from '../core/rules/suite.js'
 import type { Scenario } from '../core/scenario.js'
@@ -82,6 +83,10 @@ export interface RunOptions {
    * get the cases that finished, with `summary.interrupted`.
    */
   signal?: AbortSignal
+  /** A partial case (a rule not checked) does not fail the run (`--allow-partial`). */
+  allowPartial?: boolean
+  /** A warning fails the run (`--strict`). */
+  strict?: boolean
 }
 
 /** Defaults, in one place; options override them. */
@@ -300,7 +305,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   try {
     for (const reporter of context.reporters) await reporter.onRunStart?.({ cases: selected, client: context.clientName, flows, startedAt })
     const { cases, clientMs } = await runCases(context, selected)
-    const summary = summarize(cases, { wallMs: Math.round(performance.now() - started), clientMs, startedAt, client: context.clientName, flows })
+    const summary = summarize(cases, { wallMs: Math.round(performance.now() - started), clientMs, startedAt, client: context.clientName, flows }, options)
     if (context.stopped) Object.assign(summary, { [context.stopped]: true, notRun: selected.length - cases.length })
     const result: RunResult = { summary, cases }
     for (const reporter of context.reporters) await reporter.onRunEnd?.(result)
@@ -319,13 +324,9 @@ function stopRun(context: RunContext, why: NonNullable<RunContext['stopped']>): 
 }
 
 /** The run's counts and times from its case results. */
-function summarize(cases: CaseResult[], run: Pick<RunSummary, 'wallMs' | 'clientMs' | 'startedAt' | 'client' | 'flows'>): RunSummary {
+function summarize(cases: CaseResult[], run: Pick<RunSummary, 'wallMs' | 'clientMs' | 'startedAt' | 'client' | 'flows'>, policy: VerdictPolicy): RunSummary {
   return {
-    total: cases.length,
-    passed: cases.filter((r) => r.status === 'passed').length,
-    failed: cases.filter((r) => r.status === 'failed').length,
-    flaky: cases.filter((r) => r.status === 'flaky').length,
-    rulesBroken: [...new Set(cases.flatMap((r) => r.checks.filter((c) => c.status === 'failed').map((c) => c.rule)))],
+    ...countCases(cases, policy),
     clientMs: run.clientMs,
     wallMs: run.wallMs,
     startedAt: run.startedAt,
@@ -354,14 +355,15 @@ export async function runPool(count: number, jobs: number, task: (index: number)
 }
 
 /**
- * The runs of one case as one result: passed when every run passed, failed when every run failed,
- * flaky in between, with the details of its first failing run (the one to look at).
+ * The runs of one case as one result: as its first run when every run passed (under `policy`: a partial
+ * run passes with allowPartial), as its first failing run when none did, flaky in between, with the
+ * details of its first failing run (the one to look at).
  * @example combineRuns([passed, failed, passed]).status // 'flaky'
  */
-export function combineRuns(runs: CaseResult[]): CaseResult {
+export function combineRuns(runs: CaseResult[], policy: VerdictPolicy = {}): CaseResult {
   if (runs.length === 1) return runs[0]
-  const failed = runs.filter((run) => run.status !== 'passed')
-  const status = failed.length === 0 ? 'passed' : failed.length === runs.length ? 'failed' : 'flaky'
+  const failed = runs.filter((run) => !casePasses(run.status, policy))
+  const status = failed.length === 0 ? runs[0].status : failed.length === runs.length ? failed[0].status : 'flaky'
   return { ...(failed[0] ?? runs[0]), status, runs: { total: runs.length, failed: failed.length } }
 }
 
@@ -411,10 +413,10 @@ async function runCases(context: RunContext, cases: ConformanceCase[]): Promise<
     runs[index].push(result)
     clientMs += result.durationMs
     if (runs[index].length < repeat) return
-    const kase = combineRuns(runs[index])
+    const kase = combineRuns(runs[index], context.options)
     finished[index] = kase
     for (const reporter of context.reporters) await reporter.onCaseEnd?.(kase)
-    if (context.options.bail && kase.status !== 'passed') stopRun(context, 'bailed')
+    if (context.options.bail && !casePasses(kase.status, context.options)) stopRun(context, 'bailed')
   }
   const task = async (slot: number) => {
     const index = Math.floor(slot / repeat)
@@ -488,7 +490,7 @@ async function runCase(context: RunContext, kase: ConformanceCase, slot: number)
       flow: kase.flow,
       scenario: kase.scenario,
       title: kase.title,
-      status: checks.some((check) => check.status === 'failed') ? 'failed' : 'passed',
+      status: caseStatus(checks),
       durationMs: run.durationMs,
       exitCode: run.exitCode,
       signal: run.signal,
@@ -504,6 +506,7 @@ async function runCase(context: RunContext, kase: ConformanceCase, slot: number)
       ...(run.report ? { report: run.report } : {}),
       ...(run.reportError !== undefined ? { reportError: run.reportError } : {}),
       worldId: world.id,
+      token: maskToken(world.token),
     }
   } finally {
     await close(server)

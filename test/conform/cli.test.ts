@@ -87,7 +87,7 @@ describe.concurrent('relay-mock conform', () => {
     for (const file of ['conform.json', 'conform.xml', 'conform.html', 'conform.har']) expect(existsSync(join(reports, file))).toBe(true)
     expect(JSON.parse(await readFile(join(reports, 'conform.json'), 'utf8')).summary).toMatchObject({ total: 1, failed: 1, rulesBroken: ['client.outcome'] })
     expect(run.stdout).toMatch(/^::error title=client\.outcome in simple\/rejected-ok-status::Expected the outcome "rejected"/m)
-    expect(run.stdout).toMatch(/^::notice title=relay-mock conform::1 of 1 case failed; rules broken: client\.outcome$/m)
+    expect(run.stdout).toMatch(/^::notice title=relay-mock conform::Not conformant: 1 case, 0 passed, 1 failed; rules broken: client\.outcome$/m)
   })
 
   it('prints no annotations outside GitHub Actions unless asked', async () => {

@@ -3,6 +3,7 @@
 import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import type { CaseResult, CaseStart, RunResult } from '../../src/core/rules/types.js'
+import { countCases } from '../../src/core/rules/verdict.js'
 import { createConsoleReporter } from '../../src/node/reporters/console.js'
 
 const ERASE = '\r\u001b[2K'
@@ -30,7 +31,7 @@ function kase(id: string, overrides: Partial<CaseResult> = {}): CaseResult {
 const start = (id: string): CaseStart => ({ id, flow: 'simple', scenario: 'existing-vehicle', title: 'A case', visit, baseUrl: 'http://127.0.0.1:1', worldId: 'world-1' })
 
 function summary(cases: CaseResult[], extra: Partial<RunResult['summary']> = {}): RunResult['summary'] {
-  return { total: cases.length, passed: cases.filter((c) => c.status === 'passed').length, failed: cases.filter((c) => c.status === 'failed').length, flaky: cases.filter((c) => c.status === 'flaky').length, rulesBroken: [], clientMs: 240, wallMs: 300, startedAt: '2026-11-21T10:00:00.000Z', version: '0.1.0', client: './client.sh', flows: ['simple'], ...extra }
+  return { ...countCases(cases), clientMs: 240, wallMs: 300, startedAt: '2026-11-21T10:00:00.000Z', version: '0.1.0', client: './client.sh', flows: ['simple'], ...extra }
 }
 
 async function play(isTTY: boolean, clock: { now: number }) {

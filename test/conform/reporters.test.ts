@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import type { CaseResult, RunResult } from '../../src/core/rules/types.js'
+import { countCases } from '../../src/core/rules/verdict.js'
 import { createConsoleReporter, createJsonReporter, reporters, toJsonReport, toJUnitXml } from '../../src/node/reporters/index.js'
 
 const visit = {
@@ -34,7 +35,7 @@ function kase(overrides: Partial<CaseResult>): CaseResult {
     stderr: 'POST /payment -> 201\n',
     visit,
     checks: [
-      { rule: 'auth.bearer', status: 'passed', message: 'All 1 requests carried the bearer token.' },
+      { rule: 'auth.bearer', status: 'passed', message: 'The request carried the bearer token.' },
       { rule: 'client.outcome', status: 'skipped', message: 'Does not apply: the client wrote no RELAY_RESULT_FILE (it is optional).' },
     ],
     expected: [{ method: 'POST', path: '/payment' }],
@@ -43,40 +44,46 @@ function kase(overrides: Partial<CaseResult>): CaseResult {
   }
 }
 
-const result: RunResult = {
-  summary: {
-    total: 2,
-    passed: 1,
-    failed: 1,
-    rulesBroken: ['advanced.payment-body'],
-    clientMs: 1234,
-    wallMs: 1402,
-    startedAt: '2026-11-21T10:00:00.000Z',
-    version: '0.1.0',
-    client: 'python3 client.py',
-    flows: ['advanced', 'simple'],
-  },
-  cases: [
-    kase({
-      id: 'advanced/existing-vehicle',
-      flow: 'advanced',
-      title: 'The plate is known: pay for it, create nothing',
-      status: 'failed',
-      durationMs: 1022,
-      checks: [
-        { rule: 'auth.bearer', status: 'passed', message: 'All 3 requests carried the bearer token.' },
-        {
-          rule: 'advanced.payment-body',
-          status: 'failed',
-          message: 'Expected the payment body to carry the visit; in POST /payments (request 3 of 3) amount.currency is "EUR", expected "ISK" (the only currency). (interface: §2 Payment)',
-          seq: 3,
-        },
-        { rule: 'advanced.custodian-after-create', status: 'skipped', message: 'Does not apply: GET /vehicles found the vehicle.' },
-      ],
-    }),
-    kase({}),
-  ],
-}
+const cases: CaseResult[] = [
+  kase({
+    id: 'advanced/existing-vehicle',
+    flow: 'advanced',
+    title: 'The plate is known: pay for it, create nothing',
+    status: 'failed',
+    durationMs: 1022,
+    checks: [
+      { rule: 'auth.bearer', status: 'passed', message: 'All 3 requests carried the bearer token.' },
+      {
+        rule: 'advanced.payment-body',
+        status: 'failed',
+        message: 'Expected the payment body to carry the visit; in POST /payments (request 3 of 3) amount.currency is "EUR", expected "ISK" (the only currency). (interface: §2 Payment)',
+        seq: 3,
+      },
+      { rule: 'advanced.custodian-after-create', status: 'skipped', message: 'Does not apply: GET /vehicles found the vehicle.' },
+    ],
+  }),
+  kase({}),
+  kase({
+    id: 'simple/new-vehicle',
+    title: 'The plate is not known: the one request is the same',
+    status: 'partial',
+    checks: [
+      { rule: 'auth.bearer', status: 'passed', message: 'The request carried the bearer token.' },
+      { rule: 'client.completes', status: 'not-checked', missing: ['client'], message: "Not checked: it needs the client's run (its exit status and RELAY_RESULT_FILE), which was not given." },
+    ],
+  }),
+  kase({
+    id: 'simple/rejected',
+    title: 'The service refuses with a 4xx and `message`',
+    status: 'warning',
+    checks: [{ rule: 'client.outcome', status: 'warning', message: 'The client reported "rejected" where "unknown" is more truthful. (interface: §7 Errors)' }],
+  }),
+]
+
+const timing = { clientMs: 1234, wallMs: 1402, startedAt: '2026-11-21T10:00:00.000Z', version: '0.1.0', client: 'python3 client.py', flows: ['advanced' as const, 'simple' as const] }
+const result: RunResult = { summary: { ...countCases(cases), ...timing }, cases }
+/** The same run, judged with --allow-partial. */
+const allowingPartial: RunResult = { summary: { ...countCases(cases, { allowPartial: true }), ...timing }, cases }
 
 function capture() {
   let text = ''
@@ -114,6 +121,14 @@ describe('the console reporter', () => {
     expect(writes).toBe(1)
   })
 
+  it('says a run with only partial cases left is conformant under --allow-partial', async () => {
+    const out = capture()
+    const passing = cases.slice(1)
+    await createConsoleReporter({ stream: out.stream, color: false }).onRunEnd?.({ summary: { ...countCases(passing, { allowPartial: true }), ...timing }, cases: passing })
+    expect(out.text()).toMatch(/^Conformant: 3 cases, 1 passed, 1 warning, 1 partial, 0 failed$/m)
+    expect(out.text()).toContain('--allow-partial accepts the partial cases')
+  })
+
   it('writes no colour codes when colour is off', async () => {
     const out = capture()
     await createConsoleReporter({ stream: out.stream, color: false }).onRunEnd?.(result)
@@ -127,6 +142,25 @@ describe('the JSON reporter', () => {
     expect(Object.keys(json)).toEqual(['summary', 'cases'])
     expect(Object.keys(json.cases[0]).slice(0, 8)).toEqual(['id', 'flow', 'scenario', 'status', 'durationMs', 'exitCode', 'checks', 'requests'])
     expect(json.cases[0].checks[1]).toMatchObject({ rule: 'advanced.payment-body', status: 'failed', message: expect.stringContaining('EUR') })
+    expect(json.cases.map((c) => c.status)).toEqual(['failed', 'passed', 'partial', 'warning'])
+    expect(json.cases[2].checks[1]).toMatchObject({ rule: 'client.completes', status: 'not-checked', missing: ['client'] })
+  })
+
+  it('counts every case status in the summary, and says whether the run passes', () => {
+    expect(toJsonReport(result).summary).toMatchObject({
+      total: 4,
+      passed: 1,
+      warning: 1,
+      partial: 1,
+      failed: 1,
+      notReached: 0,
+      rulesBroken: ['advanced.payment-body'],
+      rulesNotChecked: ['client.completes'],
+      rulesWarned: ['client.outcome'],
+      allowPartial: false,
+      strict: false,
+      conformant: false,
+    })
   })
 
   it('writes the file, making its folder', async () => {
@@ -145,19 +179,35 @@ describe('the JUnit reporter', () => {
   const xml = toJUnitXml(result)
 
   it('writes one testcase per case, classname the flow and name the case id', () => {
-    expect(xml.match(/<testcase /g)).toHaveLength(2)
+    expect(xml.match(/<testcase /g)).toHaveLength(4)
     expect(xml).toContain('classname="advanced" name="advanced/existing-vehicle"')
     expect(xml).toContain('classname="simple" name="simple/accepted"')
   })
 
-  it('names each failed rule in the failure message and lists skipped rules in system-out', () => {
+  it('names each failed rule in the failure message and lists the rules that did not apply in system-out', () => {
     expect(xml).toMatch(/<failure message="advanced\.payment-body: Expected the payment body/)
-    expect(xml).toMatch(/<system-out><!\[CDATA\[[^\]]*Skipped rules:\n {2}advanced\.custodian-after-create: Does not apply/)
+    expect(xml).toMatch(/<system-out><!\[CDATA\[[^\]]*Rules that did not apply:\n {2}advanced\.custodian-after-create: Does not apply/)
+  })
+
+  it('fails a partial case, naming the rules not checked and why', () => {
+    expect(xml).toMatch(/<testcase classname="simple" name="simple\/new-vehicle"[^>]*>\s*<failure message="not checked \(partial; --allow-partial accepts it\): client\.completes: Not checked: it needs the client's run/)
+  })
+
+  it('reports a partial case as skipped, with the reason, under --allow-partial', () => {
+    const allowed = toJUnitXml(allowingPartial)
+    expect(allowed).toMatch(/<testcase classname="simple" name="simple\/new-vehicle"[^>]*>\s*<skipped message="not checked: client\.completes: Not checked: it needs the client's run \(its exit status and RELAY_RESULT_FILE\), which was not given\."\/>/)
+    expect(allowed.match(/<failure /g)).toHaveLength(1)
+  })
+
+  it('passes a case that only warned, listing the warning in system-out', () => {
+    expect(xml).toMatch(/name="simple\/rejected"[^>]*>\s*<system-out><!\[CDATA\[[^\]]*Warnings:\n {2}client\.outcome: /)
   })
 
   it('is well-formed XML', () => {
-    const parsed = execFileSync('python3', ['-c', 'import sys, xml.etree.ElementTree as ET; r = ET.fromstring(sys.stdin.read()); print(len(r.findall(".//testcase")), len(r.findall(".//failure")))'], { input: xml, encoding: 'utf8' })
-    expect(parsed.trim()).toBe('2 1')
+    const count = (text: string) =>
+      execFileSync('python3', ['-c', 'import sys, xml.etree.ElementTree as ET; r = ET.fromstring(sys.stdin.read()); print(len(r.findall(".//testcase")), len(r.findall(".//failure")), len(r.findall(".//skipped")))'], { input: text, encoding: 'utf8' }).trim()
+    expect(count(xml)).toBe('4 2 0')
+    expect(count(toJUnitXml(allowingPartial))).toBe('4 1 1')
   })
 })
 

@@ -1,8 +1,9 @@
 // The rules on journals made by driving the mock directly (no sockets): applicability, skipped
-// versus passed, live checks without the case, messages, and the expected calls.
+// versus not-checked versus passed, live checks without the case, messages, and the expected calls.
 import { describe, expect, it } from 'vitest'
 import { createRelayService } from '../../src/core/mock.js'
-import { evaluate, expectedCalls, ruleById, rules } from '../../src/core/rules/index.js'
+import { maskToken } from '../../src/core/journal.js'
+import { caseStatus, evaluate, expectedCalls, ruleById, rules } from '../../src/core/rules/index.js'
 import type { CaseContext, CaseVisit, ClientRun, Flow } from '../../src/core/rules/types.js'
 import type { World } from '../../src/core/world.js'
 
@@ -69,12 +70,31 @@ describe('evaluate', () => {
     expect(evaluate(context).find((check) => check.rule === 'advanced.custodian-after-create')).toMatchObject({ status: 'skipped', message: expect.stringContaining('found the vehicle') })
   })
 
-  it('skips the case-only rules live, saying they need the case', async () => {
-    const { visit: _visit, token: _token, world: _world, ...live } = await caseOf('advanced', 'existing-vehicle', [companyLookup, vehicleLookup, payment((a) => firstId(a[1]))])
-    const checks = evaluate(live)
-    expect(checks.filter((check) => check.status === 'skipped').map((check) => check.rule)).toEqual(expect.arrayContaining(['client.completes', 'client.outcome']))
-    expect(checks.find((check) => check.rule === 'client.completes')?.message).toContain("Needs the case's inputs")
+  it('reports the case-only rules live as not checked, naming the input they lack, never as skipped or passed', async () => {
+    const { visit: _visit, token: _token, world: _world, client: _client, ...live } = await caseOf('advanced', 'existing-vehicle', [companyLookup, vehicleLookup, payment((a) => firstId(a[1]))])
+    const checks = evaluate(live, { hint: 'pass it with --visits' })
+    expect(checks.filter((check) => check.status === 'not-checked').map((check) => check.rule)).toEqual(expect.arrayContaining(['client.completes', 'client.outcome']))
+    expect(checks.find((check) => check.rule === 'client.completes')).toMatchObject({
+      missing: ['client'],
+      message: "Not checked: it needs the client's run (its exit status and RELAY_RESULT_FILE), which was not given (pass it with --visits).",
+    })
     expect(checks.filter((check) => check.status === 'failed')).toEqual([])
+    expect(caseStatus(checks)).toBe('partial')
+  })
+
+  it('reports advanced.custodian-after-create not checked without the visit, though the ids were right (the registration date is the visit\'s)', async () => {
+    const context = await caseOf('advanced', 'new-vehicle', [companyLookup, vehicleLookup, createVehicle, custodian, payment((a) => idOf(a[2]))])
+    expect(statusOf(context, 'advanced.custodian-after-create')).toBe('passed')
+    const live = evaluate({ flow: 'advanced', requests: context.requests }).find((check) => check.rule === 'advanced.custodian-after-create')!
+    expect(live).toMatchObject({ status: 'not-checked', missing: ['visit'] })
+    expect(live.message).toMatch(/^Not checked: it needs the visit the client was given \(.*RELAY_REGISTRATION_DATE.*\), which was not given\. Without it: The client linked the new vehicle/)
+  })
+
+  it('keeps a failure found without the visit a failure, and a rule that does not apply skipped', async () => {
+    const context = await caseOf('advanced', 'new-vehicle', [companyLookup, vehicleLookup, createVehicle, payment((a) => idOf(a[2]))])
+    const live = evaluate({ flow: 'advanced', requests: context.requests })
+    expect(live.find((check) => check.rule === 'advanced.custodian-after-create')?.status).toBe('failed')
+    expect(live.find((check) => check.rule === 'advanced.first-vehicle')?.status).toBe('skipped')
   })
 
   it('runs the visit-free checks live: a payment for the second listed vehicle fails without the case', async () => {
@@ -89,7 +109,7 @@ describe('evaluate', () => {
       { ...payment((a) => firstId(a[1])), body: (w, a) => ({ locationId: w.location.id, vehicleId: firstId(a[1]), amount: { amount: 100, currency: 'ISK' }, startedOn: w.visit.visitStart, endedOn: w.visit.visitEnd }) },
     ])
     expect(statusOf(context, 'advanced.payment-body')).toBe('failed')
-    expect(statusOf({ flow: 'advanced', requests: context.requests }, 'advanced.payment-body')).toBe('passed')
+    expect(statusOf({ flow: 'advanced', requests: context.requests }, 'advanced.payment-body')).toBe('not-checked')
   })
 
   it('names the request by method, path and position, the field, and the values', async () => {
@@ -108,7 +128,18 @@ describe('evaluate', () => {
   it('judges the bearer token of a request to an unknown path by its header', async () => {
     const context = await caseOf('advanced', 'existing-vehicle', [{ method: 'GET', url: '/rental-comapnies?kennitala=1', headers: { authorization: 'Bearer rm_someone_elses_token' } }])
     expect(statusOf(context, 'auth.bearer')).toBe('failed')
+    expect(statusOf({ flow: 'advanced', requests: context.requests }, 'auth.bearer')).toBe('not-checked')
+  })
+
+  it("needs the case's token only for a request the mock did not route: its own verdict holds for the rest", async () => {
+    const context = await caseOf('advanced', 'existing-vehicle', [companyLookup, vehicleLookup, payment((a) => firstId(a[1]))])
     expect(statusOf({ flow: 'advanced', requests: context.requests }, 'auth.bearer')).toBe('passed')
+  })
+
+  it('compares a masked token (from a HAR) with the masked header of a request to an unknown path', async () => {
+    const context = await caseOf('advanced', 'existing-vehicle', [{ method: 'GET', url: '/rental-comapnies?kennitala=1' }])
+    expect(statusOf({ ...context, token: maskToken(context.token!) }, 'auth.bearer')).toBe('passed')
+    expect(statusOf({ ...context, token: maskToken('rm_someone_elses_token') }, 'auth.bearer')).toBe('failed')
   })
 
   it('reports a crashing rule as a failure that names relay-mock, not as a pass', async () => {

@@ -10,7 +10,9 @@ import { createServedService } from '../support/service.js'
 import { close, createServer, listen } from '../../src/node/server.js'
 import { toHtmlReport } from '../../src/node/reporters/html.js'
 import { runConformance, type ClientFunction } from '../../src/node/runner.js'
-import { launchChromium, skipBrowser } from './chromium.js'
+import { referenceClient } from '../../src/node/reference-client.js'
+import { checkCapture } from '../../src/devtools/live/capture.js'
+import { launchChromium } from './chromium.js'
 import { XSS, hostileRun } from './fixtures.js'
 
 const ARTIFACTS = resolve('test-results')
@@ -39,7 +41,17 @@ const skipsCustodian: ClientFunction = async function skipsCustodian(visit, env)
   return { outcome: 'paid', paymentId: payment.id }
 }
 
-describe.skipIf(skipBrowser)('in Chromium', () => {
+/** Records what a page logs as an error and what it throws, to assert there is none. */
+function errorsOf(page: Page): string[] {
+  const errors: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text())
+  })
+  page.on('pageerror', (error) => errors.push(error.message))
+  return errors
+}
+
+describe('in Chromium', () => {
   let browser: Browser
   beforeAll(async () => {
     browser = await launchChromium()
@@ -147,17 +159,62 @@ describe.skipIf(skipBrowser)('in Chromium', () => {
     await page.close()
   })
 
+  describe('the HTML report of a capture checked without its inputs (partial)', () => {
+    let page: Page
+    let errors: string[]
+    beforeAll(async () => {
+      const run = await runConformance({ client: referenceClient, cases: ['advanced/new-vehicle'], jobs: 1, reporters: [] })
+      const result = checkCapture([{ id: 'staging', entries: run.cases[0].requests }], { source: 'staging.har', version: '0.1.0' })
+      const file = resolve(ARTIFACTS, 'report-partial.html')
+      await writeFile(file, toHtmlReport(result))
+      page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+      errors = errorsOf(page)
+      await page.goto(pathToFileURL(file).href)
+    })
+    afterAll(async () => {
+      await page?.close()
+    })
+
+    it('says the visit is partial, not passed, in the heading, the counts and its badge', async () => {
+      expect(await page.locator('h1').innerText()).toMatch(/The visit is partial: not every rule could be checked/)
+      expect(await page.locator('.counts .partial').first().innerText()).toContain('1 partial')
+      const badge = page.locator('#case-visit-1 .pill.partial')
+      expect(await badge.innerText()).toMatch(/partial/i)
+      expect(await badge.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(105, 65, 198)')
+      expect(await page.locator('.pill.passed').count()).toBe(0)
+    })
+
+    it('lists each rule not checked with the input it lacked, open and visible', async () => {
+      const box = page.locator('#case-visit-1 .unchecked')
+      expect(await box.isVisible()).toBe(true)
+      const text = await box.innerText()
+      expect(text).toContain('advanced.custodian-after-create')
+      expect(text).toMatch(/it needs the visit the client was given/)
+      expect(text).toMatch(/client\.completes.*it needs the client’s run|client\.completes.*it needs the client's run/s)
+      await page.locator('#case-visit-1 .all-checks > summary').click()
+      expect(await page.locator('#case-visit-1 .check.not-checked').count()).toBeGreaterThan(0)
+      expect(await page.locator('#case-visit-1 .check.not-checked .check-status').first().innerText()).toMatch(/not checked/i)
+      await page.screenshot({ path: resolve(ARTIFACTS, 'report-partial.png'), fullPage: true })
+    })
+
+    it('logs no error', () => {
+      expect(errors).toEqual([])
+    })
+  })
+
   describe('the live page', () => {
     let service: RelayService
     let server: Server
     let baseUrl: string
     let page: Page
     const sent: Array<{ url: string; authorization?: string }> = []
+    let liveErrors: string[]
     beforeAll(async () => {
       service = await createServedService({ scenario: 'new-vehicle' })
       server = createServer(service)
       baseUrl = await listen(server, { port: 0 })
       page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
+      liveErrors = errorsOf(page)
       page.on('request', (request) => sent.push({ url: request.url(), authorization: request.headers().authorization }))
       await page.goto(`${baseUrl}/__relay/#token=${encodeURIComponent(service.world.token)}`)
       await page.locator('#world [data-origin]').waitFor({ timeout: 15_000 })
@@ -215,6 +272,18 @@ describe.skipIf(skipBrowser)('in Chromium', () => {
       expect(await visit.innerText()).toContain(markup)
       expect(await page.locator('#visits img').count()).toBe(0)
       expect(dialogs).toEqual([])
+    })
+
+    it('calls a complete visit that broke nothing partial, listing the rules it could not check, and logs no error', async () => {
+      const { visit, token, location } = service.world
+      const body = { location: location.id, vehicle: { owner: visit.ownerKennitala, plate: visit.plate, acquiredOn: visit.registrationDate }, visit: { startedOn: visit.visitStart, endedOn: visit.visitEnd }, payment: { amount: visit.amount, currency: 'ISK' } }
+      await fetch(`${baseUrl}/payment`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      const item = page.locator('#visits > li.partial').first()
+      await item.waitFor({ timeout: 20_000 })
+      expect(await item.locator('.pill.partial').innerText()).toMatch(/partial/i)
+      expect(await item.locator('.visit-unchecked').innerText()).toMatch(/3 rules not checked: simple\.body, client\.completes, client\.outcome/)
+      expect(await page.locator('#counts').innerText()).toMatch(/1 partial/)
+      expect(liveErrors).toEqual([])
     })
 
     it('shows a record the client created in the world panel', async () => {

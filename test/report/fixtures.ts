@@ -5,6 +5,7 @@ import type { RelayService } from '../../src/core/mock.js'
 import { createServedService } from '../support/service.js'
 import type { JournalEntry } from '../../src/core/journal.js'
 import type { CaseResult, CaseVisit, Check, ExpectedCall, RunResult } from '../../src/core/rules/types.js'
+import { countCases } from '../../src/core/rules/verdict.js'
 import type { World } from '../../src/core/world.js'
 
 export const FIXTURE_TOKEN = 'rm_fixture0000000000000001'
@@ -216,13 +217,9 @@ export async function rejectedSimpleCase(): Promise<CaseResult> {
 /** A run of the three cases above, as the runner would return it. */
 export async function fixtureRun(): Promise<RunResult> {
   const cases = [await skippedCustodianCase(), await existingVehicleCase(), await rejectedSimpleCase()]
-  const failed = cases.filter((c) => c.status === 'failed')
   return {
     summary: {
-      total: cases.length,
-      passed: cases.length - failed.length,
-      failed: failed.length,
-      rulesBroken: [...new Set(cases.flatMap((c) => c.checks.filter((k) => k.status === 'failed').map((k) => k.rule)))].sort(),
+      ...countCases(cases),
       clientMs: cases.reduce((sum, c) => sum + c.durationMs, 0),
       wallMs: 2104,
       startedAt: FROZEN.toISOString(),

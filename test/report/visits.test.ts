@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { JournalEntry } from '../../src/core/journal.js'
+import { checkCapture } from '../../src/devtools/live/capture.js'
 import { checkVisits, groupVisits, startsVisit } from '../../src/devtools/live/visits.js'
 import { converse } from './fixtures.js'
 
@@ -68,7 +69,7 @@ describe('groupVisits', () => {
 })
 
 describe('checkVisits', () => {
-  it('judges a visit without its inputs: rules that need them are skipped, the rest decide', async () => {
+  it('judges a visit without its inputs: rules that need them are not checked, the rest decide', async () => {
     const { entries } = await converse('new-vehicle', (w) => [
       { method: 'GET', url: `/rental-companies?kennitala=${w.visit.ownerKennitala}` },
       { method: 'GET', url: `/vehicles?plate=${w.visit.plate}` },
@@ -78,11 +79,11 @@ describe('checkVisits', () => {
     expect(visit.flow).toBe('advanced')
     expect(visit.status).toBe('failed')
     expect(visit.checks.find((c) => c.rule === 'advanced.create-vehicle-when-missing')?.status).toBe('failed')
-    expect(visit.checks.find((c) => c.rule === 'client.completes')?.status).toBe('skipped')
+    expect(visit.checks.find((c) => c.rule === 'client.completes')).toMatchObject({ status: 'not-checked', missing: ['client'], message: expect.stringContaining('relay-mock conform gives it') })
     expect(visit.expected.map((c) => `${c.method} ${c.path}`)).toContain('POST /custodians')
   })
 
-  it('passes a correct simple visit and names it simple', async () => {
+  it('calls a correct simple visit partial, never passed, since its body is not compared with a visit it was given, and names it simple', async () => {
     const { entries } = await converse('default', (w) => [
       {
         method: 'POST',
@@ -98,7 +99,21 @@ describe('checkVisits', () => {
     const [visit] = checkVisits(entries)
     expect(visit.flow).toBe('simple')
     expect(visit.checks.filter((c) => c.status === 'failed')).toEqual([])
-    expect(visit.status).toBe('passed')
+    expect(visit.checks.filter((c) => c.status === 'not-checked').map((c) => c.rule)).toEqual(['simple.body', 'client.completes', 'client.outcome'])
+    expect(visit.status).toBe('partial')
+  })
+
+  it('numbers the visits 1, 2, 3 in the order they began, as conform --from names them', async () => {
+    const { entries } = await twoAdvancedVisits()
+    const visits = checkVisits(entries)
+    expect(visits.map((v) => v.number)).toEqual([1, 2, 3])
+    expect(checkCapture([{ id: 'x', entries }], { source: 'capture.har', version: '0.1.0' }).cases.map((c) => c.id)).toEqual(['visit-1', 'visit-2', 'visit-3'])
+  })
+
+  it("compares a request to an unknown path with the world's token when it is given", async () => {
+    const { entries, world } = await converse('default', () => [{ method: 'GET', url: '/rental-comapnies?kennitala=1' }])
+    expect(checkVisits(entries)[0].checks.find((c) => c.rule === 'auth.bearer')?.status).toBe('not-checked')
+    expect(checkVisits(entries, { token: world.token })[0].checks.find((c) => c.rule === 'auth.bearer')?.status).toBe('passed')
   })
 
   it('marks a visit in progress, whatever its checks say so far', async () => {

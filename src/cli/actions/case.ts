@@ -8,6 +8,7 @@ import pc from 'picocolors'
 import { cases as builtInCases } from '../../../suites/index.js'
 import { RelayMockError } from '../../core/errors.js'
 import { toClientReport } from '../../core/rules/report.js'
+import { caseStatus, countCases } from '../../core/rules/verdict.js'
 import type { Check, Reporter, RunResult } from '../../core/rules/types.js'
 import { VISIT_DEFAULTS } from '../../devtools/live/visits.js'
 import { createConsoleReporter } from '../../node/reporters/console.js'
@@ -95,33 +96,25 @@ export async function runCaseByHand(args: CaseArgs): Promise<number> {
   const reporter = createConsoleReporter()
   for (const kaseResult of judged.cases) await reporter.onCaseEnd?.(kaseResult)
   await reporter.onRunEnd?.(judged)
-  return judged.summary.failed > 0 ? 1 : 0
+  return judged.summary.conformant ? 0 : 1
 }
 
 /**
- * A client run by hand has no exit status relay-mock could see: client.completes is skipped, saying
- * so, rather than passed on a made-up 0.
+ * A client run by hand has no exit status relay-mock could see: client.completes is not checked, saying
+ * so, rather than passed on a made-up 0. The case is then partial at best, which this command accepts
+ * (it exits 1 only for a rule broken): `conform` sees the exit status.
  */
 function withoutExitStatus(result: RunResult): RunResult {
   const cases = result.cases.map((kase) => {
     const checks = kase.checks.map(
       (check): Check =>
         check.rule === 'client.completes'
-          ? { rule: check.rule, status: 'skipped', message: 'Not checked: the client ran by hand, so relay-mock did not see its exit status (relay-mock conform checks it).' }
+          ? { rule: check.rule, status: 'not-checked', missing: ['client'], message: 'Not checked: the client ran by hand, so relay-mock did not see its exit status (relay-mock conform checks it).' }
           : check,
     )
-    return { ...kase, checks, status: checks.some((check) => check.status === 'failed') ? ('failed' as const) : ('passed' as const) }
+    return { ...kase, checks, status: caseStatus(checks) }
   })
-  const failed = cases.filter((kase) => kase.status === 'failed')
-  return {
-    cases,
-    summary: {
-      ...result.summary,
-      passed: cases.length - failed.length,
-      failed: failed.length,
-      rulesBroken: [...new Set(failed.flatMap((kase) => kase.checks.filter((c) => c.status === 'failed').map((c) => c.rule)))],
-    },
-  }
+  return { cases, summary: { ...result.summary, ...countCases(cases, { allowPartial: true }) } }
 }
 
 /** Resolves when the client wrote a report to the result file, or sent a request and then none for the live page's quiet time. */

@@ -3,7 +3,6 @@
 import os from 'node:os'
 import { join } from 'node:path'
 import pc from 'picocolors'
-import { skippedForCapture } from '../../devtools/live/capture.js'
 import type { Reporter } from '../../core/rules/types.js'
 import { checkHarFile } from '../../node/from-har.js'
 import { reporters } from '../../node/reporters/index.js'
@@ -12,7 +11,7 @@ import { loadCases } from '../../node/user-files.js'
 import { cases } from '../../../suites/index.js'
 import { fileReports, type ConformArgs } from '../conform-options.js'
 
-/** Runs conform; 0 when every case passed, 1 when a rule failed, 2 on a usage error. */
+/** Runs conform; 0 when the run passed (summary.conformant), 1 when it did not, 2 on a usage error. */
 export async function conform(args: ConformArgs): Promise<number> {
   const chosen: Reporter[] = [reporters.console({})]
   const files: Array<{ format: string; file: string }> = []
@@ -25,11 +24,9 @@ export async function conform(args: ConformArgs): Promise<number> {
   // Inside GitHub Actions, failures also become annotations on the run and the pull request.
   if (args.github ?? process.env.GITHUB_ACTIONS === 'true') chosen.push(reporters.github({}))
   if (args.from) {
-    const result = await checkHarFile(args.from, { reporters: chosen })
-    const skipped = skippedForCapture(result)
-    if (skipped.length) console.log(pc.dim(`Not checked (a capture has no visit inputs, no client exit status): ${skipped.join(', ')}.`))
+    const result = await checkHarFile(args.from, { reporters: chosen, visitsFile: args.visits, allowPartial: args.allowPartial, strict: args.strict })
     printReportFiles(files)
-    return result.summary.failed > 0 ? 1 : 0
+    return result.summary.conformant ? 0 : 1
   }
   const own = args.cases ? await loadCases(args.cases) : undefined
   const interrupt = onStopSignals()
@@ -46,11 +43,13 @@ export async function conform(args: ConformArgs): Promise<number> {
       repeat: args.repeat,
       reporters: chosen,
       signal: interrupt.signal,
+      allowPartial: args.allowPartial,
+      strict: args.strict,
     })
     printReportFiles(files)
     // A shell's convention for a process ended by a signal: 128 + its number (130 for Ctrl-C).
     if (interrupt.received) return 128 + os.constants.signals[interrupt.received]
-    return result.summary.failed + (result.summary.flaky ?? 0) > 0 ? 1 : 0
+    return result.summary.conformant ? 0 : 1
   } finally {
     interrupt.dispose()
   }

@@ -1,5 +1,6 @@
 // `relay-mock conform`: runs a location's client through every case and names each rule it breaks.
-// Exit status: 0 every case passed, 1 a rule failed, 2 a usage or set-up error.
+// Exit status: 0 the run passed, 1 it did not (a rule failed; a case partial without --allow-partial, or
+// warned under --strict; a case not reached), 2 a usage or set-up error.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs'
 import { RUN_TIMEOUT_MS } from '../../core/defaults.js'
 import { checked, flow, jobs, readableFile, repeat, seed, shellCommand, text, timeout, writableFile, writableFolder } from '../checks.js'
@@ -13,6 +14,15 @@ export const conformCommand: CommandModule<object, ConformArgs> = {
     let built = y
       .option('client', checked('client', shellCommand, { alias: 'c', describe: 'The client command, run through the shell once per case (see the client contract)' }))
       .option('from', checked('from', readableFile, { conflicts: 'client', describe: 'Check a conversation captured as HAR (a proxy, staging) with the same rules, without running a client' }))
+      .option(
+        'visits',
+        checked('visits', readableFile, {
+          implies: 'from',
+          describe: "With --from: a JSON file of the visits' inputs (visit, token, client), so the rules that need them are checked",
+        }),
+      )
+      .option('allow-partial', { type: 'boolean', describe: 'A partial case (a rule not checked for a missing input) does not fail the run' })
+      .option('strict', { type: 'boolean', describe: 'A warning (safe, but not the best the interface allows) fails the run' })
       .option('flow', checked('flow', flow, { alias: 'f', describe: 'Run only the cases of this flow' }))
       .option('case', checked('case', text, { repeatable: true, describe: 'Run only this case (an id, or a prefix such as advanced/*); repeatable' }))
       .option(
@@ -48,7 +58,8 @@ export const conformCommand: CommandModule<object, ConformArgs> = {
       .example('$0 conform --client "./client.sh" --report-dir conform-report', 'Write JSON, JUnit XML, HTML and HAR into one folder')
       .example('$0 conform --client "python3 client.py" --junit conform.xml', 'Run every case; write JUnit XML for CI')
       .example('$0 conform --from staging.har --html report.html', 'Check a captured conversation, visit by visit')
-      .example('$0 conform --client "./client.sh" --cases my-cases.json --case "mine/*"', 'Run only your own cases (see examples/cases.json)') as unknown as Argv<ConformArgs>
+      .example('$0 conform --client "./client.sh" --cases my-cases.json --case "mine/*"', 'Run only your own cases (see examples/cases.json)')
+      .example('$0 conform --from staging.har --visits visits.json', "Check it with each visit's inputs, so no rule is left unchecked") as unknown as Argv<ConformArgs>
   },
   async handler(args: ArgumentsCamelCase<ConformArgs>) {
     const { conform } = await import('../actions/conform.js')

@@ -11,6 +11,7 @@ export default defineRule({
   title: "the first call is GET `/rental-companies` with the owner's kennitala",
   cite: '§1 Advanced flow, rule 1; §4 Advanced integration, endpoint 1 and rule 1',
   needsCase: false,
+  needs: ['visit'],
   check({ requests, visit }) {
     const expected = `GET /rental-companies?kennitala=${visit?.ownerKennitala ?? '<the owner\'s kennitala>'}`
     if (requests.length === 0) {

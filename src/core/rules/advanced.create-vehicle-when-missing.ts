@@ -2,6 +2,7 @@
 // country `is`. Works live: the plate expected is the visit's when the case gives it, else the plate
 // the client looked up (the empty list answered that plate).
 import { normalizePlate } from '../store.js'
+import { plural } from '../text.js'
 import { defineRule } from './define.js'
 import { at, unreadableBody, bodyOf, callAfter, fail, fieldProblems, isRecord, pass, show, skip, vehicleFacts } from './facts.js'
 
@@ -11,9 +12,10 @@ export default defineRule({
   title: 'after an empty vehicle list, POST `/vehicles` with the plate and country `is`',
   cite: '§1 Advanced flow, rule 4; §4 Advanced integration, endpoint 3 and rule 2; §2 Vehicle',
   needsCase: false,
+  needs: ['visit'],
   check({ requests, visit }) {
     const vehicles = vehicleFacts(requests)
-    if (vehicles.kind === 'found') return skip(`Does not apply: ${at(requests, vehicles.entry)} found ${vehicles.vehicles.length} vehicle(s).`)
+    if (vehicles.kind === 'found') return skip(`Does not apply: ${at(requests, vehicles.entry)} found ${plural(vehicles.vehicles.length, 'vehicle')}.`)
     if (vehicles.kind === 'none') return skip(`Does not apply: ${vehicles.why}.`)
     const plate = visit?.plate ?? vehicles.entry.request.query['plate'] ?? '<the plate>'
     const expected = { plate, country: 'is' }

@@ -14,6 +14,7 @@ export default defineRule({
   title: "then POST `/custodians` with the new vehicle's id, the company's id, and `acquiredOn` on the registration date",
   cite: '§1 Advanced flow, rule 4; §4 Advanced integration, endpoint 4 and rule 2; §2 Custodian',
   needsCase: false,
+  needs: ['visit'],
   check({ requests, visit }) {
     const vehicles = vehicleFacts(requests)
     if (vehicles.kind === 'found') return skip(`Does not apply: ${at(requests, vehicles.entry)} found the vehicle, so no vehicle is created.`)

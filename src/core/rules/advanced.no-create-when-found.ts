@@ -1,5 +1,6 @@
 // advanced.no-create-when-found: when vehicles are found, no POST /vehicles or /custodians. Works
 // live: "found" is the mock's answer to GET /vehicles.
+import { plural } from '../text.js'
 import { defineRule } from './define.js'
 import { at, fail, list, pass, skip, vehicleFacts } from './facts.js'
 
@@ -18,7 +19,7 @@ export default defineRule({
       return pass(`${at(requests, vehicles.entry)} found the vehicle and the client created no vehicle or custodian.`)
     }
     return fail(
-      `Expected no POST /vehicles or POST /custodians once ${at(requests, vehicles.entry)} found ${vehicles.vehicles.length} vehicle(s) (the first one's id is used); the client sent ${list(requests, creates)}.`,
+      `Expected no POST /vehicles or POST /custodians once ${at(requests, vehicles.entry)} found ${plural(vehicles.vehicles.length, 'vehicle')} (the first one's id is used); the client sent ${list(requests, creates)}.`,
       { seq: creates[0].seq, expected: [], actual: creates.map((entry) => entry.route) },
     )
   },

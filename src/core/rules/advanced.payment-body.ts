@@ -53,6 +53,7 @@ export default defineRule({
     'POST `/payments` carries the location id, the vehicle id, `amount` `{amount: <integer>, currency: "ISK"}`, `startedOn`/`endedOn` equal to the visit\'s, in `YYYY-MM-DD HH:MM:SS`; `status`, if sent, is `new`',
   cite: '§2 Payment (advanced integration); §4 Advanced integration, endpoint 5 and rule 3; §8 Limits',
   needsCase: false,
+  needs: ['visit'],
   check({ requests, visit }) {
     const payments = callsTo(requests, 'POST /payments')
     if (payments.length === 0) return skip('Does not apply: no POST /payments was made.')
@@ -60,7 +61,7 @@ export default defineRule({
     const readable = payments.filter((entry) => !unreadableBody(entry))
     if (readable.length === 0) return skip(`Could not read the body of ${at(requests, payments[0])}: it is not JSON (see http.json-body).`)
     const faulty = firstFaultyBody(readable, (body) => problemsOf(body, visit, newVehicle))
-    if (!faulty) return pass(`The payment body carried the visit as the interface requires${visit ? '' : ' (checked without the visit: forms only)'}.`)
+    if (!faulty) return pass(`The payment body carried the visit as the interface requires.`)
     const expected = visit
       ? {
           locationId: visit.locationId,

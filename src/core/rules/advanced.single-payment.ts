@@ -5,6 +5,7 @@
 // one always fails; no payment at all fails only where one was due: the company was found and the
 // service refused nothing on the way (a client stops at a refusal or a failure, and an owner
 // outside the service gets no payment).
+import { plural } from '../text.js'
 import { defineRule } from './define.js'
 import { at, callsTo, companyFacts, fail, isFailure, isOk, list, pass, skip } from './facts.js'
 
@@ -31,7 +32,7 @@ export default defineRule({
         return fail(`Expected the payment to be the last call; ${at(requests, payment)} was followed by ${list(requests, after)}.`, { seq: after[0].seq })
       }
       const failed = attempts.filter((entry) => entry.seq < payment.seq && isFailure(entry)).length
-      return pass(`One payment, the last call: ${at(requests, payment)}${failed > 0 ? ` (after ${failed} attempt${failed === 1 ? '' : 's'} the service failed)` : ''}.`, { seq: payment.seq })
+      return pass(`One payment, the last call: ${at(requests, payment)}${failed > 0 ? ` (after ${plural(failed, 'attempt')} the service failed)` : ''}.`, { seq: payment.seq })
     }
     const company = companyFacts(requests)
     if (company.kind === 'empty') return skip('Does not apply: the owner is not part of the service, so no payment is due.')

@@ -11,6 +11,7 @@ export default defineRule({
   title: 'after a company is found, GET `/vehicles` with the plate',
   cite: '§1 Advanced flow, rule 3; §4 Advanced integration, endpoint 2',
   needsCase: false,
+  needs: ['visit'],
   check({ requests, visit }) {
     const company = companyFacts(requests)
     if (company.kind === 'empty') return skip(`Does not apply: ${at(requests, company.entry)} answered [] (the owner is not part of the service).`)

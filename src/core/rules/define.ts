@@ -1,9 +1,9 @@
-// defineRule: the one place a rule's id, title, clause and check come together. Failed messages
-// get the interface clause appended here, so no rule can forget to cite it.
+// defineRule: the one place a rule's id, title, clause and check come together. Failed and warning
+// messages get the interface clause appended here, so no rule can forget to cite it.
 import type { CaseContext, Rule, RuleOutcome } from './types.js'
 
 /**
- * Defines a conformance rule; its failures end by citing `cite`.
+ * Defines a conformance rule; its failures and warnings end by citing `cite`.
  * @example
  * export default defineRule({ id: 'simple.one-request', flows: ['simple'], title: '...', cite: '§4 Simple integration',
  *   needsCase: false, check: ({ requests }) => requests.length === 1 ? pass('one request') : fail('...') })
@@ -14,7 +14,7 @@ export function defineRule(rule: Rule): Rule {
     ...rule,
     check(context: CaseContext): RuleOutcome {
       const outcome = check(context)
-      return outcome.status === 'failed' ? { ...outcome, message: `${outcome.message} (interface: ${rule.cite})` } : outcome
+      return outcome.status === 'failed' || outcome.status === 'warning' ? { ...outcome, message: `${outcome.message} (interface: ${rule.cite})` } : outcome
     },
   }
 }

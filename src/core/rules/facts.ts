@@ -3,6 +3,7 @@
 // recorded). Deriving facts from the answers, not from the case's inputs, lets the rules that
 // need no visit run live on the serve page too.
 import type { JournalEntry } from '../journal.js'
+import { clipJson } from '../text.js'
 import { serviceRoutes } from '../handlers/index.js'
 import type { Flow, Outcome, RuleOutcome } from './types.js'
 
@@ -28,6 +29,11 @@ export function skip(message: string): RuleOutcome {
   return { status: 'skipped', message }
 }
 
+/** Safe, but not the best the interface allows: a pass unless the run is `--strict`. */
+export function warn(message: string, extra: Partial<RuleOutcome> = {}): RuleOutcome {
+  return { status: 'warning', message, ...extra }
+}
+
 /** `POST /payments (request 3 of 4)`: which request, by method, path and position in the case. */
 export function at(requests: ReadonlyArray<JournalEntry>, entry: JournalEntry): string {
   const position = requests.indexOf(entry) + 1
@@ -40,11 +46,13 @@ export function list(requests: ReadonlyArray<JournalEntry>, entries: ReadonlyArr
   return entries.length > limit ? `${shown.join(', ')} and ${entries.length - limit} more` : shown.join(', ')
 }
 
-/** A value as the client sent it, short enough for a message: `"2490"` (a string) reads differently from `2490`. */
+/**
+ * A value as the client sent it (or as expected), short enough for a message and cut only between whole
+ * values: `"2490"` (a string) reads differently from `2490`.
+ */
 export function show(value: unknown): string {
   if (value === undefined) return 'nothing'
-  const text = JSON.stringify(value)
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text
+  return clipJson(value, 200)
 }
 
 /** The parsed JSON body of a request, whatever its Content-Type (http.json-body judges that). */

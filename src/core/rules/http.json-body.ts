@@ -1,6 +1,7 @@
 // http.json-body: every request with a body sends `Content-Type: application/json` and valid JSON.
 // Works live: it reads only the request as the journal recorded it.
 import { contentTypeProblem } from '../protocol.js'
+import { allOf, capitalize, clipJson } from '../text.js'
 import { defineRule } from './define.js'
 import { at, fail, pass, skip } from './facts.js'
 
@@ -28,11 +29,11 @@ export default defineRule({
       } catch (error) {
         const text = entry.request.bodyText!
         return fail(
-          `Expected a valid JSON body; ${at(requests, entry)} sent ${JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text)}, which is not JSON (${(error as Error).message}).`,
+          `Expected a valid JSON body; ${at(requests, entry)} sent ${clipJson(text, 60)}, which is not JSON (${(error as Error).message}).`,
           { seq: entry.seq, expected: 'valid JSON', actual: text },
         )
       }
     }
-    return pass(`All ${withBody.length} request bodies were JSON with Content-Type: application/json.`)
+    return pass(`${capitalize(allOf(withBody.length, 'request body', 'request bodies'))} ${withBody.length === 1 ? 'was' : 'were'} JSON with Content-Type: application/json.`)
   },
 })

@@ -2,6 +2,7 @@
 // are the route table's advanced and simple routes; the mock's extra link routes (GET /vehicles/<id>
 // and the like) answer, but the interface does not document them ("not shown"), so a client must
 // not rely on them. Works live.
+import { allOf, capitalize } from '../text.js'
 import { defineRule } from './define.js'
 import { at, DOCUMENTED_ROUTES, fail, mockSaid, pass, skip } from './facts.js'
 
@@ -14,7 +15,7 @@ export default defineRule({
   check({ requests }) {
     if (requests.length === 0) return skip('No request was made.')
     const unknown = requests.filter((entry) => entry.route === null || !DOCUMENTED_ROUTES.has(entry.route))
-    if (unknown.length === 0) return pass(`All ${requests.length} requests were documented endpoints.`)
+    if (unknown.length === 0) return pass(`${capitalize(allOf(requests.length, 'request'))} ${requests.length === 1 ? 'was a documented endpoint' : 'were documented endpoints'}.`)
     const [first] = unknown
     const said = mockSaid(first)
     const more = unknown.length > 1 ? ` (${unknown.length} such requests in all)` : ''

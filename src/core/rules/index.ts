@@ -17,7 +17,7 @@ import httpJsonBody from './http.json-body.js'
 import httpKnownEndpoint from './http.known-endpoint.js'
 import simpleBody from './simple.body.js'
 import simpleOneRequest from './simple.one-request.js'
-import type { CaseContext, Check, Rule } from './types.js'
+import type { CaseContext, CaseInput, Check, Rule, RuleOutcome } from './types.js'
 
 /** Every rule, in the order of the README's table. */
 export const rules: ReadonlyArray<Rule> = [
@@ -50,31 +50,49 @@ export function ruleById(id: string): Rule | undefined {
   return byId.get(id)
 }
 
-/** What a case-only rule is missing from this context, if anything. */
-function missingInput(rule: Rule, context: CaseContext): string | undefined {
-  if (!rule.needsCase) return undefined
-  const needs = rule.needs ?? ['visit']
-  const missing = needs.filter((input) => context[input] === undefined)
-  if (missing.length === 0) return undefined
-  const names = { visit: 'visit', token: 'token', client: 'client run' }
-  return `Needs the case's inputs (its ${missing.map((m) => names[m]).join(' and ')}): checked by relay-mock conform, not live.`
+/** What each input is, in the words of the client contract: what a not-checked message names. */
+const INPUTS: Record<CaseInput, string> = {
+  visit: "the visit the client was given (RELAY_PLATE, RELAY_OWNER_KENNITALA, RELAY_REGISTRATION_DATE, the visit's times, RELAY_AMOUNT, RELAY_LOCATION_ID)",
+  token: "the case's token (RELAY_API_TOKEN)",
+  client: "the client's run (its exit status and RELAY_RESULT_FILE)",
+}
+
+/** The inputs a rule needs in this context that the context lacks. */
+function missingInputs(rule: Rule, context: CaseContext): CaseInput[] {
+  const needs = typeof rule.needs === 'function' ? rule.needs(context) : (rule.needs ?? (rule.needsCase ? ['visit'] : []))
+  return needs.filter((input) => context[input] === undefined)
+}
+
+function notChecked(rule: Rule, missing: CaseInput[], checked: string | undefined, hint: string | undefined): Check {
+  const lacked = missing.map((input) => INPUTS[input]).join(' and ')
+  const message = `Not checked: it needs ${lacked}, which ${missing.length === 1 ? 'was' : 'were'} not given${hint ? ` (${hint})` : ''}.${checked ? ` Without it: ${checked}` : ''}`
+  return { rule: rule.id, status: 'not-checked', message, missing }
+}
+
+export interface EvaluateOptions {
+  /** How the missing inputs can be given, added to each not-checked message, e.g. "pass them with --visits FILE". */
+  hint?: string
 }
 
 /**
- * Judges a case: one check per rule of its flow, in the rules' order. A rule that does not apply,
- * or needs inputs the context lacks, is `skipped`, never `passed`.
+ * Judges a case: one check per rule of its flow, in the rules' order. A rule that does not apply is
+ * `skipped`. A rule that needs an input the context lacks (the visit, the token, the client's run) is
+ * `not-checked`, saying which, never `passed`: a rule that cannot run without it is not run; one that can
+ * keeps a failure or a "does not apply" it found on what it saw, and otherwise reports what it did check.
  * @example
  * const checks = evaluate({ flow: 'advanced', requests: world.journal.entries() })
  * checks.filter((c) => c.status === 'failed').map((c) => `${c.rule}: ${c.message}`)
  */
-export function evaluate(context: CaseContext): Check[] {
+export function evaluate(context: CaseContext, options: EvaluateOptions = {}): Check[] {
   return rules
     .filter((rule) => rule.flows.includes(context.flow))
     .map((rule): Check => {
-      const missing = missingInput(rule, context)
-      if (missing) return { rule: rule.id, status: 'skipped', message: missing }
+      let missing: CaseInput[]
+      let outcome: RuleOutcome
       try {
-        return { rule: rule.id, ...rule.check(context) }
+        missing = missingInputs(rule, context)
+        if (missing.length > 0 && rule.needsCase) return notChecked(rule, missing, undefined, options.hint)
+        outcome = rule.check(context)
       } catch (error) {
         return {
           rule: rule.id,
@@ -82,6 +100,8 @@ export function evaluate(context: CaseContext): Check[] {
           message: `relay-mock could not check this rule (${(error as Error).message}). This is a bug in relay-mock; please report it with the case's requests.`,
         }
       }
+      if (missing.length > 0 && (outcome.status === 'passed' || outcome.status === 'warning')) return { ...notChecked(rule, missing, outcome.message, options.hint), ...(outcome.seq !== undefined ? { seq: outcome.seq } : {}) }
+      return { rule: rule.id, ...outcome }
     })
 }
 
@@ -103,11 +123,16 @@ export { defineRule } from './define.js'
 export { defineSuite } from './suite.js'
 export { toClientReport, clientReport } from './report.js'
 export { whatHappened, DOCUMENTED_ROUTES } from './facts.js'
+export { caseStatus, casePasses, countCases } from './verdict.js'
 
 export type { ConformanceCase, Suite } from './suite.js'
+export type { VerdictPolicy } from './verdict.js'
 export type {
   CaseContext,
+  CaseCounts,
+  CaseInput,
   CaseResult,
+  CaseStatus,
   CaseStart,
   CaseVisit,
   Check,

@@ -1,6 +1,7 @@
 // The client's own account of a case (RELAY_RESULT_FILE), read strictly: a report that does not
 // parse is a finding (client.outcome), never a crash.
 import { z } from 'zod'
+import { clipJson } from '../text.js'
 import type { ClientReport } from './types.js'
 
 export const clientReport = z
@@ -22,12 +23,12 @@ export function toClientReport(input: string | unknown): { report: ClientReport 
     try {
       value = JSON.parse(input)
     } catch (error) {
-      return { error: `the file is not JSON (${(error as Error).message}): ${JSON.stringify(input.length > 60 ? `${input.slice(0, 57)}...` : input)}` }
+      return { error: `the file is not JSON (${(error as Error).message}): ${clipJson(input, 60)}` }
     }
   }
   const parsed = clientReport.safeParse(value)
   if (parsed.success) return { report: parsed.data as ClientReport }
   const issue = parsed.error.issues[0]
   const where = issue.path.length > 0 ? issue.path.join('.') : 'the report'
-  return { error: `${where} ${issue.message.toLowerCase()} (it holds ${JSON.stringify(value)?.slice(0, 120)})` }
+  return { error: `${where} ${issue.message.toLowerCase()} (it holds ${clipJson(value, 120)})` }
 }

@@ -62,13 +62,14 @@ export default defineRule({
   title: 'its body carries the visit: location, vehicle owner, plate, `acquiredOn` (`YYYY-MM-DD`), visit times, amount, currency',
   cite: '§2 Payment (simple integration request body); §4 Simple integration',
   needsCase: false,
+  needs: ['visit'],
   check({ requests, visit }) {
     const payments = callsTo(requests, 'POST /payment')
     if (payments.length === 0) return skip('Does not apply: no POST /payment was made (see simple.one-request).')
     const readable = payments.filter((entry) => !unreadableBody(entry))
     if (readable.length === 0) return skip(`Could not read the body of ${at(requests, payments[0])}: it is not JSON (see http.json-body).`)
     const faulty = firstFaultyBody(readable, (body) => problemsOf(body, visit))
-    if (!faulty) return pass(`The body carried the visit as the interface requires${visit ? '' : ' (checked without the visit: forms only)'}.`)
+    if (!faulty) return pass(`The body carried the visit as the interface requires.`)
     const expected = visit
       ? {
           location: visit.locationId,

@@ -2,6 +2,7 @@
 // requests the live page shows together); without a case, no request yet is not a failure. Retries
 // of a POST /payment the service failed (5xx, nothing recorded) are the same request sent again, not
 // another one: how many is client.stops-on-failure's to judge.
+import { plural } from '../text.js'
 import { defineRule } from './define.js'
 import { fail, isFailure, list, pass, skip } from './facts.js'
 
@@ -23,7 +24,7 @@ export default defineRule({
     const payment = requests.findIndex((entry) => entry.route === 'POST /payment')
     const stray = requests.find((_, i) => i !== payment) ?? requests[0]
     return fail(
-      `Expected exactly one request, POST /payment; the client sent ${requests.length} request${requests.length === 1 ? '' : 's'}: ${list(requests, requests)}.`,
+      `Expected exactly one request, POST /payment; the client sent ${plural(requests.length, 'request')}: ${list(requests, requests)}.`,
       { seq: stray.seq, expected: ['POST /payment'], actual: requests.map((entry) => `${entry.request.method} ${entry.request.path}`) },
     )
   },

@@ -4,7 +4,21 @@ import type { JournalEntry } from '../journal.js'
 import type { Visit } from '../scenario.js'
 
 export type Flow = 'advanced' | 'simple'
-export type CheckStatus = 'passed' | 'failed' | 'skipped'
+/**
+ * What one rule found in one case: `passed`; `failed`; `skipped` (it does not apply here);
+ * `not-checked` (it applies, but an input it compares against was not given: the message says which);
+ * `warning` (safe but not the best the interface allows: a pass, unless the run is `--strict`).
+ */
+export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'not-checked' | 'warning'
+/**
+ * A case's verdict: `failed` when a rule failed; else `partial` when a rule was not checked; else
+ * `warning` when a rule warned; else `passed`. `not-reached`: the flow never made the request the case
+ * is about (e.g. the faulted one), so nothing it exists to check was seen; never a pass. `flaky`: with
+ * `conform --repeat`, it did not pass some of its runs but did others (the failing run's details are shown).
+ */
+export type CaseStatus = 'passed' | 'warning' | 'partial' | 'failed' | 'not-reached' | 'flaky'
+/** The inputs of a case a rule may compare the requests with. */
+export type CaseInput = 'visit' | 'token' | 'client'
 /** How a visit's payment ended: recorded, not handled (owner not in the service), or refused. */
 export type Outcome = 'paid' | 'skipped' | 'rejected'
 
@@ -51,8 +65,13 @@ export interface CaseContext {
 /** What one rule found in one case. */
 export interface RuleOutcome {
   status: CheckStatus
-  /** For a failure: what was expected, what the client did instead (request, field, value), and the rule it breaks. */
+  /**
+   * For a failure: what was expected, what the client did instead (request, field, value), and the rule it
+   * breaks. For `not-checked`: which input was missing, and what could be checked without it.
+   */
   message: string
+  /** For `not-checked`: the inputs the check lacked. */
+  missing?: CaseInput[]
   /** The journal seq of the request at fault, when one is. */
   seq?: number
   expected?: unknown
@@ -72,10 +91,15 @@ export interface Rule {
   title: string
   /** The interface clause, e.g. "§1 Advanced flow, rule 2". */
   cite: string
-  /** True when the check needs the case's inputs (visit, token or client); false ones run live too. */
+  /** True when the check cannot run at all without the inputs it `needs`; false ones run live too. */
   needsCase: boolean
-  /** Which of the case's inputs a `needsCase` rule cannot run without (default: the visit). */
-  needs?: ReadonlyArray<'visit' | 'token' | 'client'>
+  /**
+   * The case's inputs the check compares the requests with (default: the visit for a `needsCase` rule,
+   * none otherwise), or a function of the context saying which it needs there. Where one is missing,
+   * evaluate() reports the check `not-checked` (saying which), unless it failed or did not apply on
+   * what it could see: the rules never guess.
+   */
+  needs?: ReadonlyArray<CaseInput> | ((context: CaseContext) => ReadonlyArray<CaseInput>)
   check(context: CaseContext): RuleOutcome
 }
 
@@ -93,8 +117,7 @@ export interface CaseResult {
   scenario: string
   /** One line: what the case exercises. */
   title: string
-  /** `flaky`: with `conform --repeat`, failed some of its runs but not all (the failing run's details are shown). */
-  status: 'passed' | 'failed' | 'flaky'
+  status: CaseStatus
   durationMs: number
   exitCode: number | null
   signal: string | null
@@ -118,14 +141,39 @@ export interface CaseResult {
   worldId?: string
   /** With `conform --repeat N`: how many times the case ran and how many of those failed. */
   runs?: { total: number; failed: number }
+  /** The case's token, masked as everywhere it is shown (`abcd…wxyz`). */
+  token?: string
 }
 
-export interface RunSummary {
+/** How many cases ended each way, the rules behind them, and whether the run passes. */
+export interface CaseCounts {
   total: number
   passed: number
+  warning: number
+  partial: number
   failed: number
+  notReached: number
+  /** Cases that did not pass some of their `--repeat` runs but did others (not counted in `failed`). */
+  flaky: number
   /** The ids of the rules that failed in at least one case. */
   rulesBroken: string[]
+  /** The ids of the rules not checked in at least one case (an input was missing). */
+  rulesNotChecked: string[]
+  /** The ids of the rules that warned in at least one case. */
+  rulesWarned: string[]
+  /** Partial cases count as passing (`--allow-partial`). */
+  allowPartial: boolean
+  /** Warnings count as failures (`--strict`). */
+  strict: boolean
+  /**
+   * The run passes: no case failed, was flaky or was not reached; no case is partial unless
+   * `allowPartial`; no case warned if `strict`. The exit status is 0 exactly when this is true (and the
+   * run was not interrupted).
+   */
+  conformant: boolean
+}
+
+export interface RunSummary extends CaseCounts {
   /** Sum of the cases' client process times. */
   clientMs: number
   /** Wall time of the whole run. */
@@ -135,8 +183,6 @@ export interface RunSummary {
   /** The client command, or a name for an in-process client. */
   client: string
   flows: Flow[]
-  /** Cases that failed some of their `--repeat` runs but not all (not counted in `failed`). */
-  flaky?: number
   /** The run was stopped by a signal (Ctrl-C, SIGTERM, SIGHUP): the cases are those that finished. */
   interrupted?: true
   /** The run stopped at the first case that did not pass (`--bail`): the cases are those that finished. */

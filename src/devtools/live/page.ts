@@ -2,13 +2,14 @@
 // records, and the journal grouped into visits, each with its verdict and sequence diagram. One HTML
 // string with inline CSS and script, no build step. The server renders every fragment (with the same
 // diagram as the HTML report); the page polls GET /__relay/live and swaps in what changed.
-import { DIAGRAM_CSS, toChecksList, toSequenceDiagram } from '../diagram.js'
+import { checkTally, DIAGRAM_CSS, toChecksList, toSequenceDiagram } from '../diagram.js'
 import { ruleById } from '../../core/rules/index.js'
 import type { World } from '../../core/world.js'
 import { html, jsonForScript, raw, type SafeHtml } from './html.js'
 import { maskSecret } from '../../core/mask.js'
 import type { LiveSnapshot, LiveView } from './state.js'
 import { RELAY_MOCK_VERSION } from '../../core/version.js'
+import { plural } from '../../core/text.js'
 import type { LiveVisit } from './visits.js'
 
 /** How often the page asks for changes. Polling, not server-sent events: the mock's RelayResponse is one
@@ -27,45 +28,53 @@ function time(iso: string): string {
   return iso.length >= 19 ? `${iso.slice(11, 19)} UTC` : iso
 }
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`
-}
-
 const STATUS_TEXT: Record<LiveVisit['status'], { icon: string; text: string }> = {
   passed: { icon: '✓', text: 'Passed' },
+  warning: { icon: '!', text: 'Warning' },
+  partial: { icon: '?', text: 'Partial' },
   failed: { icon: '✗', text: 'Failed' },
   'in-progress': { icon: '…', text: 'In progress' },
 }
 
 /** A visit's version: what, if it changed, makes the page redraw the visit. */
-export function visitVersion(visit: LiveVisit, number: number): string {
-  return `${number}.${visit.requests.length}.${visit.requests.at(-1)?.seq ?? 0}.${visit.status}`
+export function visitVersion(visit: LiveVisit): string {
+  return `${visit.number}.${visit.requests.length}.${visit.requests.at(-1)?.seq ?? 0}.${visit.status}`
+}
+
+/** The visit's last step: what its verdict rests on. */
+function endOfVisit(visit: LiveVisit, quietMs: number): { text: string; failed?: boolean } {
+  if (!visit.complete) return { text: `In progress: a visit is complete when the next one starts or after ${quietMs / 1000} s without a request.` }
+  const count = (status: string) => visit.checks.filter((c) => c.status === status).length
+  const failed = count('failed')
+  if (failed > 0) return { text: `Visit complete: ${plural(failed, 'rule')} broken.`, failed: true }
+  const unchecked = count('not-checked')
+  if (unchecked > 0) return { text: `Visit complete: no rule broken, but ${plural(unchecked, 'rule')} could not be checked without the visit’s inputs.` }
+  const warned = count('warning')
+  return { text: warned > 0 ? `Visit complete: no rule broken; ${plural(warned, 'warning')}.` : 'Visit complete: no rule broken.' }
 }
 
 /**
  * One visit as the page draws it: a fold whose summary says the verdict, holding the diagram and the checks.
- * @example renderVisit(visit, 3, { quietMs: 5000 })
+ * @example renderVisit(visit, { quietMs: 5000 })
  */
-export function renderVisit(visit: LiveVisit, number: number, { quietMs }: { quietMs: number }): SafeHtml {
-  const failed = visit.checks.filter((c) => c.status === 'failed')
-  const skipped = visit.checks.filter((c) => c.status === 'skipped')
-  const judged = visit.checks.filter((c) => c.status !== 'skipped')
+export function renderVisit(visit: LiveVisit, { quietMs }: { quietMs: number }): SafeHtml {
+  const of = (status: string) => visit.checks.filter((c) => c.status === status)
+  const failed = of('failed')
+  const notChecked = of('not-checked')
   const status = STATUS_TEXT[visit.status]
-  const open = visit.status !== 'passed'
-  const end = visit.complete
-    ? { text: visit.status === 'failed' ? `Visit complete: ${plural(failed.length, 'rule')} broken.` : 'Visit complete: no rule broken.', failed: visit.status === 'failed' }
-    : { text: `In progress: a visit is complete when the next one starts or after ${quietMs / 1000} s without a request.` }
+  const open = visit.status === 'failed' || visit.status === 'in-progress'
   const noToken = visit.requests.some((e) => e.worldId === null)
   return html`<li class="visit ${visit.status}" id="${visit.id}">
 <details class="visit-box" id="${visit.id}-box"${open ? ' open' : ''}>
-<summary><h3 class="visit-title"><span class="pill ${visit.status}"><span aria-hidden="true">${status.icon}</span> ${status.text}</span> Visit ${number} <span class="visit-meta">${visit.flow} flow · ${plural(visit.requests.length, 'request')} · ${time(visit.startedAt)}</span></h3>
-${failed.length ? html`<span class="visit-broken">${plural(failed.length, 'rule')} broken: ${failed.map((c, i) => html`${i ? ', ' : ''}<code>${c.rule}</code>`)}</span>` : ''}</summary>
+<summary><h3 class="visit-title"><span class="pill ${visit.status}"><span aria-hidden="true">${status.icon}</span> ${status.text}</span> Visit ${visit.number} <span class="visit-meta">${visit.flow} flow · ${plural(visit.requests.length, 'request')} · ${time(visit.startedAt)}</span></h3>
+${failed.length ? html`<span class="visit-broken">${plural(failed.length, 'rule')} broken: ${failed.map((c, i) => html`${i ? ', ' : ''}<code>${c.rule}</code>`)}</span>` : ''}
+${visit.complete && notChecked.length ? html`<span class="visit-unchecked">${plural(notChecked.length, 'rule')} not checked: ${notChecked.map((c, i) => html`${i ? ', ' : ''}<code>${c.rule}</code>`)}</span>` : ''}</summary>
 <div class="visit-body">
 ${noToken ? html`<p class="stray-note">Some of these requests carried no valid token, so the mock could not tell which world they were for; they are shown in every world’s page.</p>` : ''}
-${toSequenceDiagram(visit, { idPrefix: visit.id, end, describeRule, inProgress: !visit.complete })}
-<details class="all-checks" id="${visit.id}-checks"><summary>Checks: ${failed.length} failed, ${judged.length - failed.length} passed, ${skipped.length} need the visit’s inputs</summary>
-${toChecksList(judged, describeRule)}
-${skipped.length ? html`<p class="muted skipped-note">Not checked live (they need the visit’s plate, owner, times or the client’s exit code; <code>relay-mock conform</code> checks them): ${skipped.map((c, i) => html`${i ? ', ' : ''}<code>${c.rule}</code>`)}.</p>` : ''}
+${toSequenceDiagram(visit, { idPrefix: visit.id, end: endOfVisit(visit, quietMs), describeRule, inProgress: !visit.complete })}
+<details class="all-checks" id="${visit.id}-checks"><summary>Checks: ${checkTally(visit.checks)}</summary>
+${notChecked.length ? html`<p class="muted unchecked-note">Not checked here: these rules compare the requests with the visit your system was given (its plate, owner, dates, amount, location) or with the client’s run, which a live page does not know; <code>relay-mock conform</code> gives them and checks these rules. Each says what it checked without them.</p>` : ''}
+${toChecksList(visit.checks, describeRule)}
 </details>
 </div>
 </details>
@@ -140,19 +149,22 @@ ${table('Rental companies', ['Name', 'Kennitala', 'Id'], records.rentalCompanies
 }
 
 function counts(visits: LiveVisit[]) {
+  const count = (status: LiveVisit['status']) => visits.filter((v) => v.status === status).length
   return {
     total: visits.length,
-    passed: visits.filter((v) => v.status === 'passed').length,
-    failed: visits.filter((v) => v.status === 'failed').length,
-    inProgress: visits.filter((v) => v.status === 'in-progress').length,
+    passed: count('passed'),
+    warning: count('warning'),
+    partial: count('partial'),
+    failed: count('failed'),
+    inProgress: count('in-progress'),
   }
 }
 
-/** The visits summary line: how many passed, failed, are in progress. */
+/** The visits summary line: how many passed, warned, are partial, failed, are in progress. */
 function renderCounts(visits: LiveVisit[]): SafeHtml {
   const c = counts(visits)
   if (c.total === 0) return html`<span class="muted">No visit yet.</span>`
-  return html`<span class="tally${c.passed ? ' passed' : ''}"><span aria-hidden="true">✓</span> ${c.passed} passed</span> <span class="tally${c.failed ? ' failed' : ''}"><span aria-hidden="true">✗</span> ${c.failed} failed</span>${c.inProgress ? html` <span class="tally in-progress"><span aria-hidden="true">…</span> ${c.inProgress} in progress</span>` : ''}`
+  return html`<span class="tally${c.passed ? ' passed' : ''}"><span aria-hidden="true">✓</span> ${c.passed} passed</span>${c.warning ? html` <span class="tally warning"><span aria-hidden="true">!</span> ${c.warning} warning</span>` : ''} <span class="tally${c.partial ? ' partial' : ''}"><span aria-hidden="true">?</span> ${c.partial} partial</span> <span class="tally${c.failed ? ' failed' : ''}"><span aria-hidden="true">✗</span> ${c.failed} failed</span>${c.inProgress ? html` <span class="tally in-progress"><span aria-hidden="true">…</span> ${c.inProgress} in progress</span>` : ''}`
 }
 
 export interface LivePayload {
@@ -183,7 +195,7 @@ export function toLivePayload(
   if (state !== undefined && state === live.state) return { state: live.state, unchanged: true }
   const snap = snapshot ?? view.snapshot(world, { now }, live)
   const known = new Set(have)
-  const numbered = snap.visits.map((visit, i) => ({ visit, number: i + 1 })).reverse().slice(0, VISITS_SHOWN)
+  const shown = [...snap.visits].reverse().slice(0, VISITS_SHOWN)
   return {
     state: snap.state,
     scenario: world.scenario.name,
@@ -192,15 +204,15 @@ export function toLivePayload(
     worldHtml: renderWorld(world).value,
     countsHtml: renderCounts(snap.visits).value,
     counts: counts(snap.visits),
-    visits: numbered.map(({ visit, number }) => {
-      const version = visitVersion(visit, number)
+    visits: shown.map((visit) => {
+      const version = visitVersion(visit)
       return {
         id: visit.id,
         version,
         status: visit.status,
-        number,
+        number: visit.number,
         rulesBroken: visit.checks.filter((c) => c.status === 'failed').map((c) => c.rule),
-        ...(known.has(`${visit.id}@${version}`) ? {} : { html: renderVisit(visit, number, { quietMs: snap.quietMs }).value }),
+        ...(known.has(`${visit.id}@${version}`) ? {} : { html: renderVisit(visit, { quietMs: snap.quietMs }).value }),
       }
     }),
   }
@@ -256,7 +268,7 @@ export function toLivePage(view: LiveView): string {
 <p id="counts" class="counts"></p>
 <p class="links"><a href="journal.har" id="har-link" data-download="relay-mock-journal.har">Download the journal as HAR</a> · <a href="visits" id="visits-link" data-download="relay-mock-visits.json">Verdicts as JSON</a></p>
 </div>
-<p class="explain">Each visit is one paid visit as your system reports it: it starts at <code>GET /rental-companies</code> (advanced flow) or <code>POST /payment</code> (simple flow) and holds every request until the next one starts. It is checked against the rules that need no knowledge of the visit itself (order, ids carried from one answer to the next call, formats, authentication); <code>relay-mock conform</code> checks the rest.</p>
+<p class="explain">Each visit is one paid visit as your system reports it: it starts at <code>GET /rental-companies</code> (advanced flow) or <code>POST /payment</code> (simple flow) and holds every request until the next one starts. It is checked against every rule; those that compare the requests with the visit your system was given (its plate, owner, dates, amount) or with its exit status are <em>not checked</em> here, and say so, so a visit that broke nothing is <em>partial</em>, not passed: <code>relay-mock conform</code> checks them all.</p>
 <p id="announce" class="visually-hidden" role="status" aria-live="polite"></p>
 <ol id="visits" class="visits" reversed></ol>
 <div id="empty" class="empty">
@@ -334,6 +346,8 @@ button[type=submit]:hover{background:#1e40af}
 .tally.passed{color:#067647}
 .tally.failed{color:#b42318}
 .tally.in-progress{color:#1d4ed8}
+.tally.partial{color:#6941c6}
+.tally.warning{color:#b54708}
 .links{margin:0 0 0 auto;font-size:.85rem}
 .explain{color:#475467;font-size:.85rem;margin:.4rem 0 1rem;max-width:60rem}
 .visits{list-style:none;margin:0;padding:0}
@@ -341,6 +355,8 @@ button[type=submit]:hover{background:#1e40af}
 .visit.failed{border-left:5px solid #b42318}
 .visit.passed{border-left:5px solid #067647}
 .visit.in-progress{border-left:5px solid #1d4ed8}
+.visit.partial{border-left:5px solid #6941c6}
+.visit.warning{border-left:5px solid #b54708}
 .visit-box>summary{cursor:pointer;padding:.7rem 1rem .7rem 2.3rem;list-style:none;position:relative;border-radius:8px}
 .visit-box>summary::-webkit-details-marker{display:none}
 .visit-box>summary::before{content:"▸";position:absolute;left:.9rem;top:.7rem;color:#475467;font-size:1.05rem}
@@ -349,13 +365,16 @@ button[type=submit]:hover{background:#1e40af}
 .visit-title{display:inline;font-size:1rem;margin:0}
 .visit-meta{font-weight:400;color:#475467;font-size:.85rem;margin-left:.3rem}
 .visit-broken{display:block;font-size:.85rem;color:#b42318;margin-top:.2rem}
+.visit-unchecked{display:block;font-size:.85rem;color:#6941c6;margin-top:.2rem}
 .visit-body{padding:0 1.1rem 1rem}
 .pill{display:inline-block;font-size:.72rem;font-weight:700;text-transform:uppercase;letter-spacing:.03em;padding:.1rem .5rem;border-radius:999px;vertical-align:.12em;margin-right:.3rem}
 .pill.passed{color:#067647;background:#ecfdf3;border:1px solid #abefc6}
 .pill.failed{color:#b42318;background:#fef3f2;border:1px solid #fda29b}
 .pill.in-progress{color:#1d4ed8;background:#eff4ff;border:1px solid #b2ccff}
+.pill.partial{color:#6941c6;background:#f9f5ff;border:1px solid #d6bbfb}
+.pill.warning{color:#b54708;background:#fffaeb;border:1px solid #fedf89}
 .all-checks>summary{cursor:pointer;font-weight:600;font-size:.85rem;color:#1d4ed8;width:max-content;max-width:100%}
-.skipped-note{font-size:.8rem}
+.unchecked-note{font-size:.8rem}
 .stray-note{font-size:.85rem;color:#93370d;background:#fffaeb;border:1px solid #fedf89;border-radius:6px;padding:.4rem .7rem}
 .empty{background:#fff;border:1px dashed #98a2b3;border-radius:10px;padding:1rem 1.2rem}
 .empty h2{font-size:1.05rem;margin:0 0 .4rem}
@@ -408,7 +427,7 @@ const LIVE_SCRIPT = raw(`
       if (v.html && (!old || old.getAttribute('data-version') !== v.version)) {
         node = fragment(v.html); node.setAttribute('data-version', v.version);
         if (old) { keepOpen(old, node); old.replaceWith(node); } else { node.classList.add('arrived'); }
-        if (v.status !== 'in-progress' && (!old || old.getAttribute('data-status') === 'in-progress')) messages.push('Visit ' + v.number + (v.status === 'failed' ? ' failed: ' + v.rulesBroken.join(', ') : ' passed'));
+        if (v.status !== 'in-progress' && (!old || old.getAttribute('data-status') === 'in-progress')) messages.push('Visit ' + v.number + (v.status === 'failed' ? ' failed: ' + v.rulesBroken.join(', ') : ' ' + v.status));
         else if (!old) messages.push('Visit ' + v.number + ' started');
       }
       if (!node) return;

@@ -105,7 +105,7 @@ export function createLiveState(service: RelayService): LiveView {
       const live = known ?? state(world, options)
       let cache = judged.get(world)
       if (!cache) judged.set(world, (cache = new Map()))
-      return { ...live, visits: checkVisits(live.entries, { now: options.now, quietMs: live.quietMs, cache }) }
+      return { ...live, visits: checkVisits(live.entries, { now: options.now, quietMs: live.quietMs, cache, token: world.token }) }
     },
   }
 }

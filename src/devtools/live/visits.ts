@@ -1,8 +1,10 @@
 // Visits: a journal cut into the conversations a location's system had with the service, one per
-// paid visit, each judged by the same rules as a conformance case, minus those that need the case's
-// inputs. The live page, GET /__relay/visits and `conform --from FILE.har` all group this way.
+// paid visit, each judged by the same rules as a conformance case. Live, the visit the system was given
+// is not known, so the rules that compare with it come back not-checked (the visit is then partial,
+// never passed). The live page, GET /__relay/visits and `conform --from FILE.har` all group and number
+// visits this way: 1, 2, 3… in the order they began.
 import type { JournalEntry } from '../../core/journal.js'
-import { evaluate, expectedCalls } from '../../core/rules/index.js'
+import { caseStatus, evaluate, expectedCalls } from '../../core/rules/index.js'
 import type { Check, ExpectedCall, Flow } from '../../core/rules/types.js'
 
 export const VISIT_DEFAULTS = {
@@ -10,16 +12,18 @@ export const VISIT_DEFAULTS = {
   quietMs: 5000,
 }
 
-export type VisitStatus = 'passed' | 'failed' | 'in-progress'
+export type VisitStatus = 'passed' | 'warning' | 'partial' | 'failed' | 'in-progress'
 
 /** One visit as the live page and GET /__relay/visits show it. */
 export interface LiveVisit {
   /** `visit-<seq of its first request>`: stable while the journal keeps that request. */
   id: string
+  /** Its place among the visits shown, 1 for the first: "Visit 3" on the page, `visit-3` in `conform --from`. */
+  number: number
   flow: Flow
   /** True once a later visit began, or no request came for `quietMs`. */
   complete: boolean
-  /** `in-progress` until complete; then `failed` when any rule failed, else `passed`. */
+  /** `in-progress` until complete; then as a case's: `failed`, `partial` (a rule not checked), `warning` or `passed`. */
   status: VisitStatus
   startedAt: string
   lastAt: string
@@ -33,6 +37,9 @@ export interface GroupOptions {
   now?: number
   quietMs?: number
 }
+
+/** How the live page says where the missing inputs come from. */
+const LIVE_HINT = 'live, the visit your system was given is not known: relay-mock conform gives it and checks this'
 
 /**
  * True for the first call of a visit: the company lookup (advanced) or the simple payment. A misspelt
@@ -76,26 +83,31 @@ export function groupVisits(entries: ReadonlyArray<JournalEntry>, options: Group
   })
 }
 
+/** A visit is the same visit while its place, its first and last request and its completeness are: judged once. */
+function visitKey(number: number, requests: ReadonlyArray<JournalEntry>, complete: boolean): string {
+  return `${number}-${requests[0].seq}-${requests[requests.length - 1].seq}-${requests.length}-${complete}`
+}
+
 /**
- * Groups entries into visits and judges each with the rules that need no case inputs (a visit seen
- * live has no known visit, token or client: those rules come back `skipped`).
- * @example checkVisits(entries, { now: Date.now() }).filter((v) => v.status === 'failed')
+ * Groups entries into visits and judges each. A visit seen live has no known visit or client run, so the
+ * rules that need them come back `not-checked` (and the visit `partial`); `token` is the world's token,
+ * when the entries are one world's.
+ * @example checkVisits(entries, { now: Date.now(), token: world.token }).filter((v) => v.status === 'failed')
  */
-export function checkVisits(entries: ReadonlyArray<JournalEntry>, options: GroupOptions & { cache?: Map<string, LiveVisit> } = {}): LiveVisit[] {
+export function checkVisits(entries: ReadonlyArray<JournalEntry>, options: GroupOptions & { cache?: Map<string, LiveVisit>; token?: string } = {}): LiveVisit[] {
   const { cache } = options
-  const visits = groupVisits(entries, options).map(({ requests, complete }) => {
-    // A visit is the same visit while its first and last request and its completeness are: judged once.
-    const key = `${requests[0].seq}-${requests[requests.length - 1].seq}-${requests.length}-${complete}`
-    const known = cache?.get(key)
+  const visits = groupVisits(entries, options).map(({ requests, complete }, i) => {
+    const number = i + 1
+    const known = cache?.get(visitKey(number, requests, complete))
     if (known) return known
     const flow = flowOf(requests)
-    const checks = evaluate({ flow, requests })
-    const failed = checks.some((check) => check.status === 'failed')
+    const checks = evaluate({ flow, requests, ...(options.token ? { token: options.token } : {}) }, { hint: LIVE_HINT })
     const visit: LiveVisit = {
       id: `visit-${requests[0].seq}`,
+      number,
       flow,
       complete,
-      status: complete ? (failed ? 'failed' : 'passed') : 'in-progress',
+      status: complete ? caseStatus(checks) : 'in-progress',
       startedAt: requests[0].time,
       lastAt: requests[requests.length - 1].time,
       requests,
@@ -106,21 +118,23 @@ export function checkVisits(entries: ReadonlyArray<JournalEntry>, options: Group
   })
   if (cache) {
     cache.clear()
-    for (const visit of visits) cache.set(`${visit.requests[0].seq}-${visit.requests[visit.requests.length - 1].seq}-${visit.requests.length}-${visit.complete}`, visit)
+    for (const visit of visits) cache.set(visitKey(visit.number, visit.requests, visit.complete), visit)
   }
   return visits
 }
 
-/** A visit for scripts (GET /__relay/visits): its verdict, the failed rules, and each request in brief. */
+/** A visit for scripts (GET /__relay/visits): its number and verdict, the failed and unchecked rules, and each request in brief. */
 export function toVisitJson(visit: LiveVisit) {
   return {
     id: visit.id,
+    number: visit.number,
     flow: visit.flow,
     complete: visit.complete,
     status: visit.status,
     startedAt: visit.startedAt,
     lastAt: visit.lastAt,
     rulesBroken: visit.checks.filter((c) => c.status === 'failed').map((c) => c.rule),
+    rulesNotChecked: visit.checks.filter((c) => c.status === 'not-checked').map((c) => c.rule),
     requests: visit.requests.map((e) => ({ seq: e.seq, method: e.request.method, path: e.request.path, search: e.request.search, status: e.response.status, route: e.route })),
     expected: visit.expected,
     checks: visit.checks,

@@ -1,9 +1,10 @@
-// The terminal reporter: a line per case as it ends (✓/✗/~, id, time), then each failure's rule and
-// explanation, then a summary. On a terminal, also a live progress line under them (cases done,
-// the one running, elapsed), overwritten in place and cleared at the end; elsewhere (CI, a pipe)
-// only the plain lines. Colour only when the stream is a terminal.
+// The terminal reporter: a line per case as it ends (✓ ! ? ✗ ~, id, time), then each failure's rule and
+// explanation, the rules not checked and why, the warnings, then a summary. On a terminal, also a live
+// progress line under them (cases done, the one running, elapsed), overwritten in place and cleared at
+// the end; elsewhere (CI, a pipe) only the plain lines. Colour only when the stream is a terminal.
 import pc from 'picocolors'
-import type { CaseResult, CaseStart, Reporter, RunResult, RunStart } from '../../core/rules/types.js'
+import { plural } from '../../core/text.js'
+import type { CaseResult, CaseStart, CaseStatus, Check, Reporter, RunResult, RunStart } from '../../core/rules/types.js'
 
 export interface ConsoleReporterOptions {
   /** Where to write. Default process.stdout. */
@@ -26,6 +27,35 @@ function indent(text: string, prefix: string): string {
     .split('\n')
     .map((line) => prefix + line)
     .join('\n')
+}
+
+/** A case's mark: passed ✓, warning !, partial ?, failed ✗, not reached –, flaky ~. */
+export const CASE_MARKS: Record<CaseStatus, string> = { passed: '✓', warning: '!', partial: '?', failed: '✗', 'not-reached': '–', flaky: '~' }
+
+/**
+ * The checks of `status` across cases, grouped by what they say: the rules that say it and the cases they
+ * say it in. A not-checked message is grouped without what each case could check without the input.
+ */
+function grouped(cases: ReadonlyArray<CaseResult>, status: Check['status']): Array<{ rules: string[]; cases: string[]; reason: string }> {
+  const byReason = new Map<string, Map<string, string[]>>()
+  for (const kase of cases) {
+    for (const check of kase.checks.filter((c) => c.status === status)) {
+      const reason = status === 'not-checked' ? check.message.replace(/ Without it: .*$/s, '') : check.message
+      const rules = byReason.get(reason) ?? new Map<string, string[]>()
+      rules.set(check.rule, [...(rules.get(check.rule) ?? []), kase.id])
+      byReason.set(reason, rules)
+    }
+  }
+  const groups = new Map<string, { rules: string[]; cases: string[]; reason: string }>()
+  for (const [reason, rules] of byReason) {
+    for (const [rule, ids] of rules) {
+      const key = `${reason}\u0000${ids.join('\u0000')}`
+      const group = groups.get(key) ?? { rules: [], cases: ids, reason }
+      group.rules.push(rule)
+      groups.set(key, group)
+    }
+  }
+  return [...groups.values()]
 }
 
 /**
@@ -62,17 +92,26 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
       progress.started(start.id)
     },
     onCaseEnd(result: CaseResult) {
-      const failed = result.checks.filter((check) => check.status === 'failed')
-      const mark = result.status === 'passed' ? c.green('✓') : result.status === 'flaky' ? c.yellow('~') : c.red('✗')
-      const detail = failed.length > 0 ? c.red(`  ${failed.length} rule${failed.length === 1 ? '' : 's'} failed`) : ''
-      const flaky = result.status === 'flaky' && result.runs ? c.yellow(`  flaky: failed ${result.runs.failed} of ${result.runs.total} runs`) : ''
-      const timedOut = result.timedOut ? c.red('  timed out, killed') : ''
-      write(`  ${mark} ${result.id.padEnd(width)}  ${c.dim(formatMs(result.durationMs))}${detail}${flaky}${timedOut}`)
+      const count = (status: Check['status']) => result.checks.filter((check) => check.status === status).length
+      const colour = { passed: c.green, warning: c.yellow, partial: c.magenta, failed: c.red, 'not-reached': c.red, flaky: c.yellow }[result.status]
+      const failed = count('failed')
+      const unchecked = count('not-checked')
+      const warned = count('warning')
+      const detail = [
+        failed > 0 ? c.red(`${plural(failed, 'rule')} failed`) : '',
+        unchecked > 0 ? c.magenta(`${plural(unchecked, 'rule')} not checked`) : '',
+        warned > 0 ? c.yellow(plural(warned, 'warning')) : '',
+        result.status === 'flaky' && result.runs ? c.yellow(`flaky: failed ${result.runs.failed} of ${result.runs.total} runs`) : '',
+        result.status === 'not-reached' ? c.red('not reached') : '',
+        result.timedOut ? c.red('timed out, killed') : '',
+      ].filter(Boolean)
+      write(`  ${colour(CASE_MARKS[result.status])} ${result.id.padEnd(width)}  ${c.dim(formatMs(result.durationMs))}${detail.length ? `  ${detail.join('  ')}` : ''}`)
       progress.ended(result.id)
     },
     onRunEnd(result: RunResult) {
       progress.stop()
-      const failedCases = result.cases.filter((kase) => kase.status !== 'passed')
+      // The cases with a broken rule: failed ones, and flaky ones (their first failing run).
+      const failedCases = result.cases.filter((kase) => kase.status === 'failed' || kase.status === 'flaky')
       for (const kase of failedCases) {
         write('')
         const mark = kase.status === 'flaky' ? c.yellow('~') : c.red('✗')
@@ -84,32 +123,50 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
         }
       }
       const { summary } = result
+      // A captured conversation (conform --from) ran no client: its cases are visits, with no client time.
+      const captured = result.cases.length > 0 && result.cases.every((kase) => kase.scenario === 'captured')
+      const where = (ids: string[]) => (ids.length === result.cases.length && ids.length > 1 ? `all ${ids.length} ${captured ? 'visits' : 'cases'}` : ids.join(', '))
+      const unchecked = grouped(result.cases, 'not-checked')
+      if (unchecked.length > 0) {
+        write('')
+        write(`${c.magenta('?')} ${c.bold('Not checked')} ${c.dim(`(an input was missing; ${summary.allowPartial ? '--allow-partial accepts the partial cases' : 'a partial case fails the run unless --allow-partial'})`)}`)
+        for (const { rules, cases, reason } of unchecked) {
+          write(`    ${rules.map((rule) => c.magenta(rule)).join(', ')} ${c.dim(`in ${where(cases)}`)}`)
+          write(indent(reason, '      '))
+        }
+      }
+      const warned = grouped(result.cases, 'warning')
+      if (warned.length > 0) {
+        write('')
+        write(`${c.yellow('!')} ${c.bold('Warnings')} ${c.dim(summary.strict ? '(--strict: they fail the run)' : '(safe, but not the best the interface allows; --strict fails on them)')}`)
+        for (const { rules, cases, reason } of warned) {
+          write(`    ${rules.map((rule) => c.yellow(rule)).join(', ')} ${c.dim(`in ${where(cases)}`)}`)
+          write(indent(reason, '      '))
+        }
+      }
       write('')
-      const flaky = summary.flaky ?? 0
+      const flaky = summary.flaky
       const counts = [
         plural(summary.total, 'case'),
         c.green(`${summary.passed} passed`),
+        summary.warning > 0 ? c.yellow(`${summary.warning} warning`) : '',
+        summary.partial > 0 ? c.magenta(`${summary.partial} partial`) : '',
         summary.failed > 0 ? c.red(`${summary.failed} failed`) : `${summary.failed} failed`,
-        ...(flaky > 0 ? [c.yellow(`${flaky} flaky`)] : []),
-      ]
+        flaky > 0 ? c.yellow(`${flaky} flaky`) : '',
+        summary.notReached > 0 ? c.red(`${summary.notReached} not reached`) : '',
+      ].filter(Boolean)
       const stoppedEarly = summary.interrupted || summary.bailed
-      const verdict = stoppedEarly ? c.yellow(summary.interrupted ? 'Interrupted' : 'Stopped at the first failure (--bail)') : summary.failed + flaky === 0 ? c.green('Conformant') : c.red('Not conformant')
+      const verdict = stoppedEarly ? c.yellow(summary.interrupted ? 'Interrupted' : 'Stopped at the first failure (--bail)') : summary.conformant ? c.green('Conformant') : c.red('Not conformant')
       write(`${c.bold(verdict)}: ${counts.join(', ')}`)
       if (stoppedEarly) {
         const notRun = summary.notRun ?? 0
         write(c.yellow(`${plural(notRun, 'case')} did not run or finish; the reports hold the ${plural(summary.total, 'case')} that finished.`))
       }
       if (summary.rulesBroken.length > 0) write(`Rules broken: ${summary.rulesBroken.map((rule) => c.red(rule)).join(', ')}`)
-      // A captured conversation (conform --from) ran no client: there is no client time to show.
-      const captured = result.cases.length > 0 && result.cases.every((kase) => !kase.visit)
       const times = captured ? `Checked in ${formatMs(summary.wallMs)}` : `Client time ${formatMs(summary.clientMs)}, wall time ${formatMs(summary.wallMs)}`
       write(c.dim(`${times} · relay-mock ${summary.version}`))
     },
   }
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`
 }
 
 type Colors = ReturnType<typeof pc.createColors>

@@ -3,6 +3,7 @@ import pc from 'picocolors'
 import type { JournalEntry } from '../../core/journal.js'
 import type { CaseResult, CaseStart, Reporter } from '../../core/rules/types.js'
 import { formatMs } from './console.js'
+import { plural } from '../../core/text.js'
 
 function short(value: unknown, limit = 90): string {
   if (value === undefined) return ''
@@ -33,7 +34,9 @@ export function createDemoReporter(stream: NodeJS.WritableStream & { isTTY?: boo
       const outcome = result.report ? `${result.report.outcome}${result.report.paymentId ? ` (payment ${result.report.paymentId})` : ''}` : 'no report'
       if (failed.length === 0) {
         const passed = result.checks.filter((check) => check.status === 'passed').length
-        write(`  ${c.green('✓')} ${outcome}; ${passed} rules passed, ${result.checks.length - passed} did not apply ${c.dim(`(${formatMs(result.durationMs)})`)}`)
+        const skipped = result.checks.filter((check) => check.status === 'skipped').length
+        const other = result.checks.length - passed - skipped
+        write(`  ${c.green('✓')} ${outcome}; ${plural(passed, 'rule')} passed, ${skipped} did not apply${other ? `, ${other} not checked or warned` : ''} ${c.dim(`(${formatMs(result.durationMs)})`)}`)
       } else {
         write(`  ${c.red('✗')} ${outcome}; broke ${failed.map((check) => check.rule).join(', ')}`)
       }

@@ -1,5 +1,7 @@
-// GitHub Actions annotations: each failed rule as an `::error` workflow command, so a pull request
-// shows it beside the run, titled by its rule id. conform adds it by itself inside GitHub Actions.
+// GitHub Actions annotations: each failed rule as an `::error` workflow command, each rule not checked
+// and each warning as a `::warning`, so a pull request shows it beside the run, titled by its rule id;
+// then a notice with the verdict. conform adds it by itself inside GitHub Actions.
+import { plural } from '../../core/text.js'
 import type { Check, CaseResult, Reporter, RunResult } from '../../core/rules/types.js'
 
 /** Escapes a workflow command's message (and, with `property`, a property value) as GitHub documents it. */
@@ -9,20 +11,40 @@ function escape(text: string, property = false): string {
   return out
 }
 
-function annotation(kase: CaseResult, check: Check): string {
-  return `::error title=${escape(`${check.rule} in ${kase.id}`, true)}::${escape(check.message)}`
+/** The level of a check's annotation, or none for a check that passed or did not apply. */
+function levelOf(check: Check): 'error' | 'warning' | undefined {
+  if (check.status === 'failed') return 'error'
+  if (check.status === 'not-checked' || check.status === 'warning') return 'warning'
+  return undefined
+}
+
+function annotation(kase: CaseResult, check: Check, level: 'error' | 'warning'): string {
+  const what = check.status === 'not-checked' ? ' (not checked)' : check.status === 'warning' ? ' (warning)' : ''
+  return `::${level} title=${escape(`${check.rule} in ${kase.id}${what}`, true)}::${escape(check.message)}`
 }
 
 /**
- * The annotations of a run (pure): one `::error` line per failed rule per case, then a notice.
+ * The annotations of a run (pure): a line per failed, unchecked or warning rule per case, then a notice.
  * @example toGitHubAnnotations(result).join('\n')
  */
 export function toGitHubAnnotations(result: RunResult): string[] {
-  const lines = result.cases.flatMap((kase) => kase.checks.filter((check) => check.status === 'failed').map((check) => annotation(kase, check)))
   const { summary } = result
-  const cases = `${summary.total} case${summary.total === 1 ? '' : 's'}`
-  const notPassed = summary.failed + (summary.flaky ?? 0)
-  const verdict = notPassed === 0 ? `${cases} passed` : `${notPassed} of ${cases} failed${summary.flaky ? ` (${summary.flaky} flaky)` : ''}; rules broken: ${summary.rulesBroken.join(', ')}`
+  const lines = result.cases.flatMap((kase) =>
+    kase.checks.flatMap((check) => {
+      const level = levelOf(check)
+      return level ? [annotation(kase, check, level)] : []
+    }),
+  )
+  for (const kase of result.cases.filter((k) => k.status === 'not-reached')) lines.push(`::error title=${escape(`${kase.id} not reached`, true)}::${escape(kase.title)}`)
+  const counts = [
+    `${summary.passed} passed`,
+    summary.warning ? `${summary.warning} warning` : '',
+    summary.partial ? `${summary.partial} partial` : '',
+    `${summary.failed} failed`,
+    summary.flaky ? `${summary.flaky} flaky` : '',
+    summary.notReached ? `${summary.notReached} not reached` : '',
+  ].filter(Boolean)
+  const verdict = `${summary.conformant ? 'Conformant' : 'Not conformant'}: ${plural(summary.total, 'case')}, ${counts.join(', ')}${summary.rulesBroken.length ? `; rules broken: ${summary.rulesBroken.join(', ')}` : ''}${summary.rulesNotChecked.length ? `; not checked: ${summary.rulesNotChecked.join(', ')}` : ''}`
   lines.push(`::notice title=relay-mock conform::${escape(verdict)}`)
   return lines
 }

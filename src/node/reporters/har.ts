@@ -2,23 +2,53 @@
 // developer tools or any HTTP tool. Written by `relay-mock conform --har FILE`; tokens masked.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import type { Har, Page } from 'har-format'
-import { toHar } from '../../devtools/har.js'
-import type { Reporter, RunResult } from '../../core/rules/types.js'
+import type { Har } from 'har-format'
+import { toHar, type RelayHarPage } from '../../devtools/har.js'
+import { plural } from '../../core/text.js'
+import type { VisitInputs } from '../../core/rules/inputs.js'
+import type { CaseResult, Reporter, RunResult } from '../../core/rules/types.js'
 
 /** Where a case's requests went when no listener address is known (a run read back from JSON). */
 const UNKNOWN_BASE = 'http://relay.test'
 
 /**
- * A run as one HAR: each case a page (its id and title), each request an entry under its case's address.
+ * A case's inputs as its HAR page carries them (`_relay`): what `conform --from` needs to check every rule.
+ * An input the case did not have (a checked capture's, say) is left out rather than made up.
+ */
+export function toCaseInputs(kase: CaseResult): VisitInputs {
+  const hadClient = !kase.checks.some((check) => check.missing?.includes('client'))
+  return {
+    case: kase.id,
+    flow: kase.flow,
+    ...(kase.visit ? { visit: kase.visit } : {}),
+    ...(kase.token ? { token: kase.token } : {}),
+    ...(kase.expectedOutcome ? { outcome: kase.expectedOutcome } : {}),
+    ...(kase.expectedOutcomes ? { outcomes: kase.expectedOutcomes } : {}),
+    ...(hadClient
+      ? {
+          client: {
+            exitCode: kase.exitCode,
+            signal: kase.signal,
+            timedOut: kase.timedOut,
+            durationMs: kase.durationMs,
+            ...(kase.report ? { report: kase.report } : {}),
+            ...(kase.reportError !== undefined ? { reportError: kase.reportError } : {}),
+          },
+        }
+      : {}),
+  }
+}
+
+/**
+ * A run as one HAR: each case a page (its id, title and inputs), each request an entry under its case's address.
  * @example toRunHar(result, new Map([['advanced/new-vehicle', 'http://127.0.0.1:41234']]))
  */
 export function toRunHar(result: RunResult, baseUrls: ReadonlyMap<string, string> = new Map()): Har {
-  const pages: Page[] = []
+  const pages: RelayHarPage[] = []
   const entries: Har['log']['entries'] = []
   for (const kase of result.cases) {
     const har = toHar(kase.requests, { baseUrl: baseUrls.get(kase.id) ?? UNKNOWN_BASE })
-    pages.push({ id: kase.id, title: kase.title, startedDateTime: kase.requests[0]?.time ?? result.summary.startedAt, pageTimings: {} })
+    pages.push({ id: kase.id, title: kase.title, startedDateTime: kase.requests[0]?.time ?? result.summary.startedAt, pageTimings: {}, _relay: toCaseInputs(kase) })
     for (const entry of har.log.entries) entries.push({ ...entry, pageref: kase.id })
   }
   return {
@@ -27,7 +57,7 @@ export function toRunHar(result: RunResult, baseUrls: ReadonlyMap<string, string
       creator: { name: 'relay-mock', version: result.summary.version },
       pages,
       entries,
-      comment: `relay-mock conform: ${result.summary.client} (${result.summary.passed} of ${result.summary.total} cases passed)`,
+      comment: `relay-mock conform: ${result.summary.client} (${result.summary.passed} of ${plural(result.summary.total, 'case')} passed)`,
     },
   }
 }

@@ -3,10 +3,11 @@
 // each broken rule at the step where it broke. Written by `relay-mock conform --html FILE`.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { DIAGRAM_CSS, inlineCode, toChecksList, toSequenceDiagram, type DiagramOptions } from '../../devtools/diagram.js'
+import { DIAGRAM_CSS, checkTally, inlineCode, toChecksList, toSequenceDiagram, type DiagramOptions } from '../../devtools/diagram.js'
 import { html, raw, type SafeHtml } from '../../devtools/live/html.js'
 import { ruleById } from '../../core/rules/index.js'
-import type { CaseResult, Reporter, RunResult } from '../../core/rules/types.js'
+import { allOf, capitalize, plural } from '../../core/text.js'
+import type { CaseResult, CaseStatus, Check, Reporter, RunResult } from '../../core/rules/types.js'
 
 export interface HtmlReportOptions {
   /** The time the page says it was written; default now. Tests freeze it. */
@@ -33,8 +34,19 @@ function readableTime(iso: string): string {
   return Number.isNaN(ms) ? iso : `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`
 }
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`
+/** Each case status: its mark and its word. */
+const CASE_BADGES: Record<CaseStatus, { icon: string; text: string }> = {
+  passed: { icon: '✓', text: 'Passed' },
+  warning: { icon: '!', text: 'Warning' },
+  partial: { icon: '?', text: 'Partial' },
+  failed: { icon: '✗', text: 'Failed' },
+  'not-reached': { icon: '–', text: 'Not reached' },
+  flaky: { icon: '~', text: 'Flaky' },
+}
+
+function badge(status: CaseStatus): SafeHtml {
+  const { icon, text } = CASE_BADGES[status]
+  return html`<span class="pill ${status}"><span aria-hidden="true">${icon}</span> ${text}</span>`
 }
 
 /** How the client process ended, in a sentence: the diagram's last step. */
@@ -67,7 +79,7 @@ export function endOfCase(result: CaseResult): { text: string; failed: boolean }
 
 function visitFacts(result: CaseResult): SafeHtml {
   const v = result.visit
-  if (!v) return html`<p class="muted">Not known: this conversation was captured, not run by relay-mock, so the rules that need the visit’s inputs (its plate, owner, times, amount, or the client’s exit status) were skipped.</p>`
+  if (!v) return html`<p class="muted">Not known: this conversation was captured, not run by relay-mock, and no visit was given for it (<code>--visits FILE</code>), so the rules that compare the requests with the visit’s plate, owner, dates or amount were not checked.</p>`
   const rows: Array<[string, string]> = [
     ['Plate', v.plate],
     ['Owner kennitala', v.ownerKennitala],
@@ -90,26 +102,34 @@ ${err ? html`<h4>stderr</h4><pre class="body"><code>${err}</code></pre>` : ''}
 </details>`
 }
 
+/** The checks of one status as a list: rule id (linked to its step when it has one) and message. */
+function checkItems(checks: Check[], result: CaseResult, anchor: string): SafeHtml {
+  return html`<ul>${checks.map((check) => html`<li><a href="#${check.seq !== undefined && result.requests.some((e) => e.seq === check.seq) ? `${anchor}-seq-${check.seq}` : `${anchor}-end`}"><code>${check.rule}</code></a> ${inlineCode(check.message)}</li>`)}</ul>`
+}
+
 function caseSection(result: CaseResult, anchor: string, options: HtmlReportOptions): SafeHtml {
-  const failed = result.checks.filter((c) => c.status === 'failed')
-  const passed = result.checks.filter((c) => c.status === 'passed').length
-  const skipped = result.checks.filter((c) => c.status === 'skipped').length
+  const of = (status: Check['status']) => result.checks.filter((c) => c.status === status)
+  const failed = of('failed')
+  const unchecked = of('not-checked')
+  const warned = of('warning')
   const ok = result.status === 'passed'
   const end = endOfCase(result)
   return html`<section class="case ${result.status}" id="${anchor}" aria-labelledby="${anchor}-title">
 <details class="case-box"${ok ? '' : ' open'}>
-<summary><h2 id="${anchor}-title"><span class="pill ${result.status}"><span aria-hidden="true">${ok ? '✓' : '✗'}</span> ${ok ? 'Passed' : 'Failed'}</span> <code class="case-id">${result.id}</code> <span class="case-title">${result.title}</span></h2>
+<summary><h2 id="${anchor}-title">${badge(result.status)} <code class="case-id">${result.id}</code> <span class="case-title">${inlineCode(result.title)}</span></h2>
 <span class="case-meta">${result.flow} flow · scenario <code>${result.scenario}</code> · ${plural(result.requests.length, 'request')} · ${seconds(result.durationMs)}</span></summary>
 <div class="case-body">
-${failed.length
-    ? html`<div class="wrong"><h3>What went wrong</h3><ul>${failed.map((check) => html`<li><a href="#${check.seq !== undefined && result.requests.some((e) => e.seq === check.seq) ? `${anchor}-seq-${check.seq}` : `${anchor}-end`}"><code>${check.rule}</code></a> ${check.message}</li>`)}</ul></div>`
-    : html`<p class="right"><span aria-hidden="true">✓</span> The client made the calls this case expects and broke no rule.</p>`}
+${failed.length ? html`<div class="wrong"><h3>What went wrong</h3>${checkItems(failed, result, anchor)}</div>` : ''}
+${result.status === 'not-reached' ? html`<div class="wrong"><h3>Not reached</h3><p>The flow never made the request this case is about, so what it exists to check was not seen: not a pass.</p></div>` : ''}
+${unchecked.length ? html`<div class="unchecked"><h3>What could not be checked</h3><p>These rules need an input this ${result.scenario === 'captured' ? 'capture' : 'case'} did not have, so the ${result.scenario === 'captured' ? 'visit' : 'case'} is partial, not passed.</p>${checkItems(unchecked, result, anchor)}</div>` : ''}
+${warned.length ? html`<div class="warned"><h3>Warnings</h3><p>Safe, but not the best the interface allows (a run fails on them only with <code>--strict</code>).</p>${checkItems(warned, result, anchor)}</div>` : ''}
+${ok ? html`<p class="right"><span aria-hidden="true">✓</span> The client made the calls this case expects and broke no rule.</p>` : ''}
 <h3>${result.visit ? 'The visit the client was given' : 'The visit'}</h3>
 ${visitFacts(result)}
 <h3>The conversation</h3>
 ${toSequenceDiagram({ expected: result.expected, requests: result.requests, checks: result.checks }, { idPrefix: anchor, end, describeRule: options.describeRule })}
 ${processOutput(result)}
-<details class="all-checks"><summary>All ${plural(result.checks.length, 'check')}: ${failed.length} failed, ${passed} passed, ${skipped} skipped</summary>${toChecksList(result.checks, options.describeRule)}</details>
+<details class="all-checks"><summary>${capitalize(plural(result.checks.length, 'check'))}: ${checkTally(result.checks)}</summary>${toChecksList(result.checks, options.describeRule)}</details>
 </div>
 </details>
 </section>`
@@ -130,6 +150,7 @@ code{font-size:.9em}
 h1{margin:.3rem 0 .5rem;font-size:1.75rem;line-height:1.25}
 h1 .verdict.failed{color:#b42318}
 h1 .verdict.passed{color:#067647}
+h1 .verdict.partial{color:#6941c6}
 .lead{margin:.2rem 0 1rem;color:#344054;max-width:52rem}
 .facts{display:grid;grid-template-columns:repeat(auto-fit,minmax(13rem,1fr));gap:.6rem 1.5rem;margin:0 0 1rem}
 .facts dt{font-size:.78rem;font-weight:600;color:#475467;text-transform:uppercase;letter-spacing:.04em}
@@ -139,6 +160,8 @@ h1 .verdict.passed{color:#067647}
 .counts li{padding:.35rem .8rem;border-radius:999px;font-weight:600;font-size:.9rem;border:1px solid #d0d5dd;background:#f9fafb}
 .counts .passed{color:#067647;border-color:#abefc6;background:#ecfdf3}
 .counts .failed{color:#b42318;border-color:#fda29b;background:#fef3f2}
+.counts .partial{color:#6941c6;border-color:#d6bbfb;background:#f9f5ff}
+.counts .warning{color:#b54708;border-color:#fedf89;background:#fffaeb}
 h2{font-size:1.15rem;margin:0}
 h3{font-size:1rem;margin:1.2rem 0 .4rem}
 .head-section h2{font-size:1rem;margin:1rem 0 .4rem}
@@ -158,9 +181,17 @@ button:hover{background:#f2f4f7}
 .pill{display:inline-block;font-size:.78rem;font-weight:700;text-transform:uppercase;letter-spacing:.03em;padding:.15rem .55rem;border-radius:999px;vertical-align:.12em;margin-right:.3rem}
 .pill.passed{color:#067647;background:#ecfdf3;border:1px solid #abefc6}
 .pill.failed{color:#b42318;background:#fef3f2;border:1px solid #fda29b}
+.pill.partial{color:#6941c6;background:#f9f5ff;border:1px solid #d6bbfb}
+.pill.warning{color:#b54708;background:#fffaeb;border:1px solid #fedf89}
+.pill.not-reached{color:#b42318;background:#fff;border:1px dashed #b42318}
+.pill.flaky{color:#b42318;background:#fef3f2;border:1px dashed #fda29b}
 .case{background:#fff;border:1px solid #e4e7ec;border-radius:10px;margin-bottom:1rem}
 .case.failed{border-color:#fda29b;border-left:5px solid #b42318}
 .case.passed{border-left:5px solid #067647}
+.case.partial{border-left:5px solid #6941c6}
+.case.warning{border-left:5px solid #b54708}
+.case.not-reached{border-left:5px dashed #b42318}
+.case.flaky{border-left:5px dashed #b42318}
 .case-box>summary{cursor:pointer;padding:.9rem 1.2rem .9rem 2.6rem;list-style:none;position:relative;border-radius:8px}
 .case-box>summary::-webkit-details-marker{display:none}
 .case-box>summary::before{content:"▸";position:absolute;left:1rem;top:.95rem;font-size:1.1rem;color:#475467;line-height:1.4}
@@ -176,6 +207,13 @@ button:hover{background:#f2f4f7}
 .wrong ul{margin:0;padding-left:1.2rem}
 .wrong li{margin:.3rem 0;overflow-wrap:anywhere}
 .right{color:#067647;font-weight:600}
+.unchecked{border:1px solid #d6bbfb;background:#f9f5ff;border-radius:8px;padding:.2rem 1rem .6rem;margin-top:.6rem}
+.unchecked h3{color:#6941c6;margin-top:.6rem}
+.warned{border:1px solid #fedf89;background:#fffaeb;border-radius:8px;padding:.2rem 1rem .6rem;margin-top:.6rem}
+.warned h3{color:#b54708;margin-top:.6rem}
+.unchecked p,.warned p{margin:.2rem 0;font-size:.9rem}
+.unchecked ul,.warned ul{margin:0;padding-left:1.2rem}
+.unchecked li,.warned li{margin:.3rem 0;overflow-wrap:anywhere}
 .visit{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.2rem 1rem;margin:0;font-size:.9rem;max-width:44rem}
 .visit div{display:contents}
 .visit dt{color:#475467}
@@ -213,6 +251,21 @@ const PAGE_SCRIPT = raw(`
 })();
 `)
 
+/** The page's headline: what the run came to, e.g. "2 of 5 cases failed" or "All 3 visits passed". */
+function headingOf(summary: RunResult['summary'], noun: string): string {
+  const { total } = summary
+  if (total === 0) return `No ${noun} ran`
+  const of = (n: number) => (n === total ? capitalize(allOf(total, noun)) : `${n} of ${plural(total, noun)}`)
+  // A flaky case (conform --repeat) failed some of its runs: it did not pass.
+  const failed = summary.failed + summary.flaky
+  if (failed > 0) return `${of(failed)} failed${summary.flaky ? ` (${summary.flaky} flaky)` : ''}`
+  const be = (n: number, past = false) => (n === 1 ? (past ? 'was' : 'is') : past ? 'were' : 'are')
+  if (summary.notReached > 0) return `${of(summary.notReached)} ${be(summary.notReached, true)} not reached`
+  if (summary.partial > 0) return `${of(summary.partial)} ${be(summary.partial)} partial: not every rule could be checked${summary.allowPartial ? ' (allowed)' : ''}`
+  if (summary.warning > 0) return `${capitalize(allOf(total, noun))} passed, ${summary.warning} with a warning${summary.strict ? ' (--strict: not conformant)' : ''}`
+  return `${capitalize(allOf(total, noun))} passed`
+}
+
 /**
  * The report as one HTML page.
  * @example
@@ -230,13 +283,12 @@ export function toHtmlReport(result: RunResult, options: HtmlReportOptions = {})
     used.add(anchor)
     return anchor
   })
-  // A flaky case (conform --repeat) failed some of its runs: it did not pass.
-  const notPassed = summary.failed + (summary.flaky ?? 0)
-  const allPassed = notPassed === 0 && summary.total > 0
-  // A capture (conform --from) has visits, not cases: no case gave a client its visit.
-  const captured = cases.length > 0 && cases.every((c) => !c.visit)
+  // A capture (conform --from) has visits, not cases: no client ran for it here.
+  const captured = cases.length > 0 && cases.every((c) => c.scenario === 'captured')
   const noun = captured ? 'visit' : 'case'
-  const heading = summary.total === 0 ? 'No case ran' : allPassed ? `All ${plural(summary.total, noun)} passed` : `${notPassed} of ${plural(summary.total, noun)} failed${summary.flaky ? ` (${summary.flaky} flaky)` : ''}`
+  const allPassed = summary.conformant
+  const verdictClass = summary.conformant ? 'passed' : summary.failed + summary.flaky + summary.notReached === 0 && summary.partial > 0 ? 'partial' : 'failed'
+  const heading = headingOf(summary, noun)
   const brokenWhere = (rule: string) =>
     cases.map((c, i) => ({ c, anchor: anchors[i] })).filter(({ c }) => c.checks.some((k) => k.rule === rule && k.status === 'failed'))
 
@@ -255,15 +307,19 @@ export function toHtmlReport(result: RunResult, options: HtmlReportOptions = {})
 <div class="page">
 <header class="report-head">
 <p class="eyebrow">${title}</p>
-<h1><span class="verdict ${allPassed ? 'passed' : 'failed'}"><span aria-hidden="true">${allPassed ? '✓' : '✗'}</span> ${heading}</span></h1>
+<h1><span class="verdict ${verdictClass}"><span aria-hidden="true">${allPassed ? '✓' : verdictClass === 'partial' ? '?' : '✗'}</span> ${heading}</span></h1>
 ${captured
-    ? html`<p class="lead">relay-mock read the conversation below, cut it into visits (each starts at <code>GET /rental-companies</code> or <code>POST /payment</code>), and checked every call against the rules of the vehicle visit payment relay service’s interface. No client ran, so the rules that need a visit’s inputs were skipped.</p>`
+    ? html`<p class="lead">relay-mock read the conversation below, cut it into visits (each starts at <code>GET /rental-companies</code> or <code>POST /payment</code>), and checked every call against the rules of the vehicle visit payment relay service’s interface. No client ran here: the rules that need a visit’s inputs (the visit, the token, the client’s exit status) were checked where the capture carried them (relay-mock’s own HAR does, and <code>--visits FILE</code> gives them) and are marked <em>not checked</em> where it did not.</p>`
     : html`<p class="lead">relay-mock ran the client below against a mock of the vehicle visit payment relay service, once per case, each case with its own world and token, and checked every call against the rules of the service’s interface.</p>`}
 <ul class="counts" aria-label="Totals">
 <li>${plural(summary.total, noun)}</li>
 <li class="passed"><span aria-hidden="true">✓</span> ${summary.passed} passed</li>
+${summary.warning ? html`<li class="warning"><span aria-hidden="true">!</span> ${summary.warning} warning</li>` : ''}
+<li class="${summary.partial ? 'partial' : ''}"><span aria-hidden="true">?</span> ${summary.partial} partial</li>
 <li class="${summary.failed ? 'failed' : ''}"><span aria-hidden="true">✗</span> ${summary.failed} failed</li>
+${summary.notReached ? html`<li class="failed"><span aria-hidden="true">–</span> ${summary.notReached} not reached</li>` : ''}
 <li class="${summary.rulesBroken.length ? 'failed' : ''}">${plural(summary.rulesBroken.length, 'rule')} broken</li>
+${summary.rulesNotChecked.length ? html`<li class="partial">${plural(summary.rulesNotChecked.length, 'rule')} not checked</li>` : ''}
 </ul>
 <dl class="facts">
 <div class="wide"><dt>${captured ? 'Source' : 'Client'}</dt><dd><code>${summary.client}</code></dd></div>
@@ -281,7 +337,7 @@ ${summary.rulesBroken.length
     : ''}
 <section class="head-section" aria-labelledby="index-title"><h2 id="index-title">${captured ? 'Visits' : 'Cases'}</h2>
 <table class="index"><thead><tr><th scope="col">Result</th><th scope="col">${captured ? 'Visit' : 'Case'}</th><th scope="col">What it exercises</th><th scope="col" class="num">Time</th></tr></thead>
-<tbody>${cases.map((c, i) => html`<tr><td><span class="pill ${c.status}"><span aria-hidden="true">${c.status === 'passed' ? '✓' : '✗'}</span> ${c.status}</span></td><td><a href="#${anchors[i]}"><code>${c.id}</code></a></td><td>${c.title}${c.status === 'failed' ? html` <span class="muted">— ${plural(c.checks.filter((k) => k.status === 'failed').length, 'rule')} broken</span>` : ''}</td><td class="num">${seconds(c.durationMs)}</td></tr>`)}</tbody></table>
+<tbody>${cases.map((c, i) => html`<tr><td>${badge(c.status)}</td><td><a href="#${anchors[i]}"><code>${c.id}</code></a></td><td>${inlineCode(c.title)}${c.status === 'failed' ? html` <span class="muted">— ${plural(c.checks.filter((k) => k.status === 'failed').length, 'rule')} broken</span>` : ''}${c.status === 'partial' ? html` <span class="muted">— ${plural(c.checks.filter((k) => k.status === 'not-checked').length, 'rule')} not checked</span>` : ''}</td><td class="num">${seconds(c.durationMs)}</td></tr>`)}</tbody></table>
 </section>
 <div class="legend"><p><strong>How to read a ${noun}.</strong> Each ${noun} draws the conversation: your client on the left, the relay service on the right; a solid arrow is a request, the dashed arrow under it is the answer. The right-hand column lists the calls the flow expects: <span aria-hidden="true">✓</span> the call was expected there, <span aria-hidden="true">✗</span> an expected call the client never made, <span aria-hidden="true">!</span> a call the flow does not expect. A red box names the broken rule and explains it. Open a request to see its headers (the token masked) and bodies.</p></div>
 <div class="toolbar"><button type="button" data-fold="open">Open all ${noun}s</button><button type="button" data-fold="close">Fold all ${noun}s</button></div>

@@ -1,5 +1,8 @@
-// The JSON reporter: the run as one document, `{ summary, cases: [{ id, flow, scenario, status,
-// durationMs, exitCode, checks: [{ rule, status, message }], requests, ... }] }`.
+// The JSON reporter: the run as one document, `{ summary: { total, passed, warning, partial, failed,
+// notReached, rulesBroken, rulesNotChecked, rulesWarned, allowPartial, strict, conformant, ... }, cases:
+// [{ id, flow, scenario, status, durationMs, exitCode, checks: [{ rule, status, message, missing? }],
+// requests, ... }] }`. A case's status is passed | warning | partial | failed | not-reached; a check's
+// passed | failed | skipped | not-checked | warning.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { CaseResult, Reporter, RunResult } from '../../core/rules/types.js'

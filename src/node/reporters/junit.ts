@@ -1,12 +1,23 @@
-// The JUnit XML reporter: one testcase per case (classname = flow, name = case id); a failed case's
-// failure message names each failed rule and its explanation; skipped rules go to system-out.
+// The JUnit XML reporter: one testcase per case (classname = flow, name = case id). A failed case is a
+// <failure> naming each failed rule and its explanation. A partial case (a rule not checked for a
+// missing input) is a <failure type="partial"> too, unless the run allows partial cases
+// (--allow-partial): then it is <skipped message="not checked: ..."/>, never a pass. A case not reached
+// is a <failure type="not-reached">; a warning is a <failure type="warning"> only under --strict.
+// system-out lists the rules not checked, the warnings and the rules that did not apply.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import junitModule, { type Builder } from 'junit-report-builder'
-import type { Reporter, RunResult } from '../../core/rules/types.js'
+import type { CaseResult, Check, Reporter, RunResult } from '../../core/rules/types.js'
 
 // The package is CommonJS typed as an ES default export: take whichever the loader hands us.
 const junit = ((junitModule as unknown as { default?: Builder }).default ?? junitModule) as unknown as Builder
+
+const line = (check: Check) => `${check.rule}: ${check.message}`
+
+/** `&`, `<`, `"` and line breaks as an XML attribute value holds them. */
+function attribute(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\n/g, '&#10;')
+}
 
 /**
  * The run as JUnit XML (pure).
@@ -14,27 +25,53 @@ const junit = ((junitModule as unknown as { default?: Builder }).default ?? juni
  */
 export function toJUnitXml(result: RunResult): string {
   const builder = junit.newBuilder()
+  const { allowPartial, strict } = result.summary
+  // junit-report-builder writes <skipped/> without a message: the reasons are filled in, in order, below.
+  const skippedReasons: string[] = []
   for (const flow of result.summary.flows) {
     const suite = builder.testSuite().name(`relay-mock conform: ${flow}`).timestamp(result.summary.startedAt)
     for (const kase of result.cases.filter((k) => k.flow === flow)) {
       const test = suite.testCase().className(flow).name(kase.id).time(kase.durationMs / 1000)
-      const failed = kase.checks.filter((check) => check.status === 'failed')
-      const skipped = kase.checks.filter((check) => check.status === 'skipped')
-      if (failed.length > 0) {
-        const lines = failed.map((check) => `${check.rule}: ${check.message}`)
-        test.failure(lines.join('\n'), 'conformance')
-        test.stacktrace(lines.join('\n\n'))
+      const of = (status: Check['status']) => kase.checks.filter((check) => check.status === status)
+      const failed = of('failed')
+      const unchecked = of('not-checked')
+      const warned = of('warning')
+      const verdict = failure(kase, failed, unchecked, warned, { allowPartial, strict })
+      if (verdict) {
+        test.failure(verdict.message, verdict.type)
+        test.stacktrace(verdict.lines.join('\n\n'))
+      } else if (kase.status === 'partial') {
+        test.skipped()
+        skippedReasons.push(`not checked: ${unchecked.map(line).join('\n')}`)
       }
       const out = [
-        `${kase.title} (scenario ${kase.scenario}; exit ${kase.exitCode ?? kase.signal ?? 'none'}${kase.timedOut ? ', timed out' : ''})`,
-        ...(skipped.length > 0 ? ['Skipped rules:', ...skipped.map((check) => `  ${check.rule}: ${check.message}`)] : []),
+        `${kase.title} (scenario ${kase.scenario}; exit ${kase.exitCode ?? kase.signal ?? 'none'}${kase.timedOut ? ', timed out' : ''}; ${kase.status})`,
+        ...(unchecked.length > 0 ? ['Rules not checked (an input was missing):', ...unchecked.map((check) => `  ${line(check)}`)] : []),
+        ...(warned.length > 0 ? ['Warnings:', ...warned.map((check) => `  ${line(check)}`)] : []),
+        ...(of('skipped').length > 0 ? ['Rules that did not apply:', ...of('skipped').map((check) => `  ${line(check)}`)] : []),
         ...(kase.stdout.trim() ? ['Client stdout:', kase.stdout.trimEnd()] : []),
       ]
       test.standardOutput(out.join('\n'))
       if (kase.stderr.trim()) test.standardError(kase.stderr.trimEnd())
     }
   }
-  return builder.build()
+  let next = 0
+  // Only outside CDATA: a client's output (system-out) may hold the same text.
+  return builder.build().replace(/(<!\[CDATA\[[\s\S]*?\]\]>)|<skipped\/>/g, (_match, cdata: string | undefined) =>
+    cdata !== undefined ? cdata : `<skipped message="${attribute(skippedReasons[next++] ?? 'not checked')}"/>`,
+  )
+}
+
+/** Why a case fails the JUnit run, if it does: its failed rules; else its partial, not-reached or (strict) warning verdict. */
+function failure(kase: CaseResult, failed: Check[], unchecked: Check[], warned: Check[], policy: { allowPartial: boolean; strict: boolean }): { message: string; type: string; lines: string[] } | undefined {
+  if (failed.length > 0) return { message: failed.map(line).join('\n'), type: 'conformance', lines: failed.map(line) }
+  if (kase.status === 'not-reached') return { message: `not reached: ${kase.title}`, type: 'not-reached', lines: [kase.title] }
+  if (kase.status === 'partial' && !policy.allowPartial) {
+    const lines = unchecked.map(line)
+    return { message: `not checked (partial; --allow-partial accepts it): ${lines.join('\n')}`, type: 'partial', lines }
+  }
+  if (kase.status === 'warning' && policy.strict) return { message: `warning (--strict): ${warned.map(line).join('\n')}`, type: 'warning', lines: warned.map(line) }
+  return undefined
 }
 
 /**

@@ -1,0 +1,91 @@
+// A case's inputs written down: what the client was given (the visit, the token) and how its run ended.
+// relay-mock's own HAR carries them on each page (`_relay`), and a `--visits` file gives them for a HAR
+// captured elsewhere; one schema reads both, so `conform --from` can check every rule.
+import { z } from 'zod'
+import { toValidationProblem } from '../problems.js'
+import { amountValue, currency, date, kennitala, timestamp, uuid, type FieldError } from '../schemas.js'
+import { clientReport } from './report.js'
+import type { CaseVisit, ClientReport, Flow, Outcome } from './types.js'
+
+const outcome = z.enum(['paid', 'skipped', 'rejected'])
+
+/** The visit a client was given: the RELAY_* variables of the client contract. */
+export const caseVisit = z
+  .object({
+    plate: z.string().min(1).meta({ description: 'the plate (RELAY_PLATE), e.g. AB123' }),
+    ownerKennitala: kennitala,
+    registrationDate: date,
+    visitStart: timestamp,
+    visitEnd: timestamp,
+    amount: amountValue,
+    currency,
+    locationId: uuid,
+  })
+  .strict()
+  .meta({ title: 'CaseVisit', description: 'the visit the client was given (RELAY_PLATE, RELAY_OWNER_KENNITALA, ...)' })
+
+/** How the client's run ended, as far as the rules read it. */
+export const clientEnd = z
+  .object({
+    exitCode: z.number().int().nullable().meta({ description: 'the exit status, or null when a signal ended it' }),
+    signal: z.string().nullable().optional(),
+    timedOut: z.boolean().default(false),
+    durationMs: z.number().nonnegative().optional(),
+    report: clientReport.optional(),
+    reportError: z.string().optional(),
+  })
+  .strict()
+  .meta({ description: 'how the client run ended: { exitCode, timedOut?, report? }' })
+
+/** One case's or visit's inputs: the `_relay` field of a page of relay-mock's HAR, and an item of a `--visits` file. */
+export const visitInputs = z
+  .object({
+    case: z.string().optional().meta({ description: "the case's id, e.g. advanced/new-vehicle" }),
+    flow: z.enum(['advanced', 'simple']).optional(),
+    visit: caseVisit.optional(),
+    token: z.string().min(1).optional().meta({ description: "the case's token (RELAY_API_TOKEN), masked or whole" }),
+    outcome: outcome.optional().meta({ description: 'the outcome a correct client reaches' }),
+    outcomes: z.array(outcome).optional(),
+    client: clientEnd.optional(),
+  })
+  .strict()
+  .meta({ title: 'VisitInputs', description: "a visit's inputs: { visit?, token?, client?, outcome?, case?, flow? }" })
+
+/** A `--visits` file: the visits' inputs in the order the visits were made, or keyed by the visit's id (`visit-2`). */
+export const visitsFile = z.union([z.array(visitInputs), z.record(z.string(), visitInputs)])
+
+export interface VisitInputs {
+  case?: string
+  flow?: Flow
+  visit?: CaseVisit
+  token?: string
+  outcome?: Outcome
+  outcomes?: Outcome[]
+  client?: { exitCode: number | null; signal?: string | null; timedOut: boolean; durationMs?: number; report?: ClientReport; reportError?: string }
+}
+
+export type VisitsFile = VisitInputs[] | Record<string, VisitInputs>
+
+/**
+ * Reads a `--visits` file's parsed JSON: the visits' inputs, or one line per field that is wrong
+ * (`[1].visit.amount is not a number; expected a positive integer amount ...`).
+ * @example toVisitsFile([{ visit: { plate: 'AB123', ... } }]) // { visits: [...] }
+ */
+export function toVisitsFile(value: unknown): { visits: VisitsFile } | { errors: string[] } {
+  const shape = Array.isArray(value) ? z.array(visitInputs) : z.record(z.string(), visitInputs)
+  if (typeof value !== 'object' || value === null) {
+    return { errors: [`the file holds ${JSON.stringify(value)}; expected an array of visits in order ([{ "visit": {...}, "token": "...", "client": {...} }]) or an object keyed by visit id ({ "visit-1": {...} })`] }
+  }
+  const parsed = shape.safeParse(value)
+  if (parsed.success) return { visits: parsed.data as VisitsFile }
+  // Each visit is judged against the visit schema on its own, so that every field error says what that field expects.
+  const byVisit = new Map<PropertyKey, z.core.$ZodIssue[]>()
+  for (const issue of parsed.error.issues) byVisit.set(issue.path[0], [...(byVisit.get(issue.path[0]) ?? []), { ...issue, path: issue.path.slice(1) }])
+  const errors = [...byVisit].flatMap(([key, issues]) => {
+    const where = typeof key === 'number' ? `[${key}]` : JSON.stringify(String(key))
+    const item = (value as Record<PropertyKey, unknown>)[key as string]
+    const found = (toValidationProblem(visitInputs, issues, item, where).body as { errors: FieldError[] }).errors
+    return found.map((e) => `${e.field} ${e.problem}${e.expected ? `; expected ${e.expected}` : ''}${e.received !== undefined && !/is missing/.test(e.problem) ? ` (it holds ${JSON.stringify(e.received)})` : ''}`)
+  })
+  return { errors }
+}

@@ -1,0 +1,51 @@
+// Words every message, report and page builds the same way: counts with their noun ("1 request",
+// "2 requests", "the request" rather than "all 1 requests") and values cut short at a boundary a
+// reader can trust (a whole JSON value, never half of one).
+
+/**
+ * A count with its noun, singular for one.
+ * @example plural(1, 'request') // '1 request'; plural(2, 'company', 'companies') // '2 companies'
+ */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`
+}
+
+/**
+ * "all 3 requests", or "the request" when there is one: what a sentence about every item says.
+ * @example `${capitalize(allOf(1, 'request'))} carried the token.` // 'The request carried the token.'
+ */
+export function allOf(count: number, one: string, many = `${one}s`): string {
+  return count === 1 ? `the ${one}` : `all ${count} ${many}`
+}
+
+/** The text with its first letter in upper case. */
+export function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}
+
+/**
+ * A value as JSON, at most about `limit` characters, cut only between whole values: an object keeps its
+ * first members and ends `…}`, an array its first items and ends `…]`, a long string keeps its start and
+ * its closing quote. A short value is shown whole.
+ * @example clipJson({ plate: 'AB123', country: 'is' }, 20) // '{"plate":"AB123",…}'
+ */
+export function clipJson(value: unknown, limit = 160): string {
+  const whole = JSON.stringify(value)
+  if (whole === undefined) return String(value)
+  if (whole.length <= limit) return whole
+  if (typeof value === 'string') return `${JSON.stringify(value.slice(0, Math.max(8, limit - 3)))}`.replace(/"$/, '…"')
+  if (Array.isArray(value) || (typeof value === 'object' && value !== null)) {
+    const isArray = Array.isArray(value)
+    const parts = isArray ? (value as unknown[]).map((item) => clipJson(item, limit)) : Object.entries(value as Record<string, unknown>).map(([key, item]) => `${JSON.stringify(key)}:${clipJson(item, limit)}`)
+    const [open, close] = isArray ? ['[', ']'] : ['{', '}']
+    const kept: string[] = []
+    let length = 2
+    for (const part of parts) {
+      if (kept.length > 0 && length + part.length + 3 > limit) break
+      kept.push(part)
+      length += part.length + 1
+    }
+    return `${open}${kept.join(',')}${kept.length < parts.length ? ',…' : ''}${close}`
+  }
+  return whole
+}
