@@ -149,7 +149,7 @@ describe.concurrent('an unknown option or command', () => {
   it('lists the options when none is near', async () => {
     const run = await relayMock('serve', '--zzzzzz')
     expectRefusal(run, 'serve')
-    expect(run.stderr).toMatch(/^relay-mock serve: Unknown option --zzzzzz: expected one of --port, --host, --token, --scenario, --seed, --vehicles, --journal-limit, --latency\b.*\.\n$/)
+    expect(run.stderr).toMatch(/^relay-mock serve: Unknown option --zzzzzz: expected one of --port, --host, --token, --scenario, --seed, --vehicles, --journal-limit, --journal-bytes, --world-records, --max-worlds, --admin-token, --latency\b.*\.\n$/)
   })
 
   it('says so when the command takes no options', async () => {
