@@ -39,6 +39,7 @@ describe('countCases', () => {
       partial: 1,
       failed: 1,
       notReached: 1,
+      flaky: 0,
       rulesBroken: ['rule-0'],
       rulesNotChecked: ['rule-0'],
       rulesWarned: ['rule-0'],

@@ -93,7 +93,7 @@ describe('conform --from', () => {
     const [page] = har.log.pages
     expect(page._relay).toEqual(toCaseInputs(goodRun.cases[0]))
     expect(page._relay).toMatchObject({ case: 'advanced/new-vehicle', flow: 'advanced', outcome: 'paid', client: { exitCode: 0, timedOut: false, report: { outcome: 'paid' } } })
-    expect(page._relay.token).toMatch(/^\S{4}…\S{4}$/)
+    expect(page._relay.token).toMatch(/^…\S{4}$/)
   })
 
   it("reports a capture's visits partial when it carries no inputs: the rules that read the visit or the client are not checked, saying which input", async () => {
