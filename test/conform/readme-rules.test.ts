@@ -41,3 +41,18 @@ describe('the README', () => {
       expect([...documented].sort()).toEqual([...set].sort())
   })
 })
+
+describe("the README's fault table", () => {
+  it('is FAULT_KINDS, row by row: what the client sees, what a correct client does, what msw does', async () => {
+    const { FAULT_KINDS } = await import('../../src/core/faults.js')
+    const rows = text
+      .split('\n')
+      .filter((line) => /^\|\s*`[a-z-]+`\s*\|\s*(yes|no)\s*\|/.test(line))
+      .map(cells)
+    expect(rows.map((row) => row[0].replace(/`/g, ''))).toEqual(Object.keys(FAULT_KINDS))
+    for (const row of rows) {
+      const info: { applied: boolean; sees: string; correct: string; inProcess?: string } = FAULT_KINDS[row[0].replace(/`/g, '') as keyof typeof FAULT_KINDS]
+      expect(row.slice(1)).toEqual([info.applied ? 'yes' : 'no', info.sees, info.correct, info.inProcess ?? 'the same'])
+    }
+  })
+})
