@@ -141,7 +141,7 @@ export interface CaseResult {
   worldId?: string
   /** With `conform --repeat N`: how many times the case ran and how many of those failed. */
   runs?: { total: number; failed: number }
-  /** The case's token, masked as everywhere it is shown (`abcd…wxyz`). */
+  /** The case's token, masked as everywhere it is shown (`…wxyz`). */
   token?: string
 }
 
