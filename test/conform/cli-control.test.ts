@@ -2,26 +2,14 @@
 // signal mid-run, --bail, --repeat, a client script that does not exist, and the report files named last.
 import { execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { CLI_ENV, ROOT, useBuiltCli } from '../support/cli.js'
 
-const root = fileURLToPath(new URL('../..', import.meta.url))
-const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, GITHUB_ACTIONS: undefined }
-let dir: string
-
-beforeAll(async () => {
-  if (!existsSync(join(root, 'dist/bundle/relay-mock.mjs')) && !existsSync(join(root, 'dist/relay-mock.mjs'))) {
-    throw new Error('The CLI is not built. Please run npm run build (npm test does) before these tests.')
-  }
-  dir = await mkdtemp(join(os.tmpdir(), 'relay-mock-cli-control-'))
-})
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true })
-})
+const root = ROOT
+const env = CLI_ENV
+const scratch = useBuiltCli('relay-mock-cli-control-')
 
 function start(args: string[]) {
   const child = spawn(process.execPath, ['bin/relay-mock.js', ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -68,8 +56,8 @@ describe('relay-mock conform stopped by a signal', () => {
     ['SIGHUP', 129, '431.375'],
   ] as const) {
     it(`on ${signal}: ends every client of its tree, writes the reports of the finished cases marked interrupted, exits ${code}`, async () => {
-      const json = join(dir, `${signal}.json`)
-      const junit = join(dir, `${signal}.xml`)
+      const json = join(scratch(), `${signal}.json`)
+      const junit = join(scratch(), `${signal}.xml`)
       // The simple case ends at once; the advanced ones hang, one with a grandchild in a session of its own.
       const client = `if [ "$RELAY_FLOW" = simple ]; then exit 0; else setsid sleep ${marker}9 & exec sleep ${marker}; fi`
       const run = start(['conform', '--client', client, '--case', 'advanced/new-vehicle', '--case', 'advanced/existing-vehicle', '--case', 'simple/accepted', '--jobs', '3', '--json', json, '--junit', junit])
@@ -103,7 +91,7 @@ describe('relay-mock conform stopped by a signal', () => {
 
 describe('relay-mock conform', () => {
   it('--bail stops at the first failed case, reports it, and names the report file last', async () => {
-    const json = join(dir, 'bail.json')
+    const json = join(scratch(), 'bail.json')
     const run = await relayMock('conform', '--client', 'exit 1', '--flow', 'simple', '--jobs', '1', '--bail', '--json', json)
     expect(run.code).toBe(1)
     expect(run.stdout).toContain('Stopped at the first failure (--bail): 1 case, 0 passed, 1 failed')
@@ -112,8 +100,8 @@ describe('relay-mock conform', () => {
   })
 
   it('--repeat reports a case that fails some of its runs as flaky, and exits 1', async () => {
-    const json = join(dir, 'flaky.json')
-    const counter = join(dir, 'flaky-count')
+    const json = join(scratch(), 'flaky.json')
+    const counter = join(scratch(), 'flaky-count')
     // Fails its first run, passes the next ones: the reference behaviour through the defective client with no defect.
     const client = `n=$(cat ${counter} 2>/dev/null || echo 0); echo $((n + 1)) > ${counter}; if [ "$n" = 0 ]; then exit 1; fi; exec node test/conform/clients/defective.mjs none`
     const run = await relayMock('conform', '--client', client, '--case', 'simple/accepted', '--repeat', '3', '--jobs', '1', '--json', json)

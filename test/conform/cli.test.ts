@@ -3,25 +3,14 @@
 import { execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { CLI_ENV, ROOT, useBuiltCli } from '../support/cli.js'
 
-const root = fileURLToPath(new URL('../..', import.meta.url))
-const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, GITHUB_ACTIONS: undefined }
-let dir: string
-
-beforeAll(async () => {
-  if (!existsSync(join(root, 'dist/bundle/relay-mock.mjs')) && !existsSync(join(root, 'dist/relay-mock.mjs'))) {
-    throw new Error('The CLI is not built. Please run npm run build (npm test does) before these tests.')
-  }
-  dir = await mkdtemp(join(os.tmpdir(), 'relay-mock-cli-'))
-})
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true })
-})
+const root = ROOT
+const env = CLI_ENV
+const scratch = useBuiltCli('relay-mock-cli-')
 
 function start(args: string[]) {
   const child = spawn(process.execPath, ['bin/relay-mock.js', ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -44,8 +33,8 @@ function processesWith(start: string): string[] {
 
 describe.concurrent('relay-mock conform', () => {
   it('exits 0 when every case passes, and writes --json and --junit', async () => {
-    const json = join(dir, 'pass.json')
-    const junit = join(dir, 'pass.xml')
+    const json = join(scratch(), 'pass.json')
+    const junit = join(scratch(), 'pass.xml')
     const run = await relayMock('conform', '--client', 'node dist/examples/clients/typescript/client.js', '--flow', 'simple', '--jobs', '2', '--json', json, '--junit', junit)
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
@@ -71,7 +60,7 @@ describe.concurrent('relay-mock conform', () => {
   })
 
   it('exits 1 when a rule fails, naming the rule and why', async () => {
-    const junit = join(dir, 'fail.xml')
+    const junit = join(scratch(), 'fail.xml')
     const run = await relayMock('conform', '--client', 'node test/conform/clients/defective.mjs simple-keys-on-status', '--case', 'simple/rejected-ok-status', '--junit', junit)
     expect(run.code).toBe(1)
     expect(run.stdout).toMatch(/✗ simple\/rejected-ok-status/)
@@ -81,7 +70,7 @@ describe.concurrent('relay-mock conform', () => {
   })
 
   it('writes every report into --report-dir and, with --github, each failed rule as an annotation', async () => {
-    const reports = join(dir, 'evidence')
+    const reports = join(scratch(), 'evidence')
     const run = await relayMock('conform', '--client', 'node test/conform/clients/defective.mjs simple-keys-on-status', '--case', 'simple/rejected-ok-status', '--report-dir', reports, '--github')
     expect(run.code).toBe(1)
     for (const file of ['conform.json', 'conform.xml', 'conform.html', 'conform.har']) expect(existsSync(join(reports, file))).toBe(true)
