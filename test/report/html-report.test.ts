@@ -3,9 +3,12 @@ import { toHtmlReport } from '../../src/node/reporters/html.js'
 import { FROZEN, describeRule, fixtureRun, hostileRun } from './fixtures.js'
 
 describe('toHtmlReport', () => {
-  it('renders the fixture run as before (frozen clock)', async () => {
+  it('renders the fixture run as before (frozen clock): the markup a person reads, not the stylesheet or script', async () => {
     const page = toHtmlReport(await fixtureRun(), { now: FROZEN, describeRule })
-    await expect(page).toMatchFileSnapshot('__snapshots__/report.html')
+    // The CSS and the browser script are presentation, checked in Chromium; the snapshot holds what the report says.
+    const markup = page.replace(/<style>[\s\S]*?<\/style>/g, '<style>…</style>').replace(/<script>[\s\S]*?<\/script>/g, '<script>…</script>')
+    expect(markup).not.toBe(page)
+    await expect(markup).toMatchFileSnapshot('__snapshots__/report.html')
   })
 
   it('escapes everything a client sends: its only script element is the page\'s own', async () => {
