@@ -49,8 +49,9 @@ function safeDecode(text: string): string {
   }
 }
 
-export function header(headers: Headers, name: string): string | undefined {
-  const value = headers[name]
+/** A header's value, repeated values joined as HTTP joins them; names in lower case. */
+export function header(headers: Headers | undefined, name: string): string | undefined {
+  const value = headers?.[name]
   return Array.isArray(value) ? value.join(', ') : value
 }
 

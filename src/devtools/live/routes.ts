@@ -2,6 +2,7 @@
 // (GET /__relay/live), the verdicts for scripts (GET /__relay/visits) and the journal as HAR.
 import { toHar } from '../har.js'
 import type { Reply } from '../../core/problems.js'
+import { header } from '../../core/protocol.js'
 import { defineRoute, type Route, type RouteContext } from '../../core/route.js'
 import { VISIT_DEFAULTS, toVisitJson } from './visits.js'
 import { toLivePage, toLivePayload } from './page.js'
@@ -10,11 +11,6 @@ import { onlyAdminSeesAll, PAGE_MAX, pagingOf } from '../paging.js'
 import { RELAY_MOCK_VERSION } from '../../core/version.js'
 
 type Headers = RouteContext<unknown, unknown>['headers']
-
-function header(headers: Headers, name: string): string | undefined {
-  const value = headers?.[name]
-  return Array.isArray(value) ? value.join(', ') : value
-}
 
 /** True when the client would rather have a page than JSON: a browser's navigation asks for text/html. */
 export function acceptsHtml(headers: Headers): boolean {
