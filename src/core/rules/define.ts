@@ -1,5 +1,5 @@
 // defineRule: the one place a rule's id, title, clause and check come together. Failed messages
-// get the interface clause appended here, so no rule can forget to cite it.
+// and warnings get the interface clause appended here, so no rule can forget to cite it.
 import type { CaseContext, Rule, RuleOutcome } from './types.js'
 
 /**
@@ -14,7 +14,7 @@ export function defineRule(rule: Rule): Rule {
     ...rule,
     check(context: CaseContext): RuleOutcome {
       const outcome = check(context)
-      return outcome.status === 'failed' ? { ...outcome, message: `${outcome.message} (interface: ${rule.cite})` } : outcome
+      return outcome.status === 'failed' || outcome.status === 'warning' ? { ...outcome, message: `${outcome.message} (interface: ${rule.cite})` } : outcome
     },
   }
 }

@@ -2,11 +2,26 @@
 // they find, and the results every reporter, the live page and the HTML report consume.
 import type { JournalEntry } from '../journal.js'
 import type { Visit } from '../scenario.js'
+import type { ArmedFault } from '../faults.js'
+import type { MatrixCell } from './suite.js'
 
 export type Flow = 'advanced' | 'simple'
-export type CheckStatus = 'passed' | 'failed' | 'skipped'
-/** How a visit's payment ended: recorded, not handled (owner not in the service), or refused. */
-export type Outcome = 'paid' | 'skipped' | 'rejected'
+/**
+ * passed, failed, skipped (does not apply), not-checked (lacked an input; the message says which),
+ * warning (safe, but not the best a client can do).
+ */
+export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'not-checked' | 'warning'
+/**
+ * How a case ended: warning (no rule failed, one warned), partial (some rules could not be checked),
+ * not-reached (the flow never made the request the case's fault breaks: never a pass), flaky (with
+ * `conform --repeat`: failed some of its runs but not all).
+ */
+export type CaseStatus = 'passed' | 'warning' | 'partial' | 'failed' | 'not-reached' | 'flaky'
+/**
+ * How a visit's payment ended: recorded, not handled (owner not in the service), refused, or
+ * unknown (the answer to the payment was lost: the client cannot tell whether it was recorded).
+ */
+export type Outcome = 'paid' | 'skipped' | 'rejected' | 'unknown'
 
 /** A visit as a case hands it to a client: the scenario's visit and the location that reports it. */
 export interface CaseVisit extends Visit {
@@ -15,7 +30,7 @@ export interface CaseVisit extends Visit {
 
 /** What the client wrote to RELAY_RESULT_FILE, when it wrote anything. */
 export interface ClientReport {
-  outcome: 'paid' | 'skipped' | 'rejected'
+  outcome: Outcome
   paymentId?: string
   message?: string
 }
@@ -46,6 +61,10 @@ export interface CaseContext {
   client?: ClientRun
   /** The outcome a correct client reaches in this case (the suite's), when known. */
   outcome?: Outcome
+  /** The faults armed on the case's world, when any. */
+  faults?: ReadonlyArray<ArmedFault>
+  /** The time the case gave the client to finish its visit (conform --timeout), when known. */
+  deadlineMs?: number
 }
 
 /** What one rule found in one case. */
@@ -94,7 +113,7 @@ export interface CaseResult {
   /** One line: what the case exercises. */
   title: string
   /** `flaky`: with `conform --repeat`, failed some of its runs but not all (the failing run's details are shown). */
-  status: 'passed' | 'failed' | 'flaky'
+  status: CaseStatus
   durationMs: number
   exitCode: number | null
   signal: string | null
@@ -118,12 +137,20 @@ export interface CaseResult {
   worldId?: string
   /** With `conform --repeat N`: how many times the case ran and how many of those failed. */
   runs?: { total: number; failed: number }
+  /** The faults armed on the case's world, when any. */
+  faults?: ArmedFault[]
+  /** The matrix cell the case is, when it is one (resilience). */
+  cell?: MatrixCell
 }
 
 export interface RunSummary {
   total: number
   passed: number
   failed: number
+  /** Cases where no rule failed and one warned (they never fail a run unless --strict). */
+  warnings?: number
+  /** Cases whose faulted request the client never made. */
+  notReached?: number
   /** The ids of the rules that failed in at least one case. */
   rulesBroken: string[]
   /** Sum of the cases' client process times. */
