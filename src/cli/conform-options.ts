@@ -9,6 +9,9 @@ export interface ConformArgs {
   flow?: Flow
   case?: string[]
   cases?: string
+  suite?: string[]
+  strict?: boolean
+  requestTimeout: number
   jobs?: number
   timeout: number
   seed?: number

@@ -1,14 +1,14 @@
 // The conformance runner: one mock for the run; per case a fresh world and token, a listener bound
 // to that world, one run of the client, the rules, and the reporters. Cases run in parallel.
-import { RUN_TIMEOUT_MS } from '../core/defaults.js'
+import { REQUEST_TIMEOUT_MS, RUN_TIMEOUT_MS } from '../core/defaults.js'
 import { readFileSync, rmSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import os from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { cases as allCases } from '../../suites/index.js'
+import { cases as allCases, suites as allSuites } from '../../suites/index.js'
 import { createRelayService, RelayMockError, type RelayService } from '../core/mock.js'
-import { evaluate, expectedCalls } from '../core/rules/index.js'
+import { caseStatus, evaluate, expectedCalls } from '../core/rules/index.js'
 import { toClientReport } from '../core/rules/report.js'
 import type { ConformanceCase } from '../core/rules/suite.js'
 import type { Scenario } from '../core/scenario.js'
@@ -34,6 +34,8 @@ export interface RelayEnv {
   RELAY_CURRENCY: string
   RELAY_VISIT: string
   RELAY_RESULT_FILE: string
+  /** How long the client waits for one answer before it gives up on the request, in ms. */
+  RELAY_REQUEST_TIMEOUT_MS: string
 }
 
 /**
@@ -52,6 +54,10 @@ export interface RunOptions {
   flows?: Flow[]
   /** Run only these cases: ids, or prefixes ending in `/` or `*` (e.g. `advanced/*`). */
   cases?: string[]
+  /** Run only the cases of these suites (advanced, simple, resilience; default all). */
+  suites?: string[]
+  /** RELAY_REQUEST_TIMEOUT_MS, the client's own timeout per request. Default 5000. */
+  requestTimeoutMs?: number
   /** The cases to choose from (default every suite's). */
   suite?: ReadonlyArray<ConformanceCase>
   /** Scenarios of your own that the cases name (beside the built-in ones), e.g. from loadCases. */
@@ -87,18 +93,29 @@ export interface RunOptions {
 /** Defaults, in one place; options override them. */
 export const RUN_DEFAULTS = {
   timeoutMs: RUN_TIMEOUT_MS,
+  requestTimeoutMs: REQUEST_TIMEOUT_MS,
   host: '127.0.0.1',
   outputLimit: 64 * 1024,
   repeat: 1,
-  jobs: () => os.availableParallelism(),
+  // Cases mostly wait (on Retry-After, on a hung request, on a slow answer), not compute: four per core.
+  jobs: () => os.availableParallelism() * 4,
 } as const
 
 /**
  * The cases a run selects, in suite order.
  * @example selectCases({ flows: ['simple'] }).map((c) => c.id) // ['simple/accepted', ...]
  */
-export function selectCases(options: Pick<RunOptions, 'flows' | 'cases' | 'suite'> = {}): ConformanceCase[] {
-  const source = options.suite ?? allCases
+export function selectCases(options: Pick<RunOptions, 'flows' | 'cases' | 'suite' | 'suites'> = {}): ConformanceCase[] {
+  let source = options.suite ?? allCases
+  if (options.suites?.length) {
+    for (const name of options.suites) {
+      if (!allSuites.some((suite) => suite.name === name)) {
+        throw new RelayMockError('SUITE_NOT_FOUND', `Failed to select cases: there is no suite "${name}". Please use one of: ${allSuites.map((suite) => suite.name).join(', ')}.`)
+      }
+    }
+    const chosen = new Set(allSuites.filter((suite) => options.suites!.includes(suite.name)).flatMap((suite) => suite.cases.map((kase) => kase.id)))
+    source = source.filter((kase) => chosen.has(kase.id))
+  }
   for (const flow of options.flows ?? []) {
     if (flow !== 'advanced' && flow !== 'simple') {
       throw new RelayMockError('INVALID_FLOW', `Failed to select cases: there is no flow "${String(flow)}". Please use advanced or simple.`)
@@ -123,7 +140,7 @@ export function selectCases(options: Pick<RunOptions, 'flows' | 'cases' | 'suite
 }
 
 /** The client contract's variables for one case. */
-export function toRelayEnv(visit: ClientVisit, baseUrl: string, token: string, resultFile: string): RelayEnv {
+export function toRelayEnv(visit: ClientVisit, baseUrl: string, token: string, resultFile: string, requestTimeoutMs: number = RUN_DEFAULTS.requestTimeoutMs): RelayEnv {
   return {
     RELAY_BASE_URL: baseUrl.replace(/\/+$/, ''),
     RELAY_API_TOKEN: token,
@@ -138,6 +155,7 @@ export function toRelayEnv(visit: ClientVisit, baseUrl: string, token: string, r
     RELAY_CURRENCY: visit.currency,
     RELAY_VISIT: JSON.stringify(visit),
     RELAY_RESULT_FILE: resultFile,
+    RELAY_REQUEST_TIMEOUT_MS: String(Math.round(requestTimeoutMs)),
   }
 }
 
@@ -324,6 +342,8 @@ function summarize(cases: CaseResult[], run: Pick<RunSummary, 'wallMs' | 'client
     total: cases.length,
     passed: cases.filter((r) => r.status === 'passed').length,
     failed: cases.filter((r) => r.status === 'failed').length,
+    warnings: cases.filter((r) => r.status === 'warning').length,
+    notReached: cases.filter((r) => r.status === 'not-reached').length,
     flaky: cases.filter((r) => r.status === 'flaky').length,
     rulesBroken: [...new Set(cases.flatMap((r) => r.checks.filter((c) => c.status === 'failed').map((c) => c.rule)))],
     clientMs: run.clientMs,
@@ -360,8 +380,9 @@ export async function runPool(count: number, jobs: number, task: (index: number)
  */
 export function combineRuns(runs: CaseResult[]): CaseResult {
   if (runs.length === 1) return runs[0]
-  const failed = runs.filter((run) => run.status !== 'passed')
-  const status = failed.length === 0 ? 'passed' : failed.length === runs.length ? 'failed' : 'flaky'
+  // A warning is a pass that could be better; a cell not reached judged nothing: both as the run says.
+  const failed = runs.filter((run) => run.status === 'failed' || run.status === 'not-reached')
+  const status = failed.length === 0 ? (runs.find((run) => run.status !== 'passed')?.status ?? 'passed') : failed.length === runs.length ? failed[0].status : 'flaky'
   return { ...(failed[0] ?? runs[0]), status, runs: { total: runs.length, failed: failed.length } }
 }
 
@@ -414,7 +435,7 @@ async function runCases(context: RunContext, cases: ConformanceCase[]): Promise<
     const kase = combineRuns(runs[index])
     finished[index] = kase
     for (const reporter of context.reporters) await reporter.onCaseEnd?.(kase)
-    if (context.options.bail && kase.status !== 'passed') stopRun(context, 'bailed')
+    if (context.options.bail && kase.status !== 'passed' && kase.status !== 'warning') stopRun(context, 'bailed')
   }
   const task = async (slot: number) => {
     const index = Math.floor(slot / repeat)
@@ -466,8 +487,9 @@ async function runClient(context: RunContext, visit: ClientVisit, env: RelayEnv)
 /** One run of one case: a fresh world and listener, the client, the rules. `slot` numbers the run's result file. */
 async function runCase(context: RunContext, kase: ConformanceCase, slot: number): Promise<CaseResult> {
   const { service, reporters } = context
-  const world = await service.addWorld({ scenario: kase.scenario })
+  const world = await service.addWorld({ scenario: kase.scenario, faults: kase.faults ?? [] })
   const server = createServer(service, { world })
+  let closed = false
   try {
     const baseUrl = await listen(server, { port: context.options.port ?? 0, host: context.host })
     const visit: CaseVisit = { ...world.visit, ...kase.visit, locationId: world.location.id }
@@ -476,19 +498,24 @@ async function runCase(context: RunContext, kase: ConformanceCase, slot: number)
     for (const reporter of reporters) await reporter.onCaseStart?.(start)
     const listeners = reporters.filter((reporter) => reporter.onRequest)
     const unsubscribe = listeners.length > 0 ? world.journal.subscribe((entry) => listeners.forEach((reporter) => reporter.onRequest!(entry, start))) : undefined
-    const env = toRelayEnv(clientVisit, baseUrl, world.token, join(context.dir, `run-${slot + 1}.json`))
+    const env = toRelayEnv(clientVisit, baseUrl, world.token, join(context.dir, `run-${slot + 1}.json`), context.options.requestTimeoutMs ?? RUN_DEFAULTS.requestTimeoutMs)
     const run = await runClient(context, clientVisit, env)
+    // A request still held open (a hung one the client never gave up on) is journaled when its
+    // connection closes: close the listener before reading the case's requests.
+    closed = true
+    await close(server)
+    await new Promise((resolve) => setImmediate(resolve))
     unsubscribe?.()
 
     const requests = world.journal.entries()
-    const caseContext: CaseContext = { flow: kase.flow, requests, token: world.token, visit, client: run, outcome: kase.outcome }
+    const caseContext: CaseContext = { flow: kase.flow, requests, token: world.token, visit, client: run, outcome: kase.outcome, faults: kase.faults, deadlineMs: context.timeoutMs }
     const checks = evaluate(caseContext)
     return {
       id: kase.id,
       flow: kase.flow,
       scenario: kase.scenario,
       title: kase.title,
-      status: checks.some((check) => check.status === 'failed') ? 'failed' : 'passed',
+      status: caseStatus(checks, requests, kase.cell),
       durationMs: run.durationMs,
       exitCode: run.exitCode,
       signal: run.signal,
@@ -504,9 +531,11 @@ async function runCase(context: RunContext, kase: ConformanceCase, slot: number)
       ...(run.report ? { report: run.report } : {}),
       ...(run.reportError !== undefined ? { reportError: run.reportError } : {}),
       worldId: world.id,
+      ...(kase.faults ? { faults: kase.faults } : {}),
+      ...(kase.cell ? { cell: kase.cell } : {}),
     }
   } finally {
-    await close(server)
+    if (!closed) await close(server)
     service.removeWorld(world)
   }
 }

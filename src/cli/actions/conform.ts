@@ -43,6 +43,8 @@ export async function conform(args: ConformArgs): Promise<number> {
       ...(own ? { suite: [...cases, ...own.cases], scenarios: own.scenarios } : {}),
       flows: args.flow ? [args.flow] : undefined,
       cases: args.case,
+      suites: args.suite,
+      requestTimeoutMs: args.requestTimeout * 1000,
       jobs: args.jobs,
       timeoutMs: args.timeout * 1000,
       seed: args.seed,
@@ -54,7 +56,7 @@ export async function conform(args: ConformArgs): Promise<number> {
     printReportFiles(files)
     // A shell's convention for a process ended by a signal: 128 + its number (130 for Ctrl-C).
     if (interrupt.received) return 128 + os.constants.signals[interrupt.received]
-    return result.summary.failed + (result.summary.flaky ?? 0) > 0 ? 1 : 0
+    return exitCode(result.summary, args.strict)
   } finally {
     interrupt.dispose()
   }
@@ -90,4 +92,9 @@ function onStopSignals() {
   }
   STOP_SIGNALS.forEach((name) => process.on(name, onSignal))
   return state
+}
+
+/** 1 when a case failed, was flaky or never reached its faulted step; warnings only with --strict. */
+export function exitCode(summary: { failed: number; flaky?: number; warnings?: number; notReached?: number }, strict = false): number {
+  return summary.failed + (summary.flaky ?? 0) + (summary.notReached ?? 0) > 0 || (strict && (summary.warnings ?? 0) > 0) ? 1 : 0
 }

@@ -1,7 +1,7 @@
 // `relay-mock conform`: runs a location's client through every case and names each rule it breaks.
 // Exit status: 0 every case passed, 1 a rule failed, 2 a usage or set-up error.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs'
-import { RUN_TIMEOUT_MS } from '../../core/defaults.js'
+import { REQUEST_TIMEOUT_MS, RUN_TIMEOUT_MS } from '../../core/defaults.js'
 import { fileReports, type ConformArgs } from '../conform-options.js'
 import { exitWith } from '../exit.js'
 
@@ -13,12 +13,19 @@ export const conformCommand: CommandModule<object, ConformArgs> = {
       .option('client', { alias: 'c', type: 'string', describe: 'The client command, run through the shell once per case (see the client contract)' })
       .option('from', { type: 'string', requiresArg: true, conflicts: 'client', describe: 'Check a conversation captured as HAR (a proxy, staging) with the same rules, without running a client' })
       .option('flow', { alias: 'f', type: 'string', choices: ['advanced', 'simple'], describe: 'Run only the cases of this flow' })
-      .option('case', { type: 'string', array: true, describe: 'Run only this case (an id, or a prefix such as advanced/*); repeatable' })
+      .option('case', { type: 'string', array: true, describe: 'Run only this case (an id, or a prefix such as advanced/* or resilience/payment-create/*); repeatable' })
       .option('cases', {
         type: 'string',
         requiresArg: true,
         conflicts: 'from',
         describe: 'Add the cases of FILE (JSON: your own visits, each with its scenario, flows and expected outcome) to the run',
+      })
+      .option('suite', { alias: 's', type: 'string', array: true, choices: ['advanced', 'simple', 'resilience'], describe: 'Run only the cases of this suite (resilience: the fault matrix); repeatable' })
+      .option('strict', { type: 'boolean', describe: 'Fail the run (exit 1) on a warning too: safe behaviour that is not the best a client can do' })
+      .option('request-timeout', {
+        type: 'number',
+        default: REQUEST_TIMEOUT_MS / 1000,
+        describe: "Seconds the client may wait for one answer (RELAY_REQUEST_TIMEOUT_MS): a hung request's cell ends at the client's own timeout",
       })
       .option('jobs', { alias: 'j', type: 'number', describe: 'How many cases run at once (default: the number of cores)' })
       .option('timeout', { alias: 't', type: 'number', default: RUN_TIMEOUT_MS / 1000, describe: 'Seconds before a client is killed with its process tree' })

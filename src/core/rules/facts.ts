@@ -225,10 +225,17 @@ export function createdVehicle(requests: ReadonlyArray<JournalEntry>): { entry: 
   const vehicles = vehicleFacts(requests)
   if (vehicles.kind !== 'empty') return undefined
   const from = requests.indexOf(vehicles.entry)
-  for (const entry of requests.slice(from + 1)) {
+  const after = requests.slice(from + 1)
+  for (const [i, entry] of after.entries()) {
     if (entry.route !== 'POST /vehicles') continue
     const id = createdId(entry)
     if (id) return { entry, id }
+    // The answer was lost: the lookup that followed shows whether (and as what) it was created.
+    if (isAmbiguous(entry)) {
+      const lookup = after.slice(i + 1).find((next) => next.route !== null && DOCUMENTED_ROUTES.has(next.route))
+      const listed = lookup?.route === 'GET /vehicles' && isOk(lookup) && Array.isArray(lookup.response.body) ? valueAt(lookup.response.body[0], 'id') : undefined
+      if (lookup && typeof listed === 'string') return { entry: lookup, id: listed }
+    }
   }
   return undefined
 }

@@ -22,7 +22,10 @@ import resilienceDeadline from './resilience.deadline.js'
 import resilienceNoResend from './resilience.no-resend.js'
 import resilienceNoRetryOnRefusal from './resilience.no-retry-on-refusal.js'
 import resilienceRetryAfter from './resilience.retry-after.js'
-import type { CaseContext, Check, Rule } from './types.js'
+import type { JournalEntry } from '../journal.js'
+import { FAULT_STEPS } from '../faults.js'
+import type { MatrixCell } from './suite.js'
+import type { CaseContext, CaseStatus, Check, Rule } from './types.js'
 
 /** Every rule, in the order of the README's table. */
 export const rules: ReadonlyArray<Rule> = [
@@ -96,6 +99,18 @@ export function evaluate(context: CaseContext): Check[] {
 }
 
 /**
+ * A case's status from its checks: failed when a rule failed; not-reached when the case breaks a step
+ * the client never requested (never a pass); warning when a rule warned; else passed.
+ * @example caseStatus(checks, requests, { step: 'payment-create', kind: 'reset', mode: 'once' })
+ */
+export function caseStatus(checks: ReadonlyArray<Check>, requests: ReadonlyArray<JournalEntry>, cell?: MatrixCell): CaseStatus {
+  if (checks.some((check) => check.status === 'failed')) return 'failed'
+  if (cell && !requests.some((entry) => entry.route === FAULT_STEPS[cell.step])) return 'not-reached'
+  if (checks.some((check) => check.status === 'warning')) return 'warning'
+  return 'passed'
+}
+
+/**
  * The README's rule table, generated from `rules`: id, what it checks, the interface clause.
  * @example console.log(toRuleTable())
  */
@@ -135,3 +150,5 @@ export type {
   RunStart,
   RunSummary,
 } from './types.js'
+export { toMatrix, cellAt } from './matrix.js'
+export type { Matrix, MatrixEntry } from './matrix.js'

@@ -3,7 +3,8 @@
 // the one running, elapsed), overwritten in place and cleared at the end; elsewhere (CI, a pipe)
 // only the plain lines. Colour only when the stream is a terminal.
 import pc from 'picocolors'
-import type { CaseResult, CaseStart, Reporter, RunResult, RunStart } from '../../core/rules/types.js'
+import { cellAt, toMatrix, type Matrix } from '../../core/rules/matrix.js'
+import type { CaseResult, CaseStart, CaseStatus, Reporter, RunResult, RunStart } from '../../core/rules/types.js'
 
 export interface ConsoleReporterOptions {
   /** Where to write. Default process.stdout. */
@@ -63,8 +64,16 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
     },
     onCaseEnd(result: CaseResult) {
       const failed = result.checks.filter((check) => check.status === 'failed')
-      const mark = result.status === 'passed' ? c.green('✓') : result.status === 'flaky' ? c.yellow('~') : c.red('✗')
-      const detail = failed.length > 0 ? c.red(`  ${failed.length} rule${failed.length === 1 ? '' : 's'} failed`) : ''
+      const warned = result.checks.filter((check) => check.status === 'warning')
+      const mark = paint(c, result.status, MARKS[result.status])
+      const detail =
+        failed.length > 0
+          ? c.red(`  ${failed.length} rule${failed.length === 1 ? '' : 's'} failed`)
+          : result.status === 'not-reached'
+            ? c.yellow('  not reached: the client never made the request this case breaks')
+            : warned.length > 0
+              ? c.yellow(`  warning: ${warned.map((check) => check.rule).join(', ')}`)
+              : ''
       const flaky = result.status === 'flaky' && result.runs ? c.yellow(`  flaky: failed ${result.runs.failed} of ${result.runs.total} runs`) : ''
       const timedOut = result.timedOut ? c.red('  timed out, killed') : ''
       write(`  ${mark} ${result.id.padEnd(width)}  ${c.dim(formatMs(result.durationMs))}${detail}${flaky}${timedOut}`)
@@ -83,17 +92,39 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
           write(indent(check.message, '      '))
         }
       }
+      for (const kase of result.cases.filter((k) => k.status === 'not-reached')) {
+        write('')
+        write(`${c.yellow('○')} ${c.bold(kase.id)} ${c.dim(`— ${kase.title} (scenario ${kase.scenario})`)}`)
+        write(`      Not reached: the client never made the request this case's fault breaks, so the case judged nothing about it.`)
+      }
+      const warnedCases = result.cases.filter((kase) => kase.status === 'warning')
+      if (warnedCases.length > 0) {
+        write('')
+        write(c.yellow(`Warnings (safe, but not the best a client can do; they fail the run only with --strict):`))
+        for (const kase of warnedCases) {
+          for (const check of kase.checks.filter((ch) => ch.status === 'warning')) write(`  ${c.yellow('!')} ${kase.id} ${c.yellow(check.rule)}: ${check.message}`)
+        }
+      }
+      const matrix = toMatrix(result.cases)
+      if (matrix) {
+        write('')
+        for (const line of matrixLines(matrix, c)) write(line)
+      }
       const { summary } = result
       write('')
       const flaky = summary.flaky ?? 0
+      const warnings = summary.warnings ?? 0
+      const notReached = summary.notReached ?? 0
       const counts = [
         plural(summary.total, 'case'),
         c.green(`${summary.passed} passed`),
+        ...(warnings > 0 ? [c.yellow(`${warnings} with warnings`)] : []),
         summary.failed > 0 ? c.red(`${summary.failed} failed`) : `${summary.failed} failed`,
         ...(flaky > 0 ? [c.yellow(`${flaky} flaky`)] : []),
+        ...(notReached > 0 ? [c.yellow(`${notReached} not reached`)] : []),
       ]
       const stoppedEarly = summary.interrupted || summary.bailed
-      const verdict = stoppedEarly ? c.yellow(summary.interrupted ? 'Interrupted' : 'Stopped at the first failure (--bail)') : summary.failed + flaky === 0 ? c.green('Conformant') : c.red('Not conformant')
+      const verdict = stoppedEarly ? c.yellow(summary.interrupted ? 'Interrupted' : 'Stopped at the first failure (--bail)') : summary.failed + flaky + notReached === 0 ? c.green('Conformant') : c.red('Not conformant')
       write(`${c.bold(verdict)}: ${counts.join(', ')}`)
       if (stoppedEarly) {
         const notRun = summary.notRun ?? 0
@@ -167,4 +198,52 @@ function createProgress(stream: NodeJS.WritableStream & { columns?: number }, c:
       this.clear()
     },
   }
+}
+
+const MARKS: Record<CaseStatus, string> = { passed: '✓', warning: '!', partial: '◐', failed: '✗', 'not-reached': '○', flaky: '~' }
+
+function paint(c: Colors, status: CaseStatus, text: string): string {
+  if (status === 'passed') return c.green(text)
+  if (status === 'failed') return c.red(text)
+  if (status === 'warning' || status === 'not-reached' || status === 'flaky') return c.yellow(text)
+  return c.dim(text)
+}
+
+/** Short column heads, so that the matrix fits 100 columns. */
+const SHORT: Record<string, string> = {
+  unavailable: '503',
+  'rate-limited': '429',
+  'server-error': '500',
+  reset: 'reset',
+  hang: 'hang',
+  truncated: 'trunc',
+  garbage: 'html',
+  slow: 'slow',
+  'token-revoked': '401',
+}
+
+/**
+ * The compact matrix: a row per step, a column per fault kind, each cell two marks (once, always).
+ * @example matrixLines(toMatrix(result.cases)!, pc.createColors(false)).join('\n')
+ */
+export function matrixLines(matrix: Matrix, c: Colors): string[] {
+  const stepWidth = Math.max(...matrix.steps.map((step) => step.length), 'step'.length)
+  const heads = matrix.kinds.map((kind) => SHORT[kind] ?? kind)
+  const widths = heads.map((head) => Math.max(head.length, matrix.modes.length * 2 - 1))
+  const lines = [
+    `${c.bold('Resilience matrix')} ${c.dim(`(each cell: ${matrix.modes.join(' / ')}; ✓ pass, ! warning, ✗ fail, ○ not reached, · not run)`)}`,
+    `  ${'step'.padEnd(stepWidth)}  ${heads.map((head, i) => head.padEnd(widths[i])).join('  ')}`,
+  ]
+  for (const step of matrix.steps) {
+    const cells = matrix.kinds.map((kind, i) => {
+      const marks = matrix.modes.map((mode) => {
+        const cell = cellAt(matrix, step, kind, mode)
+        return cell ? paint(c, cell.status, MARKS[cell.status]) : c.dim('·')
+      })
+      const visible = matrix.modes.length * 2 - 1
+      return marks.join(' ') + ' '.repeat(widths[i] - visible)
+    })
+    lines.push(`  ${step.padEnd(stepWidth)}  ${cells.join('  ')}`)
+  }
+  return lines
 }

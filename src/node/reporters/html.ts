@@ -6,7 +6,25 @@ import { dirname } from 'node:path'
 import { DIAGRAM_CSS, inlineCode, toChecksList, toSequenceDiagram, type DiagramOptions } from '../../devtools/diagram.js'
 import { html, raw, type SafeHtml } from '../../devtools/live/html.js'
 import { ruleById } from '../../core/rules/index.js'
-import type { CaseResult, Reporter, RunResult } from '../../core/rules/types.js'
+import { cellAt, toMatrix, type Matrix } from '../../core/rules/matrix.js'
+import type { CaseResult, CaseStatus, Reporter, RunResult } from '../../core/rules/types.js'
+
+const MARK: Record<CaseStatus, string> = { passed: '✓', warning: '!', partial: '◐', failed: '✗', 'not-reached': '○', flaky: '~' }
+const LABEL: Record<CaseStatus, string> = { passed: 'Passed', warning: 'Warning', partial: 'Partial', failed: 'Failed', 'not-reached': 'Not reached', flaky: 'Flaky' }
+
+/** The matrix: a row per step, a column per fault kind and mode; each cell links to its case's diagram. */
+function matrixTable(matrix: Matrix, anchorOf: (caseId: string) => string): SafeHtml {
+  return html`<section class="head-section" aria-labelledby="matrix-title"><h2 id="matrix-title">Resilience matrix</h2>
+<p class="muted">Each cell is a case: the step on the left failed in the way its column names, once (the first request only) or always. Open a cell to see the conversation, the fault drawn on the arrow it broke.</p>
+<div class="matrix-wrap"><table class="matrix"><thead><tr><th scope="col" rowspan="2">Step</th>${matrix.kinds.map((kind) => html`<th scope="colgroup" colspan="${matrix.modes.length}"><code>${kind}</code></th>`)}</tr>
+<tr>${matrix.kinds.map(() => matrix.modes.map((mode) => html`<th scope="col" class="mode">${mode}</th>`))}</tr></thead>
+<tbody>${matrix.steps.map((step) => html`<tr><th scope="row"><code>${step}</code></th>${matrix.kinds.map((kind) => matrix.modes.map((mode) => {
+    const cell = cellAt(matrix, step, kind, mode)
+    if (!cell) return html`<td class="cell none" title="not run">·</td>`
+    const why = cell.rules.length ? `: ${cell.rules.join(', ')}` : ''
+    return html`<td class="cell ${cell.status}"><a href="#${anchorOf(cell.caseId)}" title="${step} · ${kind} · ${mode}: ${LABEL[cell.status]}${why}"><span aria-hidden="true">${MARK[cell.status]}</span><span class="visually-hidden">${step} ${kind} ${mode}: ${LABEL[cell.status]}${why}</span></a></td>`
+  }))}</tr>`)}</tbody></table></div></section>`
+}
 
 export interface HtmlReportOptions {
   /** The time the page says it was written; default now. Tests freeze it. */
@@ -95,15 +113,19 @@ function caseSection(result: CaseResult, anchor: string, options: HtmlReportOpti
   const passed = result.checks.filter((c) => c.status === 'passed').length
   const skipped = result.checks.filter((c) => c.status === 'skipped').length
   const ok = result.status === 'passed'
+  const warned = result.checks.filter((c) => c.status === 'warning')
   const end = endOfCase(result)
   return html`<section class="case ${result.status}" id="${anchor}" aria-labelledby="${anchor}-title">
-<details class="case-box"${ok ? '' : ' open'}>
-<summary><h2 id="${anchor}-title"><span class="pill ${result.status}"><span aria-hidden="true">${ok ? '✓' : '✗'}</span> ${ok ? 'Passed' : 'Failed'}</span> <code class="case-id">${result.id}</code> <span class="case-title">${result.title}</span></h2>
+<details class="case-box"${ok || result.status === 'warning' ? '' : ' open'}>
+<summary><h2 id="${anchor}-title"><span class="pill ${result.status}"><span aria-hidden="true">${MARK[result.status]}</span> ${LABEL[result.status]}</span> <code class="case-id">${result.id}</code> <span class="case-title">${result.title}</span></h2>
 <span class="case-meta">${result.flow} flow · scenario <code>${result.scenario}</code> · ${plural(result.requests.length, 'request')} · ${seconds(result.durationMs)}</span></summary>
 <div class="case-body">
 ${failed.length
     ? html`<div class="wrong"><h3>What went wrong</h3><ul>${failed.map((check) => html`<li><a href="#${check.seq !== undefined && result.requests.some((e) => e.seq === check.seq) ? `${anchor}-seq-${check.seq}` : `${anchor}-end`}"><code>${check.rule}</code></a> ${check.message}</li>`)}</ul></div>`
-    : html`<p class="right"><span aria-hidden="true">✓</span> The client made the calls this case expects and broke no rule.</p>`}
+    : result.status === 'not-reached'
+      ? html`<p class="muted"><span aria-hidden="true">○</span> Not reached: the client never made the request this case’s fault breaks${result.faults?.length ? html` (<code>${result.faults.map((f) => `${f.route}=${f.kind}:${f.mode}`).join(', ')}</code>)` : ''}, so nothing about it was judged.</p>`
+      : html`<p class="right"><span aria-hidden="true">✓</span> The client made the calls this case expects and broke no rule.</p>`}
+${warned.length ? html`<div class="warned"><h3>Warnings</h3><ul>${warned.map((check) => html`<li><code>${check.rule}</code> ${check.message}</li>`)}</ul></div>` : ''}
 <h3>${result.visit ? 'The visit the client was given' : 'The visit'}</h3>
 ${visitFacts(result)}
 <h3>The conversation</h3>
@@ -158,6 +180,24 @@ button:hover{background:#f2f4f7}
 .pill{display:inline-block;font-size:.78rem;font-weight:700;text-transform:uppercase;letter-spacing:.03em;padding:.15rem .55rem;border-radius:999px;vertical-align:.12em;margin-right:.3rem}
 .pill.passed{color:#067647;background:#ecfdf3;border:1px solid #abefc6}
 .pill.failed{color:#b42318;background:#fef3f2;border:1px solid #fda29b}
+.pill.warning,.counts .warning{color:#93370d;background:#fffaeb;border:1px solid #fec84b}
+.pill.not-reached,.pill.partial,.counts .not-reached{color:#475467;background:#f2f4f7;border:1px solid #d0d5dd}
+.case.warning{border-left:5px solid #dc6803}
+.case.not-reached,.case.partial{border-left:5px solid #98a2b3}
+.warned{border:1px solid #fec84b;background:#fffaeb;border-radius:8px;padding:.2rem 1rem .6rem;margin-top:.6rem}
+.warned h3{color:#93370d;margin-top:.6rem}
+.matrix-wrap{overflow-x:auto}
+.matrix{border-collapse:collapse;font-size:.85rem}
+.matrix th,.matrix td{border:1px solid #e4e7ec;padding:.2rem .35rem;text-align:center}
+.matrix th[scope=row]{text-align:left;white-space:nowrap}
+.matrix .mode{font-weight:400;color:#475467;font-size:.75rem}
+.matrix .cell a{display:block;text-decoration:none;font-weight:700;min-width:1.6rem}
+.matrix .passed{background:#ecfdf3}.matrix .passed a{color:#067647}
+.matrix .warning{background:#fffaeb}.matrix .warning a{color:#93370d}
+.matrix .failed{background:#fef3f2}.matrix .failed a{color:#b42318}
+.matrix .not-reached a,.matrix .partial a,.matrix .none{color:#475467}
+.muted{color:#475467}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .case{background:#fff;border:1px solid #e4e7ec;border-radius:10px;margin-bottom:1rem}
 .case.failed{border-color:#fda29b;border-left:5px solid #b42318}
 .case.passed{border-left:5px solid #067647}
@@ -230,9 +270,10 @@ export function toHtmlReport(result: RunResult, options: HtmlReportOptions = {})
     used.add(anchor)
     return anchor
   })
-  // A flaky case (conform --repeat) failed some of its runs: it did not pass.
-  const notPassed = summary.failed + (summary.flaky ?? 0)
+  // A flaky case (conform --repeat) failed some of its runs, a cell not reached judged nothing: neither passed.
+  const notPassed = summary.failed + (summary.flaky ?? 0) + (summary.notReached ?? 0)
   const allPassed = notPassed === 0 && summary.total > 0
+  const matrix = toMatrix(cases)
   // A capture (conform --from) has visits, not cases: no case gave a client its visit.
   const captured = cases.length > 0 && cases.every((c) => !c.visit)
   const noun = captured ? 'visit' : 'case'
@@ -262,7 +303,9 @@ ${captured
 <ul class="counts" aria-label="Totals">
 <li>${plural(summary.total, noun)}</li>
 <li class="passed"><span aria-hidden="true">✓</span> ${summary.passed} passed</li>
+${summary.warnings ? html`<li class="warning"><span aria-hidden="true">!</span> ${summary.warnings} with warnings</li>` : ''}
 <li class="${summary.failed ? 'failed' : ''}"><span aria-hidden="true">✗</span> ${summary.failed} failed</li>
+${summary.notReached ? html`<li class="not-reached"><span aria-hidden="true">○</span> ${summary.notReached} not reached</li>` : ''}
 <li class="${summary.rulesBroken.length ? 'failed' : ''}">${plural(summary.rulesBroken.length, 'rule')} broken</li>
 </ul>
 <dl class="facts">
@@ -279,9 +322,10 @@ ${summary.rulesBroken.length
         return html`<li><code>${rule}</code>${described ? html` — ${inlineCode(described.title)}` : ''}<span class="where">in ${brokenWhere(rule).map(({ c, anchor }, i) => html`${i ? ', ' : ''}<a href="#${anchor}">${c.id}</a>`)}</span></li>`
       })}</ul></section>`
     : ''}
+${matrix ? matrixTable(matrix, (id) => anchors[cases.findIndex((c) => c.id === id)]) : ''}
 <section class="head-section" aria-labelledby="index-title"><h2 id="index-title">${captured ? 'Visits' : 'Cases'}</h2>
 <table class="index"><thead><tr><th scope="col">Result</th><th scope="col">${captured ? 'Visit' : 'Case'}</th><th scope="col">What it exercises</th><th scope="col" class="num">Time</th></tr></thead>
-<tbody>${cases.map((c, i) => html`<tr><td><span class="pill ${c.status}"><span aria-hidden="true">${c.status === 'passed' ? '✓' : '✗'}</span> ${c.status}</span></td><td><a href="#${anchors[i]}"><code>${c.id}</code></a></td><td>${c.title}${c.status === 'failed' ? html` <span class="muted">— ${plural(c.checks.filter((k) => k.status === 'failed').length, 'rule')} broken</span>` : ''}</td><td class="num">${seconds(c.durationMs)}</td></tr>`)}</tbody></table>
+<tbody>${cases.map((c, i) => html`<tr><td><span class="pill ${c.status}"><span aria-hidden="true">${MARK[c.status]}</span> ${c.status}</span></td><td><a href="#${anchors[i]}"><code>${c.id}</code></a></td><td>${c.title}${c.status === 'failed' ? html` <span class="muted">— ${plural(c.checks.filter((k) => k.status === 'failed').length, 'rule')} broken</span>` : ''}</td><td class="num">${seconds(c.durationMs)}</td></tr>`)}</tbody></table>
 </section>
 <div class="legend"><p><strong>How to read a ${noun}.</strong> Each ${noun} draws the conversation: your client on the left, the relay service on the right; a solid arrow is a request, the dashed arrow under it is the answer. The right-hand column lists the calls the flow expects: <span aria-hidden="true">✓</span> the call was expected there, <span aria-hidden="true">✗</span> an expected call the client never made, <span aria-hidden="true">!</span> a call the flow does not expect. A red box names the broken rule and explains it. Open a request to see its headers (the token masked) and bodies.</p></div>
 <div class="toolbar"><button type="button" data-fold="open">Open all ${noun}s</button><button type="button" data-fold="close">Fold all ${noun}s</button></div>

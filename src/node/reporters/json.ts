@@ -1,7 +1,8 @@
-// The JSON reporter: the run as one document, `{ summary, cases: [{ id, flow, scenario, status,
+// The JSON reporter: the run as one document, `{ summary, matrix?, cases: [{ id, flow, scenario, status,
 // durationMs, exitCode, checks: [{ rule, status, message }], requests, ... }] }`.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { toMatrix } from '../../core/rules/matrix.js'
 import type { CaseResult, Reporter, RunResult } from '../../core/rules/types.js'
 
 /** The documented fields first (in the documented order), then the rest. */
@@ -25,7 +26,9 @@ function toJsonCase(kase: CaseResult) {
  * @example JSON.stringify(toJsonReport(result), null, 2)
  */
 export function toJsonReport(result: RunResult) {
-  return { summary: result.summary, cases: result.cases.map(toJsonCase) }
+  const matrix = toMatrix(result.cases)
+  // The matrix (when the run had fault cells): each cell's step, kind, mode, status, case and rules.
+  return { summary: result.summary, ...(matrix ? { matrix } : {}), cases: result.cases.map(toJsonCase) }
 }
 
 /**

@@ -1,5 +1,6 @@
-// The JUnit XML reporter: one testcase per case (classname = flow, name = case id); a failed case's
-// failure message names each failed rule and its explanation; skipped rules go to system-out.
+// The JUnit XML reporter: one testcase per case, so one per matrix cell (classname = flow, name = case
+// id); a failed case's failure message names each failed rule and its explanation; a case that never
+// reached its faulted request fails saying so; warnings pass with a note in system-out, as do skipped rules.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import junitModule, { type Builder } from 'junit-report-builder'
@@ -20,13 +21,17 @@ export function toJUnitXml(result: RunResult): string {
       const test = suite.testCase().className(flow).name(kase.id).time(kase.durationMs / 1000)
       const failed = kase.checks.filter((check) => check.status === 'failed')
       const skipped = kase.checks.filter((check) => check.status === 'skipped')
+      const warned = kase.checks.filter((check) => check.status === 'warning')
       if (failed.length > 0) {
         const lines = failed.map((check) => `${check.rule}: ${check.message}`)
         test.failure(lines.join('\n'), 'conformance')
         test.stacktrace(lines.join('\n\n'))
+      } else if (kase.status === 'not-reached') {
+        test.failure("Not reached: the client never made the request this case's fault breaks, so nothing about it was judged.", 'not-reached')
       }
       const out = [
         `${kase.title} (scenario ${kase.scenario}; exit ${kase.exitCode ?? kase.signal ?? 'none'}${kase.timedOut ? ', timed out' : ''})`,
+        ...(warned.length > 0 ? ['Warnings (safe, but not the best a client can do):', ...warned.map((check) => `  ${check.rule}: ${check.message}`)] : []),
         ...(skipped.length > 0 ? ['Skipped rules:', ...skipped.map((check) => `  ${check.rule}: ${check.message}`)] : []),
         ...(kase.stdout.trim() ? ['Client stdout:', kase.stdout.trimEnd()] : []),
       ]
