@@ -43,13 +43,14 @@ export function createReferenceClient({ retries = 2 }: { retries?: number } = {}
     const send = async (method: 'GET' | 'POST', path: string, body?: object): Promise<Answer> => {
       const headers: Record<string, string> = { authorization: `Bearer ${env.RELAY_API_TOKEN}` }
       if (body) headers['content-type'] = 'application/json'
+      // One controller for the run's signal and the timeout (Node 20's AbortSignal.any may lose a
+      // composed signal to garbage collection, and with it the timeout).
+      const controller = new AbortController()
+      const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs)
+      const stop = () => controller.abort(signal.reason)
+      signal.addEventListener('abort', stop, { once: true })
       try {
-        const response = await fetch(`${env.RELAY_BASE_URL}${path}`, {
-          method,
-          headers,
-          body: body ? JSON.stringify(body) : undefined,
-          signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
-        })
+        const response = await fetch(`${env.RELAY_BASE_URL}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined, signal: controller.signal })
         const text = await response.text()
         let parsed: unknown
         try {
@@ -62,6 +63,9 @@ export function createReferenceClient({ retries = 2 }: { retries?: number } = {}
       } catch (error) {
         const err = error as Error
         return { lost: true, why: err.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `the connection failed (${err.message})` }
+      } finally {
+        clearTimeout(timer)
+        signal.removeEventListener('abort', stop)
       }
     }
     const call: Call = async (method, path, body) => {

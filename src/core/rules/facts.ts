@@ -172,7 +172,7 @@ export interface ListAnswer {
 /** The first call to `route` that the mock answered with a list. */
 export function firstList(requests: ReadonlyArray<JournalEntry>, route: 'GET /rental-companies' | 'GET /vehicles'): ListAnswer | undefined {
   for (const entry of requests) {
-    if (entry.route === route && entry.response.status === 200 && Array.isArray(entry.response.body)) {
+    if (entry.route === route && entry.response.status === 200 && !answerLost(entry) && Array.isArray(entry.response.body)) {
       return { entry, items: entry.response.body as Record<string, unknown>[] }
     }
   }
