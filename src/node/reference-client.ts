@@ -72,7 +72,8 @@ export function createReferenceClient({ retries = 2 }: { retries?: number } = {}
       let answer = await send(method, path, body)
       for (let attempt = 0; attempt < retries && !signal.aborted; attempt++) {
         let wait: number
-        if (!answer.lost && (answer.status === 503 || answer.status === 429)) wait = Math.min(answer.retryAfterMs ?? 1000, 10_000)
+        // A little past the time asked for: the service's clock and ours need not agree to the millisecond.
+        if (!answer.lost && (answer.status === 503 || answer.status === 429)) wait = Math.min(answer.retryAfterMs ?? 1000, 10_000) + 100
         // A lookup is safe to repeat; a POST whose fate is unknown is not (the caller looks it up instead).
         else if (method === 'GET' && answer.lost) wait = 0
         else if (method === 'GET' && !answer.lost && answer.status >= 500) wait = 600

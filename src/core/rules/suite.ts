@@ -1,16 +1,11 @@
 // Suites: the conformance cases as data. A case names a flow, a scenario (the state of the world),
 // optional changes to the scenario's visit, and the outcome a correct client reaches (or the
 // outcomes, when a correct client may reach more than one).
-import type { ArmedFault, FaultKind, FaultMode, FaultStep } from '../faults.js'
+import type { ArmedFault } from '../faults.js'
 import type { Visit } from '../scenario.js'
-import type { Flow, Outcome } from './types.js'
+import type { Flow, MatrixCell, Outcome } from './types.js'
 
-/** One cell of the resilience matrix: the step a fault breaks, the kind of fault, and whether it lasts. */
-export interface MatrixCell {
-  step: FaultStep
-  kind: FaultKind
-  mode: FaultMode
-}
+export type { MatrixCell } from './types.js'
 
 /** One conformance case: a fresh world of `scenario`, one run of the client, every rule of `flow`. */
 export interface ConformanceCase {

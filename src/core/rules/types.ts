@@ -2,8 +2,14 @@
 // they find, and the results every reporter, the live page and the HTML report consume.
 import type { JournalEntry } from '../journal.js'
 import type { Visit } from '../scenario.js'
-import type { ArmedFault } from '../faults.js'
-import type { MatrixCell } from './suite.js'
+import type { ArmedFault, FaultKind, FaultMode, FaultStep } from '../faults.js'
+
+/** One cell of the resilience matrix: the step a fault breaks, the kind of fault, and whether it lasts. */
+export interface MatrixCell {
+  step: FaultStep
+  kind: FaultKind
+  mode: FaultMode
+}
 
 export type Flow = 'advanced' | 'simple'
 /**
