@@ -38,6 +38,8 @@ export function defineConformanceTests(options: ConformanceTestOptions): void {
           const result = (await results()).cases.find((r) => r.id === kase.id)
           if (!result) throw new Error(`The run has no result for ${kase.id}.`)
           if (result.status === 'failed') throw new Error(failureOf(result))
+          // A cell whose faulted request the client never made judged nothing: never a pass.
+          if (result.status === 'not-reached') throw new Error(`${kase.id} was not reached: the client never made the request this case's fault breaks.`)
         },
         timeout,
       )
