@@ -29,7 +29,7 @@ describe('the example clients', () => {
       expect(failures(result)).toEqual([])
       expect(result.summary).toMatchObject({ total: cases.length, passed: cases.length, failed: 0, rulesBroken: [] })
       expect(result.cases.map((kase) => [kase.id, kase.report?.outcome])).toEqual(cases.map((kase) => [kase.id, kase.outcome]))
-    })
+    }, 120_000)
   }
 })
 
