@@ -43,6 +43,8 @@ export function defineConformanceTests(options: ConformanceTestOptions): void {
         async () => {
           const result = (await results()).cases.find((r) => r.id === kase.id)
           if (!result) throw new Error(`The run has no result for ${kase.id}.`)
+          // A cell whose faulted request the client never made judged nothing: never a pass.
+          if (result.status === 'not-reached') throw new Error(`${kase.id} was not reached: the client never made the request this case's fault breaks.`)
           if (!casePasses(result.status, runOptions)) throw new Error(failureOf(result))
         },
         timeout,

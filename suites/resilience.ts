@@ -1,35 +1,74 @@
-// The resilience cases: the service fails one call mid-flow (a scenario injects a 503). A careful
-// client stops there, or retries that call a few times and goes on once it succeeds; either way it
-// exits 0, never goes on as if the failed call had succeeded, and never pays twice.
+// The resilience matrix: every step a fault can break, every kind of fault, once (transient) and
+// always (persistent). Each cell is a case in a fresh world chosen so that a correct client reaches
+// that step (the creations need the new-vehicle world; the simple payment runs the simple flow). The
+// kinds and steps are the fault table's (src/core/faults.ts): a new kind or step is a new row here.
+import { FAULT_KINDS, FAULT_STEPS, type FaultKind, type FaultMode, type FaultStep } from '../src/core/faults.js'
+import type { ConformanceCase } from '../src/core/rules/suite.js'
 import { defineSuite } from '../src/core/rules/suite.js'
+import type { Flow, Outcome } from '../src/core/rules/types.js'
+
+/** The world and flow in which a correct client reaches each step. */
+const WORLDS: Record<FaultStep, { flow: Flow; scenario: string }> = {
+  'company-lookup': { flow: 'advanced', scenario: 'existing-vehicle' },
+  'vehicle-lookup': { flow: 'advanced', scenario: 'existing-vehicle' },
+  'vehicle-create': { flow: 'advanced', scenario: 'new-vehicle' },
+  'custodian-create': { flow: 'advanced', scenario: 'new-vehicle' },
+  'payment-create': { flow: 'advanced', scenario: 'existing-vehicle' },
+  'simple-payment': { flow: 'simple', scenario: 'existing-vehicle' },
+}
+
+const SAYS: Record<FaultKind, string> = {
+  unavailable: 'answers 503 with Retry-After: 1',
+  'rate-limited': 'answers 429 with a Retry-After date 2 s ahead',
+  'server-error': 'records it, then answers 500',
+  reset: 'records it, then resets the connection',
+  hang: 'records it, then never answers',
+  truncated: 'records it, then cuts the 2xx body in half',
+  garbage: "records it, then answers a proxy's HTML page",
+  slow: 'answers right, 2 s late',
+  'token-revoked': 'revokes the token: 401 from here on',
+}
+
+/** A lost answer: the request was recorded, the client cannot tell. */
+const LOST = new Set<FaultKind>(['server-error', 'reset', 'hang', 'truncated', 'garbage'])
+
+/** The outcomes a correct client may reach in a cell, the likeliest first. */
+function outcomesOf(step: FaultStep, kind: FaultKind, mode: FaultMode): Outcome[] {
+  if (kind === 'slow') return ['paid']
+  if (kind === 'token-revoked') return ['rejected']
+  if (kind === 'unavailable' || kind === 'rate-limited') return mode === 'once' ? ['paid', 'rejected'] : ['rejected']
+  // The answer was lost after the request was recorded.
+  if (step === 'payment-create' || step === 'simple-payment') return ['unknown']
+  if (step === 'custodian-create') return ['rejected']
+  // The vehicle was created the first time: a client that looks the plate up again finds it and pays.
+  if (step === 'vehicle-create') return ['rejected', 'paid']
+  return mode === 'once' ? ['paid', 'rejected'] : ['rejected']
+}
+
+function cell(step: FaultStep, kind: FaultKind, mode: FaultMode): ConformanceCase {
+  const route = FAULT_STEPS[step]
+  const { flow, scenario } = WORLDS[step]
+  const outcomes = outcomesOf(step, kind, mode)
+  const when = mode === 'once' ? 'the first time' : 'every time'
+  const advice = LOST.has(kind) && route.startsWith('POST') ? (step === 'payment-create' || step === 'simple-payment' ? ': never resend; report unknown' : ': never resend blind') : ''
+  return {
+    id: `resilience/${step}/${kind}/${mode}`,
+    flow,
+    scenario,
+    title: `${route} ${SAYS[kind]} ${when}${advice}`,
+    outcome: outcomes[0],
+    ...(outcomes.length > 1 ? { outcomes } : {}),
+    faults: [{ route, kind, mode }],
+    cell: { step, kind, mode },
+  }
+}
+
+const steps = Object.keys(FAULT_STEPS) as FaultStep[]
+const kinds = Object.keys(FAULT_KINDS) as FaultKind[]
+const modes: FaultMode[] = ['once', 'always']
 
 export default defineSuite({
   name: 'resilience',
-  description: 'The service fails one call mid-flow (503): stop there or retry that call at most 3 times in all, exit 0, never pay twice',
-  cases: [
-    {
-      id: 'resilience/payment-unavailable',
-      flow: 'advanced',
-      scenario: 'payment-unavailable',
-      title: 'The first POST /payments answers 503: stop and report rejected, or retry it (at most 3 times in all) and report paid; exit 0, one payment',
-      outcome: 'rejected',
-      outcomes: ['rejected', 'paid'],
-    },
-    {
-      id: 'resilience/custodian-unavailable',
-      flow: 'advanced',
-      scenario: 'custodian-unavailable',
-      title: 'The first POST /custodians answers 503: no payment for an unlinked vehicle; stop and report rejected, or retry the custodian and pay',
-      outcome: 'rejected',
-      outcomes: ['rejected', 'paid'],
-    },
-    {
-      id: 'resilience/simple-unavailable',
-      flow: 'simple',
-      scenario: 'simple-unavailable',
-      title: 'The first POST /payment answers 503 with a message and no id: report rejected, or retry it (at most 3 times in all) and report paid; exit 0',
-      outcome: 'rejected',
-      outcomes: ['rejected', 'paid'],
-    },
-  ],
+  description: 'The fault matrix: each step of both flows, each kind of fault, once and always; a correct client waits as told, retries within bounds, never resends a payment blind, and says unknown when it cannot know',
+  cases: steps.flatMap((step) => kinds.flatMap((kind) => modes.map((mode) => cell(step, kind, mode)))),
 })

@@ -109,6 +109,12 @@ export function oneOf<T extends string>(names: readonly T[], noun: string): Chec
   }
 }
 
+/** A suite of the conformance kit: the two flows, and the fault matrix. */
+export const suite: Check<'advanced' | 'simple' | 'resilience'> = oneOf(['advanced', 'simple', 'resilience'], 'a suite')
+
+/** How long a client may wait for one answer: long enough for the slow fault's answer, short enough for a case's deadline. */
+export const requestTimeout: Check<number> = seconds({ max: 600 })
+
 /** A seed of generated worlds: faker's seed is a 32-bit unsigned integer, a larger one would repeat a smaller one's world. */
 export const seed: Check<number> = integer({ min: 0, max: 2 ** 32 - 1, noun: 'a seed' })
 

@@ -9,6 +9,8 @@ export interface ConformArgs {
   flow?: Flow
   case?: string[]
   cases?: string
+  suite?: Array<'advanced' | 'simple' | 'resilience'>
+  requestTimeout: number
   jobs?: number
   timeout: number
   seed?: number

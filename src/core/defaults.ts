@@ -23,3 +23,9 @@ export const MOCK_DEFAULTS = {
 
 /** Seconds before conform kills a client that has not ended, with its process tree. */
 export const RUN_TIMEOUT_MS = 30_000
+
+/**
+ * RELAY_REQUEST_TIMEOUT_MS, the time a client gives one answer in conform: beyond a slow answer (2 s),
+ * short enough that the matrix's hung requests end quickly.
+ */
+export const REQUEST_TIMEOUT_MS = 5_000

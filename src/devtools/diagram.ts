@@ -160,6 +160,25 @@ function finding(check: Check, describe: DiagramOptions['describeRule']): SafeHt
   return html`<div class="finding" role="note"><p><span class="rule-badge"><span aria-hidden="true">✗</span> Broken rule <code>${check.rule}</code></span>${rule ? html` <span class="rule-title">${inlineCode(rule.title)}</span>` : ''}</p><p class="finding-message">${inlineCode(check.message)}</p></div>`
 }
 
+/** What the armed fault did to this answer, drawn on the arrow it broke. */
+const FAULT_SAYS: Record<string, string> = {
+  unavailable: '503 with Retry-After',
+  'rate-limited': '429 with a Retry-After date',
+  'server-error': '500 after recording the request',
+  reset: 'connection reset after recording the request',
+  hang: 'no answer: the request was held until the client gave up',
+  truncated: 'the body was cut in half, then the connection closed',
+  garbage: "a proxy's HTML page instead of JSON",
+  slow: 'the right answer, late',
+  'token-revoked': 'the token was revoked: 401 from here on',
+}
+
+function faultBadge(entry: JournalEntry): SafeHtml {
+  const fault = entry.fault!
+  const held = fault.kind === 'hang' ? ` (${Math.round(entry.durationMs)} ms)` : ''
+  return html`<span class="fault-badge" title="${FAULT_SAYS[fault.kind] ?? fault.kind}"><span aria-hidden="true">⚡</span> fault <code>${fault.kind}</code>${fault.mode === 'once' ? ' once' : ''}: ${FAULT_SAYS[fault.kind] ?? fault.kind}${held}</span> `
+}
+
 function expectedCell(step: DiagramStep, pending = false): SafeHtml {
   if (step.kind === 'missing' && pending) {
     return html`<div class="expect pending"><span class="mark" aria-hidden="true">…</span> <span class="visually-hidden">Expected next:</span><code>${step.expected.method} ${step.expected.path}</code>${step.expected.note ? html`<small>${inlineCode(step.expected.note)}</small>` : ''}</div>`
@@ -222,7 +241,7 @@ ${hasExpected ? expectedCell(step) : ''}</div></li>`
 <div class="step-grid"><span class="step-no">${number}</span>
 <div class="lane">
 <div class="arrow req"><span class="label"><span class="visually-hidden">Client to service: </span><span class="method">${entry.request.method}</span> <span class="path">${entry.request.path}</span><span class="query">${entry.request.search}</span>${entry.auth !== 'ok' ? html` <span class="auth-flag">auth ${entry.auth}</span>` : ''}</span></div>
-<div class="arrow res"><span class="label"><span class="visually-hidden">Service to client: </span><span class="status ${statusClass(status)}">${status} ${statusText(status)}</span> <span class="answer">${summarizeAnswer(entry)}</span></span></div>
+<div class="arrow res${entry.fault ? ' broken' : ''}"><span class="label"><span class="visually-hidden">Service to client: </span>${entry.fault ? faultBadge(entry) : ''}${status === 0 ? html`<span class="status s5xx">no answer</span>` : html`<span class="status ${statusClass(status)}">${status} ${statusText(status)}</span> <span class="answer">${summarizeAnswer(entry)}</span>`}</span></div>
 </div>
 ${hasExpected ? expectedCell(step) : ''}</div>
 ${isFirst ? html`<p class="went-wrong"><span aria-hidden="true">▲</span> This is where it went wrong</p>` : ''}
@@ -283,6 +302,8 @@ export function toChecksList(checks: ReadonlyArray<Check>, describeRule?: Diagra
 
 /** The diagram's and the checks' styles, shared by the report and the live page. */
 export const DIAGRAM_CSS = raw(`
+.fault-badge{display:inline-block;font-size:.8em;font-weight:600;color:#93370d;background:#fffaeb;border:1px solid #fec84b;border-radius:4px;padding:0 .35rem;margin-right:.3rem}
+.arrow.res.broken{border-color:#dc6803}
 :root{--sans:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;--mono:ui-monospace,SFMono-Regular,Menlo,Consolas,"DejaVu Sans Mono","Liberation Mono",monospace}
 code,pre{font-family:var(--mono)}
 .visually-hidden{position:absolute!important;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}

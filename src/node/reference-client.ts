@@ -1,42 +1,84 @@
 // The project's own reference client, in-process: both flows exactly as the interface says, over
-// real HTTP with fetch. `relay-mock demo` runs it; tests use it as the known-good client.
+// real HTTP with fetch, and resilient the way the conformance rules ask: every request has a timeout
+// (RELAY_REQUEST_TIMEOUT_MS), a 503 or 429 is retried after its Retry-After, a lookup after a lost
+// answer or a 5xx (500 ms later), at most 3 attempts in all; a POST whose answer was lost is never
+// sent again blind, and a payment whose answer was lost is reported `unknown`. `relay-mock demo` runs
+// it; tests use it as the known-good client.
 import type { ClientReport } from '../core/rules/types.js'
 import type { ClientFunction, ClientVisit, RelayEnv } from './runner.js'
 
-interface Answer {
-  status: number
-  body: unknown
-}
+/** What one request came to: an answer the client could read, or none (`lost`, with why). */
+type Answer = { lost: false; status: number; body: unknown; retryAfterMs?: number } | { lost: true; why: string }
+
+type Call = (method: 'GET' | 'POST', path: string, body?: object) => Promise<Answer>
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 const idOf = (value: unknown): string | undefined => (isRecord(value) && typeof value.id === 'string' && value.id !== '' ? value.id : undefined)
 const messageOf = (value: unknown): string | undefined => (isRecord(value) && typeof value.message === 'string' ? value.message : undefined)
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms)
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true })
+  })
+
+/** Retry-After in ms: seconds, or an HTTP-date (from now); undefined when absent or unreadable. */
+function retryAfter(value: string | null): number | undefined {
+  if (value === null) return undefined
+  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000
+  const date = Date.parse(value)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now())
+}
+
+/** A 500, 502 or 504: the service may or may not have done the request. */
+const ambiguous = (answer: Answer) => answer.lost || answer.status === 500 || answer.status === 502 || answer.status === 504
 
 /**
- * The reference client, optionally retrying: a call the service fails (5xx) is sent again after the
- * Retry-After it gave (at most 5 s), up to `retries` more times, before the flow stops.
+ * The reference client: `retries` is how many more times it tries a request that failed in a way
+ * worth retrying (default 2: 3 attempts in all).
  * @example await runConformance({ client: createReferenceClient({ retries: 1 }) })
  */
-export function createReferenceClient({ retries = 0 }: { retries?: number } = {}): ClientFunction {
+export function createReferenceClient({ retries = 2 }: { retries?: number } = {}): ClientFunction {
   return async function referenceClient(visit: ClientVisit, env: RelayEnv, { signal }): Promise<ClientReport> {
-    const send = async (method: 'GET' | 'POST', path: string, body?: object): Promise<Answer & { retryAfter: number }> => {
+    const timeoutMs = Number(env.RELAY_REQUEST_TIMEOUT_MS) > 0 ? Number(env.RELAY_REQUEST_TIMEOUT_MS) : 5000
+    const send = async (method: 'GET' | 'POST', path: string, body?: object): Promise<Answer> => {
       const headers: Record<string, string> = { authorization: `Bearer ${env.RELAY_API_TOKEN}` }
       if (body) headers['content-type'] = 'application/json'
-      const response = await fetch(`${env.RELAY_BASE_URL}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined, signal })
-      const text = await response.text()
-      let parsed: unknown
+      // One controller for the run's signal and the timeout (Node 20's AbortSignal.any may lose a
+      // composed signal to garbage collection, and with it the timeout).
+      const controller = new AbortController()
+      const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs)
+      const stop = () => controller.abort(signal.reason)
+      signal.addEventListener('abort', stop, { once: true })
       try {
-        parsed = text ? JSON.parse(text) : undefined
-      } catch {
-        parsed = undefined
+        const response = await fetch(`${env.RELAY_BASE_URL}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined, signal: controller.signal })
+        const text = await response.text()
+        let parsed: unknown
+        try {
+          parsed = text ? JSON.parse(text) : undefined
+        } catch {
+          // A 2xx the client cannot read (a proxy's page) tells it nothing: as good as no answer.
+          if (response.ok) return { lost: true, why: `HTTP ${response.status} with a body that is not JSON` }
+        }
+        return { lost: false, status: response.status, body: parsed, retryAfterMs: retryAfter(response.headers.get('retry-after')) }
+      } catch (error) {
+        const err = error as Error
+        return { lost: true, why: err.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `the connection failed (${err.message})` }
+      } finally {
+        clearTimeout(timer)
+        signal.removeEventListener('abort', stop)
       }
-      const seconds = Number(response.headers.get('retry-after') ?? '1')
-      return { status: response.status, body: parsed, retryAfter: Number.isFinite(seconds) ? seconds : 1 }
     }
-    const call = async (method: 'GET' | 'POST', path: string, body?: object): Promise<Answer> => {
+    const call: Call = async (method, path, body) => {
       let answer = await send(method, path, body)
-      for (let attempt = 0; attempt < retries && answer.status >= 500; attempt++) {
-        await new Promise((resolve) => setTimeout(resolve, Math.min(answer.retryAfter, 5) * 1000))
+      for (let attempt = 0; attempt < retries && !signal.aborted; attempt++) {
+        let wait: number
+        // A little past the time asked for: the service's clock and ours need not agree to the millisecond.
+        if (!answer.lost && (answer.status === 503 || answer.status === 429)) wait = Math.min(answer.retryAfterMs ?? 1000, 10_000) + 100
+        // A lookup is safe to repeat; a POST whose fate is unknown is not (the caller looks it up instead).
+        else if (method === 'GET' && answer.lost) wait = 0
+        else if (method === 'GET' && !answer.lost && answer.status >= 500) wait = 600
+        else break
+        await sleep(wait, signal)
         answer = await send(method, path, body)
       }
       return answer
@@ -52,13 +94,17 @@ export function createReferenceClient({ retries = 0 }: { retries?: number } = {}
  */
 export const referenceClient: ClientFunction = createReferenceClient()
 
+const said = (answer: Answer) => (answer.lost ? answer.why : `HTTP ${answer.status}${messageOf(answer.body) ? `: ${messageOf(answer.body)}` : ''}`)
+const ok = (answer: Answer): answer is Answer & { lost: false } => !answer.lost && answer.status >= 200 && answer.status < 300
+const list = (answer: Answer): unknown[] | undefined => (ok(answer) && Array.isArray(answer.body) ? answer.body : undefined)
+
 /** Both flows exactly as the interface says, over `call`. */
-async function flow(visit: ClientVisit, call: (method: 'GET' | 'POST', path: string, body?: object) => Promise<Answer>): Promise<ClientReport> {
-  const refused = (what: string, answer: Answer): ClientReport => ({
-    outcome: 'rejected',
-    message: `${what} failed: HTTP ${answer.status}${messageOf(answer.body) ? `: ${messageOf(answer.body)}` : ''}`,
+async function flow(visit: ClientVisit, call: Call): Promise<ClientReport> {
+  const refused = (what: string, answer: Answer): ClientReport => ({ outcome: 'rejected', message: `${what} failed: ${said(answer)}` })
+  const unknown = (answer: Answer): ClientReport => ({
+    outcome: 'unknown',
+    message: `The payment may or may not be recorded (${said(answer)}): look it up before charging again.`,
   })
-  const ok = (answer: Answer) => answer.status >= 200 && answer.status < 300
 
   if (visit.flow === 'simple') {
     const answer = await call('POST', '/payment', {
@@ -67,23 +113,36 @@ async function flow(visit: ClientVisit, call: (method: 'GET' | 'POST', path: str
       visit: { startedOn: visit.visitStart, endedOn: visit.visitEnd },
       payment: { amount: visit.amount, currency: visit.currency },
     })
+    if (ambiguous(answer)) return unknown(answer)
     // Accepted iff the answer carries `id`, whatever the HTTP status.
-    const paymentId = idOf(answer.body)
-    return paymentId ? { outcome: 'paid', paymentId } : { outcome: 'rejected', message: messageOf(answer.body) ?? `no id (HTTP ${answer.status})` }
+    const paymentId = answer.lost ? undefined : idOf(answer.body)
+    return paymentId ? { outcome: 'paid', paymentId } : { outcome: 'rejected', message: (!answer.lost && messageOf(answer.body)) || `no id (${said(answer)})` }
   }
 
-  let answer = await call('GET', `/rental-companies?kennitala=${encodeURIComponent(visit.ownerKennitala)}`)
-  if (!ok(answer) || !Array.isArray(answer.body)) return refused('The company lookup', answer)
-  if (answer.body.length === 0) return { outcome: 'skipped', message: `The owner ${visit.ownerKennitala} is not part of the service.` }
-  const companyId = idOf(answer.body[0])
+  const companies = await call('GET', `/rental-companies?kennitala=${encodeURIComponent(visit.ownerKennitala)}`)
+  const found = list(companies)
+  if (!found) return refused('The company lookup', companies)
+  if (found.length === 0) return { outcome: 'skipped', message: `The owner ${visit.ownerKennitala} is not part of the service.` }
+  const companyId = idOf(found[0])
 
-  answer = await call('GET', `/vehicles?plate=${encodeURIComponent(visit.plate)}`)
-  if (!ok(answer) || !Array.isArray(answer.body)) return refused('The vehicle lookup', answer)
-  let vehicleId = idOf(answer.body[0])
+  const lookUp = () => call('GET', `/vehicles?plate=${encodeURIComponent(visit.plate)}`)
+  let answer = await lookUp()
+  const vehicles = list(answer)
+  if (!vehicles) return refused('The vehicle lookup', answer)
+  let vehicleId = idOf(vehicles[0])
   if (!vehicleId) {
-    answer = await call('POST', '/vehicles', { plate: visit.plate, country: 'is' })
-    vehicleId = idOf(answer.body)
-    if (!ok(answer) || !vehicleId) return refused('Creating the vehicle', answer)
+    const create = () => call('POST', '/vehicles', { plate: visit.plate, country: 'is' })
+    answer = await create()
+    if (ambiguous(answer)) {
+      // It may have been created: look before creating it again.
+      const again = await lookUp()
+      const listed = list(again)
+      if (!listed) return refused('Creating the vehicle', answer)
+      vehicleId = idOf(listed[0])
+      if (!vehicleId) answer = await create()
+    }
+    vehicleId ??= ok(answer) ? idOf(answer.body) : undefined
+    if (!vehicleId) return refused('Creating the vehicle', answer)
     answer = await call('POST', '/custodians', { vehicleId, rentalCompanyId: companyId, acquiredOn: `${visit.registrationDate} 00:00:00` })
     if (!ok(answer)) return refused('Creating the custodian', answer)
   }
@@ -96,6 +155,7 @@ async function flow(visit: ClientVisit, call: (method: 'GET' | 'POST', path: str
     endedOn: visit.visitEnd,
     status: 'new',
   })
-  const paymentId = idOf(answer.body)
-  return ok(answer) && paymentId ? { outcome: 'paid', paymentId } : refused('The payment', answer)
+  if (ambiguous(answer)) return unknown(answer)
+  const paymentId = ok(answer) ? idOf(answer.body) : undefined
+  return paymentId ? { outcome: 'paid', paymentId } : refused('The payment', answer)
 }

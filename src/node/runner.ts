@@ -1,12 +1,12 @@
 // The conformance runner: one mock for the run; per case a fresh world and token, a listener bound
 // to that world, one run of the client, the rules, and the reporters. Cases run in parallel.
-import { RUN_TIMEOUT_MS } from '../core/defaults.js'
+import { REQUEST_TIMEOUT_MS, RUN_TIMEOUT_MS } from '../core/defaults.js'
 import { readFileSync, rmSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import os from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { cases as allCases } from '../../suites/index.js'
+import { cases as allCases, suites as allSuites } from '../../suites/index.js'
 import { createRelayService, RelayMockError, type RelayService } from '../core/mock.js'
 import { maskToken } from '../core/journal.js'
 import { casePasses, caseStatus, countCases, evaluate, expectedCalls, type VerdictPolicy } from '../core/rules/index.js'
@@ -35,6 +35,8 @@ export interface RelayEnv {
   RELAY_CURRENCY: string
   RELAY_VISIT: string
   RELAY_RESULT_FILE: string
+  /** How long the client waits for one answer before it gives up on the request, in ms. */
+  RELAY_REQUEST_TIMEOUT_MS: string
 }
 
 /**
@@ -53,6 +55,10 @@ export interface RunOptions {
   flows?: Flow[]
   /** Run only these cases: ids, or prefixes ending in `/` or `*` (e.g. `advanced/*`). */
   cases?: string[]
+  /** Run only the cases of these suites (advanced, simple, resilience; default all). */
+  suites?: string[]
+  /** RELAY_REQUEST_TIMEOUT_MS, the client's own timeout per request. Default 5000. */
+  requestTimeoutMs?: number
   /** The cases to choose from (default every suite's). */
   suite?: ReadonlyArray<ConformanceCase>
   /** Scenarios of your own that the cases name (beside the built-in ones), e.g. from loadCases. */
@@ -92,18 +98,29 @@ export interface RunOptions {
 /** Defaults, in one place; options override them. */
 export const RUN_DEFAULTS = {
   timeoutMs: RUN_TIMEOUT_MS,
+  requestTimeoutMs: REQUEST_TIMEOUT_MS,
   host: '127.0.0.1',
   outputLimit: 64 * 1024,
   repeat: 1,
-  jobs: () => os.availableParallelism(),
+  // Cases mostly wait (on Retry-After, on a hung request, on a slow answer), not compute: four per core.
+  jobs: () => os.availableParallelism() * 4,
 } as const
 
 /**
  * The cases a run selects, in suite order.
  * @example selectCases({ flows: ['simple'] }).map((c) => c.id) // ['simple/accepted', ...]
  */
-export function selectCases(options: Pick<RunOptions, 'flows' | 'cases' | 'suite'> = {}): ConformanceCase[] {
-  const source = options.suite ?? allCases
+export function selectCases(options: Pick<RunOptions, 'flows' | 'cases' | 'suite' | 'suites'> = {}): ConformanceCase[] {
+  let source = options.suite ?? allCases
+  if (options.suites?.length) {
+    for (const name of options.suites) {
+      if (!allSuites.some((suite) => suite.name === name)) {
+        throw new RelayMockError('SUITE_NOT_FOUND', `Failed to select cases: there is no suite "${name}". Please use one of: ${allSuites.map((suite) => suite.name).join(', ')}.`)
+      }
+    }
+    const chosen = new Set(allSuites.filter((suite) => options.suites!.includes(suite.name)).flatMap((suite) => suite.cases.map((kase) => kase.id)))
+    source = source.filter((kase) => chosen.has(kase.id))
+  }
   for (const flow of options.flows ?? []) {
     if (flow !== 'advanced' && flow !== 'simple') {
       throw new RelayMockError('INVALID_FLOW', `Failed to select cases: there is no flow "${String(flow)}". Please use advanced or simple.`)
@@ -128,7 +145,7 @@ export function selectCases(options: Pick<RunOptions, 'flows' | 'cases' | 'suite
 }
 
 /** The client contract's variables for one case. */
-export function toRelayEnv(visit: ClientVisit, baseUrl: string, token: string, resultFile: string): RelayEnv {
+export function toRelayEnv(visit: ClientVisit, baseUrl: string, token: string, resultFile: string, requestTimeoutMs: number = RUN_DEFAULTS.requestTimeoutMs): RelayEnv {
   return {
     RELAY_BASE_URL: baseUrl.replace(/\/+$/, ''),
     RELAY_API_TOKEN: token,
@@ -143,6 +160,7 @@ export function toRelayEnv(visit: ClientVisit, baseUrl: string, token: string, r
     RELAY_CURRENCY: visit.currency,
     RELAY_VISIT: JSON.stringify(visit),
     RELAY_RESULT_FILE: resultFile,
+    RELAY_REQUEST_TIMEOUT_MS: String(Math.round(requestTimeoutMs)),
   }
 }
 
@@ -362,8 +380,10 @@ export async function runPool(count: number, jobs: number, task: (index: number)
  */
 export function combineRuns(runs: CaseResult[], policy: VerdictPolicy = {}): CaseResult {
   if (runs.length === 1) return runs[0]
+  // A run that passes under the policy (a warning, unless --strict) is not a failure; a cell not
+  // reached judged nothing and is one.
   const failed = runs.filter((run) => !casePasses(run.status, policy))
-  const status = failed.length === 0 ? runs[0].status : failed.length === runs.length ? failed[0].status : 'flaky'
+  const status = failed.length === 0 ? (runs.find((run) => run.status !== 'passed')?.status ?? 'passed') : failed.length === runs.length ? failed[0].status : 'flaky'
   return { ...(failed[0] ?? runs[0]), status, runs: { total: runs.length, failed: failed.length } }
 }
 
@@ -468,8 +488,9 @@ async function runClient(context: RunContext, visit: ClientVisit, env: RelayEnv)
 /** One run of one case: a fresh world and listener, the client, the rules. `slot` numbers the run's result file. */
 async function runCase(context: RunContext, kase: ConformanceCase, slot: number): Promise<CaseResult> {
   const { service, reporters } = context
-  const world = await service.addWorld({ scenario: kase.scenario })
+  const world = await service.addWorld({ scenario: kase.scenario, faults: kase.faults ?? [] })
   const server = createServer(service, { world })
+  let closed = false
   try {
     const baseUrl = await listen(server, { port: context.options.port ?? 0, host: context.host })
     const visit: CaseVisit = { ...world.visit, ...kase.visit, locationId: world.location.id }
@@ -478,19 +499,24 @@ async function runCase(context: RunContext, kase: ConformanceCase, slot: number)
     for (const reporter of reporters) await reporter.onCaseStart?.(start)
     const listeners = reporters.filter((reporter) => reporter.onRequest)
     const unsubscribe = listeners.length > 0 ? world.journal.subscribe((entry) => listeners.forEach((reporter) => reporter.onRequest!(entry, start))) : undefined
-    const env = toRelayEnv(clientVisit, baseUrl, world.token, join(context.dir, `run-${slot + 1}.json`))
+    const env = toRelayEnv(clientVisit, baseUrl, world.token, join(context.dir, `run-${slot + 1}.json`), context.options.requestTimeoutMs ?? RUN_DEFAULTS.requestTimeoutMs)
     const run = await runClient(context, clientVisit, env)
+    // A request still held open (a hung one the client never gave up on) is journaled when its
+    // connection closes: close the listener before reading the case's requests.
+    closed = true
+    await close(server)
+    await new Promise((resolve) => setImmediate(resolve))
     unsubscribe?.()
 
     const requests = world.journal.entries()
-    const caseContext: CaseContext = { flow: kase.flow, requests, token: world.token, visit, client: run, outcome: kase.outcome }
+    const caseContext: CaseContext = { flow: kase.flow, requests, token: world.token, visit, client: run, outcome: kase.outcome, faults: kase.faults, deadlineMs: context.timeoutMs }
     const checks = evaluate(caseContext)
     return {
       id: kase.id,
       flow: kase.flow,
       scenario: kase.scenario,
       title: kase.title,
-      status: caseStatus(checks),
+      status: caseStatus(checks, requests, kase.cell),
       durationMs: run.durationMs,
       exitCode: run.exitCode,
       signal: run.signal,
@@ -507,9 +533,11 @@ async function runCase(context: RunContext, kase: ConformanceCase, slot: number)
       ...(run.reportError !== undefined ? { reportError: run.reportError } : {}),
       worldId: world.id,
       token: maskToken(world.token),
+      ...(kase.faults ? { faults: kase.faults } : {}),
+      ...(kase.cell ? { cell: kase.cell } : {}),
     }
   } finally {
-    await close(server)
+    if (!closed) await close(server)
     service.removeWorld(world)
   }
 }

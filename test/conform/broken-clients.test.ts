@@ -103,10 +103,17 @@ const broken: Broken[] = [
   { defect: 'writes outcome paid when the owner is unknown (python)', client: python('paid-when-skipped.py', 'raise Finished("skipped"', 'raise Finished("paid"'), case: 'advanced/unknown-owner', breaks: ['client.outcome'] },
   { defect: 'writes a result file that is not JSON (process)', client: `${DEFECTIVE} bad-result-file`, case: 'simple/accepted', breaks: ['client.outcome'] },
   // client.stops-on-failure
-  { defect: 'ignores a failed POST /custodians and pays anyway (shell, no retries)', client: shellNoRetry('ignore-custodian-failure.sh', 'require_2xx "custodian creation"', ': ignored'), case: 'resilience/custodian-unavailable', breaks: ['client.stops-on-failure'] },
-  { defect: 'retries POST /payments until it sees 200 though the service answers 201: 5 attempts, 4 payments', client: fn('retry-until-200'), case: 'resilience/payment-unavailable', breaks: ['advanced.single-payment', 'client.stops-on-failure'] },
-  { defect: 'exits 1 when a call fails (shell, no retries)', client: shellNoRetry('exit-1-on-failure.sh', 'finish rejected "" "$1 failed: $why"', 'echo "$1 failed: $why" >&2; exit 1'), case: 'resilience/payment-unavailable', breaks: ['client.completes'] },
-  { defect: 'exits 1 when the simple payment fails (process)', client: `${DEFECTIVE} simple-exit-1-when-refused`, case: 'resilience/simple-unavailable', breaks: ['client.completes'] },
+  { defect: 'ignores a failed POST /custodians and pays anyway (shell, no retries)', client: shellNoRetry('ignore-custodian-failure.sh', 'require_2xx "custodian creation"', ': ignored'), case: 'resilience/custodian-create/unavailable/once', breaks: ['client.stops-on-failure'] },
+  { defect: 'retries POST /payments until it sees 200 though the service answers 201: 5 attempts, 4 payments', client: fn('retry-until-200'), case: 'resilience/payment-create/unavailable/once', breaks: ['advanced.single-payment', 'client.stops-on-failure'] },
+  { defect: 'exits 1 when a call fails (shell, no retries)', client: shellNoRetry('exit-1-on-failure.sh', 'finish rejected "" "$1 failed: $why"', 'echo "$1 failed: $why" >&2; exit 1'), case: 'resilience/payment-create/unavailable/once', breaks: ['client.completes'] },
+  { defect: 'exits 1 when the simple payment fails (process)', client: `${DEFECTIVE} simple-exit-1-when-refused`, case: 'resilience/simple-payment/unavailable/always', breaks: ['client.completes'] },
+  // The resilience rules (test/conform/matrix.test.ts runs each of these across its matrix rows)
+  { defect: 'sends a payment again after the connection was reset', client: fn('resend-payment'), case: 'resilience/payment-create/reset/once', breaks: ['resilience.no-resend'] },
+  { defect: 'retries a 503 at once, ignoring Retry-After', client: fn('no-retry-after'), case: 'resilience/payment-create/unavailable/once', breaks: ['resilience.retry-after'] },
+  { defect: 'tries a lookup 5 times after resets', client: fn('retry-forever'), case: 'resilience/vehicle-lookup/reset/always', breaks: ['resilience.bounded-retries'] },
+  { defect: 'sends a request refused with 401 three times', client: fn('retry-refusal'), case: 'resilience/company-lookup/token-revoked/once', breaks: ['resilience.no-retry-on-refusal'] },
+  { defect: 'has no request timeout (process): killed at the deadline', client: `${DEFECTIVE} no-timeout`, case: 'resilience/payment-create/hang/once', breaks: ['client.completes', 'resilience.deadline'], timeoutMs: 3000, timedOut: true },
+  { defect: 'reports paid when the answer to its payment was lost', client: fn('paid-after-failure'), case: 'resilience/payment-create/garbage/once', breaks: ['client.outcome'] },
 ]
 
 async function run(item: Broken) {

@@ -84,6 +84,7 @@ describe.concurrent('relay-mock case', () => {
         'RELAY_PLATE',
         'RELAY_OWNER_KENNITALA',
         'RELAY_REGISTRATION_DATE',
+        'RELAY_REQUEST_TIMEOUT_MS',
         'RELAY_VISIT_START',
         'RELAY_VISIT_END',
         'RELAY_AMOUNT',

@@ -196,7 +196,7 @@ describe('client.stops-on-failure', () => {
     const context = await caseOf('advanced', 'payment-unavailable', [companyLookup, vehicleLookup, payment((a) => firstId(a[1]))])
     const failed = context.requests[2]
     const requests = [...context.requests, ...[1, 2, 3].map((n) => ({ ...failed, seq: failed.seq + n }))]
-    const check = evaluate({ ...context, requests }).find((c) => c.rule === 'client.stops-on-failure')
+    const check = evaluate({ ...context, requests }).find((c) => c.rule === 'resilience.bounded-retries')
     expect(check).toMatchObject({ status: 'failed', seq: failed.seq + 3, expected: 3, actual: 4 })
     expect(check?.message).toMatch(/^Expected at most 3 attempts in all at POST \/payments/)
   })
@@ -206,7 +206,7 @@ describe('client.stops-on-failure', () => {
     const checks = evaluate(context)
     expect(checks.filter((check) => check.status === 'failed').map((check) => check.rule)).toEqual(['client.stops-on-failure'])
     expect(checks.find((check) => check.rule === 'client.stops-on-failure')?.message).toContain(
-      'Expected the client to retry POST /custodians or stop after POST /custodians (request 4 of 5) answered 503; it went on with POST /payments (request 5 of 5)',
+      'Expected the client to retry POST /custodians or stop after POST /custodians (request 4 of 5) failed (it answered 503); it went on with POST /payments (request 5 of 5)',
     )
   })
 

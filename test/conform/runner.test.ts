@@ -21,7 +21,7 @@ describe('runConformance with a command', () => {
     const [kase] = result.cases
     const env = Object.fromEntries(kase.stdout.trim().split('\n').map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]))
     expect(Object.keys(env).sort()).toEqual(
-      ['RELAY_AMOUNT', 'RELAY_API_TOKEN', 'RELAY_BASE_URL', 'RELAY_CURRENCY', 'RELAY_FLOW', 'RELAY_LOCATION_ID', 'RELAY_OWNER_KENNITALA', 'RELAY_PLATE', 'RELAY_REGISTRATION_DATE', 'RELAY_RESULT_FILE', 'RELAY_VISIT', 'RELAY_VISIT_END', 'RELAY_VISIT_START'].sort(),
+      ['RELAY_AMOUNT', 'RELAY_API_TOKEN', 'RELAY_BASE_URL', 'RELAY_CURRENCY', 'RELAY_FLOW', 'RELAY_LOCATION_ID', 'RELAY_OWNER_KENNITALA', 'RELAY_PLATE', 'RELAY_REGISTRATION_DATE', 'RELAY_REQUEST_TIMEOUT_MS', 'RELAY_RESULT_FILE', 'RELAY_VISIT', 'RELAY_VISIT_END', 'RELAY_VISIT_START'].sort(),
     )
     expect(env.RELAY_FLOW).toBe('advanced')
     expect(env.RELAY_VISIT_START).toBe('2026-11-21 10:00:00')

@@ -36,6 +36,8 @@ export async function conform(args: ConformArgs): Promise<number> {
       ...(own ? { suite: [...cases, ...own.cases], scenarios: own.scenarios } : {}),
       flows: args.flow ? [args.flow] : undefined,
       cases: args.case,
+      suites: args.suite,
+      requestTimeoutMs: args.requestTimeout * 1000,
       jobs: args.jobs,
       timeoutMs: args.timeout * 1000,
       seed: args.seed,

@@ -2,8 +2,8 @@
 // Exit status: 0 the run passed, 1 it did not (a rule failed; a case partial without --allow-partial, or
 // warned under --strict; a case not reached), 2 a usage or set-up error.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs'
-import { RUN_TIMEOUT_MS } from '../../core/defaults.js'
-import { checked, flow, jobs, readableFile, repeat, seed, shellCommand, text, timeout, writableFile, writableFolder } from '../checks.js'
+import { REQUEST_TIMEOUT_MS, RUN_TIMEOUT_MS } from '../../core/defaults.js'
+import { checked, flow, jobs, readableFile, repeat, requestTimeout, seed, shellCommand, suite, text, timeout, writableFile, writableFolder } from '../checks.js'
 import { fileReports, type ConformArgs } from '../conform-options.js'
 import { exitWith } from '../exit.js'
 
@@ -22,9 +22,10 @@ export const conformCommand: CommandModule<object, ConformArgs> = {
         }),
       )
       .option('allow-partial', { type: 'boolean', describe: 'A partial case (a rule not checked for a missing input) does not fail the run' })
-      .option('strict', { type: 'boolean', describe: 'A warning (safe, but not the best the interface allows) fails the run' })
+      .option('strict', { type: 'boolean', describe: 'A warning (safe, but not the best a client can do) fails the run too' })
       .option('flow', checked('flow', flow, { alias: 'f', describe: 'Run only the cases of this flow' }))
-      .option('case', checked('case', text, { repeatable: true, describe: 'Run only this case (an id, or a prefix such as advanced/*); repeatable' }))
+      .option('suite', checked('suite', suite, { alias: 's', repeatable: true, describe: 'Run only the cases of this suite (resilience: the fault matrix); repeatable' }))
+      .option('case', checked('case', text, { repeatable: true, describe: 'Run only this case (an id, or a prefix such as advanced/* or resilience/payment-create/*); repeatable' }))
       .option(
         'cases',
         checked('cases', readableFile, {
@@ -34,6 +35,13 @@ export const conformCommand: CommandModule<object, ConformArgs> = {
       )
       .option('jobs', checked('jobs', jobs, { alias: 'j', describe: 'How many cases run at once (default: the number of cores)' }))
       .option('timeout', checked('timeout', timeout, { alias: 't', default: RUN_TIMEOUT_MS / 1000, describe: 'Seconds before a client is killed with its process tree' }))
+      .option(
+        'request-timeout',
+        checked('request-timeout', requestTimeout, {
+          default: REQUEST_TIMEOUT_MS / 1000,
+          describe: "Seconds the client may wait for one answer (RELAY_REQUEST_TIMEOUT_MS): a hung request's cell ends at the client's own timeout",
+        }),
+      )
       .option('seed', checked('seed', seed, { describe: 'Seed of the generated worlds' }))
       .option('bail', { type: 'boolean', describe: 'Stop at the first case that fails: the rest are cancelled, the reports hold the cases that finished' })
       .option('repeat', checked('repeat', repeat, { describe: 'Run each case N times; a case that fails some of them but not all is reported flaky' }))

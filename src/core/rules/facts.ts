@@ -85,16 +85,75 @@ export function valueAt(body: unknown, path: string): unknown {
   return current
 }
 
+/** A 2xx the client received whole (a truncated body or a proxy's page is no answer it can read). */
 export function isOk(entry: JournalEntry): boolean {
-  return entry.response.status >= 200 && entry.response.status < 300
+  return entry.response.status >= 200 && entry.response.status < 300 && !answerLost(entry)
 }
 
 /**
- * True when the service failed the call (5xx): it recorded nothing, and a client may retry it. A
- * call that got no answer at all leaves nothing in the journal, so a failure here is always a 5xx.
+ * True when the client got no answer it could read: the connection was reset, the request hung until
+ * the client gave up, or a 2xx came truncated or as a proxy's HTML page (status 0 is no answer at all).
+ */
+export function answerLost(entry: JournalEntry): boolean {
+  const kind = entry.fault?.kind
+  return entry.response.status === 0 || kind === 'reset' || kind === 'hang' || kind === 'truncated' || kind === 'garbage'
+}
+
+/** How the client lost the answer, in a few words: `the connection was reset`. */
+export function howLost(entry: JournalEntry): string {
+  switch (entry.fault?.kind) {
+    case 'reset':
+      return 'the connection was reset (no answer)'
+    case 'hang':
+      return `no answer came (the client gave up after ${Math.round(entry.durationMs)} ms)`
+    case 'truncated':
+      return `the ${entry.response.status} answer was cut off halfway`
+    case 'garbage':
+      return `the ${entry.response.status} answer was a proxy's HTML page, not JSON`
+    default:
+      return entry.response.status === 0 ? 'no answer came' : `it answered ${entry.response.status}`
+  }
+}
+
+/**
+ * True when the client cannot tell whether the request changed the world: no readable answer, or a
+ * 500, 502 or 504 (a 503 or 429 says nothing was done, and a 4xx is a refusal).
+ */
+export function isAmbiguous(entry: JournalEntry): boolean {
+  return answerLost(entry) || entry.response.status === 500 || entry.response.status === 502 || entry.response.status === 504
+}
+
+/** What the client saw, in a few words: `answered 503`, or how the answer was lost. */
+export function whatItGot(entry: JournalEntry): string {
+  return answerLost(entry) ? howLost(entry) : `it answered ${entry.response.status}`
+}
+
+/**
+ * True when the service failed the call: a 5xx, or no answer the client could read. A client may
+ * retry a lookup after one; a POST only where the answer says nothing was done (503).
  */
 export function isFailure(entry: JournalEntry): boolean {
-  return entry.response.status >= 500 && entry.response.status < 600
+  return (entry.response.status >= 500 && entry.response.status < 600) || answerLost(entry)
+}
+
+/** How long the client waited between the end of `prev` (its answer, or its giving up) and sending `next`, in ms. */
+export function waitBetween(prev: JournalEntry, next: JournalEntry): number {
+  return Date.parse(next.time) - (Date.parse(prev.time) + prev.durationMs)
+}
+
+/**
+ * The wait a Retry-After header asks for, in ms, from the moment the answer was sent; undefined when
+ * there is none. An HTTP-date has one-second resolution: `dateForm` says so, for the tolerance.
+ * @example retryAfterMs(entry) // { ms: 1000, text: '1', dateForm: false }
+ */
+export function retryAfterMs(entry: JournalEntry): { ms: number; text: string; dateForm: boolean } | undefined {
+  const text = entry.response.headers['retry-after']
+  if (text === undefined) return undefined
+  if (/^\s*\d+\s*$/.test(text)) return { ms: Number(text) * 1000, text, dateForm: false }
+  const date = Date.parse(text)
+  if (Number.isNaN(date)) return undefined
+  const answered = Date.parse(entry.time) + entry.durationMs
+  return { ms: Math.max(0, date - answered), text, dateForm: true }
 }
 
 /** The requests to documented endpoints: the calls the flow's order is judged on (http.known-endpoint judges the rest). */
@@ -121,7 +180,7 @@ export interface ListAnswer {
 /** The first call to `route` that the mock answered with a list. */
 export function firstList(requests: ReadonlyArray<JournalEntry>, route: 'GET /rental-companies' | 'GET /vehicles'): ListAnswer | undefined {
   for (const entry of requests) {
-    if (entry.route === route && entry.response.status === 200 && Array.isArray(entry.response.body)) {
+    if (entry.route === route && entry.response.status === 200 && !answerLost(entry) && Array.isArray(entry.response.body)) {
       return { entry, items: entry.response.body as Record<string, unknown>[] }
     }
   }
@@ -174,10 +233,17 @@ export function createdVehicle(requests: ReadonlyArray<JournalEntry>): { entry: 
   const vehicles = vehicleFacts(requests)
   if (vehicles.kind !== 'empty') return undefined
   const from = requests.indexOf(vehicles.entry)
-  for (const entry of requests.slice(from + 1)) {
+  const after = requests.slice(from + 1)
+  for (const [i, entry] of after.entries()) {
     if (entry.route !== 'POST /vehicles') continue
     const id = createdId(entry)
     if (id) return { entry, id }
+    // The answer was lost: the lookup that followed shows whether (and as what) it was created.
+    if (isAmbiguous(entry)) {
+      const lookup = after.slice(i + 1).find((next) => next.route !== null && DOCUMENTED_ROUTES.has(next.route))
+      const listed = lookup?.route === 'GET /vehicles' && isOk(lookup) && Array.isArray(lookup.response.body) ? valueAt(lookup.response.body[0], 'id') : undefined
+      if (lookup && typeof listed === 'string') return { entry: lookup, id: listed }
+    }
   }
   return undefined
 }
@@ -206,8 +272,9 @@ export function whatHappened(flow: Flow, requests: ReadonlyArray<JournalEntry>):
   const payments = callsTo(requests, route)
   const paid: { entry: JournalEntry; id: string }[] = []
   for (const entry of payments) {
-    // The simple endpoint's rule: an answer with `id` means accepted, whatever the HTTP status.
-    const id = flow === 'simple' ? valueAt(entry.response.body, 'id') : createdId(entry)
+    // The simple endpoint's rule: an answer with `id` means accepted, whatever the HTTP status. Only an
+    // answer the client received whole gave it an id.
+    const id = flow === 'simple' ? (answerLost(entry) ? undefined : valueAt(entry.response.body, 'id')) : createdId(entry)
     if (typeof id === 'string' && id !== '') paid.push({ entry, id })
   }
   if (paid.length > 0) {
@@ -222,6 +289,12 @@ export function whatHappened(flow: Flow, requests: ReadonlyArray<JournalEntry>):
     }
   }
   const last = payments.at(-1)
+  if (last && isAmbiguous(last)) {
+    const why = answerLost(last)
+      ? `the answer to ${at(requests, last)} was lost (${howLost(last)}), so the client cannot know whether the payment was recorded`
+      : `${at(requests, last)} was answered ${last.response.status}, which does not say whether the payment was recorded`
+    return { outcome: 'unknown', paymentIds: [], why }
+  }
   if (last) return { outcome: 'rejected', paymentIds: [], why: `${at(requests, last)} was answered ${last.response.status} without an id${mockSaid(last) ? `: "${mockSaid(last)}"` : ''}` }
   const refused = requests.find((entry) => !isOk(entry))
   if (refused) return { outcome: 'rejected', paymentIds: [], why: `the service refused ${at(requests, refused)} (${refused.response.status}) and no payment was recorded` }
@@ -246,4 +319,36 @@ export function firstFaultyBody(
     if (problems.length > 0) return { entry, problems }
   }
   return undefined
+}
+
+/** The same request sent again: the same endpoint, query and body (the token may differ). */
+export function sameRequest(a: JournalEntry, b: JournalEntry): boolean {
+  return a.route === b.route && a.request.method === b.request.method && a.request.path === b.request.path && a.request.search === b.request.search && (a.request.bodyText ?? '') === (b.request.bodyText ?? '')
+}
+
+/**
+ * The attempts at each request: a request and the same request sent again right after it (the next
+ * documented call), while the attempt before did not succeed. Once an attempt succeeds, or the client
+ * makes another call, the next attempt is a new request.
+ * @example attempts(requests).filter((group) => group.length > 3) // requests tried more than 3 times
+ */
+export function attempts(requests: ReadonlyArray<JournalEntry>): JournalEntry[][] {
+  const groups: JournalEntry[][] = []
+  for (const entry of calls(requests)) {
+    const group = groups.at(-1)
+    const last = group?.at(-1)
+    if (group && last && !isOk(last) && sameRequest(last, entry)) group.push(entry)
+    else groups.push([entry])
+  }
+  return groups
+}
+
+/** `request 3 (seq 12)`: how a message names one request of a case. */
+export function named(requests: ReadonlyArray<JournalEntry>, entry: JournalEntry): string {
+  return `${at(requests, entry)} [seq ${entry.seq}]`
+}
+
+/** `1.0 s` or `340 ms`. */
+export function ms(value: number): string {
+  return value >= 1000 ? `${(value / 1000).toFixed(1)} s` : `${Math.round(value)} ms`
 }

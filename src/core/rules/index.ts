@@ -17,6 +17,11 @@ import httpJsonBody from './http.json-body.js'
 import httpKnownEndpoint from './http.known-endpoint.js'
 import simpleBody from './simple.body.js'
 import simpleOneRequest from './simple.one-request.js'
+import resilienceBoundedRetries from './resilience.bounded-retries.js'
+import resilienceDeadline from './resilience.deadline.js'
+import resilienceNoResend from './resilience.no-resend.js'
+import resilienceNoRetryOnRefusal from './resilience.no-retry-on-refusal.js'
+import resilienceRetryAfter from './resilience.retry-after.js'
 import type { CaseContext, CaseInput, Check, Rule, RuleOutcome } from './types.js'
 
 /** Every rule, in the order of the README's table. */
@@ -38,6 +43,11 @@ export const rules: ReadonlyArray<Rule> = [
   clientCompletes,
   clientOutcome,
   clientStopsOnFailure,
+  resilienceNoResend,
+  resilienceRetryAfter,
+  resilienceBoundedRetries,
+  resilienceNoRetryOnRefusal,
+  resilienceDeadline,
 ]
 
 const byId = new Map(rules.map((rule) => [rule.id, rule]))
@@ -125,7 +135,7 @@ export { toClientReport, clientReport } from './report.js'
 export { whatHappened, DOCUMENTED_ROUTES } from './facts.js'
 export { caseStatus, casePasses, countCases } from './verdict.js'
 
-export type { ConformanceCase, Suite } from './suite.js'
+export type { ConformanceCase, MatrixCell, Suite } from './suite.js'
 export type { VerdictPolicy } from './verdict.js'
 export type {
   CaseContext,
@@ -149,3 +159,5 @@ export type {
   RunStart,
   RunSummary,
 } from './types.js'
+export { toMatrix, cellAt } from './matrix.js'
+export type { Matrix, MatrixEntry } from './matrix.js'

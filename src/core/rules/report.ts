@@ -6,7 +6,7 @@ import type { ClientReport } from './types.js'
 
 export const clientReport = z
   .object({
-    outcome: z.enum(['paid', 'skipped', 'rejected']),
+    outcome: z.enum(['paid', 'skipped', 'rejected', 'unknown']),
     paymentId: z.string().optional(),
     message: z.string().optional(),
   })

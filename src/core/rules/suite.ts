@@ -1,8 +1,11 @@
 // Suites: the conformance cases as data. A case names a flow, a scenario (the state of the world),
 // optional changes to the scenario's visit, and the outcome a correct client reaches (or the
 // outcomes, when a correct client may reach more than one).
+import type { ArmedFault } from '../faults.js'
 import type { Visit } from '../scenario.js'
-import type { Flow, Outcome } from './types.js'
+import type { Flow, MatrixCell, Outcome } from './types.js'
+
+export type { MatrixCell } from './types.js'
 
 /** One conformance case: a fresh world of `scenario`, one run of the client, every rule of `flow`. */
 export interface ConformanceCase {
@@ -22,6 +25,10 @@ export interface ConformanceCase {
    * call fails, a client that stops reports `rejected` and one that retries and succeeds `paid`.
    */
   outcomes?: Outcome[]
+  /** Faults armed on the case's world (on top of its scenario's). */
+  faults?: ArmedFault[]
+  /** The matrix cell the case is (its faults break that step), when it is one. */
+  cell?: MatrixCell
 }
 
 export interface Suite {

@@ -2,6 +2,14 @@
 // they find, and the results every reporter, the live page and the HTML report consume.
 import type { JournalEntry } from '../journal.js'
 import type { Visit } from '../scenario.js'
+import type { ArmedFault, FaultKind, FaultMode, FaultStep } from '../faults.js'
+
+/** One cell of the resilience matrix: the step a fault breaks, the kind of fault, and whether it lasts. */
+export interface MatrixCell {
+  step: FaultStep
+  kind: FaultKind
+  mode: FaultMode
+}
 
 export type Flow = 'advanced' | 'simple'
 /**
@@ -19,8 +27,11 @@ export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'not-checked' | 'war
 export type CaseStatus = 'passed' | 'warning' | 'partial' | 'failed' | 'not-reached' | 'flaky'
 /** The inputs of a case a rule may compare the requests with. */
 export type CaseInput = 'visit' | 'token' | 'client'
-/** How a visit's payment ended: recorded, not handled (owner not in the service), or refused. */
-export type Outcome = 'paid' | 'skipped' | 'rejected'
+/**
+ * How a visit's payment ended: recorded, not handled (owner not in the service), refused, or
+ * unknown (the answer to the payment was lost: the client cannot tell whether it was recorded).
+ */
+export type Outcome = 'paid' | 'skipped' | 'rejected' | 'unknown'
 
 /** A visit as a case hands it to a client: the scenario's visit and the location that reports it. */
 export interface CaseVisit extends Visit {
@@ -29,7 +40,7 @@ export interface CaseVisit extends Visit {
 
 /** What the client wrote to RELAY_RESULT_FILE, when it wrote anything. */
 export interface ClientReport {
-  outcome: 'paid' | 'skipped' | 'rejected'
+  outcome: Outcome
   paymentId?: string
   message?: string
 }
@@ -60,6 +71,10 @@ export interface CaseContext {
   client?: ClientRun
   /** The outcome a correct client reaches in this case (the suite's), when known. */
   outcome?: Outcome
+  /** The faults armed on the case's world, when any. */
+  faults?: ReadonlyArray<ArmedFault>
+  /** The time the case gave the client to finish its visit (conform --timeout), when known. */
+  deadlineMs?: number
 }
 
 /** What one rule found in one case. */
@@ -143,6 +158,10 @@ export interface CaseResult {
   runs?: { total: number; failed: number }
   /** The case's token, masked as everywhere it is shown (`…wxyz`). */
   token?: string
+  /** The faults armed on the case's world, when any. */
+  faults?: ArmedFault[]
+  /** The matrix cell the case is, when it is one (resilience). */
+  cell?: MatrixCell
 }
 
 /** How many cases ended each way, the rules behind them, and whether the run passes. */

@@ -1,6 +1,8 @@
 // Verdicts: a case's status from its checks, and a run's counts and pass/fail from its cases. One
 // place, so the runner, a checked capture, the live page and every report agree on what "passed" means.
-import type { CaseCounts, CaseStatus, Check, CheckStatus } from './types.js'
+import { FAULT_STEPS } from '../faults.js'
+import type { JournalEntry } from '../journal.js'
+import type { CaseCounts, CaseStatus, Check, CheckStatus, MatrixCell } from './types.js'
 
 /** How strictly a run is judged: `--allow-partial` and `--strict`. */
 export interface VerdictPolicy {
@@ -11,12 +13,18 @@ export interface VerdictPolicy {
 }
 
 /**
- * A case's status from its checks: failed > partial (a rule not checked) > warning > passed.
+ * A case's status from its checks: failed > not-reached > partial (a rule not checked) > warning > passed.
+ * `not-reached` needs the case's matrix cell and requests: the flow never made the request the cell's
+ * fault breaks, so nothing the case exists to check was seen (never a pass).
  * @example caseStatus([{ rule: 'client.completes', status: 'not-checked', message: '...' }]) // 'partial'
+ * @example caseStatus(checks, requests, { step: 'payment-create', kind: 'reset', mode: 'once' })
  */
-export function caseStatus(checks: ReadonlyArray<Pick<Check, 'status'>>): Exclude<CaseStatus, 'not-reached' | 'flaky'> {
+export function caseStatus(checks: ReadonlyArray<Pick<Check, 'status'>>): Exclude<CaseStatus, 'not-reached' | 'flaky'>
+export function caseStatus(checks: ReadonlyArray<Pick<Check, 'status'>>, requests: ReadonlyArray<Pick<JournalEntry, 'route'>>, cell: MatrixCell | undefined): Exclude<CaseStatus, 'flaky'>
+export function caseStatus(checks: ReadonlyArray<Pick<Check, 'status'>>, requests?: ReadonlyArray<Pick<JournalEntry, 'route'>>, cell?: MatrixCell): Exclude<CaseStatus, 'flaky'> {
   const has = (status: CheckStatus) => checks.some((check) => check.status === status)
   if (has('failed')) return 'failed'
+  if (cell && requests && !requests.some((entry) => entry.route === FAULT_STEPS[cell.step])) return 'not-reached'
   if (has('not-checked')) return 'partial'
   if (has('warning')) return 'warning'
   return 'passed'

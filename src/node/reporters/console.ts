@@ -4,6 +4,7 @@
 // the end; elsewhere (CI, a pipe) only the plain lines. Colour only when the stream is a terminal.
 import pc from 'picocolors'
 import { plural } from '../../core/text.js'
+import { cellAt, toMatrix, type Matrix } from '../../core/rules/matrix.js'
 import type { CaseResult, CaseStart, CaseStatus, Check, Reporter, RunResult, RunStart } from '../../core/rules/types.js'
 
 export interface ConsoleReporterOptions {
@@ -93,7 +94,6 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
     },
     onCaseEnd(result: CaseResult) {
       const count = (status: Check['status']) => result.checks.filter((check) => check.status === status).length
-      const colour = { passed: c.green, warning: c.yellow, partial: c.magenta, failed: c.red, 'not-reached': c.red, flaky: c.yellow }[result.status]
       const failed = count('failed')
       const unchecked = count('not-checked')
       const warned = count('warning')
@@ -102,10 +102,10 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
         unchecked > 0 ? c.magenta(`${plural(unchecked, 'rule')} not checked`) : '',
         warned > 0 ? c.yellow(plural(warned, 'warning')) : '',
         result.status === 'flaky' && result.runs ? c.yellow(`flaky: failed ${result.runs.failed} of ${result.runs.total} runs`) : '',
-        result.status === 'not-reached' ? c.red('not reached') : '',
+        result.status === 'not-reached' ? c.red('not reached: the client never made the request this case breaks') : '',
         result.timedOut ? c.red('timed out, killed') : '',
       ].filter(Boolean)
-      write(`  ${colour(CASE_MARKS[result.status])} ${result.id.padEnd(width)}  ${c.dim(formatMs(result.durationMs))}${detail.length ? `  ${detail.join('  ')}` : ''}`)
+      write(`  ${paint(c, result.status, CASE_MARKS[result.status])} ${result.id.padEnd(width)}  ${c.dim(formatMs(result.durationMs))}${detail.length ? `  ${detail.join('  ')}` : ''}`)
       progress.ended(result.id)
     },
     onRunEnd(result: RunResult) {
@@ -121,6 +121,16 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
           write(`    ${c.red(check.rule)}`)
           write(indent(check.message, '      '))
         }
+      }
+      for (const kase of result.cases.filter((k) => k.status === 'not-reached')) {
+        write('')
+        write(`${c.red(CASE_MARKS['not-reached'])} ${c.bold(kase.id)} ${c.dim(`— ${kase.title} (scenario ${kase.scenario})`)}`)
+        write(`      Not reached: the client never made the request this case's fault breaks, so the case judged nothing about it.`)
+      }
+      const matrix = toMatrix(result.cases)
+      if (matrix) {
+        write('')
+        for (const line of matrixLines(matrix, c)) write(line)
       }
       const { summary } = result
       // A captured conversation (conform --from) ran no client: its cases are visits, with no client time.
@@ -224,4 +234,49 @@ function createProgress(stream: NodeJS.WritableStream & { columns?: number }, c:
       this.clear()
     },
   }
+}
+
+/** A case's colour by its status, in the case lines and the matrix alike. */
+function paint(c: Colors, status: CaseStatus, text: string): string {
+  const colour = { passed: c.green, warning: c.yellow, partial: c.magenta, failed: c.red, 'not-reached': c.red, flaky: c.yellow }[status]
+  return colour(text)
+}
+
+/** Short column heads, so that the matrix fits 100 columns. */
+const SHORT: Record<string, string> = {
+  unavailable: '503',
+  'rate-limited': '429',
+  'server-error': '500',
+  reset: 'reset',
+  hang: 'hang',
+  truncated: 'trunc',
+  garbage: 'html',
+  slow: 'slow',
+  'token-revoked': '401',
+}
+
+/**
+ * The compact matrix: a row per step, a column per fault kind, each cell two marks (once, always).
+ * @example matrixLines(toMatrix(result.cases)!, pc.createColors(false)).join('\n')
+ */
+export function matrixLines(matrix: Matrix, c: Colors): string[] {
+  const stepWidth = Math.max(...matrix.steps.map((step) => step.length), 'step'.length)
+  const heads = matrix.kinds.map((kind) => SHORT[kind] ?? kind)
+  const widths = heads.map((head) => Math.max(head.length, matrix.modes.length * 2 - 1))
+  const lines = [
+    `${c.bold('Resilience matrix')} ${c.dim(`(each cell: ${matrix.modes.join(' / ')}; ✓ pass, ! warning, ✗ fail, – not reached, · not run)`)}`,
+    `  ${'step'.padEnd(stepWidth)}  ${heads.map((head, i) => head.padEnd(widths[i])).join('  ')}`,
+  ]
+  for (const step of matrix.steps) {
+    const cells = matrix.kinds.map((kind, i) => {
+      const marks = matrix.modes.map((mode) => {
+        const cell = cellAt(matrix, step, kind, mode)
+        return cell ? paint(c, cell.status, CASE_MARKS[cell.status]) : c.dim('·')
+      })
+      const visible = matrix.modes.length * 2 - 1
+      return marks.join(' ') + ' '.repeat(widths[i] - visible)
+    })
+    lines.push(`  ${step.padEnd(stepWidth)}  ${cells.join('  ')}`)
+  }
+  return lines
 }

@@ -7,7 +7,23 @@ import { DIAGRAM_CSS, checkTally, inlineCode, toChecksList, toSequenceDiagram, t
 import { html, raw, type SafeHtml } from '../../devtools/live/html.js'
 import { ruleById } from '../../core/rules/index.js'
 import { allOf, capitalize, plural } from '../../core/text.js'
+import { cellAt, toMatrix, type Matrix } from '../../core/rules/matrix.js'
 import type { CaseResult, CaseStatus, Check, Reporter, RunResult } from '../../core/rules/types.js'
+
+/** The matrix: a row per step, a column per fault kind and mode; each cell links to its case's diagram. */
+function matrixTable(matrix: Matrix, anchorOf: (caseId: string) => string): SafeHtml {
+  return html`<section class="head-section" aria-labelledby="matrix-title"><h2 id="matrix-title">Resilience matrix</h2>
+<p class="muted">Each cell is a case: the step on the left failed in the way its column names, once (the first request only) or always. Open a cell to see the conversation, the fault drawn on the arrow it broke.</p>
+<div class="matrix-wrap"><table class="matrix"><thead><tr><th scope="col" rowspan="2">Step</th>${matrix.kinds.map((kind) => html`<th scope="colgroup" colspan="${matrix.modes.length}"><code>${kind}</code></th>`)}</tr>
+<tr>${matrix.kinds.map(() => matrix.modes.map((mode) => html`<th scope="col" class="mode">${mode}</th>`))}</tr></thead>
+<tbody>${matrix.steps.map((step) => html`<tr><th scope="row"><code>${step}</code></th>${matrix.kinds.map((kind) => matrix.modes.map((mode) => {
+    const cell = cellAt(matrix, step, kind, mode)
+    if (!cell) return html`<td class="cell none" title="not run">·</td>`
+    const why = cell.rules.length ? `: ${cell.rules.join(', ')}` : ''
+    const { icon, text } = CASE_BADGES[cell.status]
+    return html`<td class="cell ${cell.status}"><a href="#${anchorOf(cell.caseId)}" title="${step} · ${kind} · ${mode}: ${text}${why}"><span aria-hidden="true">${icon}</span><span class="visually-hidden">${step} ${kind} ${mode}: ${text}${why}</span></a></td>`
+  }))}</tr>`)}</tbody></table></div></section>`
+}
 
 export interface HtmlReportOptions {
   /** The time the page says it was written; default now. Tests freeze it. */
@@ -115,14 +131,14 @@ function caseSection(result: CaseResult, anchor: string, options: HtmlReportOpti
   const ok = result.status === 'passed'
   const end = endOfCase(result)
   return html`<section class="case ${result.status}" id="${anchor}" aria-labelledby="${anchor}-title">
-<details class="case-box"${ok ? '' : ' open'}>
+<details class="case-box"${ok || result.status === 'warning' ? '' : ' open'}>
 <summary><h2 id="${anchor}-title">${badge(result.status)} <code class="case-id">${result.id}</code> <span class="case-title">${inlineCode(result.title)}</span></h2>
 <span class="case-meta">${result.flow} flow · scenario <code>${result.scenario}</code> · ${plural(result.requests.length, 'request')} · ${seconds(result.durationMs)}</span></summary>
 <div class="case-body">
 ${failed.length ? html`<div class="wrong"><h3>What went wrong</h3>${checkItems(failed, result, anchor)}</div>` : ''}
-${result.status === 'not-reached' ? html`<div class="wrong"><h3>Not reached</h3><p>The flow never made the request this case is about, so what it exists to check was not seen: not a pass.</p></div>` : ''}
+${result.status === 'not-reached' ? html`<div class="wrong"><h3>Not reached</h3><p>The client never made the request this case's fault breaks${result.faults?.length ? html` (<code>${result.faults.map((f) => `${f.route}=${f.kind}:${f.mode}`).join(', ')}</code>)` : ''}, so what the case exists to check was not seen: not a pass.</p></div>` : ''}
 ${unchecked.length ? html`<div class="unchecked"><h3>What could not be checked</h3><p>These rules need an input this ${result.scenario === 'captured' ? 'capture' : 'case'} did not have, so the ${result.scenario === 'captured' ? 'visit' : 'case'} is partial, not passed.</p>${checkItems(unchecked, result, anchor)}</div>` : ''}
-${warned.length ? html`<div class="warned"><h3>Warnings</h3><p>Safe, but not the best the interface allows (a run fails on them only with <code>--strict</code>).</p>${checkItems(warned, result, anchor)}</div>` : ''}
+${warned.length ? html`<div class="warned"><h3>Warnings</h3><p>Safe, but not the best a client can do (a run fails on them only with <code>--strict</code>).</p>${checkItems(warned, result, anchor)}</div>` : ''}
 ${ok ? html`<p class="right"><span aria-hidden="true">✓</span> The client made the calls this case expects and broke no rule.</p>` : ''}
 <h3>${result.visit ? 'The visit the client was given' : 'The visit'}</h3>
 ${visitFacts(result)}
@@ -185,6 +201,19 @@ button:hover{background:#f2f4f7}
 .pill.warning{color:#b54708;background:#fffaeb;border:1px solid #fedf89}
 .pill.not-reached{color:#b42318;background:#fff;border:1px dashed #b42318}
 .pill.flaky{color:#b42318;background:#fef3f2;border:1px dashed #fda29b}
+.matrix-wrap{overflow-x:auto}
+.matrix{border-collapse:collapse;font-size:.85rem}
+.matrix th,.matrix td{border:1px solid #e4e7ec;padding:.2rem .35rem;text-align:center}
+.matrix th[scope=row]{text-align:left;white-space:nowrap}
+.matrix .mode{font-weight:400;color:#475467;font-size:.75rem}
+.matrix .cell a{display:block;text-decoration:none;font-weight:700;min-width:1.6rem}
+.matrix .passed{background:#ecfdf3}.matrix .passed a{color:#067647}
+.matrix .warning{background:#fffaeb}.matrix .warning a{color:#93370d}
+.matrix .failed,.matrix .flaky{background:#fef3f2}.matrix .failed a,.matrix .flaky a{color:#b42318}
+.matrix .not-reached{background:#fff;outline:1px dashed #b42318;outline-offset:-3px}.matrix .not-reached a{color:#b42318}
+.matrix .partial a{color:#6941c6}.matrix .none{color:#475467}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+.muted{color:#475467}
 .case{background:#fff;border:1px solid #e4e7ec;border-radius:10px;margin-bottom:1rem}
 .case.failed{border-color:#fda29b;border-left:5px solid #b42318}
 .case.passed{border-left:5px solid #067647}
@@ -283,6 +312,7 @@ export function toHtmlReport(result: RunResult, options: HtmlReportOptions = {})
     used.add(anchor)
     return anchor
   })
+  const matrix = toMatrix(cases)
   // A capture (conform --from) has visits, not cases: no client ran for it here.
   const captured = cases.length > 0 && cases.every((c) => c.scenario === 'captured')
   const noun = captured ? 'visit' : 'case'
@@ -335,7 +365,8 @@ ${summary.rulesBroken.length
         return html`<li><code>${rule}</code>${described ? html` — ${inlineCode(described.title)}` : ''}<span class="where">in ${brokenWhere(rule).map(({ c, anchor }, i) => html`${i ? ', ' : ''}<a href="#${anchor}">${c.id}</a>`)}</span></li>`
       })}</ul></section>`
     : ''}
-<section class="head-section" aria-labelledby="index-title"><h2 id="index-title">${captured ? 'Visits' : 'Cases'}</h2>
+${matrix ? html`${matrixTable(matrix, (id) => anchors[cases.findIndex((c) => c.id === id)])}
+` : ''}<section class="head-section" aria-labelledby="index-title"><h2 id="index-title">${captured ? 'Visits' : 'Cases'}</h2>
 <table class="index"><thead><tr><th scope="col">Result</th><th scope="col">${captured ? 'Visit' : 'Case'}</th><th scope="col">What it exercises</th><th scope="col" class="num">Time</th></tr></thead>
 <tbody>${cases.map((c, i) => html`<tr><td>${badge(c.status)}</td><td><a href="#${anchors[i]}"><code>${c.id}</code></a></td><td>${inlineCode(c.title)}${c.status === 'failed' ? html` <span class="muted">— ${plural(c.checks.filter((k) => k.status === 'failed').length, 'rule')} broken</span>` : ''}${c.status === 'partial' ? html` <span class="muted">— ${plural(c.checks.filter((k) => k.status === 'not-checked').length, 'rule')} not checked</span>` : ''}</td><td class="num">${seconds(c.durationMs)}</td></tr>`)}</tbody></table>
 </section>

@@ -1,10 +1,12 @@
 // The JSON reporter: the run as one document, `{ summary: { total, passed, warning, partial, failed,
-// notReached, rulesBroken, rulesNotChecked, rulesWarned, allowPartial, strict, conformant, ... }, cases:
-// [{ id, flow, scenario, status, durationMs, exitCode, checks: [{ rule, status, message, missing? }],
-// requests, ... }] }`. A case's status is passed | warning | partial | failed | not-reached; a check's
-// passed | failed | skipped | not-checked | warning.
+// notReached, flaky, rulesBroken, rulesNotChecked, rulesWarned, allowPartial, strict, conformant, ... },
+// matrix?, cases: [{ id, flow, scenario, status, durationMs, exitCode, checks: [{ rule, status,
+// message, missing? }], requests, faults?, cell?, ... }] }`. A case's status is passed | warning |
+// partial | failed | not-reached | flaky; a check's passed | failed | skipped | not-checked | warning.
+// `matrix` (when the run had fault cells): each cell's step, kind, mode, status, case and rules.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { toMatrix } from '../../core/rules/matrix.js'
 import type { CaseResult, Reporter, RunResult } from '../../core/rules/types.js'
 
 /** The documented fields first (in the documented order), then the rest. */
@@ -28,7 +30,9 @@ function toJsonCase(kase: CaseResult) {
  * @example JSON.stringify(toJsonReport(result), null, 2)
  */
 export function toJsonReport(result: RunResult) {
-  return { summary: result.summary, cases: result.cases.map(toJsonCase) }
+  const matrix = toMatrix(result.cases)
+  // The matrix (when the run had fault cells): each cell's step, kind, mode, status, case and rules.
+  return { summary: result.summary, ...(matrix ? { matrix } : {}), cases: result.cases.map(toJsonCase) }
 }
 
 /**

@@ -1,9 +1,10 @@
-// The JUnit XML reporter: one testcase per case (classname = flow, name = case id). A failed case is a
-// <failure> naming each failed rule and its explanation. A partial case (a rule not checked for a
-// missing input) is a <failure type="partial"> too, unless the run allows partial cases
-// (--allow-partial): then it is <skipped message="not checked: ..."/>, never a pass. A case not reached
-// is a <failure type="not-reached">; a warning is a <failure type="warning"> only under --strict.
-// system-out lists the rules not checked, the warnings and the rules that did not apply.
+// The JUnit XML reporter: one testcase per case, so one per resilience matrix cell (classname = flow,
+// name = case id). A failed case is a <failure> naming each failed rule and its explanation. A partial
+// case (a rule not checked for a missing input) is a <failure type="partial"> too, unless the run
+// allows partial cases (--allow-partial): then it is <skipped message="not checked: ..."/>, never a
+// pass. A case not reached is a <failure type="not-reached">; a warning passes with a note in
+// system-out, and is a <failure type="warning"> only under --strict. system-out lists the rules not
+// checked, the warnings and the rules that did not apply.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import junitModule, { type Builder } from 'junit-report-builder'
@@ -65,7 +66,10 @@ export function toJUnitXml(result: RunResult): string {
 /** Why a case fails the JUnit run, if it does: its failed rules; else its partial, not-reached or (strict) warning verdict. */
 function failure(kase: CaseResult, failed: Check[], unchecked: Check[], warned: Check[], policy: { allowPartial: boolean; strict: boolean }): { message: string; type: string; lines: string[] } | undefined {
   if (failed.length > 0) return { message: failed.map(line).join('\n'), type: 'conformance', lines: failed.map(line) }
-  if (kase.status === 'not-reached') return { message: `not reached: ${kase.title}`, type: 'not-reached', lines: [kase.title] }
+  if (kase.status === 'not-reached') {
+    const why = "Not reached: the client never made the request this case's fault breaks, so nothing about it was judged."
+    return { message: why, type: 'not-reached', lines: [why, kase.title] }
+  }
   if (kase.status === 'partial' && !policy.allowPartial) {
     const lines = unchecked.map(line)
     return { message: `not checked (partial; --allow-partial accepts it): ${lines.join('\n')}`, type: 'partial', lines }

@@ -1,5 +1,7 @@
 // A location client with one deliberate defect, chosen by name: the correct flow of the reference
-// client, with each defect a single changed line marked `defect(...)`. It runs in-process
+// client (resilient: a timeout on every request, Retry-After obeyed, at most 3 attempts, a lookup
+// retried after a lost answer or a 5xx, a POST whose answer was lost never sent again, `unknown` when
+// a payment's answer was lost), with each defect a single changed line marked `defect(...)`. It runs in-process
 // (createDefectiveClient(name) is a runConformance client function) or as a real process:
 //   node test/conform/clients/defective.mjs <defect>
 // The process reads the RELAY_* variables, writes RELAY_RESULT_FILE and exits 0 (unless the defect says otherwise).
@@ -42,8 +44,25 @@ export const DEFECTS = [
   'simple-keys-on-status',
   'simple-exit-1-when-refused',
   'retry-until-200',
+  'resend-payment',
+  'no-retry-after',
+  'retry-forever',
+  'retry-refusal',
+  'no-timeout',
+  'paid-after-failure',
+  'rejected-when-unknown',
+  'gives-up-on-503',
 ]
 
+/** No answer the client could read: the connection failed, timed out, or a 2xx was not JSON. */
+const LOST = { lost: true, status: 0, ok: false, body: undefined }
+const ambiguous = (answer) => answer.lost || answer.status === 500 || answer.status === 502 || answer.status === 504
+const retryAfterMs = (value) => {
+  if (value === null || value === undefined) return 1000
+  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000
+  const date = Date.parse(value)
+  return Number.isNaN(date) ? 1000 : Math.max(0, date - Date.now())
+}
 const isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v)
 const idOf = (v) => (isRecord(v) && typeof v.id === 'string' && v.id ? v.id : undefined)
 
@@ -51,7 +70,8 @@ const idOf = (v) => (isRecord(v) && typeof v.id === 'string' && v.id ? v.id : un
 export async function runDefective(defect, env) {
   const has = (name) => defect === name
   const visit = JSON.parse(env.RELAY_VISIT)
-  const call = async (method, path, body) => {
+  const timeoutMs = Number(env.RELAY_REQUEST_TIMEOUT_MS) || 5000
+  const send = async (method, path, body) => {
     const headers = {}
     if (!has('no-auth')) headers.authorization = `Bearer ${has('wrong-token') ? 'rm_000000000000000000000000' : env.RELAY_API_TOKEN}`
     let text
@@ -59,14 +79,48 @@ export async function runDefective(defect, env) {
       headers['content-type'] = has('text-plain') ? 'text/plain' : 'application/json'
       text = has('invalid-json') ? JSON.stringify(body).replace(/\}$/, ',}') : JSON.stringify(body)
     }
-    const response = await fetch(env.RELAY_BASE_URL + path, { method, headers, body: text })
-    const raw = await response.text()
-    let parsed
     try {
-      parsed = raw ? JSON.parse(raw) : undefined
-    } catch {}
-    return { status: response.status, ok: response.ok, body: parsed }
+      // defect(no-timeout): waits for an answer however long it takes.
+      const response = await fetch(env.RELAY_BASE_URL + path, { method, headers, body: text, ...(has('no-timeout') ? {} : { signal: AbortSignal.timeout(timeoutMs) }) })
+      const raw = await response.text()
+      let parsed
+      try {
+        parsed = raw ? JSON.parse(raw) : undefined
+      } catch {
+        if (response.ok) return LOST
+      }
+      return { status: response.status, ok: response.ok, body: parsed, retryAfter: response.headers.get('retry-after') }
+    } catch {
+      return LOST
+    }
   }
+  const call = async (method, path, body) => {
+    // defect(retry-forever): 5 attempts in all.
+    const attempts = has('retry-forever') ? 5 : 3
+    let answer = await send(method, path, body)
+    for (let attempt = 1; attempt < attempts; attempt++) {
+      let wait
+      // defect(gives-up-on-503): stops at the first 503 or 429. defect(no-retry-after): retries it at once.
+      if (answer.status === 503 || answer.status === 429) {
+        if (has('gives-up-on-503')) break
+        wait = has('no-retry-after') ? 0 : retryAfterMs(answer.retryAfter)
+      } else if (method === 'GET' && answer.lost) wait = 0
+      else if (method === 'GET' && answer.status >= 500) wait = 600
+      // defect(retry-refusal): sends a refused request again.
+      else if (has('retry-refusal') && answer.status >= 400 && answer.status < 500) wait = 0
+      // defect(resend-payment): sends a payment whose answer was lost once more.
+      else if (has('resend-payment') && attempt === 1 && /^\/payments?$/.test(path) && ambiguous(answer)) wait = 600
+      else break
+      await new Promise((resolve) => setTimeout(resolve, wait))
+      answer = await send(method, path, body)
+    }
+    return answer
+  }
+  const lostPayment = (answer) => ({
+    // defect(paid-after-failure) claims a payment it has no id for; defect(rejected-when-unknown) says rejected.
+    report: { outcome: has('paid-after-failure') ? 'paid' : has('rejected-when-unknown') ? 'rejected' : 'unknown', message: `payment: HTTP ${answer.status || 'no answer'}` },
+    exitCode: 0,
+  })
   const rejected = (what, answer) => ({ report: { outcome: 'rejected', message: `${what}: HTTP ${answer.status}` }, exitCode: 0 })
 
   if (visit.flow === 'simple') {
@@ -77,6 +131,7 @@ export async function runDefective(defect, env) {
       visit: { startedOn: visit.visitStart, endedOn: visit.visitEnd },
       payment: { amount: has('simple-amount-string') ? String(visit.amount) : visit.amount, currency: visit.currency },
     })
+    if (ambiguous(answer)) return lostPayment(answer)
     const id = idOf(answer.body)
     if (has('simple-keys-on-status') ? answer.ok : id) return { report: { outcome: 'paid', ...(id ? { paymentId: id } : {}) }, exitCode: 0 }
     return { report: { outcome: 'rejected', message: answer.body?.message }, exitCode: has('simple-exit-1-when-refused') ? 1 : 0 }
@@ -124,6 +179,7 @@ export async function runDefective(defect, env) {
   for (let attempt = 2; has('retry-until-200') && answer.status !== 200 && attempt <= 5; attempt++) answer = await call('POST', '/payments', payment)
   if (has('two-payments')) answer = await call('POST', '/payments', payment)
   if (has('payment-not-last')) await call('GET', `/vehicles?plate=${encodeURIComponent(visit.plate)}`)
+  if (ambiguous(answer)) return lostPayment(answer)
   const paymentId = idOf(answer.body)
   if (!answer.ok || !paymentId) return rejected('payment', answer)
   return { report: { outcome: 'paid', paymentId }, exitCode: 0, hang: has('hang-after-paying') }

@@ -1,0 +1,51 @@
+// resilience.bounded-retries: a client gives a failing request at most 3 attempts in all, and backs
+// off: after a 5xx it waits at least 500 ms before the next attempt (or the Retry-After, which
+// resilience.retry-after judges). After a lost connection or its own timeout it may try again at once
+// (what urllib3 and most HTTP libraries do for an idempotent request); whether a POST may be sent
+// again at all is resilience.no-resend's to judge. Works live.
+import { defineRule } from './define.js'
+import { answerLost, attempts, fail, ms, named, pass, retryAfterMs, skip, waitBetween } from './facts.js'
+
+/** The attempts allowed at one request, the first included. */
+export const MAX_ATTEMPTS = 3
+/** The least wait before retrying a 5xx that gave no Retry-After. */
+export const MIN_BACKOFF_MS = 500
+/** What the journal's times may lose between two requests on a busy machine (its clock, a late timer). */
+const CLOCK_SLACK_MS = 50
+
+export default defineRule({
+  id: 'resilience.bounded-retries',
+  flows: ['advanced', 'simple'],
+  title: 'at most 3 attempts at one request in all; a retry after a 5xx waits at least 500 ms (or its `Retry-After`); after a lost connection or a timeout a lookup may be retried at once',
+  cite: '§7 Errors',
+  needsCase: false,
+  check({ requests }) {
+    const groups = attempts(requests)
+    const retried = groups.filter((group) => group.length > 1)
+    if (retried.length === 0) return skip('Does not apply: no request was sent again.')
+    for (const group of retried) {
+      if (group.length > MAX_ATTEMPTS) {
+        const extra = group[MAX_ATTEMPTS]
+        return fail(
+          `Expected at most ${MAX_ATTEMPTS} attempts in all at ${group[0].route}, starting with ${named(requests, group[0])}; the client made ${group.length}, the ${MAX_ATTEMPTS + 1}th being ${named(requests, extra)}.`,
+          { seq: extra.seq, expected: MAX_ATTEMPTS, actual: group.length },
+        )
+      }
+      for (let i = 1; i < group.length; i++) {
+        const prev = group[i - 1]
+        const next = group[i]
+        const status = prev.response.status
+        if (answerLost(prev) || status < 500 || retryAfterMs(prev)) continue
+        const wait = waitBetween(prev, next)
+        if (wait < MIN_BACKOFF_MS - CLOCK_SLACK_MS) {
+          return fail(
+            `Expected a wait of at least ${MIN_BACKOFF_MS} ms before retrying after a ${status}: ${named(requests, prev)} was answered ${status} with no Retry-After; the client sent ${named(requests, next)} after ${ms(Math.max(0, wait))}.`,
+            { seq: next.seq, expected: MIN_BACKOFF_MS, actual: Math.max(0, Math.round(wait)) },
+          )
+        }
+      }
+    }
+    const summary = retried.map((group) => `${group[0].route} ${group.length} times (from ${named(requests, group[0])})`).join('; ')
+    return pass(`Retries were bounded and spaced: ${summary}.`, { seq: retried[0][1].seq })
+  },
+})

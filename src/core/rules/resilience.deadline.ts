@@ -1,0 +1,33 @@
+// resilience.deadline: a request that gets no answer must not stop the visit: the client gives up on
+// it after its own timeout (RELAY_REQUEST_TIMEOUT_MS) and finishes the visit within the case's
+// deadline. A client still waiting when the case killed it fails here, naming the hung request.
+// Needs the client's run where a request hung (only the runner sees the process); elsewhere it does not apply.
+import { defineRule } from './define.js'
+import type { JournalEntry } from '../journal.js'
+import { fail, ms, named, pass, skip } from './facts.js'
+
+const hungRequest = (entry: JournalEntry) => entry.fault?.kind === 'hang'
+
+export default defineRule({
+  id: 'resilience.deadline',
+  flows: ['advanced', 'simple'],
+  title: 'a request that gets no answer does not stall the visit: the client gives up on it (its own timeout) and finishes within the case\'s deadline',
+  cite: '§7 Errors; the client contract (RELAY_REQUEST_TIMEOUT_MS)',
+  needsCase: false,
+  needs: ({ requests }) => (requests.some(hungRequest) ? ['client'] : []),
+  check({ client, requests, deadlineMs }) {
+    const hung = requests.filter(hungRequest)
+    if (hung.length === 0) return skip('Does not apply: every request got an answer.')
+    const last = hung.at(-1)!
+    if (!client) return pass(`${named(requests, last)} got no answer; whether the client gave up on it in time needs its run.`, { seq: last.seq })
+    if (client.timedOut) {
+      const limit = deadlineMs ?? client.durationMs
+      return fail(
+        `Expected the client to give up on ${named(requests, last)}, which never got an answer, and finish the visit within the case's deadline of ${ms(limit)}; it was still waiting when it was killed after ${ms(client.durationMs)}. Give every request a timeout (RELAY_REQUEST_TIMEOUT_MS).`,
+        { seq: last.seq, expected: `done within ${ms(limit)}`, actual: 'killed at the deadline' },
+      )
+    }
+    const gaveUp = hung.map((entry) => `${named(requests, entry)} after ${ms(entry.durationMs)}`).join('; ')
+    return pass(`The client gave up on the request${hung.length === 1 ? '' : 's'} that got no answer (${gaveUp}) and finished in ${ms(client.durationMs)}.`, { seq: last.seq })
+  },
+})

@@ -1,0 +1,185 @@
+// The resilience rules and the `unknown` outcome on journals written by hand: what a client did after
+// a fault, with the times that decide a wait. Each rule passes the careful client and fails the
+// careless one, naming the request (seq) at fault.
+import { describe, expect, it } from 'vitest'
+import type { FaultKind } from '../../src/core/faults.js'
+import type { JournalEntry } from '../../src/core/journal.js'
+import { caseStatus, ruleById } from '../../src/core/rules/index.js'
+import type { CaseContext, ClientReport, ClientRun, Flow } from '../../src/core/rules/types.js'
+
+const T0 = Date.parse('2026-11-21T10:00:00.000Z')
+
+interface Step {
+  route: string
+  status: number
+  /** ms after T0 the request arrived. */
+  at: number
+  durationMs?: number
+  fault?: FaultKind
+  body?: unknown
+  headers?: Record<string, string>
+  sent?: string
+}
+
+function journal(steps: Step[]): JournalEntry[] {
+  return steps.map((step, i) => {
+    const [method, pathAndQuery] = step.route.split(' ')
+    const [path, query = ''] = pathAndQuery.split('?')
+    return {
+      seq: i + 1,
+      time: new Date(T0 + step.at).toISOString(),
+      durationMs: step.durationMs ?? 5,
+      worldId: 'world-1',
+      request: { method, path, query: {}, search: query ? `?${query}` : '', headers: {}, ...(step.sent !== undefined ? { bodyText: step.sent } : method === 'POST' ? { bodyText: '{"a":1}' } : {}) },
+      response: { status: step.status, headers: step.headers ?? {}, body: step.status === 0 ? null : (step.body ?? {}) },
+      route: `${method} ${path}`,
+      auth: 'ok',
+      ...(step.fault ? { fault: { kind: step.fault, mode: 'once', applied: !['unavailable', 'rate-limited', 'token-revoked'].includes(step.fault) } } : {}),
+    } as JournalEntry
+  })
+}
+
+const client = (report?: ClientReport, extra: Partial<ClientRun> = {}): ClientRun => ({ command: 'client', exitCode: 0, signal: null, timedOut: false, durationMs: 900, stdout: '', stderr: '', report, ...extra })
+const check = (rule: string, steps: Step[], extra: Partial<CaseContext> = {}, flow: Flow = 'advanced') => ruleById(rule)!.check({ flow, requests: journal(steps), ...extra })
+
+const company: Step = { route: 'GET /rental-companies?kennitala=5501692829', status: 200, at: 0, body: [{ id: 'c1' }] }
+const vehicles = (at: number, body: unknown[] = [{ id: 'v1' }]): Step => ({ route: 'GET /vehicles?plate=AB123', status: 200, at, body })
+
+describe('resilience.no-resend', () => {
+  it('fails a POST /payments sent again after the connection was reset, naming the resend', () => {
+    const outcome = check('resilience.no-resend', [company, vehicles(10), { route: 'POST /payments', status: 0, at: 20, fault: 'reset' }, { route: 'POST /payments', status: 201, at: 40, body: { id: 'p2' } }])
+    expect(outcome.status).toBe('failed')
+    expect(outcome.seq).toBe(4)
+    expect(outcome.message).toMatch(/^Expected no second POST \/payments after POST \/payments \(request 3 of 4\) \[seq 3\]: the connection was reset/)
+    expect(outcome.message).toContain('"unknown"')
+  })
+
+  it('fails a POST /payment resent after a truncated 201', () => {
+    const outcome = check('resilience.no-resend', [{ route: 'POST /payment', status: 201, at: 0, fault: 'truncated', body: { id: 'p1' } }, { route: 'POST /payment', status: 201, at: 10, body: { id: 'p2' } }], {}, 'simple')
+    expect(outcome.status).toBe('failed')
+    expect(outcome.message).toContain('was cut off halfway')
+  })
+
+  it('passes POST /vehicles sent again once GET /vehicles showed the plate still missing', () => {
+    const outcome = check('resilience.no-resend', [company, vehicles(10, []), { route: 'POST /vehicles', status: 500, at: 20 }, vehicles(30, []), { route: 'POST /vehicles', status: 201, at: 40, body: { id: 'v9' } }])
+    expect(outcome.status).toBe('passed')
+  })
+
+  it('fails POST /vehicles sent again blind after a 500', () => {
+    const outcome = check('resilience.no-resend', [company, vehicles(10, []), { route: 'POST /vehicles', status: 500, at: 20 }, { route: 'POST /vehicles', status: 201, at: 600, body: { id: 'v9' } }])
+    expect(outcome.status).toBe('failed')
+    expect(outcome.message).toContain('Expected GET /vehicles to show the plate still missing')
+  })
+
+  it('does not apply to a POST retried after a 503, which records nothing', () => {
+    expect(check('resilience.no-resend', [{ route: 'POST /payment', status: 503, at: 0 }, { route: 'POST /payment', status: 201, at: 1100 }], {}, 'simple').status).toBe('skipped')
+  })
+})
+
+describe('resilience.retry-after', () => {
+  const unavailable: Step = { route: 'POST /payments', status: 503, at: 0, durationMs: 5, headers: { 'retry-after': '1' } }
+  it('passes a retry one second after Retry-After: 1', () => {
+    expect(check('resilience.retry-after', [unavailable, { route: 'POST /payments', status: 201, at: 1010 }]).status).toBe('passed')
+  })
+
+  it('fails a retry sooner than Retry-After: 1, naming the retry and the wait', () => {
+    const outcome = check('resilience.retry-after', [unavailable, { route: 'POST /payments', status: 201, at: 305 }])
+    expect(outcome.status).toBe('failed')
+    expect(outcome.seq).toBe(2)
+    expect(outcome.message).toContain('Expected a wait of at least 1.0 s')
+    expect(outcome.message).toContain('after 300 ms')
+  })
+
+  it('judges an HTTP-date with one second of tolerance', () => {
+    const limited = (date: number): Step => ({ route: 'GET /vehicles?plate=AB123', status: 429, at: 0, durationMs: 0, headers: { 'retry-after': new Date(T0 + date).toUTCString() } })
+    expect(check('resilience.retry-after', [limited(3000), { ...vehicles(2100) }]).status).toBe('passed')
+    expect(check('resilience.retry-after', [limited(3000), { ...vehicles(1500) }]).status).toBe('failed')
+  })
+
+  it('warns when the client gives up at once on a 503 it was told to retry', () => {
+    const outcome = check('resilience.retry-after', [unavailable])
+    expect(outcome.status).toBe('warning')
+    expect(outcome.message).toMatch(/^Expected a retry of POST \/payments/)
+  })
+})
+
+describe('resilience.bounded-retries', () => {
+  const reset = (at: number): Step => ({ route: 'GET /vehicles?plate=AB123', status: 0, at, durationMs: 1, fault: 'reset' })
+  it('lets a lookup be retried at once after a reset', () => {
+    expect(check('resilience.bounded-retries', [company, reset(10), reset(12), vehicles(14)]).status).toBe('passed')
+  })
+
+  it('fails a fourth attempt, naming it', () => {
+    const outcome = check('resilience.bounded-retries', [company, reset(10), reset(12), reset(14), reset(16)])
+    expect(outcome.status).toBe('failed')
+    expect(outcome.seq).toBe(5)
+    expect(outcome.message).toContain('Expected at most 3 attempts in all at GET /vehicles')
+  })
+
+  it('fails a retry within 500 ms of a 500', () => {
+    const outcome = check('resilience.bounded-retries', [company, { route: 'GET /vehicles?plate=AB123', status: 500, at: 10 }, vehicles(100)])
+    expect(outcome.status).toBe('failed')
+    expect(outcome.message).toContain('Expected a wait of at least 500 ms before retrying after a 500')
+  })
+})
+
+describe('resilience.no-retry-on-refusal', () => {
+  const refused = (status: number, at: number): Step => ({ route: 'POST /payments', status, at })
+  it('fails the same request sent again after a 422', () => {
+    const outcome = check('resilience.no-retry-on-refusal', [refused(422, 0), refused(422, 10)])
+    expect(outcome.status).toBe('failed')
+    expect(outcome.message).toContain('Expected no retry of a 422')
+  })
+
+  it('allows one more attempt after a 401, not two', () => {
+    expect(check('resilience.no-retry-on-refusal', [refused(401, 0), refused(401, 10)]).status).toBe('passed')
+    const outcome = check('resilience.no-retry-on-refusal', [refused(401, 0), refused(401, 10), refused(401, 20)])
+    expect(outcome.status).toBe('failed')
+    expect(outcome.seq).toBe(3)
+  })
+})
+
+describe('resilience.deadline', () => {
+  const hung: Step = { route: 'POST /payments', status: 0, at: 0, durationMs: 29_000, fault: 'hang' }
+  it('fails a client killed at the deadline, naming the request that never got an answer', () => {
+    const outcome = check('resilience.deadline', [company, vehicles(5), hung], { client: client(undefined, { timedOut: true, exitCode: null, durationMs: 30_000 }), deadlineMs: 30_000 })
+    expect(outcome.status).toBe('failed')
+    expect(outcome.seq).toBe(3)
+    expect(outcome.message).toContain('Expected the client to give up on POST /payments (request 3 of 3) [seq 3]')
+  })
+
+  it('passes a client that gave up and finished', () => {
+    expect(check('resilience.deadline', [company, vehicles(5), { ...hung, durationMs: 3000 }], { client: client() }).status).toBe('passed')
+  })
+})
+
+describe('client.outcome after a lost payment', () => {
+  const lost: Step[] = [company, vehicles(5), { route: 'POST /payments', status: 201, at: 10, fault: 'garbage', body: '<html>502 Bad Gateway</html>' }]
+  it('passes unknown', () => {
+    expect(check('client.outcome', lost, { client: client({ outcome: 'unknown' }) }).status).toBe('passed')
+  })
+  it('warns on rejected', () => {
+    const outcome = check('client.outcome', lost, { client: client({ outcome: 'rejected' }) })
+    expect(outcome.status).toBe('warning')
+    expect(outcome.message).toMatch(/^Expected the outcome "unknown"/)
+  })
+  it('fails paid', () => {
+    const outcome = check('client.outcome', lost, { client: client({ outcome: 'paid', paymentId: 'p1' }) })
+    expect(outcome.status).toBe('failed')
+    expect(outcome.message).toContain('no payment id from the service')
+  })
+  it('fails unknown where the service answered plainly', () => {
+    expect(check('client.outcome', [company, vehicles(5), { route: 'POST /payments', status: 201, at: 10, body: { id: 'p1' } }], { client: client({ outcome: 'unknown' }) }).status).toBe('failed')
+  })
+})
+
+describe('caseStatus', () => {
+  it('is not-reached when the faulted step got no request, and never passed', () => {
+    const requests = journal([company, vehicles(5), { route: 'POST /payments', status: 201, at: 10, body: { id: 'p1' } }])
+    const checks = [{ rule: 'client.completes', status: 'passed' as const, message: 'The client exited 0.' }]
+    expect(caseStatus(checks, requests, { step: 'vehicle-create', kind: 'reset', mode: 'once' })).toBe('not-reached')
+    expect(caseStatus(checks, requests, { step: 'payment-create', kind: 'reset', mode: 'once' })).toBe('passed')
+    const warned = [...checks, { rule: 'resilience.retry-after', status: 'warning' as const, message: '...' }]
+    expect(caseStatus(warned, requests, { step: 'payment-create', kind: 'unavailable', mode: 'once' })).toBe('warning')
+  })
+})
