@@ -147,12 +147,52 @@ function body(random: ReturnType<typeof seeded>): string | undefined {
   }
 }
 
+/** A valid body of each creating route (the default world's location and a company), for the shaped half of the fuzz. */
+const VALID: Record<string, () => Record<string, unknown>> = {
+  '/vehicles': () => ({ plate: 'AB123', country: 'is' }),
+  '/custodians': () => ({ vehicleId: '00000000-0000-4000-8000-000000000001', rentalCompanyId: '00000000-0000-4000-8000-000000000002', acquiredOn: '2024-01-01 00:00:00' }),
+  '/payments': () => ({ locationId: '36f17f3e-8c46-44e0-b785-be013a3f207a', vehicleId: '00000000-0000-4000-8000-000000000001', amount: { amount: 1500, currency: 'ISK' }, startedOn: '2026-11-21 10:00:00', endedOn: '2026-11-21 10:30:00' }),
+  '/payment': () => ({
+    location: '36f17f3e-8c46-44e0-b785-be013a3f207a',
+    vehicle: { owner: '6803488209', plate: 'AB123', acquiredOn: '2024-01-01' },
+    visit: { startedOn: '2026-11-21 10:00:00', endedOn: '2026-11-21 10:30:00' },
+    payment: { amount: 1500, currency: 'ISK' },
+  }),
+}
+const LOOKUPS = ['/rental-companies?kennitala=6803488209', '/rental-companies?kennitala=', '/vehicles?plate=AB123', '/vehicles?plate=ab%20123', '/custodians', '/payments']
+
+/** A valid body with one thing wrong (or none): a field dropped, replaced by generated garbage, or one added, at any depth. */
+function mutated(random: ReturnType<typeof seeded>, valid: Record<string, unknown>): Record<string, unknown> {
+  let target = valid
+  while (random.int(2) === 0) {
+    const nested = Object.values(target).filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v))
+    if (nested.length === 0) break
+    target = random.pick(nested)
+  }
+  const keys = Object.keys(target)
+  switch (random.int(4)) {
+    case 0: delete target[random.pick(keys)]; break
+    case 1: target[random.pick(keys)] = value(random); break
+    case 2: target[random.pick(['x', 'id', 'status', 'plate', 'amount'])] = value(random); break
+    default: break
+  }
+  return valid
+}
+
 /**
- * The i-th generated request of a seeded fuzz run: any method, known and unknown paths, odd queries,
- * tokens good and bad, any content type, and bodies from valid-looking to garbage.
+ * The i-th generated request of a seeded fuzz run. Half are shaped like the service's own requests
+ * (a route's method and path, the token, JSON, a valid body with one thing wrong), so that they reach
+ * validation and the store, not only routing; the other half are anything: any method, known and
+ * unknown paths, odd queries, tokens good and bad, any content type, bodies from valid-looking to garbage.
  * @example const request = fuzzRequest(seeded(1))
  */
 export function fuzzRequest(random: ReturnType<typeof seeded>): Sent {
+  if (random.int(2) === 0) {
+    const creates = Object.keys(VALID)
+    if (random.int(3) === 0) return { method: 'GET', path: random.pick(LOOKUPS), headers: { authorization: `Bearer ${TOKEN}` } }
+    const path = random.pick(creates)
+    return { method: 'POST', path, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(mutated(random, VALID[path]())) }
+  }
   const method = random.pick(METHODS)
   const headers: Record<string, string> = {}
   const auth = random.pick(AUTHS)
