@@ -286,9 +286,10 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     const parts = path.split('/').slice(1)
 
     if (extensionPrefixes.has(parts[0])) {
-      return respondExtension(request, parts, search).catch((error: Error) =>
+      const answer = await respondExtension(request, parts, search).catch((error: Error) =>
         toResponse(toProblem(error instanceof RelayMockError ? 422 : 500, error.message)),
       )
+      return request.method === 'HEAD' ? withoutBody(answer) : answer
     }
 
     const query: Record<string, string> = {}
@@ -337,9 +338,10 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     const delay = latencyMs() + (fault?.kind === 'slow' ? SLOW_FAULT_MS : 0)
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay))
     const transport = fault && isTransportFault(fault.kind) ? fault.kind : undefined
-    const text = typeof reply.body === 'string' && !isJson(reply.headers) ? reply.body : JSON.stringify(reply.body)
+    let text = reply.body === undefined ? '' : typeof reply.body === 'string' && !isJson(reply.headers) ? reply.body : JSON.stringify(reply.body)
     // Most answers have no headers of their own: they share one object rather than each keep a copy in the journal.
-    const headers: Record<string, string> = reply.headers ? { ...JSON_HEADERS, ...reply.headers } : JSON_HEADERS
+    let headers: Record<string, string> = reply.body === undefined ? { ...reply.headers } : reply.headers ? { ...JSON_HEADERS, ...reply.headers } : JSON_HEADERS
+    if (request.method === 'HEAD') ({ headers, text } = withoutBody({ status: reply.status, headers, text }))
     const kept = journalBody(request.body, settings.journalBodyBytes)
     if (kept?.bodyTruncated) parsedBody = undefined
     const requestHeaders = journalHeaders(request.headers)
@@ -359,7 +361,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
         ...(bodyError !== undefined ? { bodyError } : {}),
       },
       // No status line was sent for a reset or a hang: HAR's convention for no answer is status 0.
-      response: transport === 'reset' || transport === 'hang' ? { status: 0, headers: {}, body: null } : { status: reply.status, headers: maskHeaders(headers), body: reply.body },
+      response: transport === 'reset' || transport === 'hang' ? { status: 0, headers: {}, body: null } : { status: reply.status, headers: maskHeaders(headers), body: request.method === 'HEAD' ? undefined : reply.body },
       route: route?.id ?? null,
       auth,
       ...(fault ? { fault: { kind: fault.kind, mode: fault.mode, applied: FAULT_KINDS[fault.kind].applied } } : {}),
@@ -523,9 +525,15 @@ export interface RelayService {
 
 /** Renders a reply as a response: JSON unless the reply names its own content type and gives text. */
 export function toResponse(reply: Reply): RelayResponse {
+  if (reply.body === undefined) return { status: reply.status, headers: { ...reply.headers }, text: '' }
   const isText = typeof reply.body === 'string' && reply.headers?.['content-type'] && !reply.headers['content-type'].includes('json')
   const headers = { 'content-type': 'application/json; charset=utf-8', ...reply.headers }
   return { status: reply.status, headers, text: isText ? (reply.body as string) : JSON.stringify(reply.body) }
+}
+
+/** A HEAD's answer: GET's status and headers, the length of the body GET would send, and no body (RFC 9110 9.3.2). */
+function withoutBody(answer: RelayResponse): RelayResponse {
+  return { status: answer.status, headers: { ...answer.headers, 'content-length': String(utf8Bytes(answer.text)) }, text: '' }
 }
 
 function isTransportFault(kind: string): kind is TransportFault {

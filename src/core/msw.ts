@@ -3,6 +3,7 @@
 import { http, HttpResponse, type HttpHandler } from 'msw'
 import { serviceRoutes } from './handlers/index.js'
 import type { RelayService } from './mock.js'
+import { utf8Bytes } from './protocol.js'
 import type { Method } from './route.js'
 
 /**
@@ -37,8 +38,12 @@ export function toHandlers(mock: RelayService, { baseUrl = 'http://relay.test' }
         })
       })
     }
-    const text = answer.fault === 'truncated' ? answer.text.slice(0, Math.floor(answer.text.length / 2)) : answer.text
-    return new Response(text, { status: answer.status, headers: answer.headers })
+    if (answer.fault === 'truncated') return new Response(answer.text.slice(0, Math.floor(answer.text.length / 2)), { status: answer.status, headers: answer.headers })
+    // The length as the Node server sends it, so that a HEAD's headers match its GET's here too; a
+    // HEAD's answer or a 204 has no body at all (a Response with one for a 204 throws).
+    const bodiless = answer.status === 204 || request.method === 'HEAD'
+    const sent = answer.status === 204 ? answer.headers : { ...answer.headers, 'content-length': answer.headers['content-length'] ?? String(utf8Bytes(answer.text)) }
+    return new Response(bodiless ? null : answer.text, { status: answer.status, headers: sent })
   }
   const byMethod: Record<Method, typeof http.get> = { GET: http.get, POST: http.post, PUT: http.put, DELETE: http.delete }
   // Predicates rather than path patterns: msw decodes a pattern's parameters with decodeURIComponent,

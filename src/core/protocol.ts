@@ -65,8 +65,43 @@ export const SERVICE_TABLE: ReadonlyArray<CompiledRoute> = compileRoutes(service
  */
 export function routeOf(method: string, path: string, table: ReadonlyArray<CompiledRoute> = SERVICE_TABLE): string | null {
   const parts = path.split('/').slice(1)
-  for (const candidate of table) if (candidate.route.method === method && matchPath(candidate, parts)) return candidate.route.id
+  const lookup = method === 'HEAD' ? 'GET' : method
+  for (const candidate of table) {
+    if (candidate.route.method === lookup && matchPath(candidate, parts)) return method === 'HEAD' ? headOf(candidate.route).id : candidate.route.id
+  }
   return null
+}
+
+/** The order `Allow` lists methods in: the reading ones first, OPTIONS last. */
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS']
+
+/**
+ * The `Allow` header of a path whose routes answer `methods`: HEAD wherever GET is (RFC 9110 9.3.2),
+ * and OPTIONS, which every known path answers.
+ * @example allowOf(['POST', 'GET']) // 'GET, HEAD, POST, OPTIONS'
+ */
+export function allowOf(methods: Iterable<string>): string {
+  const all = new Set(methods)
+  if (all.has('GET')) all.add('HEAD')
+  all.add('OPTIONS')
+  return [...all].sort((a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b)).join(', ')
+}
+
+const heads = new WeakMap<Route<any, any>, Route<any, any>>()
+
+/**
+ * A GET route as HEAD answers it: the same schemas and handler (the pipeline then sends the headers
+ * without the body), under an id of its own, so that the journal, the rules and the armed faults never
+ * take a HEAD for the GET a flow expects.
+ * @example headOf(vehiclesGet).id // 'HEAD /vehicles'
+ */
+export function headOf(route: Route<any, any>): Route<any, any> {
+  let head = heads.get(route)
+  if (!head) {
+    head = { ...route, method: 'HEAD' as Route['method'], id: `HEAD ${route.path}` }
+    heads.set(route, head)
+  }
+  return head
 }
 
 /** What an Authorization header says: no header, not `Bearer <token>`, or a token. */
@@ -135,25 +170,34 @@ export function readJsonBody(request: BodyInput, limit: number): { value: unknow
   }
 }
 
+/**
+ * The route a method and path reach, or the protocol's own answer: 204 with `Allow` for OPTIONS on a
+ * known path, 405 with `Allow` for a method the path lacks, 404 (with the nearest path) for an unknown
+ * path, whatever the method. HEAD reaches the path's GET route (see headOf).
+ * @example resolveRoute(SERVICE_TABLE, 'OPTIONS', ['vehicles'], '/vehicles') // { reply: { status: 204, headers: { allow: 'GET, HEAD, POST, OPTIONS' } } }
+ */
 export function resolveRoute(
   compiled: ReadonlyArray<CompiledRoute>,
   method: string,
   parts: string[],
   path: string,
 ): { route: Route<any, any>; params: Record<string, string> } | { reply: Reply } {
+  const lookup = method === 'HEAD' ? 'GET' : method
   const allowed: string[] = []
   for (const candidate of compiled) {
     const params = matchPath(candidate, parts)
     if (!params) continue
-    if (candidate.route.method === method) return { route: candidate.route, params }
+    if (candidate.route.method === lookup) return { route: method === 'HEAD' ? headOf(candidate.route) : candidate.route, params }
     allowed.push(candidate.route.method)
   }
-  if (allowed.length > 0) return { reply: methodNotAllowed(method, path, allowed) }
-  return { reply: notFound(compiled, path) }
+  if (allowed.length === 0) return { reply: notFound(compiled, path) }
+  // OPTIONS describes the path, not a world: it needs no token, and its answer has no body.
+  if (method === 'OPTIONS') return { reply: { status: 204, body: undefined, headers: { allow: allowOf(allowed) } } }
+  return { reply: methodNotAllowed(method, path, allowed) }
 }
 
 function methodNotAllowed(method: string, path: string, allowed: string[]): Reply {
-  const allow = [...new Set(allowed)].join(', ')
+  const allow = allowOf(allowed)
   const message =
     path === '/payment' && method === 'GET'
       ? 'GET /payment is not an endpoint: the simple payment is POST /payment with a JSON body (the interface\'s request listing shows GET by mistake; its client code sends POST).'

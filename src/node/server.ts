@@ -5,6 +5,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { RelayMockError, type RelayService, type RelayRequest, type RelayResponse } from '../core/mock.js'
+import { allowOf, SERVICE_TABLE } from '../core/protocol.js'
 import type { World } from '../core/world.js'
 
 export interface ServerOptions {
@@ -71,7 +72,9 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
 }
 
 function writeAnswer(res: http.ServerResponse, answer: RelayResponse): void {
-  res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.text) })
+  // A HEAD's answer names the length of the body GET would send; a 204 names none (RFC 9110 8.6).
+  const length = answer.status === 204 ? undefined : (answer.headers['content-length'] ?? Buffer.byteLength(answer.text))
+  res.writeHead(answer.status, length === undefined ? answer.headers : { ...answer.headers, 'content-length': length })
   res.end(answer.text)
 }
 
@@ -99,7 +102,8 @@ function breakAnswer(req: http.IncomingMessage, res: http.ServerResponse, answer
   }
 }
 
-const ALLOW = 'GET, POST, PUT'
+/** What a request that never named a path may use: the methods of the service's routes, as `Allow` lists them. */
+const ALLOW = allowOf(SERVICE_TABLE.map((compiled) => compiled.route.method))
 
 /** A JSON 405 written straight to a socket that never became a request. */
 function refuseRaw(socket: Duplex, sentence: string): void {

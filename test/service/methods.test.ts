@@ -32,7 +32,7 @@ describe('the Node server', () => {
     const answer = await raw(port, request)
     const [head, body] = answer.split('\r\n\r\n')
     expect(head).toMatch(/^HTTP\/1\.1 405 /)
-    expect(head).toMatch(/\r\nallow: GET, POST, PUT/i)
+    expect(head).toMatch(/\r\nallow: GET, HEAD, POST, OPTIONS\r\n/i)
     expect(JSON.parse(body)).toMatchObject({ status: 405 })
   })
 
