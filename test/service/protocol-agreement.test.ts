@@ -63,3 +63,38 @@ describe('the mock and the rules agree on the protocol', () => {
     expect({ status: answer.status, broken: broken.length > 0 }).toEqual({ status: answer.status, broken: turnedAway })
   })
 })
+
+// HEAD and OPTIONS are answered (HEAD as GET without the body, OPTIONS with Allow) but the interface
+// documents neither: like a link route, only http.known-endpoint fails them, and no flow rule takes a
+// HEAD for the lookup it expects. OPTIONS needs no token to be answered, yet auth.bearer still wants
+// it on every request, as §5 says.
+describe('HEAD and OPTIONS: answered, undocumented, never a flow call', () => {
+  let service: RelayService
+  beforeAll(async () => {
+    service = await createRelayService({ tokens: [TOKEN], scenario: 'new-vehicle' })
+  })
+  const send = async (method: string, url: string, headers: Record<string, string>) => {
+    const answer = await service.handle({ method, url, headers })
+    return { answer, entry: service.journal.latest()! }
+  }
+
+  it.each([
+    { what: 'HEAD with the token', method: 'HEAD', headers: good, status: 200, broken: ['http.known-endpoint'] },
+    { what: 'HEAD without a token', method: 'HEAD', headers: {}, status: 401, broken: ['auth.bearer', 'http.known-endpoint'] },
+    { what: 'OPTIONS with the token', method: 'OPTIONS', headers: good, status: 204, broken: ['http.known-endpoint'] },
+    { what: 'OPTIONS without a token', method: 'OPTIONS', headers: {}, status: 204, broken: ['auth.bearer', 'http.known-endpoint'] },
+  ])('$what', async ({ method, headers, status, broken }) => {
+    const { answer, entry } = await send(method, '/vehicles?plate=AB123', headers)
+    const failed = PROTOCOL_RULES.filter((id) => ruleById(id)!.check({ flow: 'advanced', requests: [entry], token: TOKEN }).status === 'failed')
+    expect({ status: answer.status, failed: failed.sort() }).toEqual({ status, failed: broken })
+  })
+
+  it('a HEAD is not the company lookup: advanced.company-lookup-first judges the GET that follows it', async () => {
+    const rule = ruleById('advanced.company-lookup-first')!
+    const { entry: head } = await send('HEAD', '/rental-companies?kennitala=6803488209', good)
+    expect(head.route).toBe('HEAD /rental-companies')
+    expect(rule.check({ flow: 'advanced', requests: [head], token: TOKEN }).status).toBe('failed')
+    const { entry: get } = await send('GET', '/rental-companies?kennitala=6803488209', good)
+    expect(rule.check({ flow: 'advanced', requests: [head, get], token: TOKEN }).status).toBe('passed')
+  })
+})
