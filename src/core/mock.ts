@@ -8,7 +8,7 @@ import { createJournal, type AuthVerdict, type Journal, type JournalEntry } from
 import { maskAuthorization, maskHeader, maskHeaders, maskQuery, maskSearch, SECRET_HEADERS } from './mask.js'
 import { toProblem, toValidationProblem, type Reply } from './problems.js'
 import type { Route } from './route.js'
-import { compileRoutes, header, MAX_DEPTH, nestsDeeperThan, parseBearer, readJsonBody, resolveRoute, SERVICE_TABLE, utf8Bytes, type CompiledRoute } from './protocol.js'
+import { bodyHeadersRefusal, compileRoutes, header, MAX_DEPTH, nestsDeeperThan, parseBearer, readJsonBody, resolveRoute, SERVICE_TABLE, utf8Bytes, type CompiledRoute } from './protocol.js'
 import type { Scenario } from './scenario.js'
 import { MOCK_DEFAULTS } from './defaults.js'
 import { buildWorld, type SeededWorld } from './seed.js'
@@ -92,6 +92,12 @@ export interface RelayRequest {
   body?: string
   /** Set by a transport that stopped reading a body beyond the limit. */
   bodyTooLarge?: boolean
+  /**
+   * Set by a transport holding the body back until the service agrees to read it (`Expect: 100-continue`):
+   * the pipeline runs the checks that need no body and answers their refusal (journaled), or 100 when
+   * the body may come (not journaled: the request is answered once its body is read). See `preflight`.
+   */
+  bodyPending?: boolean
   /** The world that requests on this listener belong to: only its token is accepted there. */
   world?: World
 }
@@ -273,6 +279,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     resetWorld,
     removeWorld,
     handle,
+    preflight: (request) => handle({ ...request, bodyPending: true }).then((answer) => (answer === CONTINUE ? undefined : answer)),
     use,
   }
   for (const extension of mounted) use(extension)
@@ -289,7 +296,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
       const answer = await respondExtension(request, parts, search).catch((error: Error) =>
         toResponse(toProblem(error instanceof RelayMockError ? 422 : 500, error.message)),
       )
-      return request.method === 'HEAD' ? withoutBody(answer) : answer
+      return request.method === 'HEAD' && answer !== CONTINUE ? withoutBody(answer) : answer
     }
 
     const query: Record<string, string> = {}
@@ -313,7 +320,13 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
       else {
         route = found.route
         if (!checked.world) reply = checked.reply!
-        else {
+        else if (request.bodyPending) {
+          // The same checks as below, short of the body: its declared length and its type.
+          const refused = route.body ? bodyHeadersRefusal(request.headers, settings.bodyLimit) : undefined
+          if (!refused) return CONTINUE
+          bodyError = (refused.body as { message: string }).message
+          reply = route.refuse ? route.refuse({ world: checked.world, reply: refused }) : refused
+        } else {
           const body = route.body ? readJsonBody(request, settings.bodyLimit) : undefined
           if (body && 'reply' in body) {
             bodyError = (body.reply.body as { message: string }).message
@@ -457,6 +470,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     // A public route (the OpenAPI documents, the admin index, the live page's shell) reads no world.
     const world = 'world' in reached ? reached.world : mock.world
     const admin = 'world' in reached && reached.admin
+    if (request.bodyPending) return CONTINUE
     return toResponse(await found.route.handle({ world, params: found.params, query, body: safeJson(request.body), headers: request.headers, admin }))
   }
 
@@ -519,6 +533,12 @@ export interface RelayService {
   removeWorld(world: World): void
   /** Answers one request: the single pipeline behind every transport. Never throws. */
   handle(request: RelayRequest): Promise<RelayResponse>
+  /**
+   * For `Expect: 100-continue`: the pipeline's checks that need no body (path and method, the token,
+   * the body's declared length and type). Undefined when the body may come; else the refusal, journaled.
+   * @example const refusal = await mock.preflight({ method: 'POST', url: '/vehicles', headers }) // undefined: send 100 Continue
+   */
+  preflight(request: Omit<RelayRequest, 'body' | 'bodyTooLarge' | 'bodyPending'>): Promise<RelayResponse | undefined>
   /** Mounts a dev tool (its routes and its journal subscription); returns the service. */
   use(extension: ServiceExtension): RelayService
 }
@@ -553,6 +573,9 @@ function safeJson(text: string | undefined): unknown {
     return undefined
   }
 }
+
+/** The pipeline's answer to a request whose body may come (`bodyPending`): never written, never journaled. */
+const CONTINUE: RelayResponse = Object.freeze({ status: 100, headers: {}, text: '' })
 
 const JSON_HEADERS: Record<string, string> = Object.freeze({ 'content-type': 'application/json; charset=utf-8' })
 

@@ -151,15 +151,13 @@ export interface BodyInput {
  * @example readJsonBody({ headers: { 'content-type': 'application/json' }, body: '{}' }, 1024) // { value: {} }
  */
 export function readJsonBody(request: BodyInput, limit: number): { value: unknown } | { reply: Reply } {
-  // The limit is in bytes, as the Node server counts it: a string's length counts UTF-16 units.
-  if (request.bodyTooLarge || (request.body && request.body.length > limit / 3 && utf8Bytes(request.body) > limit)) {
-    return { reply: toProblem(413, `The body is larger than the ${limit} bytes the service accepts. Please send only the documented fields.`) }
-  }
+  const tooLarge = sizeRefusal(request, limit)
+  if (tooLarge) return { reply: tooLarge }
   if (!request.body || request.body.trim() === '') {
     return { reply: toProblem(400, 'The body is empty; the service expects a JSON object with the documented fields, sent with Content-Type: application/json.') }
   }
-  const typeProblem = contentTypeProblem(header(request.headers, 'content-type'))
-  if (typeProblem) return { reply: toProblem(415, typeProblem) }
+  const wrongType = typeRefusal(request.headers)
+  if (wrongType) return { reply: wrongType }
   if (nestsDeeperThan(request.body, MAX_DEPTH)) {
     return { reply: toProblem(400, `The body nests deeper than ${MAX_DEPTH} levels; the service's bodies nest two. Please send a JSON object with the documented fields.`) }
   }
@@ -168,6 +166,30 @@ export function readJsonBody(request: BodyInput, limit: number): { value: unknow
   } catch (error) {
     return { reply: toProblem(400, `The body is not valid JSON (${(error as Error).message}). Please send a JSON object.`) }
   }
+}
+
+/**
+ * The refusal a body earns from its headers alone, before a byte of it is read: a declared
+ * Content-Length over the limit (413), or a type that is not JSON in UTF-8 (415), in readJsonBody's
+ * order and with its words. What `Expect: 100-continue` is granted on.
+ * @example bodyHeadersRefusal({ 'content-type': 'text/plain', 'content-length': '2' }, 1024)?.status // 415
+ */
+export function bodyHeadersRefusal(headers: Headers, limit: number): Reply | undefined {
+  return sizeRefusal({ headers }, limit) ?? typeRefusal(headers)
+}
+
+function sizeRefusal(request: BodyInput, limit: number): Reply | undefined {
+  const declared = Number(header(request.headers, 'content-length'))
+  // The limit is in bytes, as the Node server counts it: a string's length counts UTF-16 units.
+  if (request.bodyTooLarge || declared > limit || (request.body && request.body.length > limit / 3 && utf8Bytes(request.body) > limit)) {
+    return toProblem(413, `The body is larger than the ${limit} bytes the service accepts. Please send only the documented fields.`)
+  }
+  return undefined
+}
+
+function typeRefusal(headers: Headers): Reply | undefined {
+  const problem = contentTypeProblem(header(headers, 'content-type'))
+  return problem ? toProblem(415, problem) : undefined
 }
 
 /**

@@ -21,23 +21,20 @@ export interface ServerOptions {
  */
 export function createServer(mock: RelayService, options: ServerOptions = {}): http.Server {
   const limit = mock.settings.bodyLimit
-  const server = http.createServer((req, res) => {
+  const relayRequest = (req: http.IncomingMessage): RelayRequest => ({
+    method: req.method ?? 'GET',
+    url: req.url ?? '/',
+    headers: req.headers,
+    ...(options.world ? { world: options.world } : {}),
+  })
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const respond = (body: string | undefined, tooLarge: boolean) => {
-      const request: RelayRequest = {
-        method: req.method ?? 'GET',
-        url: req.url ?? '/',
-        headers: req.headers,
-        ...(body !== undefined ? { body } : {}),
-        ...(tooLarge ? { bodyTooLarge: true } : {}),
-        ...(options.world ? { world: options.world } : {}),
-      }
+      const request = relayRequest(req)
+      if (body !== undefined) request.body = body
+      if (tooLarge) request.bodyTooLarge = true
       mock.handle(request).then(
         (answer) => (answer.fault ? breakAnswer(req, res, answer) : writeAnswer(res, answer)),
-        (error: Error) => {
-          // handle() never throws; this is the last guard so that no request goes unanswered.
-          res.writeHead(500, { 'content-type': 'application/json' })
-          res.end(JSON.stringify({ message: `The mock failed: ${error.message}` }))
-        },
+        (error: Error) => lastResort(res, error),
       )
     }
     // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 6.3): answer it at
@@ -60,6 +57,23 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
       const body = size > 0 && !tooLarge ? (chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')) : undefined
       respond(body, tooLarge)
     })
+  }
+  const server = http.createServer(onRequest)
+  // Expect: 100-continue is granted only when the pipeline's checks that need no body pass (the path,
+  // the token, the declared length and type); a refusal is sent at once and the body is never read.
+  server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    mock.preflight(relayRequest(req)).then(
+      (refusal) => {
+        if (!refusal) {
+          res.writeContinue()
+          onRequest(req, res)
+          return
+        }
+        // The unread body would be taken for the next request: this connection ends with the answer.
+        writeAnswer(res, { ...refusal, headers: { ...refusal.headers, connection: 'close' } })
+      },
+      (error: Error) => lastResort(res, error),
+    )
   })
   // CONNECT never reaches 'request' (Node hands it the raw socket), and a method Node's parser does not
   // know is a parse error: both get the JSON 405 every other method the service lacks gets.
@@ -69,6 +83,12 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
     else if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
   })
   return server
+}
+
+/** handle() never throws; this is the last guard so that no request goes unanswered. */
+function lastResort(res: http.ServerResponse, error: Error): void {
+  res.writeHead(500, { 'content-type': 'application/json' })
+  res.end(JSON.stringify({ message: `The mock failed: ${error.message}` }))
 }
 
 function writeAnswer(res: http.ServerResponse, answer: RelayResponse): void {
