@@ -2,7 +2,7 @@
 // its journal, switch its scenario, reset it, or issue a fresh token with a world of its own.
 // Admin calls reach one world: the one of their bearer token (the admin token, serve --admin-token, reaches any).
 import { maskSecret } from '../core/mask.js'
-import { onlyAdminSeesAll, PAGE_MAX, pagingOf } from './paging.js'
+import { onlyAdminSeesAll, PAGE_MAX, pagingOf, recordsPage } from './paging.js'
 import { RelayMockError, type RelayService, type ServiceExtension } from '../core/mock.js'
 import { toOpenApi } from '../core/openapi.js'
 import { acceptsHtml, liveRoutes } from './live/routes.js'
@@ -70,10 +70,11 @@ function adminRoutes(live: LiveView): Route<any, any>[] {
         body: [...mock.worlds.values()].map((w) => ({ id: w.id, token: maskSecret(w.token), scenario: w.scenario.name, lastUsed: new Date(w.lastUsed).toISOString(), requests: w.journal.page({ limit: 0 }).total })),
       }
     }),
-    admin('/__relay/world', 'GET', "The world: its token (masked), location id, scenario, the scenario's visit, every record, and how many created records the cap evicted", ({ world }) => ({
-      status: 200,
-      body: { ...describeWorld(world), token: maskSecret(world.token), records: world.store.snapshot(), evicted: world.store.evicted() },
-    })),
+    admin('/__relay/world', 'GET', `The world: its token (masked), location id, scenario, the scenario's visit, how many created records the cap evicted, and its records in pages (?since=<id of the last record you have>, ?limit=<n> up to ${PAGE_MAX}; next is the since of the next page)`, ({ world, query }) => {
+      const page = recordsPage(world.store.snapshot(), query)
+      if ('status' in page) return page
+      return { status: 200, body: { ...describeWorld(world), token: maskSecret(world.token), evicted: world.store.evicted(), ...page } }
+    }),
     admin('/__relay/journal', 'GET', `The world's requests and answers, oldest first, in pages (?since=<seq>, ?limit=<n> up to ${PAGE_MAX}; next is the since of the next page; ?scope=all every world's, for the admin token)`, ({ world, query, admin: isAdmin }) => {
       const refused = onlyAdminSeesAll(query, isAdmin)
       if (refused) return refused
