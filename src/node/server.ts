@@ -2,7 +2,7 @@
 // writes the answer back. No Fetch objects on this path: a direct dispatch is several times
 // cheaper than going through Request/Response and web streams.
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
+import net, { type AddressInfo, type Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { RelayMockError, type RelayService, type RelayRequest, type RelayResponse } from '../core/mock.js'
 import { allowOf, SERVICE_TABLE } from '../core/protocol.js'
@@ -151,7 +151,41 @@ export function listen(server: http.Server, { port = 4010, host = '127.0.0.1' }:
     }
     server.once('error', onError)
     server.once('listening', onListening)
-    server.listen(port, host)
+    const held = reserved.get(`${host}:${port}`)
+    if (!held) return void server.listen(port, host)
+    // Take over the reserved socket: what connected while the world was built is answered now, and
+    // nothing is ever refused or reset in between (a closed and reopened port would reset a caller
+    // waiting for the server to come up).
+    reserved.delete(`${host}:${port}`)
+    server.listen(held.probe, () => {
+      held.probe.off('connection', held.hold)
+      for (const socket of held.waiting) {
+        server.emit('connection', socket)
+        socket.resume()
+      }
+    })
+  })
+}
+
+const reserved = new Map<string, { probe: net.Server; waiting: Socket[]; hold: (socket: Socket) => void }>()
+
+/**
+ * Listens at host and port before the mock is built, so that a busy port or an unknown host is known
+ * at once (a large world takes seconds to build); `listen` with the same host and port then takes the
+ * socket over, with whatever connected meanwhile. Rejects with the system error (its `code`) if it cannot.
+ * @example await reservePort('127.0.0.1', 4010) // later: await listen(server, { host: '127.0.0.1', port: 4010 })
+ */
+export function reservePort(host: string, port: number): Promise<void> {
+  const waiting: Socket[] = []
+  const hold = (socket: Socket) => void waiting.push(socket)
+  const probe = net.createServer({ pauseOnConnect: true }, hold)
+  return new Promise((resolve, reject) => {
+    probe.once('error', reject)
+    probe.listen({ host, port, exclusive: true }, () => {
+      probe.off('error', reject)
+      reserved.set(`${host}:${port}`, { probe, waiting, hold })
+      resolve()
+    })
   })
 }
 

@@ -1,6 +1,7 @@
 // The relay-mock command as a user runs it: `node bin/relay-mock.js ...` in a child process.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import http from 'node:http'
 import { createServer, type Server } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -135,6 +136,38 @@ describe('relay-mock serve', () => {
       blocker.close()
     }
   })
+
+  it('answers, never resets, what connects while it builds its world: the port it checked is the port it serves on', async () => {
+    // A free port to name: --port 0 would give the test no port to poll before the banner.
+    const free: Server = createServer()
+    await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve))
+    const port = (free.address() as { port: number }).port
+    await new Promise((resolve) => free.close(resolve))
+    // 20,000 vehicles take a second or more to build: time for callers to arrive while the port is held.
+    const serve = start(['serve', '--port', String(port), '--vehicles', '20000'])
+    children.push(serve.child)
+    const ask = () =>
+      new Promise<number | string>((resolve) => {
+        const request = http.get({ host: '127.0.0.1', port, path: '/openapi/simple.json', agent: false }, (answer) => {
+          answer.resume()
+          answer.on('end', () => resolve(answer.statusCode!))
+        })
+        request.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message))
+      })
+    const outcomes: Array<Promise<number | string>> = []
+    let banner = false
+    void serve.waitFor(/serving the relay service/).then(() => (banner = true))
+    while (!banner) {
+      outcomes.push(ask())
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    const seen = await Promise.all(outcomes)
+    // Before the check listens: refused (a caller retries that). After: held, then answered. Never reset.
+    expect(seen.filter((outcome) => outcome !== 200 && outcome !== 'ECONNREFUSED')).toEqual([])
+    // Held, not refused: the callers of the build's second or more (one every 10 ms) are answered, not a lucky one or two.
+    expect(seen.filter((outcome) => outcome === 200).length).toBeGreaterThan(5)
+    expect((await interrupt(serve)).code).toBe(0)
+  }, 60_000)
 
   it('exits 2 naming the scenarios when the scenario is unknown', () => {
     const result = run(['serve', '--port', '0', '--scenario', 'no-such-world'])

@@ -3,9 +3,9 @@
 // --host and --port. Loaded only when
 // serve runs, as the scenarios are.
 import { existsSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { scenarios } from '../../../scenarios/index.js'
 import { parseFault } from '../../core/faults.js'
+import { reservePort } from '../../node/server.js'
 import { refused, UsageError } from '../checks.js'
 import type { ServeOptions } from './serve.js'
 
@@ -30,17 +30,13 @@ export async function checkServe(args: Pick<ServeOptions, 'scenario' | 'host' | 
 }
 
 /**
- * Listens at host and port and lets go at once: whether the name resolves, is an address of this
- * machine and has the port free is known only by trying, and trying now costs nothing while the
- * world (seconds for a large fleet) is not built yet.
+ * Listens at host and port, and keeps the socket for serve (see reservePort): whether the name
+ * resolves, is an address of this machine and has the port free is known only by trying, and trying
+ * now costs nothing while the world (seconds for a large fleet) is not built yet.
  */
 async function tryListening(host: string, port: number): Promise<void> {
-  const probe = createServer()
   try {
-    await new Promise<void>((resolve, reject) => {
-      probe.once('error', reject)
-      probe.listen({ host, port, exclusive: true }, resolve)
-    })
+    await reservePort(host, port)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'EADDRINUSE') throw refused('--port', String(port), `is in use on ${host}`, 'a free port (stop what uses it, or pass --port 0 to pick one)')
@@ -48,7 +44,5 @@ async function tryListening(host: string, port: number): Promise<void> {
     if (code === 'EADDRNOTAVAIL') throw refused('--host', host, 'is not an address of this machine', 'one of its addresses, 127.0.0.1 (this machine only) or 0.0.0.0 (every address)')
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') throw refused('--host', host, 'does not resolve to an address', 'an IP address or a host name that resolves, such as 127.0.0.1 or localhost')
     throw error
-  } finally {
-    if (probe.listening) await new Promise((resolve) => probe.close(resolve))
   }
 }
