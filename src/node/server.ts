@@ -158,6 +158,8 @@ export function listen(server: http.Server, { port = 4010, host = '127.0.0.1' }:
     // waiting for the server to come up).
     reserved.delete(`${host}:${port}`)
     server.listen(held.probe, () => {
+      // The reservation was unref'd (so a refusal after it can still end the process); serving holds it.
+      server.ref()
       held.probe.off('connection', held.hold)
       for (const socket of held.waiting) {
         server.emit('connection', socket)
@@ -183,6 +185,8 @@ export function reservePort(host: string, port: number): Promise<void> {
     probe.once('error', reject)
     probe.listen({ host, port, exclusive: true }, () => {
       probe.off('error', reject)
+      // A reserved port alone does not keep the process alive: serve may still refuse its scenario file.
+      probe.unref()
       reserved.set(`${host}:${port}`, { probe, waiting, hold })
       resolve()
     })
