@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Relay location client: Python 3 standard library only.
+"""Relay location client: Python 3 with urllib3 (its Retry does the retrying).
 
 Reports one visit's payment to the relay service using the flow named by
 RELAY_FLOW (advanced | simple). Inputs come from the RELAY_* environment
@@ -15,17 +15,21 @@ lookup also after no answer (at once) or a 5xx (600 ms later); 3 attempts in
 all. A POST whose answer was lost (no answer, 500/502/504, a cut-off or
 non-JSON 2xx) may have been recorded, so it is never sent again blind: the
 vehicle is looked up first, and a payment is reported `unknown`.
+
+urllib3 (1.26 or 2.x; Debian: python3-urllib3) counts the attempts and waits
+the Retry-After; the two Retry policies below say which failures it may retry.
 """
-import email.utils
 import http.client
 import json
+import logging
 import os
 import re
 import sys
-import time
-import urllib.error
-import urllib.request
 from urllib.parse import quote
+
+import urllib3
+from urllib3.exceptions import HTTPError, InvalidHeader, MaxRetryError, ResponseError
+from urllib3.util.retry import Retry
 
 
 def die(message):
@@ -56,9 +60,13 @@ try:
 except ValueError:
     die("RELAY_AMOUNT must be an integer")
 
+# urllib3 logs each attempt ("GET /vehicles?plate=AB123 HTTP/1.1" 200 57) and each retry.
+logging.basicConfig(stream=sys.stderr, format="  %(message)s")
+logging.getLogger("urllib3").setLevel(logging.DEBUG)
+
 
 # Each request gives up after RELAY_REQUEST_TIMEOUT_MS (the runner sets it; 5 s otherwise).
-# urllib applies it to each wait for the connection or for bytes, which ends a request that gets
+# urllib3 applies it to the connection and to each wait for bytes, which ends a request that gets
 # no answer; an answer trickling in byte by byte could take longer.
 try:
     TIMEOUT_S = int(os.environ.get("RELAY_REQUEST_TIMEOUT_MS") or 5000) / 1000
@@ -69,7 +77,46 @@ if TIMEOUT_S <= 0:
 MAX_ATTEMPTS = 3  # at one request, the first included
 BACKOFF_S = 0.6  # before retrying a 5xx that named no Retry-After: at least 500 ms
 MAX_RETRY_AFTER_S = 10  # a longer wait keeps the customer standing there: give up instead
-DATE_MARGIN_S = 0.1  # an HTTP-date names a whole second: come back just after it
+
+
+class RelayRetry(Retry):
+    """urllib3's Retry, with three of its choices made for this service."""
+
+    # A 413 is a refusal, whatever it says about waiting: only a 429 or 503 asks to come back.
+    RETRY_AFTER_STATUS_CODES = frozenset({429, 503})
+
+    def get_backoff_time(self):
+        # urllib3 sends the first retry at once; after a 5xx (or 408) wait BACKOFF_S every time.
+        # After no answer at all (no status), a lookup may go again at once.
+        return 0 if self.history[-1].status is None else BACKOFF_S
+
+    def get_retry_after(self, response):
+        try:
+            return super().get_retry_after(response)
+        except InvalidHeader:
+            return None  # unreadable: wait as after any other 5xx
+
+    def increment(self, method=None, url=None, response=None, *args, **kwargs):
+        wait = self.get_retry_after(response) if response is not None else None
+        if wait is not None and wait > MAX_RETRY_AFTER_S:
+            # urllib3 then hands back this answer (raise_on_status=False) instead of waiting.
+            raise MaxRetryError(None, url, ResponseError(f"Retry-After {wait:.0f} s is too long to wait"))
+        return super().increment(method, url, response, *args, **kwargs)
+
+
+# A lookup is safe to repeat: after no answer, its own timeout, a cut-off answer, a 5xx or a 408,
+# and after a 429 or 503 once its Retry-After has passed.
+LOOKUP_RETRY = RelayRetry(
+    total=MAX_ATTEMPTS - 1, allowed_methods={"GET"}, raise_on_status=False,
+    status_forcelist={408, 429, 500, 502, 503, 504},
+)
+# A POST only where the answer says nothing was done (408, 429, 503). After no answer or a
+# cut-off one (read=False) it may have been recorded: urllib3 hands the error back at once.
+CREATE_RETRY = RelayRetry(
+    total=MAX_ATTEMPTS - 1, read=False, allowed_methods={"POST"}, raise_on_status=False,
+    status_forcelist={408, 429, 503},
+)
+HTTP = urllib3.PoolManager(timeout=urllib3.Timeout(connect=TIMEOUT_S, read=TIMEOUT_S))
 
 
 class Finished(Exception):
@@ -83,8 +130,8 @@ class Finished(Exception):
 class Answer:
     """What one request came to: an answer the client could read, or none (`lost` says why)."""
 
-    def __init__(self, status=0, body=None, lost=None, retry_after=None):
-        self.status, self.body, self.lost, self.retry_after = status, body, lost, retry_after
+    def __init__(self, status=0, body=None, lost=None):
+        self.status, self.body, self.lost = status, body, lost
 
     def ok(self):
         return self.lost is None and 200 <= self.status < 300
@@ -100,92 +147,54 @@ class Answer:
         return f"HTTP {self.status}" + (f": {detail}" if detail else "")
 
 
-def retry_after_s(value):
-    """Retry-After in seconds (a number of seconds, or an HTTP-date); None when absent or unreadable."""
-    if value is None:
-        return None
-    value = value.strip()
-    if value.isdigit():
-        return float(value)
-    try:
-        date = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, date.timestamp() - time.time()) + DATE_MARGIN_S
+class UnreadableAnswer(HTTPError):
+    """A 2xx whose body is not JSON (a proxy's page): it tells the client nothing, like no answer."""
 
 
-def send(method, path, body=None):
-    """Make one request with the request timeout; print and return its Answer."""
-    answer = read_answer(method, path, body)
-    print(f"{method} {path} -> {answer.lost or answer.status}", file=sys.stderr)
-    return answer
+def why_lost(error):
+    """Why a request got no answer, in a few words."""
+    if isinstance(error, MaxRetryError):
+        error = error.reason
+    if isinstance(error, urllib3.exceptions.TimeoutError):
+        return f"no answer within {TIMEOUT_S:g} s"
+    if isinstance(error, UnreadableAnswer):
+        return str(error)
+    if any(isinstance(arg, http.client.IncompleteRead) for arg in getattr(error, "args", ())):
+        return "the answer was cut off"
+    return f"the connection failed ({error})"
 
 
-def read_answer(method, path, body):
-    """One request. The body is read on every status (simple rule: key on `id`,
-    not on the status). A 2xx whose body cannot be read whole as JSON (cut off,
-    or a proxy's HTML page) tells the client nothing: it counts as no answer.
+def call(method, path, body=None):
+    """One request, with urllib3's retries (3 attempts at most). The body is read on every status
+    (simple rule: key on `id`, not on the status).
     """
+    retries = LOOKUP_RETRY if method == "GET" else CREATE_RETRY
     headers = {"Authorization": f"Bearer {TOKEN}"}
     data = None
     if body is not None:
         headers["Content-Type"] = "application/json"
         data = json.dumps(body).encode()
-    request = urllib.request.Request(BASE_URL + path, data=data, headers=headers, method=method)
-    try:
+    while True:
         try:
-            with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:
-                status, answer_headers, raw = response.status, response.headers, response.read()
-        except urllib.error.HTTPError as error:  # 4xx/5xx: still read the answer
-            status, answer_headers = error.code, error.headers
+            response = HTTP.request(method, BASE_URL + path, body=data, headers=headers, retries=retries)
             try:
-                raw = error.read()
-            except (http.client.HTTPException, OSError):
-                raw = b""
-    except http.client.IncompleteRead:
-        return Answer(lost="the answer was cut off")
-    except (urllib.error.URLError, http.client.HTTPException, OSError) as error:
-        reason = getattr(error, "reason", error)
-        if isinstance(reason, TimeoutError):
-            return Answer(lost=f"no answer within {TIMEOUT_S:g} s")
-        return Answer(lost=f"the connection failed ({reason})")
-    try:
-        parsed = json.loads(raw) if raw else None
-    except ValueError:
-        if 200 <= status < 300:
-            return Answer(lost=f"HTTP {status} with a body that is not JSON")
-        parsed = None
-    return Answer(status, parsed, retry_after=retry_after_s(answer_headers.get("Retry-After")))
-
-
-def retry_wait(method, answer):
-    """Seconds to wait before sending the request again, or None not to send it again."""
-    if answer.lost is None and answer.status in (429, 503):
-        # Nothing was done: come back when told (1 s when not told), unless that is too long.
-        wait = 1.0 if answer.retry_after is None else answer.retry_after
-        return wait if wait <= MAX_RETRY_AFTER_S else None
-    if answer.lost is None and answer.status == 408:
-        return BACKOFF_S
-    if method != "GET":
-        # A POST whose answer was lost may have been recorded: never send it again blind.
-        return None
-    if answer.lost is not None:
-        return 0.0  # a lookup is safe to repeat at once
-    if answer.status >= 500:
-        return BACKOFF_S
-    return None  # a 2xx, or a 4xx refusal: the same request gets the same answer
-
-
-def call(method, path, body=None):
-    """Send a request, retrying it where that is safe: at most MAX_ATTEMPTS in all."""
-    for attempt in range(1, MAX_ATTEMPTS + 1):
-        answer = send(method, path, body)
-        wait = retry_wait(method, answer)
-        if wait is None or attempt == MAX_ATTEMPTS:
-            return answer
-        print(f"  retrying in {wait:.1f} s ({answer})", file=sys.stderr)
-        time.sleep(wait)
-    return answer
+                parsed = json.loads(response.data) if response.data else None
+            except ValueError:
+                if not 200 <= response.status < 300:
+                    parsed = None  # an error page that is not JSON: the status still says what happened
+                else:
+                    error = UnreadableAnswer(f"HTTP {response.status} with a body that is not JSON")
+                    if method != "GET":
+                        raise error
+                    # One more failed attempt of the same budget: urllib3 cannot see it by the status.
+                    retries = response.retries.increment(method, path, error=error)
+                    continue
+        except HTTPError as error:  # MaxRetryError, or a POST's lost answer handed back at once
+            answer = Answer(lost=why_lost(error))
+        else:
+            answer = Answer(response.status, parsed)
+        print(f"{method} {path} -> {answer.lost or answer.status}", file=sys.stderr)
+        return answer
 
 
 def require_2xx(what, answer):

@@ -1,0 +1,70 @@
+// The README's example client code is the real client's: each code block of "The example clients"
+// is a run of excerpts (split at a line that is only `...` or `// …`), and each excerpt is found,
+// verbatim and in order, in the example file of its language. An edit to a client that the README
+// shows fails here until the README shows it too.
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const read = (path: string) => readFileSync(fileURLToPath(new URL(`../../${path}`, import.meta.url)), 'utf8')
+
+const FILES: Record<string, string> = {
+  python: 'examples/clients/python/client.py',
+  ts: 'examples/clients/typescript/client.ts',
+  sh: 'examples/clients/shell/client.sh',
+}
+const GAP = /^\s*(\.\.\.|\/\/ …|# …)\s*$/
+
+/** The code blocks of the README's section that starts at `heading`, with their language. */
+function blocks(readme: string, heading: string): Array<{ lang: string; code: string }> {
+  const start = readme.indexOf(`\n${heading}\n`)
+  if (start < 0) throw new Error(`The README has no section "${heading}".`)
+  const end = readme.indexOf('\n### ', start + heading.length + 2)
+  const section = readme.slice(start, end < 0 ? undefined : end)
+  return [...section.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].map((match) => ({ lang: match[1], code: match[2] }))
+}
+
+/** The excerpts of a block: its runs of lines between gap lines. */
+function excerpts(code: string): string[] {
+  const runs: string[][] = [[]]
+  for (const line of code.replace(/\n$/, '').split('\n')) {
+    if (GAP.test(line)) runs.push([])
+    else runs.at(-1)!.push(line)
+  }
+  return runs.map((run) => run.join('\n').replace(/^\n+|\n+$/g, '')).filter((run) => run !== '')
+}
+
+/** The excerpts not found in `source` in order, each with why. */
+function missing(source: string, parts: string[]): string[] {
+  const wrong: string[] = []
+  let from = 0
+  for (const part of parts) {
+    const at = source.indexOf(part, from)
+    if (at < 0) wrong.push(source.includes(part) ? `out of order:\n${part}` : `not in the file:\n${part}`)
+    else from = at + part.length
+  }
+  return wrong
+}
+
+describe("the README's example client code", () => {
+  const shown = blocks(read('README.md'), '### The example clients')
+
+  it('shows the Python and the TypeScript client', () => {
+    expect(shown.map((block) => block.lang)).toEqual(['python', 'ts'])
+  })
+
+  it.each(shown.map((block, index) => ({ ...block, index })))('block $index ($lang) is excerpts of the example client, verbatim and in order', ({ lang, code }) => {
+    const file = FILES[lang]
+    expect(file, `a ${lang} block has no example client`).toBeDefined()
+    const parts = excerpts(code)
+    expect(parts.length).toBeGreaterThan(0)
+    expect(missing(read(file), parts)).toEqual([])
+  })
+
+  it('finds an edited line (the check can fail)', () => {
+    const source = 'a = 1\nb = 2\nc = 3\n'
+    expect(missing(source, excerpts('a = 1\n...\nc = 3\n'))).toEqual([])
+    expect(missing(source, excerpts('a = 1\n...\nc = 4\n'))).toEqual(['not in the file:\nc = 4'])
+    expect(missing(source, excerpts('c = 3\n...\na = 1\n'))).toEqual(['out of order:\na = 1'])
+  })
+})
