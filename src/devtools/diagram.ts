@@ -1,12 +1,13 @@
 // The sequence diagram of one conversation, shared by the HTML report and the live page: the calls
 // a client made (client on the left, relay service on the right) beside the calls the flow expects,
-// with each broken rule marked at the step where it broke. HTML and CSS, no script, no SVG: text
-// wraps, each exchange opens with <details>, and it prints.
+// with each broken rule marked at the step where it broke. HTML and CSS (diagram.css), no script, no
+// SVG: text wraps, each exchange opens with <details>, and it prints.
 import { statusText } from '../core/status.js'
 import { plural } from '../core/text.js'
 import type { JournalEntry } from '../core/journal.js'
 import { html, raw, type SafeHtml } from './live/html.js'
 import type { Check, ExpectedCall } from '../core/rules/types.js'
+import { DIAGRAM_CSS as css } from './assets.generated.js'
 
 /** What a diagram draws: a CaseResult, or a live visit, has these. */
 export interface DiagramInput {
@@ -300,95 +301,5 @@ export function toChecksList(checks: ReadonlyArray<Check>, describeRule?: Diagra
   })}</ul>`
 }
 
-/** The diagram's and the checks' styles, shared by the report and the live page. */
-export const DIAGRAM_CSS = raw(`
-.fault-badge{display:inline-block;font-size:.8em;font-weight:600;color:#93370d;background:#fffaeb;border:1px solid #fec84b;border-radius:4px;padding:0 .35rem;margin-right:.3rem}
-.arrow.res.broken{border-color:#dc6803}
-:root{--sans:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;--mono:ui-monospace,SFMono-Regular,Menlo,Consolas,"DejaVu Sans Mono","Liberation Mono",monospace}
-code,pre{font-family:var(--mono)}
-.visually-hidden{position:absolute!important;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
-.diagram{margin:1rem 0;--line:#98a2b3;--pad-l:1.1rem;--pad-r:3.9rem}
-.diagram .actors,.diagram .step-grid{display:grid;grid-template-columns:2.2rem minmax(0,1fr) minmax(11rem,30%);gap:0 1rem;align-items:stretch}
-.diagram.no-expected .actors,.diagram.no-expected .step-grid{grid-template-columns:2.2rem minmax(0,1fr)}
-.diagram .actor-lane{display:flex;justify-content:space-between;margin:0 var(--pad-r) 0 var(--pad-l)}
-.diagram .actor{font-weight:600;font-size:.85rem;padding:.35rem .7rem;border:1.5px solid #344054;border-radius:6px;background:#fff;color:#101828;white-space:nowrap}
-.diagram .actor.client{transform:translateX(-50%)}
-.diagram .actor.service{transform:translateX(50%)}
-.diagram .actor.expected-head{border-style:dashed;color:#475467;justify-self:start;align-self:center}
-.diagram .steps{list-style:none;margin:0;padding:0}
-.diagram .step{margin:0;padding:0}
-.diagram .step-no{font:600 .8rem/1 var(--mono);color:#475467;text-align:right;padding-top:1.15rem}
-.diagram .lane{position:relative;margin:0 var(--pad-r) 0 var(--pad-l);border-left:2px solid var(--line);border-right:2px solid var(--line);padding:.55rem 0 .45rem;min-width:0}
-.diagram .arrow{position:relative;margin:0 .1rem .55rem;padding:0 .6rem .2rem;border-bottom:2px solid #344054;min-height:1.2rem}
-.diagram .arrow .label{display:block;font-family:var(--mono);font-size:.82rem;overflow-wrap:anywhere;line-height:1.35}
-.diagram .arrow.req::after,.diagram .arrow.res::after{content:"";position:absolute;bottom:-6px;border:5px solid transparent}
-.diagram .arrow.req::after{right:-1px;border-right:0;border-left:9px solid #344054}
-.diagram .arrow.res{border-bottom-style:dashed;border-bottom-color:#667085;text-align:right}
-.diagram .arrow.res::after{left:-1px;border-left:0;border-right:9px solid #667085}
-.diagram .arrow.ghost{border-bottom-color:#b42318;border-bottom-style:dotted;color:#b42318}
-.diagram .arrow.ghost::after{border-left-color:#b42318}
-.diagram .arrow.ghost em{font-family:var(--sans);font-style:normal;font-weight:600;margin-left:.4rem}
-.diagram .arrow.pending{border-bottom-color:#98a2b3;border-bottom-style:dotted;color:#475467}
-.diagram .arrow.pending::after{border-left-color:#98a2b3}
-.diagram .arrow.pending em{font-family:var(--sans);font-style:normal;margin-left:.4rem}
-.diagram .expect.pending{color:#475467}
-.diagram .method{font-weight:700}
-.diagram .query{color:#475467}
-.diagram .auth-flag{font-family:var(--sans);font-size:.75rem;font-weight:600;color:#b42318;border:1px solid currentColor;border-radius:4px;padding:0 .3rem;margin-left:.3rem;white-space:nowrap}
-.diagram .status{font-weight:700}
-.diagram .status.ok{color:#067647}
-.diagram .status.err{color:#b42318}
-.diagram .answer{color:#344054}
-.diagram .expect{font-size:.85rem;padding:.7rem 0 .4rem;min-width:0;overflow-wrap:anywhere}
-.diagram .expect code{font-size:.8rem}
-.diagram .expect small{display:block;color:#475467;margin-top:.15rem}
-.diagram .expect .mark{display:inline-block;width:1.1rem;font-weight:700}
-.diagram .expect.match .mark{color:#067647}
-.diagram .expect.missing{color:#b42318}
-.diagram .expect.missing .mark{color:#b42318}
-.diagram .expect.extra{color:#93370d}
-.diagram .expect.extra .mark{color:#93370d}
-.diagram .step.failed>.step-grid .lane{background:linear-gradient(90deg,transparent,#fef3f2 12%,#fef3f2 88%,transparent)}
-.diagram .went-wrong{margin:.1rem 0 .3rem 3.2rem;font-weight:700;color:#b42318;font-size:.85rem}
-.diagram .finding{margin:.2rem 0 .6rem 3.2rem;padding:.55rem .8rem;border:1px solid #fda29b;border-left:4px solid #b42318;border-radius:6px;background:#fef3f2;color:#101828}
-.diagram .finding p{margin:0}
-.diagram .finding-message{margin-top:.25rem!important;line-height:1.45;overflow-wrap:anywhere}
-.rule-badge{display:inline;font-weight:700;color:#b42318;overflow-wrap:anywhere}
-.rule-badge code{font-size:.85rem}
-.rule-title{color:#344054}
-.diagram .exchange{margin:0 0 .5rem 3.2rem}
-.diagram .exchange>summary{cursor:pointer;font-size:.8rem;color:#1d4ed8;padding:.15rem .2rem;width:max-content;max-width:100%;border-radius:4px}
-.diagram .exchange[open]>summary{margin-bottom:.4rem}
-.diagram .end-lane{padding:.6rem .8rem;font-size:.85rem;color:#344054}
-.diagram .end-step.failed .end-text{color:#b42318;font-weight:600}
-.diagram .missing-step .step-no{color:#b42318}
-.panes{display:grid;grid-template-columns:repeat(auto-fit,minmax(18rem,1fr));gap:.75rem}
-.pane{border:1px solid #d0d5dd;border-radius:6px;padding:.5rem .75rem;background:#fcfcfd;min-width:0}
-.pane h5{margin:.1rem 0 .4rem;font-size:.85rem}
-.pane h6{margin:.6rem 0 .2rem;font-size:.72rem;text-transform:uppercase;letter-spacing:.04em;color:#475467}
-.pane .reqline{margin:0}
-.pane .reqline code{font-weight:600;overflow-wrap:anywhere}
-.headers{margin:0;font-family:var(--mono);font-size:.78rem;display:grid;grid-template-columns:max-content minmax(0,1fr);gap:0 .8rem}
-.headers div{display:contents}
-.headers dt{color:#475467}
-.headers dd{margin:0;overflow-wrap:anywhere}
-.body{margin:0;padding:.5rem .6rem;background:#f2f4f7;border-radius:4px;font-family:var(--mono);font-size:.78rem;line-height:1.45;white-space:pre-wrap;overflow-wrap:anywhere;max-height:24rem;overflow:auto}
-.body-error{color:#b42318;font-size:.8rem;margin:.2rem 0}
-.muted{color:#475467;font-weight:400}
-.checks{list-style:none;margin:.5rem 0;padding:0}
-.check{padding:.4rem .6rem;border-left:4px solid #d0d5dd;margin-bottom:.3rem;background:#f9fafb;border-radius:0 4px 4px 0}
-.check.failed{border-left-color:#b42318;background:#fef3f2}
-.check.passed{border-left-color:#067647}
-.check-status{display:inline-block;min-width:7.2rem;font-weight:700;font-size:.8rem;text-transform:uppercase;letter-spacing:.03em}
-.check.failed .check-status{color:#b42318}
-.check.passed .check-status{color:#067647}
-.check.skipped .check-status{color:#475467}
-.check.not-checked{border-left-color:#6941c6;background:#f9f5ff}
-.check.not-checked .check-status{color:#6941c6}
-.check.warning{border-left-color:#b54708;background:#fffaeb}
-.check.warning .check-status{color:#b54708}
-.check-rule{font-size:.82rem;font-weight:600}
-.check-message{margin:.2rem 0 0 7.5rem;font-size:.85rem;color:#344054;overflow-wrap:anywhere}
-@media (max-width:720px){.diagram .actors,.diagram .step-grid{grid-template-columns:1.6rem minmax(0,1fr)}.diagram .expect{grid-column:2;padding-top:0}.diagram .expected-head{display:none}.diagram .expect.match::before,.diagram .expect.missing::before,.diagram .expect.pending::before{content:"Expected: ";color:#475467}.diagram .finding,.diagram .exchange,.diagram .went-wrong{margin-left:1.6rem}.check-message{margin-left:0}}
-@media print{.diagram .exchange>summary{color:#101828}.diagram .step{break-inside:avoid}.body{max-height:none;overflow:visible;background:#fff;border:1px solid #d0d5dd}.pane{background:#fff}}
-`)
+/** The diagram's and the checks' styles (diagram.css), shared by the report and the live page. */
+export const DIAGRAM_CSS = raw(css)

@@ -1,11 +1,12 @@
 // The live page at /__relay/ on `relay-mock serve`: the scenario in force (switchable), the world's
 // records, and the journal grouped into visits, each with its verdict and sequence diagram. One HTML
-// string with inline CSS and script, no build step. The server renders every fragment (with the same
+// string with its stylesheet (live.css, ../diagram.css) and script (live.js) inlined. The server renders every fragment (with the same
 // diagram as the HTML report); the page polls GET /__relay/live and swaps in what changed.
 import { checkTally, DIAGRAM_CSS, toChecksList, toSequenceDiagram } from '../diagram.js'
 import { ruleById } from '../../core/rules/index.js'
 import type { World } from '../../core/world.js'
 import { html, jsonForScript, raw, type SafeHtml } from './html.js'
+import { LIVE_CSS, LIVE_JS } from './assets.generated.js'
 import { maskSecret } from '../../core/mask.js'
 import type { LiveSnapshot, LiveView } from './state.js'
 import { RELAY_MOCK_VERSION } from '../../core/version.js'
@@ -235,7 +236,7 @@ export function toLivePage(view: LiveView): string {
 <meta name="referrer" content="no-referrer">
 <link rel="icon" href="data:,">
 <title>relay-mock live</title>
-<style>${DIAGRAM_CSS}${LIVE_CSS}</style>
+<style>${DIAGRAM_CSS}${raw(LIVE_CSS)}</style>
 </head>
 <body>
 <a class="skip" href="#visits-h">Skip to the visits</a>
@@ -280,199 +281,9 @@ export function toLivePage(view: LiveView): string {
 </main>
 </div>
 <script type="application/json" id="initial">${jsonForScript({ poll: POLL_MS })}</script>
-<script>${LIVE_SCRIPT}</script>
+<script>${raw(LIVE_JS)}</script>
 </body>
 </html>
 `
   return page.value
 }
-
-const LIVE_CSS = raw(`
-*{box-sizing:border-box}
-body{margin:0;font-family:var(--sans);font-size:15px;line-height:1.5;color:#101828;background:#f5f6f8}
-a{color:#1d4ed8}
-:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px;border-radius:3px}
-.skip{position:absolute;left:-999px;top:0;background:#fff;padding:.5rem 1rem;z-index:3}
-.skip:focus{left:1rem}
-.topbar{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1.5rem;padding:.6rem 1.25rem;background:#fff;border-bottom:1px solid #e4e7ec;position:sticky;top:0;z-index:2}
-@media (max-width:720px){.topbar{position:static}.layout{padding:.75rem}}
-.topbar p{margin:0}
-.brand{font-size:1.05rem}
-.brand-sub{display:inline-block;font-size:.72rem;font-weight:700;text-transform:uppercase;letter-spacing:.06em;color:#1d4ed8;border:1px solid #b2ccff;background:#eff4ff;border-radius:4px;padding:0 .35rem;vertical-align:.15em}
-.worlds a{margin-right:.3rem}
-.worlds a[aria-current]{font-weight:700;text-decoration:none;color:#101828}
-.conn{margin-left:auto!important;font-size:.85rem;color:#344054}
-.conn .dot{display:inline-block;width:.6rem;height:.6rem;border-radius:50%;background:#12b76a;margin-right:.2rem;vertical-align:.05em}
-.conn.down .dot{background:#b42318}
-.conn.down{color:#b42318;font-weight:600}
-.layout{display:grid;grid-template-columns:minmax(20rem,25rem) minmax(0,1fr);gap:1.25rem;padding:1.25rem;max-width:100rem;margin:0 auto}
-@media (max-width:960px){.layout{grid-template-columns:minmax(0,1fr)}}
-.card{background:#fff;border:1px solid #e4e7ec;border-radius:10px;padding:1rem 1.1rem;margin-bottom:1rem}
-.card h2{font-size:1rem;margin:0 0 .6rem}
-.card h3{font-size:.85rem;margin:1rem 0 .4rem;color:#344054}
-label{display:block;font-size:.8rem;font-weight:600;color:#475467;margin-bottom:.25rem}
-.row{display:flex;gap:.5rem;align-items:center;flex-wrap:wrap}
-select{font:inherit;padding:.35rem .5rem;border:1px solid #98a2b3;border-radius:6px;background:#fff;color:#101828;min-width:0;flex:1}
-button{font:inherit;font-size:.85rem;padding:.35rem .8rem;border:1px solid #98a2b3;border-radius:6px;background:#fff;color:#101828;cursor:pointer}
-button:hover{background:#f2f4f7}
-button[type=submit]{background:#1d4ed8;border-color:#1d4ed8;color:#fff}
-button[type=submit]:hover{background:#1e40af}
-.desc{margin:.6rem 0;color:#344054;font-size:.9rem}
-.small{font-size:.8rem}
-.action-status{margin:.4rem 0 0;font-size:.85rem;min-height:1.2em}
-.action-status.error{color:#b42318}
-.kv{margin:0;font-size:.85rem;display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.2rem .8rem}
-.kv div{display:contents}
-.kv dt{color:#475467}
-.kv dd{margin:0;overflow-wrap:anywhere}
-.hint{font-size:.8rem;margin:.6rem 0 0}
-.records-box{border-top:1px solid #e4e7ec;padding:.4rem 0}
-.records-box>summary{cursor:pointer;font-weight:600;font-size:.9rem;padding:.15rem 0}
-.count{display:inline-block;min-width:1.6rem;text-align:center;font-size:.75rem;font-weight:700;color:#344054;background:#f2f4f7;border-radius:999px;padding:0 .4rem;margin-left:.2rem}
-.new-count,.new-badge{display:inline-block;font-size:.7rem;font-weight:700;text-transform:uppercase;letter-spacing:.03em;color:#1d4ed8;background:#eff4ff;border:1px solid #b2ccff;border-radius:4px;padding:0 .3rem;margin-left:.3rem}
-.mine-badge{font-size:.72rem;color:#475467;font-style:italic}
-.table-wrap{overflow-x:auto}
-.records{width:100%;border-collapse:collapse;font-size:.8rem;margin:.3rem 0}
-.records th{text-align:left;font-size:.7rem;text-transform:uppercase;letter-spacing:.04em;color:#475467;padding:.2rem .4rem;border-bottom:1px solid #e4e7ec}
-.records td{padding:.2rem .4rem;border-bottom:1px solid #f2f4f7;vertical-align:top}
-.records tr.fresh td{background:#f5f8ff}
-.records tr.mine td{background:#fffaeb}
-.more,.empty-table{font-size:.8rem;margin:.3rem 0}
-.main{min-width:0}
-.visits-head{display:flex;flex-wrap:wrap;align-items:baseline;gap:.4rem 1.2rem}
-.visits-head h1{margin:0;font-size:1.4rem}
-.counts{margin:0;font-size:.9rem}
-.tally{font-weight:700;margin-right:.5rem}
-.tally.passed{color:#067647}
-.tally.failed{color:#b42318}
-.tally.in-progress{color:#1d4ed8}
-.tally.partial{color:#6941c6}
-.tally.warning{color:#b54708}
-.links{margin:0 0 0 auto;font-size:.85rem}
-.explain{color:#475467;font-size:.85rem;margin:.4rem 0 1rem;max-width:60rem}
-.visits{list-style:none;margin:0;padding:0}
-.visit{background:#fff;border:1px solid #e4e7ec;border-radius:10px;margin-bottom:.8rem}
-.visit.failed{border-left:5px solid #b42318}
-.visit.passed{border-left:5px solid #067647}
-.visit.in-progress{border-left:5px solid #1d4ed8}
-.visit.partial{border-left:5px solid #6941c6}
-.visit.warning{border-left:5px solid #b54708}
-.visit-box>summary{cursor:pointer;padding:.7rem 1rem .7rem 2.3rem;list-style:none;position:relative;border-radius:8px}
-.visit-box>summary::-webkit-details-marker{display:none}
-.visit-box>summary::before{content:"▸";position:absolute;left:.9rem;top:.7rem;color:#475467;font-size:1.05rem}
-.visit-box[open]>summary::before{content:"▾"}
-.visit-box>summary:hover{background:#f9fafb}
-.visit-title{display:inline;font-size:1rem;margin:0}
-.visit-meta{font-weight:400;color:#475467;font-size:.85rem;margin-left:.3rem}
-.visit-broken{display:block;font-size:.85rem;color:#b42318;margin-top:.2rem}
-.visit-unchecked{display:block;font-size:.85rem;color:#6941c6;margin-top:.2rem}
-.visit-body{padding:0 1.1rem 1rem}
-.pill{display:inline-block;font-size:.72rem;font-weight:700;text-transform:uppercase;letter-spacing:.03em;padding:.1rem .5rem;border-radius:999px;vertical-align:.12em;margin-right:.3rem}
-.pill.passed{color:#067647;background:#ecfdf3;border:1px solid #abefc6}
-.pill.failed{color:#b42318;background:#fef3f2;border:1px solid #fda29b}
-.pill.in-progress{color:#1d4ed8;background:#eff4ff;border:1px solid #b2ccff}
-.pill.partial{color:#6941c6;background:#f9f5ff;border:1px solid #d6bbfb}
-.pill.warning{color:#b54708;background:#fffaeb;border:1px solid #fedf89}
-.all-checks>summary{cursor:pointer;font-weight:600;font-size:.85rem;color:#1d4ed8;width:max-content;max-width:100%}
-.unchecked-note{font-size:.8rem}
-.stray-note{font-size:.85rem;color:#93370d;background:#fffaeb;border:1px solid #fedf89;border-radius:6px;padding:.4rem .7rem}
-.empty{background:#fff;border:1px dashed #98a2b3;border-radius:10px;padding:1rem 1.2rem}
-.empty h2{font-size:1.05rem;margin:0 0 .4rem}
-.visit.arrived{animation:arrive 1.2s ease-out}
-@keyframes arrive{from{box-shadow:0 0 0 4px #b2ccff}to{box-shadow:none}}
-@media (prefers-reduced-motion:reduce){.visit.arrived{animation:none}}
-.no-token{max-width:60rem;margin:1.25rem auto}
-.no-token h1{font-size:1.2rem;margin:0 0 .5rem}
-`)
-
-// The page's only script: poll GET live?state=…, swap in the fragments that changed, keep what the
-// person opened open, and drive the scenario form. Plain ES5-level JS: no build step.
-const LIVE_SCRIPT = raw(`
-(function(){
-  var initial = JSON.parse(document.getElementById('initial').textContent);
-  var state = '', touched = {};
-  // The token is in the fragment (#token=...), which the browser never sends: it goes out only as the header.
-  var token = (/(?:^|[#&])token=([^&]*)/.exec(location.hash) || [])[1];
-  token = token ? decodeURIComponent(token) : '';
-  var worldParam = (/[?&]world=([^&]*)/.exec(location.search) || [])[1];
-  var base = location.pathname.replace(/[^/]*$/, '');
-  function api(path){ return base + path + (worldParam ? (path.indexOf('?') < 0 ? '?' : '&') + 'world=' + worldParam : ''); }
-  function headers(extra){ var h = { accept: 'application/json', authorization: 'Bearer ' + token }; for (var k in extra) h[k] = extra[k]; return h; }
-  function origin(){ var o = location.origin + location.pathname.replace(/\\/__relay\\/?[^/]*$/, ''); document.querySelectorAll('[data-origin]').forEach(function(el){ el.textContent = o; }); }
-  // The world panel shows the token masked; the page fills in the one in its address when it is that world's.
-  function tokens(){ document.querySelectorAll('[data-token]').forEach(function(el){ var m = el.getAttribute('data-token'); if (token && (m === '' || m === '\u2026' + token.slice(-4))) el.textContent = token; }); }
-  if (!token) { document.getElementById('no-token').hidden = false; document.querySelector('.layout').hidden = true; }
-  var conn = document.getElementById('conn'), connText = document.getElementById('conn-text');
-  var announce = document.getElementById('announce'), list = document.getElementById('visits');
-  document.addEventListener('click', function(e){ var s = e.target.closest && e.target.closest('summary'); if (s && s.parentElement.id) touched[s.parentElement.id] = true; });
-  function fragment(markup){ var t = document.createElement('template'); t.innerHTML = markup; return t.content.firstElementChild; }
-  function keepOpen(from, to){
-    if (!from) return;
-    from.querySelectorAll('details[id]').forEach(function(d){ var n = to.querySelector('#' + CSS.escape(d.id)); if (n && (touched[d.id] || !d.classList.contains('visit-box'))) n.open = d.open; });
-  }
-  function apply(data){
-    state = data.state;
-    if (data.unchanged) return;
-    document.getElementById('owner-kennitala').textContent = data.ownerKennitala;
-    var select = document.getElementById('scenario');
-    if (document.activeElement !== select) select.value = data.scenario;
-    document.getElementById('scenario-description').textContent = data.scenarioDescription;
-    var world = document.getElementById('world'), next = document.createElement('div');
-    next.innerHTML = data.worldHtml; keepOpen(world, next); world.innerHTML = ''; while (next.firstChild) world.appendChild(next.firstChild);
-    document.getElementById('counts').innerHTML = data.countsHtml;
-    var seen = {}, messages = [];
-    data.visits.forEach(function(v, i){
-      seen[v.id] = true;
-      var old = document.getElementById(v.id), node = old;
-      if (v.html && (!old || old.getAttribute('data-version') !== v.version)) {
-        node = fragment(v.html); node.setAttribute('data-version', v.version);
-        if (old) { keepOpen(old, node); old.replaceWith(node); } else { node.classList.add('arrived'); }
-        if (v.status !== 'in-progress' && (!old || old.getAttribute('data-status') === 'in-progress')) messages.push('Visit ' + v.number + (v.status === 'failed' ? ' failed: ' + v.rulesBroken.join(', ') : ' ' + v.status));
-        else if (!old) messages.push('Visit ' + v.number + ' started');
-      }
-      if (!node) return;
-      node.setAttribute('data-status', v.status);
-      if (list.children[i] !== node) list.insertBefore(node, list.children[i] || null);
-    });
-    Array.prototype.slice.call(list.children).forEach(function(li){ if (!seen[li.id]) li.remove(); });
-    document.getElementById('empty').hidden = data.visits.length > 0;
-    origin(); tokens();
-    if (messages.length) announce.textContent = messages.join('. ') + '.';
-  }
-  function have(){ return Array.prototype.map.call(list.children, function(li){ return li.id + '@' + li.getAttribute('data-version'); }).join(','); }
-  var timer;
-  function poll(){
-    clearTimeout(timer);
-    fetch(api('live?state=' + encodeURIComponent(state) + '&have=' + encodeURIComponent(have())), { headers: headers() })
-      .then(function(r){ if (r.status === 401) { stopped = true; throw new Error("The token in this page's address is not one of this mock's worlds."); } if (!r.ok) throw new Error('HTTP ' + r.status); return r.json(); })
-      .then(function(data){ apply(data); conn.classList.remove('down'); connText.textContent = 'Live: updated ' + new Date().toLocaleTimeString(); })
-      .catch(function(e){ conn.classList.add('down'); connText.textContent = stopped ? e.message : 'Not connected: is relay-mock serve still running? Retrying.'; })
-      .then(function(){ if (!stopped) timer = setTimeout(poll, initial.poll); });
-  }
-  var stopped = false;
-  // The exports need the header too: fetched, then saved from memory.
-  document.querySelectorAll('a[data-download]').forEach(function(a){ a.addEventListener('click', function(e){
-    e.preventDefault();
-    fetch(api(a.getAttribute('href')), { headers: headers() }).then(function(r){ if (!r.ok) throw new Error('HTTP ' + r.status); return r.blob(); }).then(function(blob){
-      var url = URL.createObjectURL(blob), link = document.createElement('a'); link.href = url; link.download = a.getAttribute('data-download'); document.body.appendChild(link); link.click(); link.remove(); setTimeout(function(){ URL.revokeObjectURL(url); }, 1000);
-    }).catch(function(err){ status.classList.add('error'); status.textContent = 'Failed: ' + err.message; });
-  }); });
-  var status = document.getElementById('action-status');
-  function act(method, path, body, done){
-    status.classList.remove('error'); status.textContent = 'Working…';
-    fetch(api(path), { method: method, headers: headers({ 'content-type': 'application/json' }), body: JSON.stringify(body) })
-      .then(function(r){ return r.json().then(function(j){ if (!r.ok) throw new Error(j.message || ('HTTP ' + r.status)); return j; }); })
-      .then(function(j){ status.textContent = done(j); state = ''; poll(); })
-      .catch(function(e){ status.classList.add('error'); status.textContent = 'Failed: ' + e.message; });
-  }
-  document.getElementById('scenario-form').addEventListener('submit', function(e){
-    e.preventDefault(); var name = document.getElementById('scenario').value;
-    act('PUT', 'scenario', { name: name }, function(j){ return 'Switched to ' + j.scenario.name + ': the world is re-seeded.'; });
-  });
-  document.getElementById('reset').addEventListener('click', function(){
-    act('POST', 'reset', {}, function(j){ return 'The world is re-seeded (' + j.scenario.name + ').'; });
-  });
-  origin();
-  if (token) poll();
-})();
-`)

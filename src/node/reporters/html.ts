@@ -1,10 +1,11 @@
-// The HTML conformance report: one self-contained page (inline CSS and script, nothing fetched)
-// that shows, case by case, the calls a client made beside the calls its flow expects, and names
-// each broken rule at the step where it broke. Written by `relay-mock conform --html FILE`.
+// The HTML conformance report: one self-contained page (report.css, report.js and the diagram's CSS
+// inlined, nothing fetched) that shows, case by case, the calls a client made beside the calls its
+// flow expects, and names each broken rule at the step where it broke. Written by `relay-mock conform --html FILE`.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { DIAGRAM_CSS, checkTally, inlineCode, toChecksList, toSequenceDiagram, type DiagramOptions } from '../../devtools/diagram.js'
 import { html, raw, type SafeHtml } from '../../devtools/live/html.js'
+import { REPORT_CSS, REPORT_JS } from './assets.generated.js'
 import { ruleById } from '../../core/rules/index.js'
 import { allOf, capitalize, plural } from '../../core/text.js'
 import { cellAt, toMatrix, type Matrix } from '../../core/rules/matrix.js'
@@ -151,135 +152,6 @@ ${processOutput(result)}
 </section>`
 }
 
-const PAGE_CSS = raw(`
-*{box-sizing:border-box}
-html{-webkit-text-size-adjust:100%}
-body{margin:0;font-family:var(--sans);font-size:16px;line-height:1.5;color:#101828;background:#f5f6f8}
-a{color:#1d4ed8}
-:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px;border-radius:3px}
-code{font-size:.9em}
-.page{max-width:72rem;margin:0 auto;padding:1.5rem 1.25rem 3rem}
-.skip{position:absolute;left:-999px;top:0;background:#fff;padding:.5rem 1rem;z-index:2}
-.skip:focus{left:1rem}
-.report-head{background:#fff;border:1px solid #e4e7ec;border-radius:10px;padding:1.4rem 1.6rem;margin-bottom:1.25rem}
-.eyebrow{margin:0;color:#475467;font-size:.85rem;font-weight:600;letter-spacing:.05em;text-transform:uppercase}
-h1{margin:.3rem 0 .5rem;font-size:1.75rem;line-height:1.25}
-h1 .verdict.failed{color:#b42318}
-h1 .verdict.passed{color:#067647}
-h1 .verdict.partial{color:#6941c6}
-.lead{margin:.2rem 0 1rem;color:#344054;max-width:52rem}
-.facts{display:grid;grid-template-columns:repeat(auto-fit,minmax(13rem,1fr));gap:.6rem 1.5rem;margin:0 0 1rem}
-.facts dt{font-size:.78rem;font-weight:600;color:#475467;text-transform:uppercase;letter-spacing:.04em}
-.facts dd{margin:0;overflow-wrap:anywhere}
-.facts .wide{grid-column:1/-1}
-.counts{display:flex;flex-wrap:wrap;gap:.6rem;margin:0 0 1rem;padding:0;list-style:none}
-.counts li{padding:.35rem .8rem;border-radius:999px;font-weight:600;font-size:.9rem;border:1px solid #d0d5dd;background:#f9fafb}
-.counts .passed{color:#067647;border-color:#abefc6;background:#ecfdf3}
-.counts .failed{color:#b42318;border-color:#fda29b;background:#fef3f2}
-.counts .partial{color:#6941c6;border-color:#d6bbfb;background:#f9f5ff}
-.counts .warning{color:#b54708;border-color:#fedf89;background:#fffaeb}
-h2{font-size:1.15rem;margin:0}
-h3{font-size:1rem;margin:1.2rem 0 .4rem}
-.head-section h2{font-size:1rem;margin:1rem 0 .4rem}
-.broken{margin:0;padding:0;list-style:none}
-.broken li{padding:.45rem .7rem;border-left:4px solid #b42318;background:#fef3f2;margin-bottom:.35rem;border-radius:0 6px 6px 0}
-.broken .where{display:block;font-size:.85rem;color:#475467}
-.index{width:100%;border-collapse:collapse;font-size:.9rem}
-.index th,.index td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid #e4e7ec;vertical-align:top}
-.index th{font-size:.75rem;text-transform:uppercase;letter-spacing:.04em;color:#475467}
-.index td.num,.index th.num{text-align:right;white-space:nowrap}
-.index td:first-child,.index td:nth-child(2){white-space:nowrap}
-.legend{font-size:.88rem;color:#344054;background:#f9fafb;border:1px solid #e4e7ec;border-radius:8px;padding:.6rem .9rem;margin-top:1rem}
-.legend p{margin:.2rem 0}
-.toolbar{display:flex;gap:.5rem;margin:1rem 0 0}
-button{font:inherit;font-size:.85rem;padding:.35rem .8rem;border:1px solid #98a2b3;border-radius:6px;background:#fff;color:#101828;cursor:pointer}
-button:hover{background:#f2f4f7}
-.pill{display:inline-block;font-size:.78rem;font-weight:700;text-transform:uppercase;letter-spacing:.03em;padding:.15rem .55rem;border-radius:999px;vertical-align:.12em;margin-right:.3rem}
-.pill.passed{color:#067647;background:#ecfdf3;border:1px solid #abefc6}
-.pill.failed{color:#b42318;background:#fef3f2;border:1px solid #fda29b}
-.pill.partial{color:#6941c6;background:#f9f5ff;border:1px solid #d6bbfb}
-.pill.warning{color:#b54708;background:#fffaeb;border:1px solid #fedf89}
-.pill.not-reached{color:#b42318;background:#fff;border:1px dashed #b42318}
-.pill.flaky{color:#b42318;background:#fef3f2;border:1px dashed #fda29b}
-.matrix-wrap{overflow-x:auto}
-.matrix{border-collapse:collapse;font-size:.85rem}
-.matrix th,.matrix td{border:1px solid #e4e7ec;padding:.2rem .35rem;text-align:center}
-.matrix th[scope=row]{text-align:left;white-space:nowrap}
-.matrix .mode{font-weight:400;color:#475467;font-size:.75rem}
-.matrix .cell a{display:block;text-decoration:none;font-weight:700;min-width:1.6rem}
-.matrix .passed{background:#ecfdf3}.matrix .passed a{color:#067647}
-.matrix .warning{background:#fffaeb}.matrix .warning a{color:#93370d}
-.matrix .failed,.matrix .flaky{background:#fef3f2}.matrix .failed a,.matrix .flaky a{color:#b42318}
-.matrix .not-reached{background:#fff;outline:1px dashed #b42318;outline-offset:-3px}.matrix .not-reached a{color:#b42318}
-.matrix .partial a{color:#6941c6}.matrix .none{color:#475467}
-.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
-.muted{color:#475467}
-.case{background:#fff;border:1px solid #e4e7ec;border-radius:10px;margin-bottom:1rem}
-.case.failed{border-color:#fda29b;border-left:5px solid #b42318}
-.case.passed{border-left:5px solid #067647}
-.case.partial{border-left:5px solid #6941c6}
-.case.warning{border-left:5px solid #b54708}
-.case.not-reached{border-left:5px dashed #b42318}
-.case.flaky{border-left:5px dashed #b42318}
-.case-box>summary{cursor:pointer;padding:.9rem 1.2rem .9rem 2.6rem;list-style:none;position:relative;border-radius:8px}
-.case-box>summary::-webkit-details-marker{display:none}
-.case-box>summary::before{content:"▸";position:absolute;left:1rem;top:.95rem;font-size:1.1rem;color:#475467;line-height:1.4}
-.case-box[open]>summary::before{content:"▾"}
-.case-box>summary:hover{background:#f9fafb}
-.case-box>summary h2{display:inline}
-.case-id{font-size:1rem;font-weight:700}
-.case-title{font-weight:400;color:#344054}
-.case-meta{display:block;font-size:.85rem;color:#475467;margin-top:.2rem}
-.case-body{padding:0 1.4rem 1.2rem}
-.wrong{border:1px solid #fda29b;background:#fef3f2;border-radius:8px;padding:.2rem 1rem .6rem}
-.wrong h3{color:#b42318;margin-top:.6rem}
-.wrong ul{margin:0;padding-left:1.2rem}
-.wrong li{margin:.3rem 0;overflow-wrap:anywhere}
-.right{color:#067647;font-weight:600}
-.unchecked{border:1px solid #d6bbfb;background:#f9f5ff;border-radius:8px;padding:.2rem 1rem .6rem;margin-top:.6rem}
-.unchecked h3{color:#6941c6;margin-top:.6rem}
-.warned{border:1px solid #fedf89;background:#fffaeb;border-radius:8px;padding:.2rem 1rem .6rem;margin-top:.6rem}
-.warned h3{color:#b54708;margin-top:.6rem}
-.unchecked p,.warned p{margin:.2rem 0;font-size:.9rem}
-.unchecked ul,.warned ul{margin:0;padding-left:1.2rem}
-.unchecked li,.warned li{margin:.3rem 0;overflow-wrap:anywhere}
-.visit{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.2rem 1rem;margin:0;font-size:.9rem;max-width:44rem}
-.visit div{display:contents}
-.visit dt{color:#475467}
-.visit dd{margin:0;overflow-wrap:anywhere}
-.output,.all-checks{margin-top:.8rem}
-.output>summary,.all-checks>summary{cursor:pointer;font-weight:600;font-size:.9rem;color:#1d4ed8;width:max-content;max-width:100%}
-.output h4{font-size:.8rem;margin:.5rem 0 .2rem;color:#475467}
-.note{border-left:4px solid #1d4ed8;background:#eff4ff;padding:.5rem .8rem;border-radius:0 6px 6px 0}
-footer{color:#475467;font-size:.85rem;text-align:center;margin-top:2rem}
-@media print{
-  body{background:#fff;font-size:11pt}
-  .page{max-width:none;padding:0}
-  .toolbar,.skip{display:none}
-  .report-head,.case{border:1px solid #98a2b3;break-inside:auto}
-  .case{break-before:auto}
-  .case-box>summary{padding-left:1.2rem}
-  .case-box>summary::before{display:none}
-  details::details-content{content-visibility:visible;display:block}
-  details>summary::marker{content:""}
-  a{color:#101828;text-decoration:none}
-}
-`)
-
-// Progressive only: the page reads fully without it. Print opens every fold (and restores them after);
-// a link to a step inside a closed case opens that case.
-const PAGE_SCRIPT = raw(`
-(function(){
-  var all=function(){return Array.prototype.slice.call(document.querySelectorAll('details'))};
-  var saved=null;
-  window.addEventListener('beforeprint',function(){saved=all().map(function(d){return d.open});all().forEach(function(d){d.open=true})});
-  window.addEventListener('afterprint',function(){if(saved){all().forEach(function(d,i){d.open=saved[i]});saved=null}});
-  document.querySelectorAll('[data-fold]').forEach(function(b){b.addEventListener('click',function(){var open=b.getAttribute('data-fold')==='open';document.querySelectorAll('details.case-box').forEach(function(d){d.open=open})})});
-  function reveal(){var id=decodeURIComponent(location.hash.slice(1));if(!id)return;var el=document.getElementById(id);for(var p=el;p;p=p.parentElement){if(p.tagName==='DETAILS')p.open=true}if(el)el.scrollIntoView()}
-  window.addEventListener('hashchange',reveal);reveal();
-})();
-`)
-
 /** The page's headline: what the run came to, e.g. "2 of 5 cases failed" or "All 3 visits passed". */
 function headingOf(summary: RunResult['summary'], noun: string): string {
   const { total } = summary
@@ -330,7 +202,7 @@ export function toHtmlReport(result: RunResult, options: HtmlReportOptions = {})
 <link rel="icon" href="data:,">
 <meta name="generator" content="relay-mock ${summary.version}">
 <title>${allPassed ? '✓' : '✗'} ${heading} · ${title}</title>
-<style>${DIAGRAM_CSS}${PAGE_CSS}</style>
+<style>${DIAGRAM_CSS}${raw(REPORT_CSS)}</style>
 </head>
 <body>
 <a class="skip" href="#cases">Skip to the ${captured ? 'visits' : 'cases'}</a>
@@ -378,7 +250,7 @@ ${cases.map((c, i) => caseSection(c, anchors[i], options))}
 </main>
 <footer>Written by relay-mock ${summary.version} on ${readableTime(now.toISOString())}.</footer>
 </div>
-<script>${PAGE_SCRIPT}</script>
+<script>${raw(REPORT_JS)}</script>
 </body>
 </html>
 `

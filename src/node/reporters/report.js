@@ -1,0 +1,33 @@
+// The HTML report's script (html.ts inlines it). Progressive only: the page reads fully without it.
+// Print opens every fold (and restores them after); a link to a step inside a closed case opens that case.
+(function () {
+  var all = function () { return Array.prototype.slice.call(document.querySelectorAll('details')); };
+  var saved = null;
+  window.addEventListener('beforeprint', function () {
+    saved = all().map(function (d) { return d.open; });
+    all().forEach(function (d) { d.open = true; });
+  });
+  window.addEventListener('afterprint', function () {
+    if (saved) {
+      all().forEach(function (d, i) { d.open = saved[i]; });
+      saved = null;
+    }
+  });
+  document.querySelectorAll('[data-fold]').forEach(function (b) {
+    b.addEventListener('click', function () {
+      var open = b.getAttribute('data-fold') === 'open';
+      document.querySelectorAll('details.case-box').forEach(function (d) { d.open = open; });
+    });
+  });
+  function reveal() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    if (!id) return;
+    var el = document.getElementById(id);
+    for (var p = el; p; p = p.parentElement) {
+      if (p.tagName === 'DETAILS') p.open = true;
+    }
+    if (el) el.scrollIntoView();
+  }
+  window.addEventListener('hashchange', reveal);
+  reveal();
+})();
