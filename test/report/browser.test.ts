@@ -1,9 +1,10 @@
 // The report and the live page in a real headless Chromium: what a person sees, not just the markup.
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import os from 'node:os'
 import type { Server } from 'node:http'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RelayService } from '../../src/core/mock.js'
 import { createServedService } from '../support/service.js'
@@ -12,8 +13,13 @@ import { toHtmlReport } from '../../src/node/reporters/html.js'
 import { runConformance, type ClientFunction } from '../../src/node/runner.js'
 import { referenceClient } from '../../src/node/reference-client.js'
 import { checkCapture } from '../../src/devtools/live/capture.js'
+import { parseFault } from '../../src/core/faults.js'
+import { cases as builtInCases } from '../../suites/index.js'
+import { toRelayEnv } from '../../src/node/runner.js'
 import { launchChromium } from './chromium.js'
 import { XSS, hostileRun } from './fixtures.js'
+// @ts-expect-error: a plain ES module without types (it also runs as a process)
+import { createDefectiveClient } from '../conform/clients/defective.mjs'
 
 const ARTIFACTS = resolve('test-results')
 
@@ -39,6 +45,31 @@ const skipsCustodian: ClientFunction = async function skipsCustodian(visit, env)
     endedOn: visit.visitEnd,
   })
   return { outcome: 'paid', paymentId: payment.id }
+}
+
+/** A client that sends the payment again when its answer was lost: resilience.no-resend fails. */
+const resendsPayment = createDefectiveClient('resend-payment') as ClientFunction
+
+/** What a diagram shows of each exchange, in order: the request, the answer's status, and the fault on it. */
+async function exchangesOf(diagram: Locator): Promise<string[]> {
+  return diagram.locator('.step:not(.missing-step):not(.pending-step):not(.end-step)').evaluateAll((steps) =>
+    steps.map((step) => {
+      const label = step.querySelector('.arrow.req .label')
+      const request = `${label?.querySelector('.method')?.textContent} ${label?.querySelector('.path')?.textContent}`
+      const answer = step.querySelector('.arrow.res .status')?.textContent ?? ''
+      const fault = step.querySelector('.arrow.res.broken .fault-badge code')?.textContent
+      return `${request} → ${answer}${fault ? ` ⚡${fault}` : ''}`
+    }),
+  )
+}
+
+/** The rules a diagram marks broken, each with the number of the exchange it is drawn at. */
+async function findingsOf(diagram: Locator): Promise<string[]> {
+  return diagram.locator('.step').evaluateAll((steps) =>
+    steps.flatMap((step) =>
+      Array.from(step.querySelectorAll('.finding .rule-badge code')).map((code) => `${step.querySelector('.step-no')?.textContent?.trim() || 'end'}: ${code.textContent}`),
+    ),
+  )
 }
 
 /** Records what a page logs as an error and what it throws, to assert there is none. */
@@ -195,6 +226,86 @@ describe('in Chromium', () => {
       expect(await page.locator('#case-visit-1 .check.not-checked').count()).toBeGreaterThan(0)
       expect(await page.locator('#case-visit-1 .check.not-checked .check-status').first().innerText()).toMatch(/not checked/i)
       await page.screenshot({ path: resolve(ARTIFACTS, 'report-partial.png'), fullPage: true })
+    })
+
+    it('logs no error', () => {
+      expect(errors).toEqual([])
+    })
+  })
+
+  describe('the HTML report of a run with resilience cells', () => {
+    const CELLS = ['resilience/payment-create/unavailable/once', 'resilience/payment-create/unavailable/always', 'resilience/payment-create/reset/once']
+    let page: Page
+    let errors: string[]
+    beforeAll(async () => {
+      const result = await runConformance({ client: resendsPayment, cases: CELLS, jobs: CELLS.length, reporters: [] })
+      expect(result.cases.map((kase) => [kase.id, kase.status])).toEqual([
+        [CELLS[0], 'passed'],
+        [CELLS[1], 'passed'],
+        [CELLS[2], 'failed'],
+      ])
+      const file = resolve(ARTIFACTS, 'report-matrix.html')
+      await writeFile(file, toHtmlReport(result))
+      page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+      errors = errorsOf(page)
+      await page.goto(pathToFileURL(file).href)
+    }, 60_000)
+    afterAll(async () => {
+      await page?.close()
+    })
+
+    it('draws the matrix: a row per step, a column per fault kind and mode, each cell with its status', async () => {
+      const matrix = page.locator('table.matrix')
+      expect(await matrix.isVisible()).toBe(true)
+      expect(await matrix.locator('thead th[scope=colgroup]').allInnerTexts()).toEqual(['unavailable', 'reset'])
+      expect(await matrix.locator('thead th.mode').allInnerTexts()).toEqual(['once', 'always', 'once', 'always'])
+      expect(await matrix.locator('tbody th[scope=row]').allInnerTexts()).toEqual(['payment-create'])
+      const cells = await matrix.locator('tbody td').evaluateAll((tds) => tds.map((td) => `${td.className}: ${(td.querySelector('[aria-hidden]') ?? td).textContent}`))
+      expect(cells).toEqual(['cell passed: ✓', 'cell passed: ✓', 'cell failed: ✗', 'cell none: ·'])
+      // Each cell says in words what its mark means, to a screen reader and on hover.
+      const failed = matrix.locator('td.cell.failed a')
+      expect(await failed.getAttribute('title')).toBe('payment-create · reset · once: Failed: resilience.no-resend')
+      expect(await failed.locator('.visually-hidden').textContent()).toBe('payment-create reset once: Failed: resilience.no-resend')
+      expect(await matrix.locator('td.cell.none').getAttribute('title')).toBe('not run')
+      expect(await failed.evaluate((a) => getComputedStyle(a).color)).toBe('rgb(180, 35, 24)')
+      await page.screenshot({ path: resolve(ARTIFACTS, 'report-matrix.png'), fullPage: true })
+    })
+
+    it('opens a folded case from its cell and scrolls to it', async () => {
+      const kase = page.locator('#case-resilience-payment-create-unavailable-always')
+      expect(await kase.locator('> details').getAttribute('open')).toBeNull()
+      await page.locator('table.matrix td.cell.passed a').nth(1).click()
+      await expect.poll(() => kase.locator('> details').getAttribute('open')).toBe('')
+      expect(await page.evaluate(() => location.hash)).toBe('#case-resilience-payment-create-unavailable-always')
+      const [top, height] = await kase.evaluate((el) => [el.getBoundingClientRect().top, window.innerHeight])
+      expect(top).toBeGreaterThanOrEqual(0)
+      expect(top).toBeLessThan(height / 2)
+      expect(await kase.locator('.diagram').isVisible()).toBe(true)
+    })
+
+    it('draws each fault on the arrow it broke, and the rule broken at the request that broke it', async () => {
+      const reset = page.locator('#case-resilience-payment-create-reset-once .diagram')
+      expect(await exchangesOf(reset)).toEqual([
+        'GET /rental-companies → 200 OK',
+        'GET /vehicles → 200 OK',
+        'POST /payments → no answer ⚡reset',
+        'POST /payments → 201 Created',
+      ])
+      const broken = reset.locator('.arrow.res.broken')
+      expect(await broken.count()).toBe(1)
+      expect(await broken.isVisible()).toBe(true)
+      expect(await broken.innerText()).toMatch(/fault reset once: connection reset after recording the request/)
+      expect(await findingsOf(reset)).toEqual(['4: resilience.no-resend'])
+      // A transient 503: the first payment broken, the one sent after Retry-After answered.
+      const unavailable = page.locator('#case-resilience-payment-create-unavailable-once .diagram')
+      await page.locator('table.matrix td.cell.passed a').first().click()
+      expect(await exchangesOf(unavailable)).toEqual([
+        'GET /rental-companies → 200 OK',
+        'GET /vehicles → 200 OK',
+        'POST /payments → 503 Service Unavailable ⚡unavailable',
+        'POST /payments → 201 Created',
+      ])
+      expect(await findingsOf(unavailable)).toEqual([])
     })
 
     it('logs no error', () => {

@@ -1,5 +1,6 @@
 // The HTML report's script (html.ts inlines it). Progressive only: the page reads fully without it.
-// Print opens every fold (and restores them after); a link to a step inside a closed case opens that case.
+// Print opens every fold (and restores them after); a link to a case, or to a step inside a closed case,
+// opens that case.
 (function () {
   var all = function () { return Array.prototype.slice.call(document.querySelectorAll('details')); };
   var saved = null;
@@ -23,10 +24,14 @@
     var id = decodeURIComponent(location.hash.slice(1));
     if (!id) return;
     var el = document.getElementById(id);
+    if (!el) return;
     for (var p = el; p; p = p.parentElement) {
       if (p.tagName === 'DETAILS') p.open = true;
     }
-    if (el) el.scrollIntoView();
+    // A link to a case (the matrix, the index, the rules broken) opens the case's own fold too.
+    var fold = el.querySelector(':scope > details.case-box');
+    if (fold) fold.open = true;
+    el.scrollIntoView();
   }
   window.addEventListener('hashchange', reveal);
   reveal();
