@@ -313,6 +313,74 @@ describe('in Chromium', () => {
     })
   })
 
+  describe('the live page of a world with a fault armed', () => {
+    let service: RelayService
+    let server: Server
+    let baseUrl: string
+    let page: Page
+    let errors: string[]
+    beforeAll(async () => {
+      // As `relay-mock serve --scenario existing-vehicle --fault "POST /payments=reset:once"` serves it.
+      service = await createServedService({ scenario: 'existing-vehicle', faults: [parseFault('POST /payments=reset:once')] })
+      server = createServer(service)
+      baseUrl = await listen(server, { port: 0 })
+      page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
+      errors = errorsOf(page)
+      await page.goto(`${baseUrl}/__relay/#token=${encodeURIComponent(service.world.token)}`)
+      await page.locator('#world [data-origin]').waitFor({ timeout: 15_000 })
+    })
+    afterAll(async () => {
+      await page?.close()
+      if (server) await close(server)
+    })
+
+    it('shows which fault is armed, what the client will see, and that it has not struck yet', async () => {
+      const faults = page.locator('#faults')
+      expect(await faults.isVisible()).toBe(true)
+      expect(await faults.locator('.fault-text').allInnerTexts()).toEqual(['POST /payments=reset:once'])
+      const text = await faults.innerText()
+      expect(text).toContain('payment-create')
+      expect(text).toMatch(/the connection is reset after the request was applied/)
+      expect(await faults.locator('.fault-struck').innerText()).toBe('not struck yet')
+    })
+
+    it('marks the request the fault broke in the visit, and the fault as spent', async () => {
+      const { visit, token, location } = service.world
+      const auth = { authorization: `Bearer ${token}` }
+      await fetch(`${baseUrl}/rental-companies?kennitala=${visit.ownerKennitala}`, { headers: auth })
+      const [vehicle] = (await (await fetch(`${baseUrl}/vehicles?plate=${encodeURIComponent(visit.plate)}`, { headers: auth })).json()) as Array<{ id: string }>
+      const payment = JSON.stringify({ locationId: location.id, vehicleId: vehicle.id, amount: { amount: visit.amount, currency: visit.currency }, startedOn: visit.visitStart, endedOn: visit.visitEnd })
+      // The fault resets the connection: fetch sees no answer at all.
+      await expect(fetch(`${baseUrl}/payments`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: payment })).rejects.toThrow()
+      await fetch(`${baseUrl}/payments`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: payment })
+      const diagram = page.locator('#visits > li').first().locator('.diagram')
+      await diagram.locator('.step .arrow.res', { hasText: '201 Created' }).waitFor({ timeout: 15_000 })
+      expect(await exchangesOf(diagram)).toEqual([
+        'GET /rental-companies → 200 OK',
+        'GET /vehicles → 200 OK',
+        'POST /payments → no answer ⚡reset',
+        'POST /payments → 201 Created',
+      ])
+      const broken = diagram.locator('.arrow.res.broken')
+      expect(await broken.isVisible()).toBe(true)
+      expect(await broken.innerText()).toMatch(/fault reset once: connection reset after recording the request/)
+      expect(await findingsOf(diagram)).toContain('4: resilience.no-resend')
+      await page.locator('#faults .fault.spent .fault-struck', { hasText: 'struck once: spent' }).waitFor({ timeout: 15_000 })
+      await page.screenshot({ path: resolve(ARTIFACTS, 'live-fault.png'), fullPage: true })
+    })
+
+    it('shows a fault armed through the admin API without a reload, and none once they are cleared', async () => {
+      const auth = { authorization: `Bearer ${service.world.token}`, 'content-type': 'application/json' }
+      const armed = await fetch(`${baseUrl}/__relay/faults`, { method: 'POST', headers: auth, body: JSON.stringify({ route: 'vehicle-lookup', kind: 'unavailable', mode: 'always' }) })
+      expect(armed.status).toBe(201)
+      await page.locator('#faults .fault-text', { hasText: 'GET /vehicles=unavailable' }).waitFor({ timeout: 15_000 })
+      expect(await page.locator('#faults .fault-text').allInnerTexts()).toEqual(['POST /payments=reset:once', 'GET /vehicles=unavailable'])
+      expect((await fetch(`${baseUrl}/__relay/faults`, { method: 'DELETE', headers: auth })).status).toBe(200)
+      await page.locator('#faults').waitFor({ state: 'detached', timeout: 15_000 })
+      expect(errors).toEqual([])
+    })
+  })
+
   describe('the live page', () => {
     let service: RelayService
     let server: Server

@@ -2,7 +2,8 @@
 // records, and the journal grouped into visits, each with its verdict and sequence diagram. One HTML
 // string with its stylesheet (live.css, ../diagram.css) and script (live.js) inlined. The server renders every fragment (with the same
 // diagram as the HTML report); the page polls GET /__relay/live and swaps in what changed.
-import { checkTally, DIAGRAM_CSS, toChecksList, toSequenceDiagram } from '../diagram.js'
+import { checkTally, DIAGRAM_CSS, inlineCode, toChecksList, toSequenceDiagram } from '../diagram.js'
+import { FAULT_KINDS, formatFault, stepOf } from '../../core/faults.js'
 import { ruleById } from '../../core/rules/index.js'
 import type { World } from '../../core/world.js'
 import { html, jsonForScript, raw, type SafeHtml } from './html.js'
@@ -90,8 +91,32 @@ function table(caption: string, head: string[], rows: SafeHtml[], more = 0): Saf
 const NEW = html`<span class="new-badge">new</span>`
 const shortId = (id: string) => html`<code title="${id}">${id.slice(0, 8)}</code>`
 
+/** How often an armed fault has struck, in words: a `once` fault that struck is spent. */
+function struckText(mode: 'once' | 'always', struck: number): string {
+  if (struck === 0) return 'not struck yet'
+  if (mode === 'once') return 'struck once: spent'
+  return `struck ${plural(struck, 'time')}`
+}
+
 /**
- * The world panel: how to connect, the visit to try, and the records, the ones clients created first.
+ * The faults armed on the world (the scenario's, `serve --fault`, POST /__relay/faults), each with what the
+ * client sees and how often it struck; nothing when none is armed.
+ * @example renderFaults(mock.world)
+ */
+export function renderFaults(world: World): SafeHtml {
+  if (world.faults.length === 0) return html``
+  return html`<section class="card faults-card" aria-labelledby="faults-h" id="faults">
+<h2 id="faults-h"><span aria-hidden="true">⚡</span> Faults armed</h2>
+<p class="muted small">This world breaks these requests on purpose. In a visit, the answer a fault broke carries <span class="fault-badge"><span aria-hidden="true">⚡</span> fault</span> on its arrow.</p>
+<ul class="faults">${world.faults.map((fault) => {
+    const struck = world.faultsAnswered.get(fault) ?? 0
+    return html`<li class="fault${fault.mode === 'once' && struck > 0 ? ' spent' : ''}"><code class="fault-text">${formatFault(fault)}</code> <span class="muted">(${stepOf(fault.route)})</span><span class="fault-sees">${inlineCode(FAULT_KINDS[fault.kind].sees)}</span><span class="fault-struck">${struckText(fault.mode, struck)}</span></li>`
+  })}</ul>
+</section>`
+}
+
+/**
+ * The world panel: how to connect, the visit to try, the faults armed, and the records, the ones clients created first.
  * @example renderWorld(mock.world)
  */
 export function renderWorld(world: World): SafeHtml {
@@ -130,6 +155,7 @@ export function renderWorld(world: World): SafeHtml {
 </dl>
 <p class="muted hint">Also try: owner <code>${world.hints.unknownKennitala}</code> (not in the service), plate <code>${world.hints.unknownPlate}</code> (unknown).</p>
 </section>
+${renderFaults(world)}
 <section class="card" aria-labelledby="world-h">
 <h2 id="world-h">The world</h2>
 <details class="records-box" id="w-payments" open><summary>Payments <span class="count">${records.payments.length}</span></summary>

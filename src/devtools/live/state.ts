@@ -5,6 +5,7 @@ import type { JournalEntry, Journal } from '../../core/journal.js'
 import type { RelayService } from '../../core/mock.js'
 import type { World } from '../../core/world.js'
 import { checkVisits, VISIT_DEFAULTS, type LiveVisit } from './visits.js'
+import { formatFault } from '../../core/faults.js'
 
 interface Seen {
   journal: Journal
@@ -36,7 +37,7 @@ export interface LiveView {
   markReset(world: World): void
   /**
    * The world's requests and a state key for cheap polling, without judging anything: the key changes
-   * with a request, a reset, a scenario switch, or the last visit falling quiet.
+   * with a request, a reset, a scenario switch, a fault armed or cleared, or the last visit falling quiet.
    */
   state(world: World, options: { now: number; quietMs?: number }): LiveState
   /** The world's visits, judged (each complete visit once, then remembered), and the state key. */
@@ -90,7 +91,8 @@ export function createLiveState(service: RelayService): LiveView {
     const shown = entries(world)
     const last = shown.at(-1)
     const quiet = last === undefined || now - Date.parse(last.time) >= quietMs
-    const key = [world.id, generation(world.journal), world.scenario.name, shown.length, last?.seq ?? 0, quiet ? 'c' : 'o'].join('.')
+    // Arming or clearing a fault sends no request of the world's, so the faults are part of the key.
+    const key = [world.id, generation(world.journal), world.scenario.name, shown.length, last?.seq ?? 0, quiet ? 'c' : 'o', world.faults.map(formatFault).join(',')].join('.')
     return { state: key, entries: shown, quietMs }
   }
 
