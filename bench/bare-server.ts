@@ -1,5 +1,5 @@
 // The benchmark's baseline: a bare node:http server answering precomputed JSON, the least any
-// Node server can do for the same answers. Run directly (`node bare-server.js <port> <json>`) it is
+// Node server can do for the same answers. Run directly (`node bare-server.js <port> <json>`, port 0 for any) it is
 // the spawn-time baseline; imported, it is the throughput baseline.
 import { randomUUID } from 'node:crypto'
 import http from 'node:http'
@@ -36,5 +36,7 @@ export function createBareServer(getText: string, postText: string): http.Server
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const [port = '0', text = '[]'] = process.argv.slice(2)
-  createBareServer(text, text).listen(Number(port), '127.0.0.1')
+  const server = createBareServer(text, text)
+  // Its address, printed as `relay-mock serve` prints its own: the benchmark reads the port from it.
+  server.listen(Number(port), '127.0.0.1', () => console.log(`listening at http://127.0.0.1:${(server.address() as { port: number }).port}`))
 }

@@ -8,7 +8,6 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import http from 'node:http'
-import { createServer as createNetServer } from 'node:net'
 import { availableParallelism, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
@@ -142,31 +141,27 @@ function post(port: number, path: string, body: string): Promise<{ status: numbe
   })
 }
 
-async function freePort(): Promise<number> {
-  const server = createNetServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
-}
-
-/** Milliseconds from spawn() to the end of the first answer to GET `path`. */
-async function spawnToFirstAnswer(args: (port: number) => string[], path: string): Promise<number> {
-  const port = await freePort()
+/**
+ * Milliseconds from spawn() to the end of the first answer to GET `path`. The process listens on a
+ * port of its choosing and prints its address (`http://127.0.0.1:<port>`), as `serve --port 0`
+ * does: a port picked beforehand could be taken meanwhile by another process on a shared machine.
+ */
+async function spawnToFirstAnswer(args: string[], path: string): Promise<number> {
   const started = performance.now()
-  const child = spawn(process.execPath, args(port), { cwd: root, stdio: 'ignore' })
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] })
   try {
-    for (;;) {
-      try {
-        const answer = await get(port, path)
-        if (answer.status !== 200) throw new Error(`Failed to measure start-up: GET ${path} answered ${answer.status}.`)
-        return performance.now() - started
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ECONNREFUSED') throw error
-        if (child.exitCode !== null) throw new Error(`Failed to measure start-up: ${args(port).join(' ')} exited with ${child.exitCode}.`)
-        await new Promise((resolve) => setTimeout(resolve, 2))
-      }
-    }
+    const port = await new Promise<number>((resolve, reject) => {
+      let out = ''
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        out += chunk
+        const found = /http:\/\/127\.0\.0\.1:(\d+)/.exec(out)
+        if (found) resolve(Number(found[1]))
+      })
+      child.once('exit', (code) => reject(new Error(`Failed to measure start-up: ${args.join(' ')} exited with ${code} before printing its address.`)))
+    })
+    const answer = await get(port, path)
+    if (answer.status !== 200) throw new Error(`Failed to measure start-up: GET ${path} answered ${answer.status}.`)
+    return performance.now() - started
   } finally {
     child.kill('SIGKILL')
     if (child.exitCode === null && child.signalCode === null) await once(child, 'exit')
@@ -240,8 +235,8 @@ async function main(): Promise<void> {
   const bareScript = fileURLToPath(new URL('./bare-server.js', import.meta.url))
   // One unmeasured spawn of each first: the first reads its files from disk, later ones from cache.
   for (let i = 0; i <= SPAWNS; i++) {
-    const m = await spawnToFirstAnswer((port) => ['bin/relay-mock.js', 'serve', '--port', String(port)], getPath)
-    const b = await spawnToFirstAnswer((port) => [bareScript, String(port), getText], getPath)
+    const m = await spawnToFirstAnswer(['bin/relay-mock.js', 'serve', '--port', '0'], getPath)
+    const b = await spawnToFirstAnswer([bareScript, '0', getText], getPath)
     if (i > 0) {
       mockSpawns.push(m)
       bareSpawns.push(b)

@@ -187,7 +187,13 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
         throw new RelayMockError('SCENARIO_SEED_FAILED', `Failed to seed the scenario "${scenario.name}": ${String((error as Error)?.message ?? error).replace(/\.?$/, ".")} Please fix its seed.`)
       }
       const base = createStore()
-      found = { seeded: world, base: base.load(world.data).then(() => base) }
+      const loaded = base.load(world.data).then(
+        () => base,
+        (error: Error) => {
+          throw new RelayMockError('SCENARIO_SEED_FAILED', `Failed to seed the scenario "${scenario.name}": ${error.message}. Please fix its seed.`)
+        },
+      )
+      found = { seeded: world, base: loaded }
       seeds.set(key, found)
     }
     return found

@@ -1,6 +1,7 @@
 // The one door to @msw/data: typed collections for one world, with the indexes that every
 // request's lookup uses, so a lookup costs the same with 30,000 vehicles as with ten.
 import { Collection } from '@msw/data'
+import type { z } from 'zod'
 import {
   custodianRecord,
   locationRecord,
@@ -50,6 +51,65 @@ class Index<T> {
   }
 }
 
+/**
+ * What the collections are given as their schema: a Standard Schema that takes a record as it is.
+ * Each record is validated once, where it comes in: a request body by its route's schema (the
+ * handler then builds the record from it, typed), a seed's records by their record schema in
+ * `load`. A second zod pass inside @msw/data's `create` checked nothing new and cost more than the
+ * rest of a POST.
+ */
+interface Typed<T> {
+  readonly '~standard': {
+    readonly version: 1
+    readonly vendor: string
+    readonly types?: { readonly input: T; readonly output: T }
+    validate(value: unknown): { value: T }
+  }
+}
+const typed = <T>(): Typed<T> => ({ '~standard': { version: 1, vendor: 'relay-mock', validate: (value) => ({ value: value as T }) } })
+
+/** Records per @msw/data collection (see Segmented). */
+const SEGMENT = 256
+
+/**
+ * One kind's records, oldest first, in @msw/data collections of at most SEGMENT records each.
+ * The library deletes a record by a scan and a splice of its whole array: a world at its cap, which
+ * removes its oldest record on every create, would pay for all 10,000 of them each time; here it
+ * pays for one segment's, and an emptied segment is dropped.
+ */
+class Segmented<T extends object> {
+  readonly #segments: Array<Collection<Typed<T>>> = []
+  readonly #schema = typed<T>()
+  #count = 0
+
+  /** Stores a copy of `values`; answers it and the collection that holds it (for `delete`). */
+  async create(values: T): Promise<{ record: T; home: Collection<Typed<T>> }> {
+    let home = this.#segments[this.#segments.length - 1]
+    if (!home || home.count() >= SEGMENT) {
+      home = new Collection({ schema: this.#schema })
+      this.#segments.push(home)
+    }
+    const record = (await home.create(values)) as T
+    this.#count++
+    return { record, home }
+  }
+
+  delete(record: T, home: Collection<Typed<T>>): void {
+    home.delete(record as Parameters<typeof home.delete>[0])
+    this.#count--
+    if (home.count() === 0) this.#segments.splice(this.#segments.indexOf(home), 1)
+  }
+
+  all(): T[] {
+    if (this.#segments.length === 1) return this.#segments[0].all() as T[]
+    return this.#segments.flatMap((segment) => segment.all() as T[])
+  }
+
+  count(): number {
+    return this.#count
+  }
+}
+
 interface Records<T> {
   create(values: T): Promise<T>
   byId(id: string): T | undefined
@@ -87,20 +147,21 @@ export interface Store {
  */
 export function createStore(): Store {
   const collections = {
-    locations: new Collection({ schema: locationRecord }),
-    rentalCompanies: new Collection({ schema: rentalCompany }),
-    vehicles: new Collection({ schema: vehicleRecord }),
-    custodians: new Collection({ schema: custodianRecord }),
-    payments: new Collection({ schema: paymentRecord }),
+    locations: new Segmented<LocationRecord>(),
+    rentalCompanies: new Segmented<RentalCompany>(),
+    vehicles: new Segmented<VehicleRecord>(),
+    custodians: new Segmented<CustodianRecord>(),
+    payments: new Segmented<PaymentRecord>(),
   }
-  const byId = new Map<string, { kind: keyof WorldData; record: unknown }>()
+  const byId = new Map<string, { kind: keyof WorldData; record: unknown; home: unknown }>()
   const seeded = new Set<string>()
   const companiesByKennitala = new Index<RentalCompany>()
   const vehiclesByPlate = new Index<VehicleRecord>()
   const custodiansByVehicle = new Index<CustodianRecord>()
 
-  function remember<K extends keyof WorldData>(kind: K, record: WorldData[K][number]): WorldData[K][number] {
-    byId.set(record.id, { kind, record })
+  async function add<K extends keyof WorldData>(kind: K, values: WorldData[K][number]): Promise<WorldData[K][number]> {
+    const { record, home } = await (collections[kind] as unknown as Segmented<WorldData[K][number]>).create(values)
+    byId.set(record.id, { kind, record, home })
     return record
   }
   function forget(id: string): boolean {
@@ -108,7 +169,7 @@ export function createStore(): Store {
     if (!hit || seeded.has(id)) return false
     byId.delete(id)
     const record = hit.record as never
-    collections[hit.kind].delete(record)
+    collections[hit.kind].delete(record, hit.home as never)
     if (hit.kind === 'rentalCompanies') companiesByKennitala.remove((record as RentalCompany).kennitala, record)
     else if (hit.kind === 'vehicles') vehiclesByPlate.remove(normalizePlate((record as VehicleRecord).plate), record)
     else if (hit.kind === 'custodians') custodiansByVehicle.remove((record as CustodianRecord).vehicleId, record)
@@ -121,17 +182,15 @@ export function createStore(): Store {
 
   const store: Store = {
     locations: {
-      async create(values: LocationRecord) {
-        return remember('locations', await collections.locations.create(values))
-      },
+      create: (values: LocationRecord) => add('locations', values),
       byId: (id: string) => find('locations', id),
       all: () => collections.locations.all(),
     },
     rentalCompanies: {
       async create(values: RentalCompany) {
-        const record = await collections.rentalCompanies.create(values)
+        const record = await add('rentalCompanies', values)
         companiesByKennitala.add(record.kennitala, record)
-        return remember('rentalCompanies', record)
+        return record
       },
       byId: (id: string) => find('rentalCompanies', id),
       byKennitala: (kennitala: string) => companiesByKennitala.get(kennitala),
@@ -139,9 +198,9 @@ export function createStore(): Store {
     },
     vehicles: {
       async create(values: VehicleRecord) {
-        const record = await collections.vehicles.create(values)
+        const record = await add('vehicles', values)
         vehiclesByPlate.add(normalizePlate(record.plate), record)
-        return remember('vehicles', record)
+        return record
       },
       byId: (id: string) => find('vehicles', id),
       /** Every vehicle with this plate, active or not, oldest first. */
@@ -152,18 +211,16 @@ export function createStore(): Store {
     },
     custodians: {
       async create(values: CustodianRecord) {
-        const record = await collections.custodians.create(values)
+        const record = await add('custodians', values)
         custodiansByVehicle.add(record.vehicleId, record)
-        return remember('custodians', record)
+        return record
       },
       byId: (id: string) => find('custodians', id),
       byVehicle: (vehicleId: string) => custodiansByVehicle.get(vehicleId),
       all: () => collections.custodians.all(),
     },
     payments: {
-      async create(values: PaymentRecord) {
-        return remember('payments', await collections.payments.create(values))
-      },
+      create: (values: PaymentRecord) => add('payments', values),
       byId: (id: string) => find('payments', id),
       all: () => collections.payments.all(),
     },
@@ -187,11 +244,12 @@ export function createStore(): Store {
       }
     },
     async load(data: WorldData): Promise<void> {
-      for (const r of data.locations) await store.locations.create(r)
-      for (const r of data.rentalCompanies) await store.rentalCompanies.create(r)
-      for (const r of data.vehicles) await store.vehicles.create(r)
-      for (const r of data.custodians) await store.custodians.create(r)
-      for (const r of data.payments) await store.payments.create(r)
+      // A seed comes from a scenario, maybe a user's: its records are checked here, by their schemas.
+      for (const r of data.locations) await store.locations.create(checked(locationRecord, r, 'locations'))
+      for (const r of data.rentalCompanies) await store.rentalCompanies.create(checked(rentalCompany, r, 'rentalCompanies'))
+      for (const r of data.vehicles) await store.vehicles.create(checked(vehicleRecord, r, 'vehicles'))
+      for (const r of data.custodians) await store.custodians.create(checked(custodianRecord, r, 'custodians'))
+      for (const r of data.payments) await store.payments.create(checked(paymentRecord, r, 'payments'))
       for (const kind of Object.keys(data) as Array<keyof WorldData>) for (const r of data[kind]) seeded.add(r.id)
     },
     isSeeded: (id) => seeded.has(id),
@@ -199,6 +257,15 @@ export function createStore(): Store {
     evicted: () => 0,
   }
   return store
+}
+
+/** A seed's record as its schema reads it, or an error naming the record and what was wrong. */
+function checked<T>(schema: z.ZodType<T>, record: unknown, kind: keyof WorldData): T {
+  const result = schema.safeParse(record)
+  if (result.success) return result.data
+  const issue = result.error.issues[0]
+  const field = issue.path.length > 0 ? ` ${issue.path.join('.')}` : ''
+  throw new Error(`the seed's ${kind} record ${JSON.stringify((record as { id?: unknown })?.id ?? record)}${field} ${issue.message}`)
 }
 
 /**

@@ -58,3 +58,17 @@ describe('worlds of one scenario', () => {
     expect(one.store.counts()).toEqual(two.store.counts())
   })
 })
+
+describe('a capped layer', () => {
+  it('removes the oldest created records, across many of the collections that hold them, and lists the rest in order', async () => {
+    const store = layerStore(createStore(), { maxRecords: 300 })
+    const id = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`
+    for (let i = 0; i < 1000; i++) await store.vehicles.create(vehicle(id(i), `CAP${i}`.slice(0, 8)))
+    expect(store.evicted()).toBe(700)
+    expect(store.counts().vehicles).toBe(300)
+    expect(store.vehicles.all().map((v) => v.id)).toEqual(Array.from({ length: 300 }, (_, i) => id(700 + i)))
+    expect(store.vehicles.byId(id(699))).toBeUndefined()
+    expect(store.vehicles.byId(id(700))?.id).toBe(id(700))
+    expect(store.vehicles.byPlate('CAP5')).toEqual([])
+  })
+})

@@ -8,7 +8,7 @@ import { createRelayMock } from '../../src/index.js'
 import { createRelayService, RelayMockError } from '../../src/core/mock.js'
 import { defineScenario, type Scenario } from '../../src/core/scenario.js'
 import { toScenario, type ScenarioFile } from '../../src/core/scenario-file.js'
-import { buildWorld } from '../../src/core/seed.js'
+import { buildWorld, ownedVehicleVisit } from '../../src/core/seed.js'
 import { scenarios } from '../../scenarios/index.js'
 import { referenceClient } from '../../src/node/reference-client.js'
 import { toRelayEnv } from '../../src/node/runner.js'
@@ -110,6 +110,22 @@ describe('a Scenario object given to the service', () => {
     })
     const error = await createRelayService({ scenario: broken }).catch((e: unknown) => e)
     expect(error).toMatchObject({ code: 'SCENARIO_SEED_FAILED', message: 'Failed to seed the scenario "broken-seed": no company to hold the van. Please fix its seed.' })
+  })
+
+  it('turns a seed record its schema refuses into a set-up error naming the record and the field', async () => {
+    const broken = defineScenario({
+      name: 'bad-country',
+      description: 'Its seed adds a vehicle with a country code no vehicle can have',
+      seed(context) {
+        context.data.vehicles.push({ id: '00000000-0000-4000-8000-00000000000b', plate: 'GL456', country: 'Iceland', active: true })
+        return ownedVehicleVisit(context)
+      },
+    })
+    const error = await createRelayService({ scenario: broken }).catch((e: unknown) => e)
+    expect(error).toMatchObject({
+      code: 'SCENARIO_SEED_FAILED',
+      message: 'Failed to seed the scenario "bad-country": the seed\'s vehicles record "00000000-0000-4000-8000-00000000000b" country is not a lower-case two-letter country code. Please fix its seed.',
+    })
   })
 })
 
