@@ -364,21 +364,16 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     const kept = journalBody(request.body, settings.journalBodyBytes)
     if (kept?.bodyTruncated) parsedBody = undefined
     const requestHeaders = journalHeaders(request.headers)
+    const journaled: JournalEntry['request'] = { method: request.method, path, query: maskQuery(query), search: maskSearch(search), headers: requestHeaders.headers }
+    if (kept) Object.assign(journaled, kept)
+    if (parsedBody !== undefined) journaled.body = parsedBody
+    if (bodyError !== undefined) journaled.bodyError = bodyError
     const entry: JournalEntry = {
       seq: ++seq,
-      time: new Date().toISOString(),
+      time: isoNow(),
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       worldId: world?.id ?? null,
-      request: {
-        method: request.method,
-        path,
-        query: maskQuery(query),
-        search: maskSearch(search),
-        headers: requestHeaders.headers,
-        ...kept,
-        ...(parsedBody !== undefined ? { body: parsedBody } : {}),
-        ...(bodyError !== undefined ? { bodyError } : {}),
-      },
+      request: journaled,
       // No status line was sent for a reset or a hang: HAR's convention for no answer is status 0.
       response: transport === 'reset' || transport === 'hang' ? { status: 0, headers: {}, body: null } : { status: reply.status, headers: maskHeaders(headers), body: request.method === 'HEAD' ? undefined : reply.body },
       route: route?.id ?? null,
@@ -587,14 +582,31 @@ const JSON_HEADERS: Record<string, string> = Object.freeze({ 'content-type': 'ap
 
 /** A client sends the same credentials on every request: mask each value once. */
 const maskedValues = new Map<string, string>()
+/** The last value masked under each name: a comparison, where a map lookup would hash a new key. */
+const lastMasked = new Map<string, { value: string; masked: string }>()
 function masked(name: string, value: string): string {
+  const last = lastMasked.get(name)
+  if (last !== undefined && last.value === value) return last.masked
   const key = `${name}:${value}`
   let result = maskedValues.get(key)
   if (result === undefined) {
     result = maskHeader(name, value)
     if (maskedValues.size < 1000) maskedValues.set(key, result)
   }
+  lastMasked.set(name, { value, masked: result })
   return result
+}
+
+/** Now as ISO 8601; one toISOString a millisecond rather than one a request. */
+let clockMs = Number.NaN
+let clockIso = ''
+function isoNow(): string {
+  const now = Date.now()
+  if (now !== clockMs) {
+    clockMs = now
+    clockIso = new Date(now).toISOString()
+  }
+  return clockIso
 }
 
 /** An entry's fixed fields (seq, time, route, status…), about, in bytes. */

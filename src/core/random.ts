@@ -13,7 +13,7 @@ export function createRandom(seed: string | number) {
   }
   const hex = (n: number) => {
     let out = ''
-    for (let i = 0; i < n; i++) out += Math.floor(next() * 16).toString(16)
+    for (let i = 0; i < n; i++) out += HEX[Math.floor(next() * 16)]
     return out
   }
   return {
@@ -25,6 +25,8 @@ export function createRandom(seed: string | number) {
 }
 
 export type Random = ReturnType<typeof createRandom>
+
+const HEX = '0123456789abcdef'
 
 function hash(text: string): number {
   let h = 2166136261

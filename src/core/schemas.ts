@@ -11,27 +11,27 @@ function expecting<T extends z.ZodType>(schema: T, expected: string, example?: u
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
 function isCalendarDate(year: number, month: number, day: number): boolean {
-  // There is no year 0 (and Date.UTC would read 0–99 as 1900–1999).
+  // There is no year 0. The proleptic Gregorian calendar, as Date counts it.
   if (year < 1 || month < 1 || month > 12 || day < 1) return false
-  const days = new Date(Date.UTC(year, month, 0)).getUTCDate()
-  return day <= days
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+  return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1])
 }
 
 /** True when `value` is `YYYY-MM-DD HH:MM:SS` naming a real moment (no 2025-02-30, no 24:00:00). */
 export function isTimestamp(value: string): boolean {
   const m = TIMESTAMP.exec(value)
   if (!m) return false
-  const [, y, mo, d, h, mi, s] = m.map(Number)
-  return isCalendarDate(y, mo, d) && h < 24 && mi < 60 && s < 60
+  return isCalendarDate(+m[1], +m[2], +m[3]) && +m[4] < 24 && +m[5] < 60 && +m[6] < 60
 }
 
 /** True when `value` is `YYYY-MM-DD` naming a real day. */
 export function isDate(value: string): boolean {
   const m = DATE.exec(value)
   if (!m) return false
-  const [, y, mo, d] = m.map(Number)
-  return isCalendarDate(y, mo, d)
+  return isCalendarDate(+m[1], +m[2], +m[3])
 }
 
 export const uuid = expecting(
