@@ -34,6 +34,11 @@ const cli: Argv = yargs(args)
   .check(() => checkSwitches(cli, args))
   .fail(failHandler(() => cli, commands, args))
 
+// yargs renders the whole help text (cliui, string-width) each time a command runs, so that a later
+// failure could print it; relay-mock's failures are one line and never print it, and the rendering was
+// a fifth of `serve`'s start-up. `--help` renders it when asked, as before.
+;(cli as unknown as { getInternalMethods(): { getUsageInstance(): { cacheHelpMessage(): void } } }).getInternalMethods().getUsageInstance().cacheHelpMessage = () => {}
+
 try {
   await cli.parseAsync()
 } catch (error) {
