@@ -189,6 +189,15 @@ describe('relay-mock scenarios', () => {
   })
 })
 
+describe('relay-mock serve --help', () => {
+  it('prints the options of serve and exits 0 (the help text is rendered when asked, not at each start)', () => {
+    const result = run(['serve', '--help'])
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain('Run the mock relay service over HTTP')
+    expect(result.stdout).toMatch(/--world-records\s+How many records clients may create in one world/)
+  })
+})
+
 describe('relay-mock with no command', () => {
   it('exits 2 asking for a command', () => {
     const result = run([])
