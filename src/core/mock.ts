@@ -293,6 +293,8 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
   /** Answers one request: the single pipeline behind every transport. Never throws. */
   async function handle(request: RelayRequest): Promise<RelayResponse> {
     const started = performance.now()
+    // The entry's time is when the request arrived: the rules add durationMs to it for when it was answered.
+    const arrived = isoNow()
     const queryAt = request.url.indexOf('?')
     const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt)
     const search = queryAt === -1 ? '' : request.url.slice(queryAt)
@@ -370,7 +372,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     if (bodyError !== undefined) journaled.bodyError = bodyError
     const entry: JournalEntry = {
       seq: ++seq,
-      time: isoNow(),
+      time: arrived,
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       worldId: world?.id ?? null,
       request: journaled,
