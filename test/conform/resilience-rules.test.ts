@@ -96,6 +96,14 @@ describe('resilience.retry-after', () => {
     expect(check('resilience.retry-after', [limited(3000), { ...vehicles(1500) }]).status).toBe('failed')
   })
 
+  it('does not judge a retry sent before the 503 went out: the client had given up on it and never read the Retry-After', () => {
+    // The client's 5 s timeout ended the first lookup at 5,000 ms; the busy server answered 503 at 6,000 ms.
+    const late: Step = { route: 'GET /vehicles?plate=AB123', status: 503, at: 0, durationMs: 6000, headers: { 'retry-after': '1' } }
+    expect(check('resilience.retry-after', [late, vehicles(5010)]).status).toBe('passed')
+    // The same retry sent once the 503 was out is judged: 10 ms is not the second it asked for.
+    expect(check('resilience.retry-after', [late, vehicles(6010)]).status).toBe('failed')
+  })
+
   it('warns when the client gives up at once on a 503 it was told to retry', () => {
     const outcome = check('resilience.retry-after', [unavailable])
     expect(outcome.status).toBe('warning')
@@ -107,6 +115,12 @@ describe('resilience.bounded-retries', () => {
   const reset = (at: number): Step => ({ route: 'GET /vehicles?plate=AB123', status: 0, at, durationMs: 1, fault: 'reset' })
   it('lets a lookup be retried at once after a reset', () => {
     expect(check('resilience.bounded-retries', [company, reset(10), reset(12), vehicles(14)]).status).toBe('passed')
+  })
+
+  it('lets a lookup be retried at once when the 500 went out only after the client had given up on it', () => {
+    const late: Step = { route: 'GET /vehicles?plate=AB123', status: 500, at: 10, durationMs: 6000 }
+    expect(check('resilience.bounded-retries', [company, late, vehicles(5020)]).status).toBe('passed')
+    expect(check('resilience.bounded-retries', [company, late, vehicles(6020)]).status).toBe('failed')
   })
 
   it('fails a fourth attempt, naming it', () => {

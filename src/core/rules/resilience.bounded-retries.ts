@@ -37,6 +37,9 @@ export default defineRule({
         const status = prev.response.status
         if (answerLost(prev) || status < 500 || retryAfterMs(prev)) continue
         const wait = waitBetween(prev, next)
+        // Sent again before the 5xx went out: the client had given up on that request (its timeout)
+        // and never saw the 5xx; a retry after a timeout may come at once (no-resend judges a POST's).
+        if (wait < -CLOCK_SLACK_MS) continue
         if (wait < MIN_BACKOFF_MS - CLOCK_SLACK_MS) {
           return fail(
             `Expected a wait of at least ${MIN_BACKOFF_MS} ms before retrying after a ${status}: ${named(requests, prev)} was answered ${status} with no Retry-After; the client sent ${named(requests, next)} after ${ms(Math.max(0, wait))}.`,

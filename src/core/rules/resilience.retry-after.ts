@@ -36,6 +36,10 @@ export default defineRule({
           continue
         }
         const wait = waitBetween(refused, retry)
+        // Sent again before the 503 or 429 went out: the client had given up on that request (its
+        // timeout, on a machine too busy to answer in time) and never read the Retry-After. A retry
+        // after no answer is bounded-retries' to judge, not this rule's.
+        if (wait < -CLOCK_SLACK_MS) continue
         const needed = after.ms - (after.dateForm ? DATE_TOLERANCE_MS : 0) - CLOCK_SLACK_MS
         if (wait < needed) {
           return fail(
