@@ -143,7 +143,7 @@ export function exchangeDetails(entry: JournalEntry): SafeHtml {
 <section class="pane"><h5>Response <span class="muted">${entry.durationMs} ms</span></h5>
 <p class="reqline"><code>${response.status} ${statusText(response.status)}</code></p>
 <h6>Headers</h6>${headerList(response.headers)}
-<h6>Body</h6><pre class="body"><code>${pretty(response.body)}</code></pre></section>
+<h6>Body</h6>${response.body === undefined || response.status === 204 || request.method === 'HEAD' ? html`<p class="muted">No body.</p>` : html`<pre class="body"><code>${pretty(response.body)}</code></pre>`}</section>
 </div>`
 }
 

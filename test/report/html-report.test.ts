@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import type { JournalEntry } from '../../src/core/journal.js'
+import { exchangeDetails } from '../../src/devtools/diagram.js'
 import { toHtmlReport } from '../../src/node/reporters/html.js'
 import { FROZEN, describeRule, fixtureRun, hostileRun } from './fixtures.js'
 
@@ -52,5 +54,31 @@ describe('toHtmlReport', () => {
       expect(page).toMatch(new RegExp(`<li><code>${rule.replace('.', '\\.')}</code>`))
     }
     expect(page).toContain('<code>node ./pos/relay-client.js --verbose</code>')
+  })
+})
+
+describe('exchangeDetails', () => {
+  const entry = (method: string, status: number, body: unknown): JournalEntry =>
+    ({
+      seq: 1,
+      time: '2026-11-21T10:00:00.000Z',
+      durationMs: 1,
+      worldId: 'w',
+      request: { method, path: '/vehicles', query: {}, search: '?plate=AB123', headers: {} },
+      response: { status, headers: {}, body },
+      route: `${method} /vehicles`,
+      auth: 'ok',
+    }) as JournalEntry
+
+  it('says "No body." for an answer without one (HEAD, 204), never "undefined"', () => {
+    for (const [method, status, body] of [['HEAD', 200, undefined], ['HEAD', 200, null], ['OPTIONS', 204, undefined]] as const) {
+      const shown = String(exchangeDetails(entry(method, status, body)))
+      expect(shown).not.toContain('undefined')
+      expect(shown).toMatch(/<h6>Body<\/h6><p class="muted">No body\.<\/p><\/section>\s*<\/div>$/)
+    }
+  })
+
+  it('shows a JSON answer indented', () => {
+    expect(String(exchangeDetails(entry('GET', 200, [{ id: 'v1' }])))).toContain('<pre class="body"><code>[\n  {\n    &quot;id&quot;: &quot;v1&quot;\n  }\n]</code></pre>')
   })
 })
