@@ -85,7 +85,7 @@ ${toChecksList(visit.checks, describeRule)}
 
 function table(caption: string, head: string[], rows: SafeHtml[], more = 0): SafeHtml {
   if (rows.length === 0) return html`<p class="muted empty-table">None yet.</p>`
-  return html`<div class="table-wrap"><table class="records"><caption class="visually-hidden">${caption}</caption><thead><tr>${head.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table>${more > 0 ? html`<p class="muted more">…and ${more} more (GET /__relay/world lists every record).</p>` : ''}</div>`
+  return html`<div class="table-wrap"><table class="records"><caption class="visually-hidden">${caption}</caption><thead><tr>${head.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table>${more > 0 ? html`<p class="muted more">…and ${more} more (GET /__relay/world pages through every record: ?since=, ?limit=).</p>` : ''}</div>`
 }
 
 const NEW = html`<span class="new-badge">new</span>`
