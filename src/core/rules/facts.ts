@@ -136,6 +136,18 @@ export function isFailure(entry: JournalEntry): boolean {
   return (entry.response.status >= 500 && entry.response.status < 600) || answerLost(entry)
 }
 
+/** What the journal's times may lose between two requests on a busy machine (its clock, a late timer). */
+export const CLOCK_SLACK_MS = 50
+
+/**
+ * True when `next` was sent before `prev`'s answer went out: the client had given up on `prev` at its
+ * own timeout (on a machine too busy to answer in time) and never read that answer, so the answer's
+ * status and Retry-After cannot be held against the retry.
+ */
+export function sentBeforeAnswer(prev: JournalEntry, next: JournalEntry): boolean {
+  return waitBetween(prev, next) < -CLOCK_SLACK_MS
+}
+
 /** How long the client waited between the end of `prev` (its answer, or its giving up) and sending `next`, in ms. */
 export function waitBetween(prev: JournalEntry, next: JournalEntry): number {
   return Date.parse(next.time) - (Date.parse(prev.time) + prev.durationMs)

@@ -4,14 +4,12 @@
 // (what urllib3 and most HTTP libraries do for an idempotent request); whether a POST may be sent
 // again at all is resilience.no-resend's to judge. Works live.
 import { defineRule } from './define.js'
-import { answerLost, attempts, fail, ms, named, pass, retryAfterMs, skip, waitBetween } from './facts.js'
+import { answerLost, attempts, CLOCK_SLACK_MS, fail, ms, named, pass, retryAfterMs, sentBeforeAnswer, skip, waitBetween } from './facts.js'
 
 /** The attempts allowed at one request, the first included. */
 export const MAX_ATTEMPTS = 3
 /** The least wait before retrying a 5xx that gave no Retry-After. */
 export const MIN_BACKOFF_MS = 500
-/** What the journal's times may lose between two requests on a busy machine (its clock, a late timer). */
-const CLOCK_SLACK_MS = 50
 
 export default defineRule({
   id: 'resilience.bounded-retries',
@@ -36,10 +34,9 @@ export default defineRule({
         const next = group[i]
         const status = prev.response.status
         if (answerLost(prev) || status < 500 || retryAfterMs(prev)) continue
+        // Never saw the 5xx: a retry after the client's own timeout may come at once (no-resend judges a POST's).
+        if (sentBeforeAnswer(prev, next)) continue
         const wait = waitBetween(prev, next)
-        // Sent again before the 5xx went out: the client had given up on that request (its timeout)
-        // and never saw the 5xx; a retry after a timeout may come at once (no-resend judges a POST's).
-        if (wait < -CLOCK_SLACK_MS) continue
         if (wait < MIN_BACKOFF_MS - CLOCK_SLACK_MS) {
           return fail(
             `Expected a wait of at least ${MIN_BACKOFF_MS} ms before retrying after a ${status}: ${named(requests, prev)} was answered ${status} with no Retry-After; the client sent ${named(requests, next)} after ${ms(Math.max(0, wait))}.`,

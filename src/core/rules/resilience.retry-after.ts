@@ -3,10 +3,8 @@
 // loses a payment a moment's wait would have saved (a warning). An HTTP-date has one-second
 // resolution, so a wait one second short of it still counts. Works live.
 import { defineRule } from './define.js'
-import { attempts, fail, ms, named, pass, retryAfterMs, skip, waitBetween, warn } from './facts.js'
+import { attempts, CLOCK_SLACK_MS, fail, ms, named, pass, retryAfterMs, sentBeforeAnswer, skip, waitBetween, warn } from './facts.js'
 
-/** What the journal's times may lose between two requests on a busy machine (its clock, a late timer). */
-const CLOCK_SLACK_MS = 50
 /** An HTTP-date names a whole second. */
 const DATE_TOLERANCE_MS = 1000
 
@@ -35,11 +33,9 @@ export default defineRule({
           }
           continue
         }
+        // Never read the Retry-After: a retry after no answer is bounded-retries' to judge, not this rule's.
+        if (sentBeforeAnswer(refused, retry)) continue
         const wait = waitBetween(refused, retry)
-        // Sent again before the 503 or 429 went out: the client had given up on that request (its
-        // timeout, on a machine too busy to answer in time) and never read the Retry-After. A retry
-        // after no answer is bounded-retries' to judge, not this rule's.
-        if (wait < -CLOCK_SLACK_MS) continue
         const needed = after.ms - (after.dateForm ? DATE_TOLERANCE_MS : 0) - CLOCK_SLACK_MS
         if (wait < needed) {
           return fail(
