@@ -271,41 +271,35 @@ function existing(path: string) {
   }
 }
 
+/** A path to write to, of one kind: writable if it exists, else creatable (its missing folders too). */
+function writablePath(kind: 'file' | 'folder', expected: string): Check<string> {
+  const other = kind === 'file' ? 'folder' : 'file'
+  return {
+    expected,
+    parse(text) {
+      if (text.trim() === '') refuse('is empty')
+      const path = resolve(text)
+      const stat = existing(path)
+      if (stat && stat.isDirectory() !== (kind === 'folder')) refuse(`is a ${other}, not a ${kind}`)
+      if (stat && !writable(path)) refuse(`cannot be written (the ${kind} is not writable)`)
+      const reason = stat ? undefined : cannotCreate(path)
+      if (reason) refuse(reason)
+      return text
+    },
+  }
+}
+
 /**
  * A file to write a report to: it is writable, or it can be created (its missing folders too).
- * @example writableFile.parse('reports/conform.json') // the absolute path
+ * @example writableFile.parse('reports/conform.json') // 'reports/conform.json'
  */
-export const writableFile: Check<string> = {
-  expected: 'a file in a folder that exists and is writable, or can be created',
-  parse(text) {
-    if (text.trim() === '') refuse('is empty')
-    const path = resolve(text)
-    const stat = existing(path)
-    if (stat?.isDirectory()) refuse('is a folder, not a file')
-    if (stat && !writable(path)) refuse('cannot be written (the file is not writable)')
-    const reason = stat ? undefined : cannotCreate(path)
-    if (reason) refuse(reason)
-    return text
-  },
-}
+export const writableFile: Check<string> = writablePath('file', 'a file in a folder that exists and is writable, or can be created')
 
 /**
  * A folder to write reports into: it exists and is writable, or it can be created.
  * @example writableFolder.parse('conform-report') // 'conform-report'
  */
-export const writableFolder: Check<string> = {
-  expected: 'a folder that exists and is writable, or can be created',
-  parse(text) {
-    if (text.trim() === '') refuse('is empty')
-    const path = resolve(text)
-    const stat = existing(path)
-    if (stat && !stat.isDirectory()) refuse('is a file, not a folder')
-    if (stat && !writable(path)) refuse('cannot be written (the folder is not writable)')
-    const reason = stat ? undefined : cannotCreate(path)
-    if (reason) refuse(reason)
-    return text
-  },
-}
+export const writableFolder: Check<string> = writablePath('folder', 'a folder that exists and is writable, or can be created')
 
 /**
  * A file to read.
