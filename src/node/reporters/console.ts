@@ -114,7 +114,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
       const failedCases = result.cases.filter((kase) => kase.status === 'failed' || kase.status === 'flaky')
       for (const kase of failedCases) {
         write('')
-        const mark = kase.status === 'flaky' ? c.yellow('~') : c.red('✗')
+        const mark = paint(c, kase.status, CASE_MARKS[kase.status])
         const runs = kase.runs ? `; failed ${kase.runs.failed} of ${kase.runs.total} runs, this is the first that failed` : ''
         write(`${mark} ${c.bold(kase.id)} ${c.dim(`— ${kase.title} (scenario ${kase.scenario}${runs})`)}`)
         for (const check of kase.checks.filter((ch) => ch.status === 'failed')) {
@@ -139,7 +139,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
       const unchecked = grouped(result.cases, 'not-checked')
       if (unchecked.length > 0) {
         write('')
-        write(`${c.magenta('?')} ${c.bold('Not checked')} ${c.dim(`(an input was missing; ${summary.allowPartial ? '--allow-partial accepts the partial cases' : 'a partial case fails the run unless --allow-partial'})`)}`)
+        write(`${paint(c, 'partial', CASE_MARKS.partial)} ${c.bold('Not checked')} ${c.dim(`(an input was missing; ${summary.allowPartial ? '--allow-partial accepts the partial cases' : 'a partial case fails the run unless --allow-partial'})`)}`)
         for (const { rules, cases, reason } of unchecked) {
           write(`    ${rules.map((rule) => c.magenta(rule)).join(', ')} ${c.dim(`in ${where(cases)}`)}`)
           write(indent(reason, '      '))
@@ -148,7 +148,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
       const warned = grouped(result.cases, 'warning')
       if (warned.length > 0) {
         write('')
-        write(`${c.yellow('!')} ${c.bold('Warnings')} ${c.dim(summary.strict ? '(--strict: they fail the run)' : '(safe, but not the best the interface allows; --strict fails on them)')}`)
+        write(`${paint(c, 'warning', CASE_MARKS.warning)} ${c.bold('Warnings')} ${c.dim(summary.strict ? '(--strict: they fail the run)' : '(safe, but not the best the interface allows; --strict fails on them)')}`)
         for (const { rules, cases, reason } of warned) {
           write(`    ${rules.map((rule) => c.yellow(rule)).join(', ')} ${c.dim(`in ${where(cases)}`)}`)
           write(indent(reason, '      '))
