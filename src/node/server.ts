@@ -5,6 +5,7 @@ import http from 'node:http'
 import net, { type AddressInfo, type Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { RelayMockError, type RelayService, type RelayRequest, type RelayResponse } from '../core/mock.js'
+import { toProblem } from '../core/problems.js'
 import { allowOf, SERVICE_TABLE } from '../core/protocol.js'
 import type { World } from '../core/world.js'
 
@@ -128,8 +129,9 @@ const ALLOW = allowOf(SERVICE_TABLE.map((compiled) => compiled.route.method))
 /** A JSON 405 written straight to a socket that never became a request. */
 function refuseRaw(socket: Duplex, sentence: string): void {
   if (!socket.writable) return
-  const body = JSON.stringify({ type: 'https://relay-mock.dev/problems/method-not-allowed', title: 'Method Not Allowed', status: 405, message: `${sentence} Please use GET or POST as the endpoint documents.` })
-  socket.end(`HTTP/1.1 405 Method Not Allowed\r\ncontent-type: application/problem+json\r\nallow: ${ALLOW}\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+  const { body } = toProblem(405, `${sentence} Please use GET or POST as the endpoint documents.`)
+  const text = JSON.stringify(body)
+  socket.end(`HTTP/1.1 405 Method Not Allowed\r\ncontent-type: application/problem+json\r\nallow: ${ALLOW}\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`)
 }
 
 /** Starts listening; resolves with the base URL. Port 0 picks a free port. */
