@@ -3,6 +3,7 @@
 // string with its stylesheet (live.css, ../diagram.css) and script (live.js) inlined. The server renders every fragment (with the same
 // diagram as the HTML report); the page polls GET /__relay/live and swaps in what changed.
 import { checkTally, DIAGRAM_CSS, inlineCode, toChecksList, toSequenceDiagram } from '../diagram.js'
+import { CASE_BADGES } from '../marks.js'
 import { FAULT_KINDS, formatFault, stepOf } from '../../core/faults.js'
 import { ruleById } from '../../core/rules/index.js'
 import type { World } from '../../core/world.js'
@@ -31,10 +32,10 @@ function time(iso: string): string {
 }
 
 const STATUS_TEXT: Record<LiveVisit['status'], { icon: string; text: string }> = {
-  passed: { icon: '✓', text: 'Passed' },
-  warning: { icon: '!', text: 'Warning' },
-  partial: { icon: '?', text: 'Partial' },
-  failed: { icon: '✗', text: 'Failed' },
+  passed: CASE_BADGES.passed,
+  warning: CASE_BADGES.warning,
+  partial: CASE_BADGES.partial,
+  failed: CASE_BADGES.failed,
   'in-progress': { icon: '…', text: 'In progress' },
 }
 

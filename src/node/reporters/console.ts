@@ -4,6 +4,7 @@
 // the end; elsewhere (CI, a pipe) only the plain lines. Colour only when the stream is a terminal.
 import pc from 'picocolors'
 import { plural } from '../../core/text.js'
+import { CASE_BADGES } from '../../devtools/marks.js'
 import { cellAt, toMatrix, type Matrix } from '../../core/rules/matrix.js'
 import type { CaseResult, CaseStart, CaseStatus, Check, Reporter, RunResult, RunStart } from '../../core/rules/types.js'
 
@@ -29,9 +30,6 @@ function indent(text: string, prefix: string): string {
     .map((line) => prefix + line)
     .join('\n')
 }
-
-/** A case's mark: passed ✓, warning !, partial ?, failed ✗, not reached –, flaky ~. */
-export const CASE_MARKS: Record<CaseStatus, string> = { passed: '✓', warning: '!', partial: '?', failed: '✗', 'not-reached': '–', flaky: '~' }
 
 /**
  * The checks of `status` across cases, grouped by what they say: the rules that say it and the cases they
@@ -105,7 +103,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
         result.status === 'not-reached' ? c.red('not reached: the client never made the request this case breaks') : '',
         result.timedOut ? c.red('timed out, killed') : '',
       ].filter(Boolean)
-      write(`  ${paint(c, result.status, CASE_MARKS[result.status])} ${result.id.padEnd(width)}  ${c.dim(formatMs(result.durationMs))}${detail.length ? `  ${detail.join('  ')}` : ''}`)
+      write(`  ${mark(c, result.status)} ${result.id.padEnd(width)}  ${c.dim(formatMs(result.durationMs))}${detail.length ? `  ${detail.join('  ')}` : ''}`)
       progress.ended(result.id)
     },
     onRunEnd(result: RunResult) {
@@ -114,9 +112,8 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
       const failedCases = result.cases.filter((kase) => kase.status === 'failed' || kase.status === 'flaky')
       for (const kase of failedCases) {
         write('')
-        const mark = paint(c, kase.status, CASE_MARKS[kase.status])
         const runs = kase.runs ? `; failed ${kase.runs.failed} of ${kase.runs.total} runs, this is the first that failed` : ''
-        write(`${mark} ${c.bold(kase.id)} ${c.dim(`— ${kase.title} (scenario ${kase.scenario}${runs})`)}`)
+        write(`${mark(c, kase.status)} ${c.bold(kase.id)} ${c.dim(`— ${kase.title} (scenario ${kase.scenario}${runs})`)}`)
         for (const check of kase.checks.filter((ch) => ch.status === 'failed')) {
           write(`    ${c.red(check.rule)}`)
           write(indent(check.message, '      '))
@@ -124,7 +121,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
       }
       for (const kase of result.cases.filter((k) => k.status === 'not-reached')) {
         write('')
-        write(`${c.red(CASE_MARKS['not-reached'])} ${c.bold(kase.id)} ${c.dim(`— ${kase.title} (scenario ${kase.scenario})`)}`)
+        write(`${mark(c, 'not-reached')} ${c.bold(kase.id)} ${c.dim(`— ${kase.title} (scenario ${kase.scenario})`)}`)
         write(`      Not reached: the client never made the request this case's fault breaks, so the case judged nothing about it.`)
       }
       const matrix = toMatrix(result.cases)
@@ -139,7 +136,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
       const unchecked = grouped(result.cases, 'not-checked')
       if (unchecked.length > 0) {
         write('')
-        write(`${paint(c, 'partial', CASE_MARKS.partial)} ${c.bold('Not checked')} ${c.dim(`(an input was missing; ${summary.allowPartial ? '--allow-partial accepts the partial cases' : 'a partial case fails the run unless --allow-partial'})`)}`)
+        write(`${mark(c, 'partial')} ${c.bold('Not checked')} ${c.dim(`(an input was missing; ${summary.allowPartial ? '--allow-partial accepts the partial cases' : 'a partial case fails the run unless --allow-partial'})`)}`)
         for (const { rules, cases, reason } of unchecked) {
           write(`    ${rules.map((rule) => c.magenta(rule)).join(', ')} ${c.dim(`in ${where(cases)}`)}`)
           write(indent(reason, '      '))
@@ -148,7 +145,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
       const warned = grouped(result.cases, 'warning')
       if (warned.length > 0) {
         write('')
-        write(`${paint(c, 'warning', CASE_MARKS.warning)} ${c.bold('Warnings')} ${c.dim(summary.strict ? '(--strict: they fail the run)' : '(safe, but not the best the interface allows; --strict fails on them)')}`)
+        write(`${mark(c, 'warning')} ${c.bold('Warnings')} ${c.dim(summary.strict ? '(--strict: they fail the run)' : '(safe, but not the best the interface allows; --strict fails on them)')}`)
         for (const { rules, cases, reason } of warned) {
           write(`    ${rules.map((rule) => c.yellow(rule)).join(', ')} ${c.dim(`in ${where(cases)}`)}`)
           write(indent(reason, '      '))
@@ -236,10 +233,10 @@ function createProgress(stream: NodeJS.WritableStream & { columns?: number }, c:
   }
 }
 
-/** A case's colour by its status, in the case lines and the matrix alike. */
-function paint(c: Colors, status: CaseStatus, text: string): string {
+/** A case's mark in its status's colour, in the case lines, the headings and the matrix alike. */
+function mark(c: Colors, status: CaseStatus): string {
   const colour = { passed: c.green, warning: c.yellow, partial: c.magenta, failed: c.red, 'not-reached': c.red, flaky: c.yellow }[status]
-  return colour(text)
+  return colour(CASE_BADGES[status].icon)
 }
 
 /** Short column heads, so that the matrix fits 100 columns. */
@@ -271,7 +268,7 @@ export function matrixLines(matrix: Matrix, c: Colors): string[] {
     const cells = matrix.kinds.map((kind, i) => {
       const marks = matrix.modes.map((mode) => {
         const cell = cellAt(matrix, step, kind, mode)
-        return cell ? paint(c, cell.status, CASE_MARKS[cell.status]) : c.dim('·')
+        return cell ? mark(c, cell.status) : c.dim('·')
       })
       const visible = matrix.modes.length * 2 - 1
       return marks.join(' ') + ' '.repeat(widths[i] - visible)

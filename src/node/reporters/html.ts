@@ -4,6 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { DIAGRAM_CSS, checkTally, inlineCode, toChecksList, toSequenceDiagram, type DiagramOptions } from '../../devtools/diagram.js'
+import { CASE_BADGES } from '../../devtools/marks.js'
 import { html, raw, type SafeHtml } from '../../devtools/live/html.js'
 import { REPORT_CSS, REPORT_JS } from './assets.generated.js'
 import { ruleById } from '../../core/rules/index.js'
@@ -49,16 +50,6 @@ function seconds(ms: number): string {
 function readableTime(iso: string): string {
   const ms = Date.parse(iso)
   return Number.isNaN(ms) ? iso : `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`
-}
-
-/** Each case status: its mark and its word. */
-const CASE_BADGES: Record<CaseStatus, { icon: string; text: string }> = {
-  passed: { icon: '✓', text: 'Passed' },
-  warning: { icon: '!', text: 'Warning' },
-  partial: { icon: '?', text: 'Partial' },
-  failed: { icon: '✗', text: 'Failed' },
-  'not-reached': { icon: '–', text: 'Not reached' },
-  flaky: { icon: '~', text: 'Flaky' },
 }
 
 function badge(status: CaseStatus): SafeHtml {
