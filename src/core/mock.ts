@@ -8,7 +8,7 @@ import { createJournal, type AuthVerdict, type Journal, type JournalEntry } from
 import { maskAuthorization, maskHeader, maskHeaders, maskQuery, maskSearch, SECRET_HEADERS } from './mask.js'
 import { toProblem, toValidationProblem, type Reply } from './problems.js'
 import type { Route } from './route.js'
-import { bodyHeadersRefusal, compileRoutes, header, MAX_DEPTH, nestsDeeperThan, parseBearer, readJsonBody, resolveRoute, SERVICE_TABLE, utf8Bytes, type CompiledRoute } from './protocol.js'
+import { bodyHeadersRefusal, compileRoutes, header, MAX_DEPTH, nestsDeeperThan, parseBearer, parseQuery, readJsonBody, resolveRoute, SERVICE_TABLE, utf8Bytes, type CompiledRoute } from './protocol.js'
 import type { Scenario } from './scenario.js'
 import { MOCK_DEFAULTS } from './defaults.js'
 import { buildWorld, type SeededWorld } from './seed.js'
@@ -307,8 +307,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
       return request.method === 'HEAD' && answer !== CONTINUE ? withoutBody(answer) : answer
     }
 
-    const query: Record<string, string> = {}
-    if (search.length > 1) for (const [k, v] of new URLSearchParams(search)) query[k] = v
+    const query = parseQuery(search)
 
     let world = request.world
     let auth: AuthVerdict = 'missing'
@@ -322,7 +321,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
       const checked = authenticate(header(request.headers, 'authorization'), request.world)
       auth = checked.verdict
       world = checked.world ?? checked.owner ?? request.world
-      if (checked.world) checked.world.lastUsed = Date.now()
+      if (checked.world) checked.world.lastUsed = clockMs
       const found = resolveRoute(SERVICE_TABLE, request.method, parts, path)
       if ('reply' in found) reply = found.reply
       else {
@@ -367,7 +366,10 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     if (kept?.bodyTruncated) parsedBody = undefined
     const requestHeaders = journalHeaders(request.headers)
     const journaled: JournalEntry['request'] = { method: request.method, path, query: maskQuery(query), search: maskSearch(search), headers: requestHeaders.headers }
-    if (kept) Object.assign(journaled, kept)
+    if (kept) {
+      journaled.bodyText = kept.bodyText
+      if (kept.bodyTruncated) Object.assign(journaled, kept)
+    }
     if (parsedBody !== undefined) journaled.body = parsedBody
     if (bodyError !== undefined) journaled.bodyError = bodyError
     const entry: JournalEntry = {
@@ -377,11 +379,14 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
       worldId: world?.id ?? null,
       request: journaled,
       // No status line was sent for a reset or a hang: HAR's convention for no answer is status 0.
-      response: transport === 'reset' || transport === 'hang' ? { status: 0, headers: {}, body: null } : { status: reply.status, headers: maskHeaders(headers), body: request.method === 'HEAD' ? undefined : reply.body },
+      response:
+        transport === 'reset' || transport === 'hang'
+          ? { status: 0, headers: {}, body: null }
+          : { status: reply.status, headers: headers === JSON_HEADERS ? JSON_HEADERS : maskHeaders(headers), body: request.method === 'HEAD' ? undefined : reply.body },
       route: route?.id ?? null,
       auth,
-      ...(fault ? { fault: { kind: fault.kind, mode: fault.mode, applied: FAULT_KINDS[fault.kind].applied } } : {}),
     }
+    if (fault) entry.fault = { kind: fault.kind, mode: fault.mode, applied: FAULT_KINDS[fault.kind].applied }
     // What the entry holds, about: its texts (the parsed body is as large as the text it came from).
     const size = ENTRY_OVERHEAD + path.length + 2 * search.length + requestHeaders.bytes + 2 * (kept?.bodyText?.length ?? 0) + text.length
     journal.record(entry, size)
@@ -438,7 +443,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
   }
 
   function authenticate(authorization: string | undefined, bound: World | undefined): { verdict: AuthVerdict; world?: World; reply?: Reply; owner?: World } {
-    const challenge = { 'www-authenticate': 'Bearer realm="relay"' }
+    const challenge = CHALLENGE
     const bearer = parseBearer(authorization)
     if (bearer.verdict === 'missing') {
       return { verdict: 'missing', reply: toProblem(401, 'The request has no Authorization header. Please send Authorization: Bearer <your API token>.', undefined, challenge) }
@@ -465,7 +470,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     const path = `/${parts.join('/')}`
     const found = resolveRoute(compiledExtensions, request.method, parts, path)
     if ('reply' in found) return toResponse(found.reply)
-    const query = Object.fromEntries(new URLSearchParams(search))
+    const query = parseQuery(search)
     const reached = adminWorld(request, query)
     if ('reply' in reached) {
       if (!found.route.public) return toResponse(reached.reply)
@@ -582,6 +587,8 @@ const CONTINUE: RelayResponse = Object.freeze({ status: 100, headers: {}, text: 
 
 const JSON_HEADERS: Record<string, string> = Object.freeze({ 'content-type': 'application/json; charset=utf-8' })
 
+const CHALLENGE: Readonly<Record<string, string>> = Object.freeze({ 'www-authenticate': 'Bearer realm="relay"' })
+
 /** A client sends the same credentials on every request: mask each value once. */
 const maskedValues = new Map<string, string>()
 /** The last value masked under each name: a comparison, where a map lookup would hash a new key. */
@@ -614,17 +621,41 @@ function isoNow(): string {
 /** An entry's fixed fields (seq, time, route, status…), about, in bytes. */
 const ENTRY_OVERHEAD = 256
 
+/**
+ * The last request's headers as the journal keeps them. A client sends the same headers request after
+ * request: when every name and value is the last request's, its entry shares that object (entries are
+ * never changed) instead of a copy, which saves a copy, the masking and memory.
+ */
+let lastHeaders: { names: string[]; values: Array<string | string[] | undefined>; kept: { headers: Record<string, string>; bytes: number } } | undefined
+
 /** The headers as the journal keeps them (credentials masked), and about how many bytes they hold. */
 function journalHeaders(headers: RelayRequest['headers']): { headers: Record<string, string>; bytes: number } {
+  if (lastHeaders !== undefined && sameHeaders(headers, lastHeaders.names, lastHeaders.values)) return lastHeaders.kept
   const out: Record<string, string> = {}
+  const names: string[] = []
+  const values: Array<string | string[] | undefined> = []
   let bytes = 0
   for (const name in headers) {
+    names.push(name)
+    values.push(headers[name])
     const value = header(headers, name)
     if (value === undefined) continue
     out[name] = SECRET_HEADERS.has(name) ? masked(name, value) : value
     bytes += name.length + value.length + 8
   }
-  return { headers: out, bytes }
+  const kept = { headers: Object.freeze(out), bytes }
+  lastHeaders = { names, values, kept }
+  return kept
+}
+
+function sameHeaders(headers: RelayRequest['headers'], names: string[], values: Array<string | string[] | undefined>): boolean {
+  let i = 0
+  for (const name in headers) {
+    // A repeated header is an array: a new one each request, so it never matches, and is copied.
+    if (names[i] !== name || values[i] !== headers[name] || Array.isArray(values[i])) return false
+    i++
+  }
+  return i === names.length
 }
 
 /** The body as the journal keeps it: whole up to `keep` bytes, else its prefix, its length and its SHA-256. */

@@ -89,36 +89,57 @@ const SEGMENT = 256
 
 /**
  * One kind's records, oldest first, in @msw/data collections of at most SEGMENT records each.
- * The library deletes a record by a scan and a splice of its whole array: a world at its cap, which
- * removes its oldest record on every create, would pay for all 10,000 of them each time; here it
- * pays for one segment's, and an emptied segment is dropped.
+ * A world at its cap removes its oldest record on every create. The library deletes a record by a
+ * scan and a splice of its whole array, and tells its listeners with an event: paid on every create,
+ * that was a tenth of a POST. Removal here is oldest first, so a removed record is only counted off
+ * the front of the oldest segment, and that segment is dropped, with its collection, once all of its
+ * records are gone (until then up to SEGMENT - 1 removed records stay in it, out of every index and
+ * of `all()`). A removal out of that order, which the store never makes, goes to the library.
  */
 class Segmented<T extends object> {
-  readonly #segments: Array<Collection<Typed<T>>> = []
+  /** Each collection, with its records in creation order (the library keeps no order of its own to read cheaply). */
+  readonly #segments: Array<{ collection: Collection<Typed<T>>; records: T[] }> = []
   readonly #schema = typed<T>()
+  /** How many records at the front of the oldest segment are removed. */
+  #removed = 0
   #count = 0
 
   /** Stores a copy of `values`; answers it and the collection that holds it (for `delete`). */
   async create(values: T): Promise<{ record: T; home: Collection<Typed<T>> }> {
-    let home = this.#segments[this.#segments.length - 1]
-    if (!home || home.count() >= SEGMENT) {
-      home = new Collection({ schema: this.#schema })
-      this.#segments.push(home)
+    let last = this.#segments[this.#segments.length - 1]
+    if (!last || last.records.length >= SEGMENT) {
+      last = { collection: new Collection({ schema: this.#schema }), records: [] }
+      this.#segments.push(last)
     }
-    const record = (await home.create(new Stored(values) as T)) as T
+    const record = (await last.collection.create(new Stored(values) as T)) as T
+    last.records.push(record)
     this.#count++
-    return { record, home }
+    return { record, home: last.collection }
   }
 
   delete(record: T, home: Collection<Typed<T>>): void {
-    home.delete(record as Parameters<typeof home.delete>[0])
+    const first = this.#segments[0]
     this.#count--
-    if (home.count() === 0) this.#segments.splice(this.#segments.indexOf(home), 1)
+    if (first?.collection === home && first.records[this.#removed] === record) {
+      this.#removed++
+      // The newest segment stays while it can still take records, so that a create never makes one for one record.
+      if (this.#removed === first.records.length && (this.#segments.length > 1 || first.records.length >= SEGMENT)) {
+        this.#segments.shift()
+        this.#removed = 0
+      }
+      return
+    }
+    const segment = this.#segments.find((s) => s.collection === home)
+    if (!segment) return
+    home.delete(record as Parameters<typeof home.delete>[0])
+    segment.records.splice(segment.records.indexOf(record), 1)
   }
 
   all(): T[] {
-    if (this.#segments.length === 1) return this.#segments[0].all() as T[]
-    return this.#segments.flatMap((segment) => segment.all() as T[])
+    const [first, ...rest] = this.#segments
+    if (!first) return []
+    const front = this.#removed > 0 ? first.records.slice(this.#removed) : first.records.slice()
+    return rest.length === 0 ? front : front.concat(...rest.map((s) => s.records))
   }
 
   count(): number {

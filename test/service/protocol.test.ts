@@ -3,6 +3,8 @@
 import { request as httpRequest, type Server } from 'node:http'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { RelayService } from '../../src/core/mock.js'
+import fc from 'fast-check'
+import { parseQuery } from '../../src/core/protocol.js'
 import { createServedService } from '../support/service.js'
 import type { World } from '../../src/core/world.js'
 import { close, createServer, listen } from '../../src/node/server.js'
@@ -260,5 +262,24 @@ describe('the Node server reading bodies', () => {
   it('answers a chunked body over 1 MiB with 413', async () => {
     const answer = await sendChunked('/vehicles', ['{"plate": "', 'x'.repeat(600 * 1024), 'x'.repeat(600 * 1024), '", "country": "is"}'])
     expect(answer.status).toBe(413)
+  })
+})
+
+describe('parseQuery', () => {
+  it('reads a query string as URLSearchParams does, the last of a repeated name winning', () => {
+    const asUrlSearchParams = (search: string) => {
+      const query: Record<string, string> = {}
+      for (const [k, v] of new URLSearchParams(search)) query[k] = v
+      return query
+    }
+    const part = fc.string({ unit: fc.constantFrom('a', 'B', '1', '=', '&', '%', '+', '2', '0', 'é', ' ', '?'), maxLength: 30 })
+    fc.assert(
+      fc.property(part, (text) => {
+        expect(parseQuery(`?${text}`)).toEqual(asUrlSearchParams(`?${text}`))
+      }),
+      { numRuns: 2000 },
+    )
+    expect(parseQuery('?plate=AB123&plate=CD456&x')).toEqual({ plate: 'CD456', x: '' })
+    expect(parseQuery('')).toEqual({})
   })
 })

@@ -71,4 +71,22 @@ describe('a capped layer', () => {
     expect(store.vehicles.byId(id(700))?.id).toBe(id(700))
     expect(store.vehicles.byPlate('CAP5')).toEqual([])
   })
+
+  it('removes the oldest of every kind in the order they were created, when kinds are created in turn', async () => {
+    const store = layerStore(createStore(), { maxRecords: 500 })
+    const id = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`
+    // Two vehicles and a custodian each round: each kind's collections see their oldest removed first.
+    for (let i = 0; i < 900; i++) {
+      await store.vehicles.create(vehicle(id(3 * i), `V${i}`))
+      await store.vehicles.create(vehicle(id(3 * i + 1), `W${i}`))
+      await store.custodians.create({ id: id(3 * i + 2), vehicleId: id(3 * i), rentalCompanyId: id(999_999), acquiredOn: '2024-03-01' })
+    }
+    const kept = Array.from({ length: 500 }, (_, i) => 2700 - 500 + i)
+    expect(store.evicted()).toBe(2200)
+    expect(store.vehicles.all().map((v) => v.id)).toEqual(kept.filter((n) => n % 3 !== 2).map(id))
+    expect(store.custodians.all().map((c) => c.id)).toEqual(kept.filter((n) => n % 3 === 2).map(id))
+    expect(store.counts()).toMatchObject({ vehicles: kept.filter((n) => n % 3 !== 2).length, custodians: kept.filter((n) => n % 3 === 2).length })
+    expect(store.custodians.byVehicle(id(3 * 732))).toEqual([])
+    expect(store.custodians.byVehicle(id(3 * 733))).toHaveLength(1)
+  })
 })
