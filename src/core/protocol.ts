@@ -140,9 +140,15 @@ export type BearerVerdict = { verdict: 'missing' } | { verdict: 'malformed' } | 
  */
 export function parseBearer(authorization: string | undefined): BearerVerdict {
   if (authorization === undefined || authorization === '') return { verdict: 'missing' }
+  // A client sends the same header on every request: read it once.
+  if (authorization === lastBearer.authorization) return lastBearer.verdict
   const match = /^Bearer +(\S+)\s*$/i.exec(authorization)
-  return match ? { verdict: 'ok', token: match[1] } : { verdict: 'malformed' }
+  const verdict: BearerVerdict = Object.freeze(match ? { verdict: 'ok', token: match[1] } : { verdict: 'malformed' })
+  lastBearer = { authorization, verdict }
+  return verdict
 }
+
+let lastBearer: { authorization: string | undefined; verdict: BearerVerdict } = { authorization: undefined, verdict: { verdict: 'missing' } }
 
 /**
  * Why a body's Content-Type is not one the service reads, or undefined when it is: JSON
