@@ -4,23 +4,26 @@
 /** A deterministic source of integers and UUIDs (mulberry32 over a string hash). */
 export function createRandom(seed: string | number) {
   let state = hash(String(seed))
-  const next = () => {
+  /** The next 32 random bits. */
+  const bits = () => {
     state = (state + 0x6d2b79f5) | 0
     let t = state
     t = Math.imul(t ^ (t >>> 15), t | 1)
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+    return (t ^ (t >>> 14)) >>> 0
   }
+  // A digit is the top 4 bits (what floor(bits / 2^32 * 16) is, without the floats): ids are made on
+  // every create, and must stay the ones earlier versions made from the same seed.
   const hex = (n: number) => {
     let out = ''
-    for (let i = 0; i < n; i++) out += HEX[Math.floor(next() * 16)]
+    for (let i = 0; i < n; i++) out += HEX[bits() >>> 28]
     return out
   }
   return {
     /** An integer from min to max, both included. */
-    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+    int: (min: number, max: number) => min + Math.floor((bits() / 4294967296) * (max - min + 1)),
     /** A version-4-shaped UUID. */
-    uuid: () => `${hex(8)}-${hex(4)}-4${hex(3)}-${'89ab'[Math.floor(next() * 4)]}${hex(3)}-${hex(12)}`,
+    uuid: () => `${hex(8)}-${hex(4)}-4${hex(3)}-${'89ab'[bits() >>> 30]}${hex(3)}-${hex(12)}`,
   }
 }
 

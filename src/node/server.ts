@@ -22,12 +22,11 @@ export interface ServerOptions {
  */
 export function createServer(mock: RelayService, options: ServerOptions = {}): http.Server {
   const limit = mock.settings.bodyLimit
-  const relayRequest = (req: http.IncomingMessage): RelayRequest => ({
-    method: req.method ?? 'GET',
-    url: req.url ?? '/',
-    headers: req.headers,
-    ...(options.world ? { world: options.world } : {}),
-  })
+  const relayRequest = (req: http.IncomingMessage): RelayRequest => {
+    const request: RelayRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers }
+    if (options.world) request.world = options.world
+    return request
+  }
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const respond = (body: string | undefined, tooLarge: boolean) => {
       const request = relayRequest(req)
