@@ -2,6 +2,7 @@
 // implementation with import(), which esbuild splits into chunks, so `serve` never parses the
 // conformance kit or its reporters.
 import { rmSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { build } from 'esbuild'
 
 // Chunk names carry a hash: clear the last build's, or they pile up.
@@ -28,6 +29,26 @@ await build({
     '@faker-js/faker',
   ],
   plugins: [
+    {
+      // yargs and its cliui bundle string-width (three copies), whose module bodies build an
+      // Intl.Segmenter and Unicode-property RegExps (\p{RGI_Emoji}, flag v): ~30 ms of every start, though
+      // only help text and wrapping measure a string. Each import of it gets a shim that loads the real
+      // module on the first call: esbuild turns that require() into a lazy initializer in the bundle.
+      name: 'lazy-string-width',
+      setup(b) {
+        b.onResolve({ filter: /^string-width$/ }, async (args) => {
+          if (args.pluginData === 'real') return undefined
+          const real = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'real' })
+          if (real.errors.length > 0) return { errors: real.errors }
+          return { path: real.path, namespace: 'lazy-string-width' }
+        })
+        b.onLoad({ filter: /.*/, namespace: 'lazy-string-width' }, (args) => ({
+          contents: `let width\nexport default function stringWidth(text, options) {\n  width ??= require(${JSON.stringify(args.path)}).default\n  return width(text, options)\n}\n`,
+          loader: 'js',
+          resolveDir: dirname(args.path),
+        }))
+      },
+    },
     {
       // zod re-exports every locale's messages; the mock speaks English only (zod's default).
       name: 'zod-english-only',
