@@ -6,7 +6,7 @@ import { onlyAdminSeesAll, PAGE_MAX, pagingOf, recordsPage } from './paging.js'
 import { RelayMockError, type RelayService, type ServiceExtension } from '../core/mock.js'
 import { toOpenApi } from '../core/openapi.js'
 import { acceptsHtml, liveRoutes } from './live/routes.js'
-import { createLiveState, type LiveView } from './live/state.js'
+import { createResetMarks, type ResetMarks } from './live/resets.js'
 import { toProblem, type Reply } from '../core/problems.js'
 import { defineRoute, type Method, type Route } from '../core/route.js'
 import { FAULT_KINDS, FAULT_STEPS, formatFault, stepOf, toArmedFault } from '../core/faults.js'
@@ -42,8 +42,8 @@ function admin(path: string, method: Method, summary: string, handle: Route<Reco
   return defineRoute<Record<string, string>, any>({ method, path, integration: 'admin', summary, answers: {}, handle, ...options }) as Route<any, any>
 }
 
-function adminRoutes(live: LiveView): Route<any, any>[] {
-  const mock = live.service
+function adminRoutes(marks: ResetMarks): Route<any, any>[] {
+  const mock = marks.service
   const switchScenario: Route<Record<string, string>, any>['handle'] = async ({ world, body }) => {
     const name = body?.name ?? body?.scenario
     if (typeof name !== 'string') {
@@ -121,7 +121,7 @@ function adminRoutes(live: LiveView): Route<any, any>[] {
     }),
     admin('/openapi/advanced.json', 'GET', 'OpenAPI 3 document of the advanced integration', () => ({ status: 200, body: toOpenApi('advanced') }), { public: true }),
     admin('/openapi/simple.json', 'GET', 'OpenAPI 3 document of the simple integration', () => ({ status: 200, body: toOpenApi('simple') }), { public: true }),
-    ...liveRoutes(live, index),
+    ...liveRoutes(marks, index),
   ]
   return routes
 }
@@ -132,14 +132,14 @@ function adminRoutes(live: LiveView): Route<any, any>[] {
  * @example const service = await createRelayService({ extensions: [devtools()] })
  */
 export function devtools(): ServiceExtension {
-  let live: LiveView | undefined
+  let marks: ResetMarks | undefined
   return {
     routes(service: RelayService) {
-      live = createLiveState(service)
-      return adminRoutes(live)
+      marks = createResetMarks(service)
+      return adminRoutes(marks)
     },
     onReset(world) {
-      live?.markReset(world)
+      marks?.mark(world)
     },
   }
 }

@@ -96,6 +96,15 @@ describe('GET /__relay/journal.har', () => {
     ])
     expect(answer.text).not.toContain(token)
   })
+
+  it('leaves out the requests without a token made before a reset that came before the live page was first asked for', async () => {
+    const service = await mockWithVisit()
+    await service.handle({ method: 'GET', url: '/vehicles?plate=BEFORE1', headers: {} })
+    await service.handle({ method: 'POST', url: '/__relay/reset', headers: AUTH })
+    await service.handle({ method: 'GET', url: '/vehicles?plate=AFTER1', headers: {} })
+    const har = json((await service.handle({ method: 'GET', url: '/__relay/journal.har', headers: AUTH })).text)
+    expect(har.log.entries.map((e: any) => e.request.url)).toEqual(['http://relay.test/vehicles?plate=AFTER1'])
+  })
 })
 
 describe('GET /__relay/live', () => {

@@ -6,12 +6,7 @@ import type { RelayService } from '../../core/mock.js'
 import type { World } from '../../core/world.js'
 import { checkVisits, VISIT_DEFAULTS, type LiveVisit } from './visits.js'
 import { formatFault } from '../../core/faults.js'
-
-interface Seen {
-  journal: Journal
-  /** Requests no world claimed are shown from after this seq: the world's last reset. */
-  strayAfter: number
-}
+import { createResetMarks, lastSeq, type ResetMarks } from './resets.js'
 
 export interface LiveState {
   /** Changes whenever anything the page shows changes. */
@@ -44,16 +39,13 @@ export interface LiveView {
   snapshot(world: World, options: { now: number; quietMs?: number }, known?: LiveState): LiveSnapshot
 }
 
-function lastSeq(journal: Journal): number {
-  return journal.latest()?.seq ?? 0
-}
-
 /**
- * The live page's state over a service.
+ * The live page's state over a service. `marks` are the resets recorded since the service started, when the
+ * state is made later than the service (the dev tools load the live page on its first request).
  * @example const live = createLiveState(service); live.snapshot(service.world, { now: Date.now() }).visits
  */
-export function createLiveState(service: RelayService): LiveView {
-  const seen = new WeakMap<World, Seen>()
+export function createLiveState(service: RelayService, marks: ResetMarks = createResetMarks(service)): LiveView {
+  const { seen } = marks
   const judged = new WeakMap<World, Map<string, LiveVisit>>()
   const generations = new WeakMap<Journal, number>()
   let generationCount = 0
@@ -99,9 +91,7 @@ export function createLiveState(service: RelayService): LiveView {
   return {
     service,
     entries,
-    markReset(world) {
-      seen.set(world, { journal: world.journal, strayAfter: lastSeq(service.journal) })
-    },
+    markReset: marks.mark,
     state,
     snapshot(world, options, known) {
       const live = known ?? state(world, options)
