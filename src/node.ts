@@ -3,6 +3,7 @@
 
 // Server
 export { createServer, listen, close } from './node/server.js'
+export { createSeedCache, seedCacheDir } from './node/seed-cache.js'
 
 // Conformance
 export { runConformance, selectCases, toRelayEnv, RUN_DEFAULTS } from './node/runner.js'
@@ -33,6 +34,7 @@ export { checkHarFile } from './node/from-har.js'
 export { loadScenario, loadCases, resolveScenario } from './node/user-files.js'
 
 export type { ServerOptions } from './node/server.js'
+export type { SeedCacheOptions } from './node/seed-cache.js'
 export type { UserCases } from './node/user-files.js'
 export type { RunOptions, ClientFunction, ClientVisit, RelayEnv } from './node/runner.js'
 export type { ClientProcessOptions, ClientProcessResult } from './node/client-process.js'

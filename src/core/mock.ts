@@ -60,10 +60,26 @@ export interface RelayServiceOptions {
   extensions?: ServiceExtension[]
   /** Faults armed on every world (`serve --fault`), after each world's scenario's own. Default none. */
   faults?: ReadonlyArray<ArmedFault>
+  /**
+   * Where seeded worlds of the built-in scenarios are kept between runs (`serve` keeps them in files), so
+   * a start reads a world instead of seeding it. Default none: every world is seeded.
+   */
+  seedCache?: SeedCache
+}
+
+/**
+ * A store of seeded worlds, by a key the service makes of the scenario's name, the seed and the vehicle
+ * count. Only the built-in scenarios' worlds go in. `get` answers undefined for anything it does not hold
+ * as it was set; a failing `get` or `set` is taken as a miss, never as an error of the service.
+ * @example const memory = new Map(); createRelayService({ seedCache: { get: (k) => memory.get(k), set: (k, w) => memory.set(k, w) } })
+ */
+export interface SeedCache {
+  get(key: string): SeededWorld | undefined
+  set(key: string, world: SeededWorld): void
 }
 
 /** The settings a service runs with: its options over MOCK_DEFAULTS. */
-export type RelayServiceSettings = Required<Omit<RelayServiceOptions, 'extensions' | 'scenarios' | 'adminToken'>> & { adminToken?: string }
+export type RelayServiceSettings = Required<Omit<RelayServiceOptions, 'extensions' | 'scenarios' | 'adminToken' | 'seedCache'>> & { adminToken?: string }
 
 export { MOCK_DEFAULTS }
 
@@ -125,12 +141,12 @@ export { RelayMockError } from './errors.js'
  * const answer = await mock.handle({ method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: 'Bearer relay-mock-token' } })
  */
 export async function createRelayService(options: RelayServiceOptions = {}): Promise<RelayService> {
-  const { extensions: mounted = [], scenarios: ownScenarios = [], ...rest } = options
+  const { extensions: mounted = [], scenarios: ownScenarios = [], seedCache, ...rest } = options
   const settings: RelayServiceSettings = { ...MOCK_DEFAULTS, ...withoutUndefined(rest) }
   // The service's own map: a scenario of the user's joins the built-in ones here, never in the shared registry.
   const knownScenarios = new Map(builtInScenarios)
   for (const scenario of ownScenarios) register(scenario)
-  const seeds = new Map<string, { seeded: SeededWorld; base: Promise<Store> }>()
+  const seeds = new Map<string, Promise<{ seeded: SeededWorld; base: Store }>>()
   const worlds = new Map<string, World>()
   const worldsById = new Map<string, World>()
   /** The worlds of the start tokens: never replaced by the cap on worlds. */
@@ -175,28 +191,42 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
   }
 
   /** A scenario's seeded world and its loaded store, built once and shared by every world of the scenario. */
-  function seeded(scenario: Scenario): { seeded: SeededWorld; base: Promise<Store> } {
+  function seeded(scenario: Scenario): Promise<{ seeded: SeededWorld; base: Store }> {
     const key = `${scenario.name}|${settings.seed}|${settings.vehicles}`
     let found = seeds.get(key)
     if (!found) {
-      let world: SeededWorld
-      try {
-        world = buildWorld(scenario, { seed: settings.seed, vehicles: settings.vehicles })
-      } catch (error) {
-        // A scenario of the user's may fail in its seed: that is a set-up error to fix, not a bug in the mock.
-        throw new RelayMockError('SCENARIO_SEED_FAILED', `Failed to seed the scenario "${scenario.name}": ${String((error as Error)?.message ?? error).replace(/\.?$/, ".")} Please fix its seed.`)
-      }
-      const base = createStore()
-      const loaded = base.load(world.data).then(
-        () => base,
-        (error: Error) => {
-          throw new RelayMockError('SCENARIO_SEED_FAILED', `Failed to seed the scenario "${scenario.name}": ${error.message}. Please fix its seed.`)
-        },
-      )
-      found = { seeded: world, base: loaded }
+      found = seedScenario(scenario, key)
       seeds.set(key, found)
+      // A failed seed is not kept: the next world of the scenario tries again (and says why again).
+      found.catch(() => seeds.delete(key))
     }
     return found
+  }
+
+  async function seedScenario(scenario: Scenario, key: string): Promise<{ seeded: SeededWorld; base: Store }> {
+    // Only a built-in scenario's world is cached: a user's scenario can change between runs under the same name.
+    const cache = seedCache && builtInScenarios.get(scenario.name) === scenario ? seedCache : undefined
+    const cached = attempt(() => cache?.get(key))
+    if (cached) {
+      const base = createStore()
+      // The store checks every record by its schema: a cached world that fails is seeded afresh instead.
+      if (await base.load(cached.data).then(() => true, () => false)) return { seeded: cached, base }
+    }
+    let world: SeededWorld
+    try {
+      world = await buildWorld(scenario, { seed: settings.seed, vehicles: settings.vehicles })
+    } catch (error) {
+      // A scenario of the user's may fail in its seed: that is a set-up error to fix, not a bug in the mock.
+      throw new RelayMockError('SCENARIO_SEED_FAILED', `Failed to seed the scenario "${scenario.name}": ${String((error as Error)?.message ?? error).replace(/\.?$/, ".")} Please fix its seed.`)
+    }
+    const base = createStore()
+    try {
+      await base.load(world.data)
+    } catch (error) {
+      throw new RelayMockError('SCENARIO_SEED_FAILED', `Failed to seed the scenario "${scenario.name}": ${(error as Error).message}. Please fix its seed.`)
+    }
+    if (cache) attempt(() => cache.set(key, world))
+    return { seeded: world, base }
   }
 
   async function addWorld({ token, scenario, faults = [] }: { token?: string; scenario?: string | Scenario; faults?: ReadonlyArray<ArmedFault> } = {}): Promise<World> {
@@ -205,13 +235,15 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     if (worlds.has(worldToken)) {
       throw new RelayMockError('TOKEN_IN_USE', `Failed to add a world: the token ${worldToken} has one already. Please choose another token.`)
     }
-    const { seeded: seed, base } = seeded(chosen)
+    // The id is taken before the world is seeded: worlds asked for at once are numbered in the order asked.
+    const id = `world-${++worldCount}`
+    const { seeded: seed, base } = await seeded(chosen)
     const world = createWorld({
-      id: `world-${++worldCount}`,
+      id,
       token: worldToken,
       scenario: chosen,
       seeded: seed,
-      base: await base,
+      base,
       journalLimit: settings.journalLimit,
       faults: [...settings.faults, ...faults],
       maxRecords: settings.worldRecords,
@@ -240,10 +272,10 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
   /** Re-seeds a world in place (same token, same id), with its scenario or another; clears its journal. */
   async function resetWorld(world: World, scenario?: string | Scenario): Promise<World> {
     const chosen = scenarioNamed(scenario ?? world.scenario.name)
-    const { seeded: seed, base } = seeded(chosen)
+    const { seeded: seed, base } = await seeded(chosen)
     // The faults armed for this world (not its old scenario's) stay armed, and count again from zero.
     const own = world.faults.filter((fault) => !world.scenario.faults?.includes(fault))
-    const fresh = createWorld({ id: world.id, token: world.token, scenario: chosen, seeded: seed, base: await base, journalLimit: settings.journalLimit, faults: own, maxRecords: settings.worldRecords })
+    const fresh = createWorld({ id: world.id, token: world.token, scenario: chosen, seeded: seed, base, journalLimit: settings.journalLimit, faults: own, maxRecords: settings.worldRecords })
     Object.assign(world, fresh)
     for (const extension of extensions) extension.onReset?.(world)
     return world
@@ -692,6 +724,15 @@ function journalBody(body: string | undefined, keep: number): Pick<JournalEntry[
 function newToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(12))
   return `rm_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`
+}
+
+/** What `run` returns, or undefined when it throws: a cache that fails is a cache that misses. */
+function attempt<T>(run: () => T): T | undefined {
+  try {
+    return run()
+  } catch {
+    return undefined
+  }
 }
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {

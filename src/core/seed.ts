@@ -1,6 +1,7 @@
 // The base world every scenario starts from: locations, rental companies with valid company
 // kennitölur, vehicles with Icelandic plates and their custodians, all from a fixed faker seed.
-import { faker } from '@faker-js/faker/locale/base'
+// faker loads when a world is first seeded, not with the module: a world read from a cache of seeded
+// worlds (see RelayServiceOptions.seedCache) needs none of it.
 import { SEED_DEFAULTS } from './defaults.js'
 import { companyKennitala } from './kennitala.js'
 import { createRandom } from './random.js'
@@ -42,10 +43,12 @@ function day(date: Date): string {
 
 /**
  * Builds a scenario's world: the base world, changed by the scenario's seed.
- * @example buildWorld(newVehicle, { seed: 2026 }).visit.plate // a plate no vehicle has
+ * @example (await buildWorld(newVehicle, { seed: 2026 })).visit.plate // a plate no vehicle has
  */
-export function buildWorld(scenario: Scenario, options: SeedOptions = {}): SeededWorld {
+export async function buildWorld(scenario: Scenario, options: SeedOptions = {}): Promise<SeededWorld> {
   const { seed, vehicles: vehicleCount } = { ...SEED_DEFAULTS, ...options }
+  // faker is one shared instance: from its seed to the world's end nothing awaits, so no other seeding interleaves.
+  const { faker } = await import('@faker-js/faker/locale/base')
   faker.seed(seed)
   const random = createRandom(`seed:${seed}`)
   const int = (min: number, max: number) => faker.number.int({ min, max })

@@ -130,8 +130,8 @@ describe('a Scenario object given to the service', () => {
 })
 
 describe('a scenario declared as JSON', () => {
-  it("adds the file's companies, vehicles and custodians to the base world, and returns its visit", () => {
-    const { data, visit } = buildWorld(toScenario({ ...minimal, vehicles: [...minimal.vehicles!, { plate: 'GL456', company: '5301005290', acquiredOn: '2019-06-15', active: false }] }))
+  it("adds the file's companies, vehicles and custodians to the base world, and returns its visit", async () => {
+    const { data, visit } = await buildWorld(toScenario({ ...minimal, vehicles: [...minimal.vehicles!, { plate: 'GL456', company: '5301005290', acquiredOn: '2019-06-15', active: false }] }))
     const company = data.rentalCompanies[0]
     expect(company).toMatchObject({ name: 'Glansi Bílaleiga ehf.', kennitala: '5301005290' })
     const van = data.vehicles.find((v) => v.plate === 'GL123')!
@@ -144,13 +144,13 @@ describe('a scenario declared as JSON', () => {
     expect(visit).toEqual({ plate: 'GL123', ownerKennitala: '5301005290', registrationDate: '2024-03-01', visitStart: '2026-11-21 09:14:05', visitEnd: '2026-11-21 09:31:47', amount: 2490, currency: 'ISK' })
   })
 
-  it('is seeded the same way every time', () => {
-    expect(buildWorld(toScenario(minimal)).data).toEqual(buildWorld(toScenario(minimal)).data)
+  it('is seeded the same way every time', async () => {
+    expect((await buildWorld(toScenario(minimal))).data).toEqual((await buildWorld(toScenario(minimal))).data)
   })
 
-  it('replaces a generated vehicle that has one of its plates', () => {
-    const taken = buildWorld(scenarios.get('default')!).data.vehicles[0].plate
-    const { data } = buildWorld(toScenario({ ...minimal, vehicles: [{ plate: taken, company: '5301005290', acquiredOn: '2024-03-01' }], visit: { plate: taken, ownerKennitala: '5301005290' } }))
+  it('replaces a generated vehicle that has one of its plates', async () => {
+    const taken = (await buildWorld(scenarios.get('default')!)).data.vehicles[0].plate
+    const { data } = await buildWorld(toScenario({ ...minimal, vehicles: [{ plate: taken, company: '5301005290', acquiredOn: '2024-03-01' }], visit: { plate: taken, ownerKennitala: '5301005290' } }))
     const holders = data.vehicles.filter((v) => v.plate === taken)
     expect(holders).toHaveLength(1)
     expect(data.custodians.filter((c) => c.vehicleId === holders[0].id)).toEqual([expect.objectContaining({ rentalCompanyId: data.rentalCompanies[0].id })])
@@ -175,14 +175,14 @@ describe('scenario files', () => {
   it('reads the JSON example', async () => {
     const scenario = await loadScenario(JSON_EXAMPLE)
     expect(scenario).toMatchObject({ name: 'glansi-fleet', simplePayment: 'accept' })
-    const { visit } = buildWorld(scenario)
+    const { visit } = await buildWorld(scenario)
     expect(visit).toMatchObject({ plate: 'GL123', ownerKennitala: '5301005290', registrationDate: '2024-03-01', visitStart: '2026-12-01 08:00:00', amount: 3990 })
   })
 
   it('reads the TypeScript example, which default-exports defineScenario', async () => {
     const scenario = await loadScenario(TS_EXAMPLE)
     expect(scenario).toMatchObject({ name: 'new-van', simplePayment: 'refuse' })
-    const { data, visit } = buildWorld(scenario)
+    const { data, visit } = await buildWorld(scenario)
     expect(visit.ownerKennitala).toBe(data.rentalCompanies[0].kennitala)
     expect(data.vehicles.some((v) => v.plate === visit.plate)).toBe(false)
   })

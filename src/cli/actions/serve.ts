@@ -8,6 +8,7 @@ import { maskSecret } from '../../core/mask.js'
 import { devtools } from '../../devtools/admin.js'
 import type { World } from '../../core/world.js'
 import { close, createServer, listen } from '../../node/server.js'
+import { createSeedCache } from '../../node/seed-cache.js'
 import { resolveScenario } from '../../node/user-files.js'
 
 export interface ServeOptions {
@@ -53,6 +54,8 @@ export async function serve(args: ServeOptions): Promise<number> {
     adminToken: args.adminToken,
     latency: args.latency,
     extensions: [devtools()],
+    // The built-in scenarios' seeded worlds, kept between runs: a start reads its world instead of seeding it.
+    seedCache: createSeedCache(),
   })
   const server = createServer(service)
   const baseUrl = await listen(server, { port: args.port, host: args.host })

@@ -1,0 +1,92 @@
+// The cache of seeded worlds that `relay-mock serve` keeps between runs: one JSON file per built-in
+// scenario, seed and vehicle count, so a start reads its world instead of loading faker and seeding it.
+// A file counts only if it was written by the same relay-mock version, seeding code (SEED_BUILD_ID) and
+// faker version; anything else (missing, unreadable, corrupt, another key) is a miss, and a folder that
+// cannot be written only means the next start seeds again. Deleting the folder is always safe.
+import { createHash, randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { SeedCache } from '../core/mock.js'
+import type { SeededWorld } from '../core/seed.js'
+import { RELAY_MOCK_VERSION } from '../core/version.js'
+import { SEED_BUILD_ID } from './seed-build.generated.js'
+
+export interface SeedCacheOptions {
+  /** The folder of the cache files. Default: `node_modules/.cache/relay-mock` under the working directory, else the system's temp folder. */
+  dir?: string
+}
+
+/**
+ * Where `serve` keeps seeded worlds: `node_modules/.cache/relay-mock` of the working directory when it has
+ * a node_modules folder (where build tools keep their caches), else `relay-mock-cache` in the temp folder.
+ * @example seedCacheDir('/work/app') // '/work/app/node_modules/.cache/relay-mock'
+ */
+export function seedCacheDir(cwd: string = process.cwd()): string {
+  const modules = join(cwd, 'node_modules')
+  return existsSync(modules) ? join(modules, '.cache', 'relay-mock') : join(tmpdir(), 'relay-mock-cache')
+}
+
+/** The version of the faker that seeds here: another faker may draw other worlds from the same seed. */
+function fakerVersion(): string {
+  try {
+    return String((createRequire(import.meta.url)('@faker-js/faker/package.json') as { version?: unknown }).version)
+  } catch {
+    return 'unknown'
+  }
+}
+
+const RECORD_KINDS = ['locations', 'rentalCompanies', 'vehicles', 'custodians', 'payments'] as const
+
+/** The shape of a seeded world; the service checks each record by its schema when it loads them. */
+function isSeededWorld(value: unknown): value is SeededWorld {
+  const world = value as Partial<SeededWorld> | null
+  const data = world?.data as Record<string, unknown> | undefined
+  return (
+    typeof data === 'object' &&
+    data !== null &&
+    RECORD_KINDS.every((kind) => Array.isArray(data[kind])) &&
+    typeof world?.visit?.plate === 'string' &&
+    typeof world.visit.ownerKennitala === 'string' &&
+    typeof world.hints?.unknownKennitala === 'string' &&
+    typeof world.hints.unknownPlate === 'string'
+  )
+}
+
+/**
+ * A cache of seeded worlds in files, for `createRelayService({ seedCache })`. Files are written whole
+ * (a temporary file, then a rename), so a reader never sees half of one.
+ * @example await createRelayService({ seedCache: createSeedCache() })
+ */
+export function createSeedCache(options: SeedCacheOptions = {}): SeedCache {
+  const dir = options.dir ?? seedCacheDir()
+  let prefix: string | undefined
+  /** The whole key of a world: what the service names (scenario, seed, vehicles) and what built it. */
+  const fullKey = (key: string) => JSON.stringify([(prefix ??= `${RELAY_MOCK_VERSION}|${SEED_BUILD_ID}|${fakerVersion()}`), key])
+  const fileOf = (full: string) => join(dir, `world-${createHash('sha256').update(full).digest('hex').slice(0, 32)}.json`)
+  return {
+    get(key) {
+      const full = fullKey(key)
+      try {
+        const stored = JSON.parse(readFileSync(fileOf(full), 'utf8')) as { key?: unknown; world?: unknown }
+        return stored.key === full && isSeededWorld(stored.world) ? stored.world : undefined
+      } catch {
+        return undefined
+      }
+    },
+    set(key, world) {
+      const full = fullKey(key)
+      const file = fileOf(full)
+      const temporary = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`
+      try {
+        mkdirSync(dir, { recursive: true })
+        writeFileSync(temporary, JSON.stringify({ key: full, world }))
+        renameSync(temporary, file)
+      } catch {
+        // A cache that cannot be written costs the next start its seeding, nothing more.
+        rmSync(temporary, { force: true })
+      }
+    },
+  }
+}
