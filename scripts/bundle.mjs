@@ -50,6 +50,32 @@ await build({
       },
     },
     {
+      // yargs' ESM platform shim imports strictEqual and notStrictEqual from 'assert' for two internal
+      // invariants; loading node:assert costs every start ~5 ms. yargs gets these two, throwing as
+      // node:assert does (name, code, message) should an invariant ever break.
+      name: 'yargs-assert',
+      setup(b) {
+        b.onResolve({ filter: /^(node:)?assert$/ }, (args) =>
+          /[\\/]node_modules[\\/]yargs[\\/]/.test(args.importer) ? { path: 'yargs-assert', namespace: 'yargs-assert' } : undefined,
+        )
+        b.onLoad({ filter: /.*/, namespace: 'yargs-assert' }, () => ({
+          contents: [
+            "import { inspect } from 'node:util'",
+            'class AssertionError extends Error {',
+            "  constructor(message, actual, expected, operator) { super(message); this.name = 'AssertionError'; this.code = 'ERR_ASSERTION'; Object.assign(this, { actual, expected, operator, generatedMessage: message === undefined }) }",
+            '}',
+            'export function strictEqual(actual, expected, message) {',
+            '  if (!Object.is(actual, expected)) throw new AssertionError(message ?? `Expected values to be strictly equal:\\n+ actual - expected\\n\\n+ ${inspect(actual)}\\n- ${inspect(expected)}`, actual, expected, \'strictEqual\')',
+            '}',
+            'export function notStrictEqual(actual, expected, message) {',
+            '  if (Object.is(actual, expected)) throw new AssertionError(message ?? `Expected "actual" to be strictly unequal to: ${inspect(expected)}`, actual, expected, \'notStrictEqual\')',
+            '}',
+          ].join('\n'),
+          loader: 'js',
+        }))
+      },
+    },
+    {
       // zod re-exports every locale's messages; the mock speaks English only (zod's default).
       name: 'zod-english-only',
       setup(b) {

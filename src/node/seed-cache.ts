@@ -3,7 +3,8 @@
 // A file counts only if it was written by the same relay-mock version, seeding code (SEED_BUILD_ID) and
 // faker version; anything else (missing, unreadable, corrupt, another key) is a miss, and a folder that
 // cannot be written only means the next start seeds again. Deleting the folder is always safe.
-import { createHash, randomBytes } from 'node:crypto'
+import { sha256 } from '@noble/hashes/sha2.js'
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
@@ -64,7 +65,8 @@ export function createSeedCache(options: SeedCacheOptions = {}): SeedCache {
   let prefix: string | undefined
   /** The whole key of a world: what the service names (scenario, seed, vehicles) and what built it. */
   const fullKey = (key: string) => JSON.stringify([(prefix ??= `${RELAY_MOCK_VERSION}|${SEED_BUILD_ID}|${fakerVersion()}`), key])
-  const fileOf = (full: string) => join(dir, `world-${createHash('sha256').update(full).digest('hex').slice(0, 32)}.json`)
+  // The core hashes with @noble/hashes already, so a start need not load node:crypto (~4 ms) for a file name.
+  const fileOf = (full: string) => join(dir, `world-${bytesToHex(sha256(utf8ToBytes(full))).slice(0, 32)}.json`)
   return {
     get(key) {
       const full = fullKey(key)
@@ -78,7 +80,8 @@ export function createSeedCache(options: SeedCacheOptions = {}): SeedCache {
     set(key, world) {
       const full = fullKey(key)
       const file = fileOf(full)
-      const temporary = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`
+      // Unique among the processes writing now: the pid, and a random part for a pid reused in another container.
+      const temporary = `${file}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`
       try {
         mkdirSync(dir, { recursive: true })
         writeFileSync(temporary, JSON.stringify({ key: full, world }))
