@@ -1,22 +1,23 @@
 // Bundles the CLI: start-up then reads a few modules instead of hundreds. Commands load their
 // implementation with import(), which esbuild splits into chunks, so `serve` never parses the
 // conformance kit or its reporters.
-import { rmSync } from 'node:fs'
+//
+// The same command line is also written as one CommonJS file, relay-mock.cjs, which bin/relay-mock.js
+// compiles with V8's code cache of the last run (src/node/code-cache.ts): Node 20 caches no compiled
+// ES modules. Its first line names the build, so that a cache made from another build is never used.
+import { createHash } from 'node:crypto'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { build } from 'esbuild'
 
 // Chunk names carry a hash: clear the last build's, or they pile up.
 rmSync('dist/bundle', { recursive: true, force: true })
 
-await build({
+/** What both bundles share. */
+const common = {
   entryPoints: ['src/cli/index.ts'],
-  outdir: 'dist/bundle',
-  entryNames: 'relay-mock',
-  chunkNames: 'chunks/[name]-[hash]',
-  splitting: true,
   bundle: true,
   platform: 'node',
-  format: 'esm',
   target: 'node20',
   minify: true,
   legalComments: 'none',
@@ -86,7 +87,31 @@ await build({
       },
     },
   ],
+}
+
+await build({
+  ...common,
+  outdir: 'dist/bundle',
+  entryNames: 'relay-mock',
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
+  format: 'esm',
   // Some CommonJS dependencies call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __relayRequire } from 'node:module'; const require = __relayRequire(import.meta.url);" },
   outExtension: { '.js': '.mjs' },
 })
+
+// One file (a code cache covers one script). The commands' import() of their own modules become lazy
+// initializers; import() of the external packages (faker is ES modules only) and of a user's files stay
+// import(), which the loader resolves with Node's own ES module loader.
+const cjs = 'dist/bundle/relay-mock.cjs'
+await build({
+  ...common,
+  outfile: cjs,
+  format: 'cjs',
+  define: { 'import.meta.url': '__relayImportMetaUrl' },
+  // 'use strict' first: the bundle's own directive would come after the banner, where it is no directive.
+  banner: { js: "'use strict'; var __relayImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+})
+const code = readFileSync(cjs, 'utf8')
+writeFileSync(cjs, `//relay-mock-build ${createHash('sha256').update(code).digest('hex').slice(0, 32)}\n${code}`)

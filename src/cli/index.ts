@@ -41,10 +41,15 @@ const cli: Argv = yargs(args)
 const usage = (cli as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.()
 if (typeof usage?.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {}
 
-try {
-  await cli.parseAsync()
-} catch (error) {
-  // A bug, not a usage error: its stack without the minified line Node would print above it.
-  console.error(`relay-mock failed unexpectedly; please report this with the command that was run.\n${(error as Error)?.stack ?? String(error)}`)
-  process.exitCode = 1
+// A function rather than top-level await: the same file is also bundled as CommonJS (see src/node/code-cache.ts).
+async function main(): Promise<void> {
+  try {
+    await cli.parseAsync()
+  } catch (error) {
+    // A bug, not a usage error: its stack without the minified line Node would print above it.
+    console.error(`relay-mock failed unexpectedly; please report this with the command that was run.\n${(error as Error)?.stack ?? String(error)}`)
+    process.exitCode = 1
+  }
 }
+
+void main()

@@ -5,12 +5,12 @@
 // cannot be written only means the next start seeds again. Deleting the folder is always safe.
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { SeedCache } from '../core/mock.js'
 import type { SeededWorld } from '../core/seed.js'
+import { cacheDir } from './cache-dir.js'
 import { RELAY_MOCK_VERSION } from '../core/version.js'
 import { SEED_BUILD_ID } from './seed-build.generated.js'
 
@@ -25,8 +25,7 @@ export interface SeedCacheOptions {
  * @example seedCacheDir('/work/app') // '/work/app/node_modules/.cache/relay-mock'
  */
 export function seedCacheDir(cwd: string = process.cwd()): string {
-  const modules = join(cwd, 'node_modules')
-  return existsSync(modules) ? join(modules, '.cache', 'relay-mock') : join(tmpdir(), 'relay-mock-cache')
+  return cacheDir(cwd)
 }
 
 /** The version of the faker that seeds here: another faker may draw other worlds from the same seed. */

@@ -8,6 +8,7 @@ import { maskSecret } from '../../core/mask.js'
 import { devtools } from '../../devtools/admin.js'
 import type { World } from '../../core/world.js'
 import { close, createServer, listen } from '../../node/server.js'
+import { announceStarted } from '../../node/code-cache.js'
 import { createSeedCache } from '../../node/seed-cache.js'
 import { resolveScenario } from '../../node/user-files.js'
 
@@ -68,6 +69,7 @@ export async function serve(args: ServeOptions): Promise<number> {
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
   console.log(banner(baseUrl, [...service.worlds.values()], args.latency, args.adminToken !== undefined))
+  announceStarted()
   return 0
 }
 

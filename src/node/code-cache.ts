@@ -1,0 +1,179 @@
+// How bin/relay-mock.js starts the command line: from V8's compiled code of the last run when it can,
+// so that a start deserializes the bundle's functions instead of parsing and compiling them.
+//
+// Node 20 has no compile cache for ES modules (module.enableCompileCache came in 22), but vm.Script
+// takes and makes V8's code cache. So the build also writes the command line as one CommonJS file
+// (dist/bundle/relay-mock.cjs); this module compiles it as Node compiles a CommonJS module, with the
+// cached data of the last run, and stores new data once the command has started (serve: its banner
+// printed) or has ended other than by a usage error. Anything wrong with the cache (missing, unreadable, built by
+// another Node, bundle or V8 flags, rejected by V8, a folder that cannot be written) costs only the
+// saving: the command runs the same. Without the CommonJS file, or on a Node other than 20, the ES
+// module bundle runs as before.
+import type { EventEmitter } from 'node:events'
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import vm from 'node:vm'
+import { cacheDir } from './cache-dir.js'
+
+/** The event of announceStarted. */
+const CLI_STARTED_EVENT = 'relay-mock:started'
+
+/**
+ * Tells the loader that a long-running command has started (serve: its banner printed), so that the
+ * code compiled so far is stored for the next start. Without the loader, nothing listens.
+ * @example console.log(banner); announceStarted()
+ */
+export function announceStarted(): void {
+  ;(process as EventEmitter).emit(CLI_STARTED_EVENT)
+}
+
+/** The first line of the CommonJS bundle names its build: `//relay-mock-build <hash>` (scripts/bundle.mjs writes it). */
+export const BUILD_LINE_PREFIX = '//relay-mock-build '
+
+export interface CodeCacheOptions {
+  /** The CommonJS bundle of the command line. */
+  bundle: string
+  /** The folder of the cache files. Default: relay-mock's cache folder (see cacheDir). */
+  dir?: string
+  /** The command line's arguments, to name the cache file by command. Default: `process.argv.slice(2)`. */
+  args?: string[]
+}
+
+/** What `startCachedCli` did, for tests and the benchmark. */
+export type CodeCacheOutcome = 'accepted' | 'rejected' | 'missing' | 'unavailable'
+
+/**
+ * The cache file of a command: each command compiles other functions, so each keeps its own.
+ * @example codeCacheFile('/tmp/c', ['serve', '--port', '0']) // '/tmp/c/code-serve.bin'
+ */
+export function codeCacheFile(dir: string, args: string[]): string {
+  // Help and version print text only: their few functions would make a poor cache for the command.
+  const command = /^[a-z]{1,20}$/.test(args[0] ?? '') && !args.some((arg) => /^(--help|-h|--version)$/.test(arg)) ? args[0] : 'other'
+  return join(dir, `code-${command}.bin`)
+}
+
+/**
+ * Runs the CommonJS bundle of the command line with V8's code cache, and returns what became of the
+ * cache; returns 'unavailable' without running anything when the bundle cannot run this way (the
+ * caller then loads the ES module bundle).
+ * @example if (startCachedCli({ bundle: 'dist/bundle/relay-mock.cjs' }) === 'unavailable') await import('../dist/bundle/relay-mock.mjs')
+ */
+export function startCachedCli(options: CodeCacheOptions): CodeCacheOutcome {
+  let compiled: ReturnType<typeof compile>
+  try {
+    // The vm route leans on how Node 20 announces the experimental main-context loader (see quietLoader);
+    // later Nodes have a compile cache of their own for ES modules.
+    if (process.versions.node.split('.')[0] !== '20') return 'unavailable'
+    compiled = compile(options)
+  } catch {
+    return 'unavailable'
+  }
+  // The command itself runs outside the try: its own errors are its own, and it must never run twice.
+  compiled.run()
+  return compiled.outcome
+}
+
+function compile(options: CodeCacheOptions) {
+  const { bundle } = options
+  const source = readFileSync(bundle, 'utf8')
+  const build = source.startsWith(BUILD_LINE_PREFIX) ? source.slice(BUILD_LINE_PREFIX.length, source.indexOf('\n')) : ''
+  if (!/^[0-9a-f]{16,64}$/.test(build)) throw new Error('The bundle does not name its build.')
+  const key = `${process.version} ${process.arch} ${build}`
+  let file: string | undefined
+  let cachedData: Buffer | undefined
+  try {
+    file = codeCacheFile(options.dir ?? cacheDir(), options.args ?? process.argv.slice(2))
+    cachedData = readCache(file, key)
+  } catch {
+    // No cache to read: compile from the source, and store the result if the folder allows it.
+  }
+  quietLoader()
+  // As Node wraps a CommonJS module, on one line so that the bundle's line numbers stay its own.
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: bundle,
+    cachedData,
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  })
+  const outcome: CodeCacheOutcome = cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'accepted'
+  const wrapper = script.runInThisContext() as (...args: unknown[]) => void
+  return {
+    outcome,
+    run() {
+      if (outcome !== 'accepted' && file !== undefined) storeWhenStarted(script, file, key)
+      const module = { exports: {}, filename: bundle, id: '.', loaded: false }
+      wrapper.call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle))
+    },
+  }
+}
+
+/** The cached data in a file, if the file was made for this key. */
+function readCache(file: string, key: string): Buffer | undefined {
+  const content = readFileSync(file)
+  const end = content.indexOf(10)
+  if (end < 0 || content.toString('utf8', 0, end) !== key) return undefined
+  return content.subarray(end + 1)
+}
+
+/** Stores the compiled code once the command has started, or at its exit unless a usage error (status 2) ended it. */
+function storeWhenStarted(script: vm.Script, file: string, key: string): void {
+  let stored = false
+  const store = () => {
+    if (stored) return
+    stored = true
+    writeCache(file, key, script.createCachedData())
+  }
+  // After the banner's turn of the event loop, before the first request: a process stopped right after
+  // its first answer (a benchmark, a test) still leaves its cache behind.
+  process.once(CLI_STARTED_EVENT, () => setImmediate(store).unref())
+  process.once('exit', (code) => {
+    if (code !== 2) store()
+  })
+}
+
+/** Writes a cache file whole (a temporary file, then a rename): a reader never sees half of one. */
+function writeCache(file: string, key: string, data: Buffer): void {
+  const temporary = `${file}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`
+  try {
+    mkdirSync(dirname(file), { recursive: true })
+    writeFileSync(temporary, Buffer.concat([Buffer.from(`${key}\n`), data]))
+    renameSync(temporary, file)
+  } catch {
+    // A cache that cannot be written costs the next start its compiling, nothing more.
+    try {
+      rmSync(temporary, { force: true })
+    } catch {
+      // Nothing was written.
+    }
+  }
+}
+
+let quieted = false
+/**
+ * Node 20 warns once per process, on the first import() through vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+ * that the option is experimental; the command's own output must be what the ES module bundle prints.
+ * One import() made here, with that one warning held back, uses up the warning. Node 20 emits it
+ * synchronously inside the import() call (internal/modules/esm/utils), so nothing else can be held back.
+ */
+function quietLoader(): void {
+  if (quieted) return
+  quieted = true
+  let heldBack = false
+  const emitWarning = process.emitWarning
+  process.emitWarning = function (this: NodeJS.Process, warning: string | Error, ...rest: unknown[]) {
+    const text = typeof warning === 'string' ? warning : warning.message
+    if (text.startsWith('vm.USE_MAIN_CONTEXT_DEFAULT_LOADER')) {
+      heldBack = true
+      return
+    }
+    return (emitWarning as (...args: unknown[]) => void).call(this, warning, ...rest)
+  } as typeof process.emitWarning
+  try {
+    const probe = new vm.Script('import("node:path")', { importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER })
+    ;(probe.runInThisContext() as Promise<unknown>).catch(() => {})
+  } finally {
+    process.emitWarning = emitWarning
+  }
+  // A Node that warns otherwise (later, or not at all) gets the ES module bundle: no warning slips out.
+  if (!heldBack) throw new Error('The main-context loader did not warn as Node 20 does.')
+}

@@ -1,0 +1,136 @@
+// The command line's code cache (src/node/code-cache.ts), through bin/relay-mock.js as a user runs it:
+// whatever state the cache file is in, a command prints what the ES module bundle prints, and a cache
+// that cannot be used is replaced.
+import { execFile, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { codeCacheFile } from '../../src/node/code-cache.js'
+import { CLI_ENV, ROOT } from '../support/cli.js'
+
+const BIN = join(ROOT, 'bin/relay-mock.js')
+const ESM_BUNDLE = join(ROOT, 'dist/bundle/relay-mock.mjs')
+/** What a cache file made by this Node starts with (the build's hash follows). */
+const KEY_START = `${process.version} ${process.arch} `
+
+interface Ended {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+function run(script: string, args: string[], cwd: string): Promise<Ended> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [script, ...args], { cwd, env: CLI_ENV, timeout: 30_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr })
+    })
+  })
+}
+
+let work: string
+/** The cache folder of a command run in `work`: its node_modules makes it `node_modules/.cache/relay-mock`. */
+let cache: string
+let expected: Ended
+
+beforeAll(async () => {
+  if (!existsSync(join(ROOT, 'dist/bundle/relay-mock.cjs'))) throw new Error('The CLI is not built. Please run npm run build (npm test does) before these tests.')
+  // What the command prints without the loader: the ES module bundle run directly.
+  expected = await run(ESM_BUNDLE, ['scenarios'], os.tmpdir())
+  expect(expected.code).toBe(0)
+  expect(expected.stdout).toContain('default')
+})
+
+beforeEach(async () => {
+  work = await mkdtemp(join(os.tmpdir(), 'relay-mock-code-cache-'))
+  await mkdir(join(work, 'node_modules'))
+  cache = join(work, 'node_modules', '.cache', 'relay-mock')
+})
+afterEach(async () => {
+  await rm(work, { recursive: true, force: true })
+})
+
+describe('the code cache of the command line', () => {
+  it('is written by a command that ends, and read by the next run with the same output', async () => {
+    const first = await run(BIN, ['scenarios'], work)
+    expect(first).toEqual(expected)
+    const stored = await readFile(codeCacheFile(cache, ['scenarios']))
+    expect(stored.toString('latin1', 0, KEY_START.length)).toBe(KEY_START)
+
+    const { mtimeMs } = await stat(codeCacheFile(cache, ['scenarios']))
+    const second = await run(BIN, ['scenarios'], work)
+    expect(second).toEqual(expected)
+    // Accepted: a cache that V8 took is not written again.
+    expect((await stat(codeCacheFile(cache, ['scenarios']))).mtimeMs).toBe(mtimeMs)
+  })
+
+  it.each([
+    ['garbage', () => Buffer.from('not a cache at all')],
+    ['a cache from another Node', () => Buffer.concat([Buffer.from('v0.0.1 x64 0123456789abcdef0123456789abcdef\n'), Buffer.alloc(4096, 7)])],
+  ])('ignores and replaces %s, printing the same', async (_, content) => {
+    const file = codeCacheFile(cache, ['scenarios'])
+    await mkdir(cache, { recursive: true })
+    await writeFile(file, content())
+
+    expect(await run(BIN, ['scenarios'], work)).toEqual(expected)
+    const stored = await readFile(file)
+    expect(stored.toString('latin1', 0, KEY_START.length)).toBe(KEY_START)
+  })
+
+  it('ignores and replaces compiled code V8 rejects under this build, printing the same', async () => {
+    const file = codeCacheFile(cache, ['scenarios'])
+    await run(BIN, ['scenarios'], work)
+    const stored = await readFile(file)
+    const keyEnd = stored.indexOf(10) + 1
+    // This build's key, with data that is not V8's.
+    const corrupt = Buffer.concat([stored.subarray(0, keyEnd), Buffer.alloc(stored.length - keyEnd, 0x5a)])
+    await writeFile(file, corrupt)
+
+    expect(await run(BIN, ['scenarios'], work)).toEqual(expected)
+    const replaced = await readFile(file)
+    expect(replaced.subarray(0, keyEnd)).toEqual(stored.subarray(0, keyEnd))
+    expect(replaced.subarray(keyEnd).equals(corrupt.subarray(keyEnd))).toBe(false)
+  })
+
+  it('never fails a command when its folder cannot be written', async () => {
+    // A file where the cache folder's parent should be: no user (not even root) can make the folder.
+    await writeFile(join(work, 'node_modules', '.cache'), 'not a folder')
+
+    expect(await run(BIN, ['scenarios'], work)).toEqual(expected)
+    expect(await run(BIN, ['scenarios'], work)).toEqual(expected)
+  })
+
+  it('is written once serve has started, with nothing on stderr', async () => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { cwd: work, env: CLI_ENV, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    const file = codeCacheFile(cache, ['serve'])
+    try {
+      // serve keeps running: the file appears while it serves, not at its exit.
+      while (!existsSync(file) && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(child.exitCode).toBe(null)
+      expect(stdout).toContain('relay-mock is serving the relay service at http://127.0.0.1:')
+      const stored = await readFile(file)
+      expect(stored.toString('latin1', 0, KEY_START.length)).toBe(KEY_START)
+    } finally {
+      child.kill('SIGTERM')
+      if (child.exitCode === null) await once(child, 'exit')
+    }
+    // Seeding in this folder loaded faker through the loader's import(): no warning about it.
+    expect(stderr).toBe('')
+  }, 60_000)
+})
+
+describe('codeCacheFile', () => {
+  it('names the file by the command, and help or version as other', () => {
+    expect(codeCacheFile('/c', ['serve', '--port', '0'])).toBe(join('/c', 'code-serve.bin'))
+    expect(codeCacheFile('/c', ['serve', '--help'])).toBe(join('/c', 'code-other.bin'))
+    expect(codeCacheFile('/c', ['--version'])).toBe(join('/c', 'code-other.bin'))
+    expect(codeCacheFile('/c', ['../../x'])).toBe(join('/c', 'code-other.bin'))
+    expect(codeCacheFile('/c', [])).toBe(join('/c', 'code-other.bin'))
+  })
+})
