@@ -102,16 +102,35 @@ await build({
 })
 
 // One file (a code cache covers one script). The commands' import() of their own modules become lazy
-// initializers; import() of the external packages (faker is ES modules only) and of a user's files stay
-// import(), which the loader resolves with Node's own ES module loader.
+// initializers; faker (ES modules only), jiti and a user's files are imported by the loader, for the
+// bundle, with Node's own ES module loader.
 const cjs = 'dist/bundle/relay-mock.cjs'
 await build({
   ...common,
   outfile: cjs,
   format: 'cjs',
+  plugins: [
+    ...common.plugins,
+    {
+      // Code compiled from a code cache cannot run import() on Node 20: the bundle's import() of what it
+      // leaves outside goes to the importer the loader passes in (src/node/code-cache.ts).
+      name: 'loader-import',
+      setup(b) {
+        b.onResolve({ filter: /\/import-external\.js$/ }, (args) => (args.importer.includes('/src/') ? { path: 'import-external', namespace: 'loader-import' } : undefined))
+        b.onLoad({ filter: /.*/, namespace: 'loader-import' }, () => ({
+          contents: 'export function importExternal(specifier) { return __relayImport(specifier) }',
+          loader: 'js',
+        }))
+      },
+    },
+  ],
   define: { 'import.meta.url': '__relayImportMetaUrl' },
   // 'use strict' first: the bundle's own directive would come after the banner, where it is no directive.
   banner: { js: "'use strict'; var __relayImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 })
 const code = readFileSync(cjs, 'utf8')
+// import( not after a dot: a method named import (jiti's) is no import().
+if (/(^|[^.\w$])import\s*\(/.test(code)) {
+  throw new Error(`${cjs} calls import(), which fails in code compiled from a code cache. Please import packages and user files with importExternal (src/core/import-external.ts).`)
+}
 writeFileSync(cjs, `//relay-mock-build ${createHash('sha256').update(code).digest('hex').slice(0, 32)}\n${code}`)

@@ -7,6 +7,7 @@ import { companyKennitala } from './kennitala.js'
 import { createRandom } from './random.js'
 import type { Scenario, SeedContext, Visit } from './scenario.js'
 import { normalizePlate, type WorldData } from './store.js'
+import { importExternal } from './import-external.js'
 
 export interface SeedOptions {
   /** The faker seed: the same seed gives the same world. Default 2026. */
@@ -48,7 +49,7 @@ function day(date: Date): string {
 export async function buildWorld(scenario: Scenario, options: SeedOptions = {}): Promise<SeededWorld> {
   const { seed, vehicles: vehicleCount } = { ...SEED_DEFAULTS, ...options }
   // faker is one shared instance: from its seed to the world's end nothing awaits, so no other seeding interleaves.
-  const { faker } = await import('@faker-js/faker/locale/base')
+  const { faker } = await importExternal<typeof import('@faker-js/faker/locale/base')>('@faker-js/faker/locale/base')
   faker.seed(seed)
   const random = createRandom(`seed:${seed}`)
   const int = (min: number, max: number) => faker.number.int({ min, max })

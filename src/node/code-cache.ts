@@ -5,10 +5,16 @@
 // takes and makes V8's code cache. So the build also writes the command line as one CommonJS file
 // (dist/bundle/relay-mock.cjs); this module compiles it as Node compiles a CommonJS module, with the
 // cached data of the last run, and stores new data once the command has started (serve: its banner
-// printed) or has ended other than by a usage error. Anything wrong with the cache (missing, unreadable, built by
-// another Node, bundle or V8 flags, rejected by V8, a folder that cannot be written) costs only the
-// saving: the command runs the same. Without the CommonJS file, or on a Node other than 20, the ES
-// module bundle runs as before.
+// printed) or has ended other than by a usage error. Anything wrong with the cache (missing,
+// unreadable, built by another Node, bundle or V8 flags, rejected by V8, a folder that cannot be
+// written) costs only the saving: the command runs the same. Without the CommonJS file, the ES module
+// bundle runs as before.
+//
+// The bundle calls no import() of its own: on Node 20 a function deserialized from a code cache loses
+// the script's dynamic-import callback (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), and the main-context
+// loader option warns that it is experimental. Its import() of faker, jiti and a user's modules go
+// through importExternal (src/core/import-external.ts), which the CommonJS build turns into a call of
+// the importer this module passes in.
 import type { EventEmitter } from 'node:events'
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -62,9 +68,6 @@ export function codeCacheFile(dir: string, args: string[]): string {
 export function startCachedCli(options: CodeCacheOptions): CodeCacheOutcome {
   let compiled: ReturnType<typeof compile>
   try {
-    // The vm route leans on how Node 20 announces the experimental main-context loader (see quietLoader);
-    // later Nodes have a compile cache of their own for ES modules.
-    if (process.versions.node.split('.')[0] !== '20') return 'unavailable'
     compiled = compile(options)
   } catch {
     return 'unavailable'
@@ -73,6 +76,9 @@ export function startCachedCli(options: CodeCacheOptions): CodeCacheOutcome {
   compiled.run()
   return compiled.outcome
 }
+
+/** The bundle's import(): an ES module's, resolving packages from relay-mock's own folder as the ES module bundle does. */
+const importExternal = (specifier: string): Promise<unknown> => import(specifier)
 
 function compile(options: CodeCacheOptions) {
   const { bundle } = options
@@ -88,13 +94,8 @@ function compile(options: CodeCacheOptions) {
   } catch {
     // No cache to read: compile from the source, and store the result if the folder allows it.
   }
-  quietLoader()
-  // As Node wraps a CommonJS module, on one line so that the bundle's line numbers stay its own.
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: bundle,
-    cachedData,
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  })
+  // As Node wraps a CommonJS module (plus the importer), on one line so that the bundle's line numbers stay its own.
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __relayImport) {${source}\n})`, { filename: bundle, cachedData })
   const outcome: CodeCacheOutcome = cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'accepted'
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void
   return {
@@ -102,7 +103,7 @@ function compile(options: CodeCacheOptions) {
     run() {
       if (outcome !== 'accepted' && file !== undefined) storeWhenStarted(script, file, key)
       const module = { exports: {}, filename: bundle, id: '.', loaded: false }
-      wrapper.call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle))
+      wrapper.call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle), importExternal)
     },
   }
 }
@@ -146,34 +147,4 @@ function writeCache(file: string, key: string, data: Buffer): void {
       // Nothing was written.
     }
   }
-}
-
-let quieted = false
-/**
- * Node 20 warns once per process, on the first import() through vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
- * that the option is experimental; the command's own output must be what the ES module bundle prints.
- * One import() made here, with that one warning held back, uses up the warning. Node 20 emits it
- * synchronously inside the import() call (internal/modules/esm/utils), so nothing else can be held back.
- */
-function quietLoader(): void {
-  if (quieted) return
-  quieted = true
-  let heldBack = false
-  const emitWarning = process.emitWarning
-  process.emitWarning = function (this: NodeJS.Process, warning: string | Error, ...rest: unknown[]) {
-    const text = typeof warning === 'string' ? warning : warning.message
-    if (text.startsWith('vm.USE_MAIN_CONTEXT_DEFAULT_LOADER')) {
-      heldBack = true
-      return
-    }
-    return (emitWarning as (...args: unknown[]) => void).call(this, warning, ...rest)
-  } as typeof process.emitWarning
-  try {
-    const probe = new vm.Script('import("node:path")', { importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER })
-    ;(probe.runInThisContext() as Promise<unknown>).catch(() => {})
-  } finally {
-    process.emitWarning = emitWarning
-  }
-  // A Node that warns otherwise (later, or not at all) gets the ES module bundle: no warning slips out.
-  if (!heldBack) throw new Error('The main-context loader did not warn as Node 20 does.')
 }

@@ -15,6 +15,7 @@ import type { Flow, Outcome } from '../core/rules/types.js'
 import { defineScenario, SIMPLE_PAYMENT_BEHAVIOURS, type Scenario } from '../core/scenario.js'
 import { describeFieldErrors, parseScenarioFile, toFieldErrors } from '../core/scenario-file.js'
 import { amountValue, date, kennitala, plate, timestamp } from '../core/schemas.js'
+import { importExternal } from '../core/import-external.js'
 
 const SCENARIO_EXTENSIONS = ['.json', '.js', '.mjs', '.ts', '.mts']
 const TS_EXTENSIONS = new Set(['.ts', '.mts'])
@@ -75,7 +76,7 @@ async function readScenario(file: string, path: string): Promise<Scenario> {
   })
   let module: { default?: unknown }
   try {
-    module = TS_EXTENSIONS.has(extension) ? await importTypeScript(path) : await import(pathToFileURL(path).href)
+    module = TS_EXTENSIONS.has(extension) ? await importTypeScript(path) : await importExternal<{ default?: unknown }>(pathToFileURL(path).href)
   } catch (error) {
     if (error instanceof RelayMockError) throw error
     // A parse error's message says where on its next line: keep it, on one line.
@@ -114,7 +115,7 @@ let jiti: Promise<Jiti> | undefined
  * exports as they are, so that a missing default export is seen as missing.
  */
 async function importTypeScript(path: string): Promise<{ default?: unknown }> {
-  jiti ??= import('jiti').then(({ createJiti }) => createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: false }))
+  jiti ??= importExternal<typeof import('jiti')>('jiti').then(({ createJiti }) => createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: false }))
   return (await (await jiti).import(path, {})) as { default?: unknown }
 }
 

@@ -102,28 +102,39 @@ describe('the code cache of the command line', () => {
     expect(await run(BIN, ['scenarios'], work)).toEqual(expected)
   })
 
-  it('is written once serve has started, with nothing on stderr', async () => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { cwd: work, env: CLI_ENV, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  it('is written once serve has started, and the next start seeds from cached code, with nothing on stderr', async () => {
     const file = codeCacheFile(cache, ['serve'])
-    try {
-      // serve keeps running: the file appears while it serves, not at its exit.
-      while (!existsSync(file) && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50))
-      expect(child.exitCode).toBe(null)
-      expect(stdout).toContain('relay-mock is serving the relay service at http://127.0.0.1:')
-      const stored = await readFile(file)
-      expect(stored.toString('latin1', 0, KEY_START.length)).toBe(KEY_START)
-    } finally {
-      child.kill('SIGTERM')
-      if (child.exitCode === null) await once(child, 'exit')
-    }
-    // Seeding in this folder loaded faker through the loader's import(): no warning about it.
-    expect(stderr).toBe('')
+    // serve keeps running: the file appears while it serves, not at its exit.
+    const first = await serveUntil(() => existsSync(file))
+    expect(first.stdout).toContain('relay-mock is serving the relay service at http://127.0.0.1:')
+    const stored = await readFile(file)
+    expect(stored.toString('latin1', 0, KEY_START.length)).toBe(KEY_START)
+    const { mtimeMs } = await stat(file)
+
+    // Another seed: faker is loaded (an import() from code compiled from the cache) to seed its world.
+    const second = await serveUntil(() => true, ['--seed', '7'])
+    expect(second.stdout).toContain('relay-mock is serving the relay service at http://127.0.0.1:')
+    expect((await stat(file)).mtimeMs).toBe(mtimeMs)
+    expect(first.stderr + second.stderr).toBe('')
   }, 60_000)
 })
+
+/** Starts serve in `work`, waits for its banner and then for `done`, stops it, and returns what it printed. */
+async function serveUntil(done: () => boolean, args: string[] = []): Promise<{ stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: work, env: CLI_ENV, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  try {
+    while (!(stdout.includes('Ctrl-C stops it.') && done()) && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(child.exitCode).toBe(null)
+  } finally {
+    child.kill('SIGTERM')
+    if (child.exitCode === null) await once(child, 'exit')
+  }
+  return { stdout, stderr }
+}
 
 describe('codeCacheFile', () => {
   it('names the file by the command, and help or version as other', () => {
