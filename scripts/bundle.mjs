@@ -9,6 +9,8 @@ import { createHash } from 'node:crypto'
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { build } from 'esbuild'
+// tsc has built dist/src before this script runs (npm run build).
+import { BUILD_LINE_PREFIX } from '../dist/src/node/code-cache.js'
 
 // Chunk names carry a hash: clear the last build's, or they pile up.
 rmSync('dist/bundle', { recursive: true, force: true })
@@ -52,7 +54,7 @@ const common = {
     },
     {
       // yargs' ESM platform shim imports strictEqual and notStrictEqual from 'assert' for two internal
-      // invariants; loading node:assert costs every start ~5 ms. yargs gets these two, throwing as
+      // invariants, and nothing else in serve loads node:assert. yargs gets these two, throwing as
       // node:assert does (name, code, message) should an invariant ever break.
       name: 'yargs-assert',
       setup(b) {
@@ -133,4 +135,4 @@ const code = readFileSync(cjs, 'utf8')
 if (/(^|[^.\w$])import\s*\(/.test(code)) {
   throw new Error(`${cjs} calls import(), which fails in code compiled from a code cache. Please import packages and user files with importExternal (src/core/import-external.ts).`)
 }
-writeFileSync(cjs, `//relay-mock-build ${createHash('sha256').update(code).digest('hex').slice(0, 32)}\n${code}`)
+writeFileSync(cjs, `${BUILD_LINE_PREFIX}${createHash('sha256').update(code).digest('hex').slice(0, 32)}\n${code}`)

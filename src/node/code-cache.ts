@@ -46,7 +46,7 @@ export interface CodeCacheOptions {
   args?: string[]
 }
 
-/** What `startCachedCli` did, for tests and the benchmark. */
+/** What startCachedCli did with the cache: 'unavailable' when it ran nothing. */
 export type CodeCacheOutcome = 'accepted' | 'rejected' | 'missing' | 'unavailable'
 
 /**
