@@ -1,6 +1,6 @@
-// Bundles the CLI: start-up then reads a few modules instead of hundreds. Commands load their
-// implementation with import(), which esbuild splits into chunks, so `serve` never parses the
-// conformance kit or its reporters.
+// Bundles the CLI: start-up then reads a few modules instead of hundreds. In the ES module bundle,
+// commands load their implementation with import(), which esbuild splits into chunks, so `serve`
+// never parses the conformance kit or its reporters (the CommonJS file below holds everything).
 //
 // The same command line is also written as one CommonJS file, relay-mock.cjs, which bin/relay-mock.js
 // compiles with V8's code cache of the last run (src/node/code-cache.ts): Node 20 caches no compiled
@@ -118,7 +118,7 @@ await build({
       // leaves outside goes to the importer the loader passes in (src/node/code-cache.ts).
       name: 'loader-import',
       setup(b) {
-        b.onResolve({ filter: /\/import-external\.js$/ }, (args) => (args.importer.includes('/src/') ? { path: 'import-external', namespace: 'loader-import' } : undefined))
+        b.onResolve({ filter: /\/import-external\.js$/ }, (args) => (/[\\/]src[\\/]/.test(args.importer) ? { path: 'import-external', namespace: 'loader-import' } : undefined))
         b.onLoad({ filter: /.*/, namespace: 'loader-import' }, () => ({
           contents: 'export function importExternal(specifier) { return __relayImport(specifier) }',
           loader: 'js',

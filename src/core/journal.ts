@@ -19,8 +19,8 @@ export interface JournalEntry {
     query: Record<string, string>
     /** The query string as sent, with its leading `?`, or ''. */
     search: string
-    /** Header names in lower case; the bearer token masked. */
-    headers: Record<string, string>
+    /** Header names in lower case; the bearer token masked. Entries whose requests sent the same headers share one object: read-only. */
+    headers: Readonly<Record<string, string>>
     /** The body as text, exactly as received, when there was one; only its first characters when `bodyTruncated`. */
     bodyText?: string
     /** Set when the body was longer than the journal keeps: `bodyText` is its prefix. */

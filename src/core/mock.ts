@@ -206,7 +206,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
   async function seedScenario(scenario: Scenario, key: string): Promise<{ seeded: SeededWorld; base: Store }> {
     // Only a built-in scenario's world is cached: a user's scenario can change between runs under the same name.
     const cache = seedCache && builtInScenarios.get(scenario.name) === scenario ? seedCache : undefined
-    const cached = attempt(() => cache?.get(key))
+    const cached = orMiss(() => cache?.get(key))
     if (cached) {
       const base = createStore()
       // The store checks every record by its schema: a cached world that fails is seeded afresh instead.
@@ -225,7 +225,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     } catch (error) {
       throw new RelayMockError('SCENARIO_SEED_FAILED', `Failed to seed the scenario "${scenario.name}": ${(error as Error).message}. Please fix its seed.`)
     }
-    if (cache) attempt(() => cache.set(key, world))
+    if (cache) orMiss(() => cache.set(key, world))
     return { seeded: world, base }
   }
 
@@ -236,8 +236,13 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
       throw new RelayMockError('TOKEN_IN_USE', `Failed to add a world: the token ${worldToken} has one already. Please choose another token.`)
     }
     // The id is taken before the world is seeded: worlds asked for at once are numbered in the order asked.
-    const id = `world-${++worldCount}`
-    const { seeded: seed, base } = await seeded(chosen)
+    const number = ++worldCount
+    const id = `world-${number}`
+    const { seeded: seed, base } = await seeded(chosen).catch((error: unknown) => {
+      // A world that could not be seeded gives its number back, if no world took one since.
+      if (worldCount === number) worldCount--
+      throw error
+    })
     const world = createWorld({
       id,
       token: worldToken,
@@ -353,6 +358,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
       const checked = authenticate(header(request.headers, 'authorization'), request.world)
       auth = checked.verdict
       world = checked.world ?? checked.owner ?? request.world
+      // clockMs is now: isoNow() read the clock when this request arrived.
       if (checked.world) checked.world.lastUsed = clockMs
       const found = resolveRoute(SERVICE_TABLE, request.method, parts, path)
       if ('reply' in found) reply = found.reply
@@ -487,15 +493,14 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
   }
 
   function authenticate(authorization: string | undefined, bound: World | undefined): { verdict: AuthVerdict; world?: World; reply?: Reply; owner?: World } {
-    const challenge = CHALLENGE
     const bearer = parseBearer(authorization)
     if (bearer.verdict === 'missing') {
-      return { verdict: 'missing', reply: toProblem(401, 'The request has no Authorization header. Please send Authorization: Bearer <your API token>.', undefined, challenge) }
+      return { verdict: 'missing', reply: toProblem(401, 'The request has no Authorization header. Please send Authorization: Bearer <your API token>.', undefined, CHALLENGE) }
     }
     if (bearer.verdict === 'malformed') {
       return {
         verdict: 'malformed',
-        reply: toProblem(401, `The Authorization header is malformed (${maskAuthorization(authorization!)}). Please send exactly: Authorization: Bearer <your API token>.`, undefined, challenge),
+        reply: toProblem(401, `The Authorization header is malformed (${maskAuthorization(authorization!)}). Please send exactly: Authorization: Bearer <your API token>.`, undefined, CHALLENGE),
       }
     }
     const world = worlds.get(bearer.token)
@@ -504,7 +509,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     if (!world || (bound && world !== bound)) {
       return {
         verdict: 'unknown-token',
-        reply: toProblem(401, 'The bearer token is not recognised. Please send the token issued to your location (relay-mock serve prints it at start).', undefined, challenge),
+        reply: toProblem(401, 'The bearer token is not recognised. Please send the token issued to your location (relay-mock serve prints it at start).', undefined, CHALLENGE),
       }
     }
     return { verdict: 'ok', world }
@@ -726,10 +731,10 @@ function newToken(): string {
   return `rm_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`
 }
 
-/** What `run` returns, or undefined when it throws: a cache that fails is a cache that misses. */
-function attempt<T>(run: () => T): T | undefined {
+/** What `read` returns, or undefined when it throws: a cache that fails is a cache that misses. */
+function orMiss<T>(read: () => T): T | undefined {
   try {
-    return run()
+    return read()
   } catch {
     return undefined
   }

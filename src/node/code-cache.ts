@@ -16,11 +16,11 @@
 // through importExternal (src/core/import-external.ts), which the CommonJS build turns into a call of
 // the importer this module passes in.
 import type { EventEmitter } from 'node:events'
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import vm from 'node:vm'
-import { cacheDir } from './cache-dir.js'
+import { cacheDir, writeCacheFile } from './cache-dir.js'
 
 /** The event of announceStarted. */
 const CLI_STARTED_EVENT = 'relay-mock:started'
@@ -89,8 +89,9 @@ function compile(options: CodeCacheOptions) {
   let file: string | undefined
   let cachedData: Buffer | undefined
   try {
-    file = codeCacheFile(options.dir ?? cacheDir(), options.args ?? process.argv.slice(2))
-    cachedData = readCache(file, key)
+    const dir = options.dir ?? cacheDir()
+    if (dir !== undefined) file = codeCacheFile(dir, options.args ?? process.argv.slice(2))
+    if (file !== undefined) cachedData = readCache(file, key)
   } catch {
     // No cache to read: compile from the source, and store the result if the folder allows it.
   }
@@ -122,7 +123,7 @@ function storeWhenStarted(script: vm.Script, file: string, key: string): void {
   const store = () => {
     if (stored) return
     stored = true
-    writeCache(file, key, script.createCachedData())
+    writeCacheFile(dirname(file), file, Buffer.concat([Buffer.from(`${key}\n`), script.createCachedData()]))
   }
   // After the banner's turn of the event loop, before the first request: a process stopped right after
   // its first answer (a benchmark, a test) still leaves its cache behind.
@@ -130,21 +131,4 @@ function storeWhenStarted(script: vm.Script, file: string, key: string): void {
   process.once('exit', (code) => {
     if (code !== 2) store()
   })
-}
-
-/** Writes a cache file whole (a temporary file, then a rename): a reader never sees half of one. */
-function writeCache(file: string, key: string, data: Buffer): void {
-  const temporary = `${file}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`
-  try {
-    mkdirSync(dirname(file), { recursive: true })
-    writeFileSync(temporary, Buffer.concat([Buffer.from(`${key}\n`), data]))
-    renameSync(temporary, file)
-  } catch {
-    // A cache that cannot be written costs the next start its compiling, nothing more.
-    try {
-      rmSync(temporary, { force: true })
-    } catch {
-      // Nothing was written.
-    }
-  }
 }

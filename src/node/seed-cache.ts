@@ -5,12 +5,12 @@
 // cannot be written only means the next start seeds again. Deleting the folder is always safe.
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import type { SeedCache } from '../core/mock.js'
 import type { SeededWorld } from '../core/seed.js'
-import { cacheDir } from './cache-dir.js'
+import { cacheDir, writeCacheFile } from './cache-dir.js'
 import { RELAY_MOCK_VERSION } from '../core/version.js'
 import { SEED_BUILD_ID } from './seed-build.generated.js'
 
@@ -20,13 +20,11 @@ export interface SeedCacheOptions {
 }
 
 /**
- * Where `serve` keeps seeded worlds: `node_modules/.cache/relay-mock` of the working directory when it has
- * a node_modules folder (where build tools keep their caches), else `relay-mock-cache` in the temp folder.
+ * Where `serve` keeps seeded worlds (and the command line its compiled code): see cacheDir. Undefined
+ * when the temp folder's is another user's, and then nothing is cached.
  * @example seedCacheDir('/work/app') // '/work/app/node_modules/.cache/relay-mock'
  */
-export function seedCacheDir(cwd: string = process.cwd()): string {
-  return cacheDir(cwd)
-}
+export const seedCacheDir: (cwd?: string) => string | undefined = cacheDir
 
 /** The version of the faker that seeds here: another faker may draw other worlds from the same seed. */
 function fakerVersion(): string {
@@ -61,6 +59,7 @@ function isSeededWorld(value: unknown): value is SeededWorld {
  */
 export function createSeedCache(options: SeedCacheOptions = {}): SeedCache {
   const dir = options.dir ?? seedCacheDir()
+  if (dir === undefined) return { get: () => undefined, set: () => {} }
   let prefix: string | undefined
   /** The whole key of a world: what the service names (scenario, seed, vehicles) and what built it. */
   const fullKey = (key: string) => JSON.stringify([(prefix ??= `${RELAY_MOCK_VERSION}|${SEED_BUILD_ID}|${fakerVersion()}`), key])
@@ -78,17 +77,7 @@ export function createSeedCache(options: SeedCacheOptions = {}): SeedCache {
     },
     set(key, world) {
       const full = fullKey(key)
-      const file = fileOf(full)
-      // Unique among the processes writing now: the pid, and a random part for a pid reused in another container.
-      const temporary = `${file}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`
-      try {
-        mkdirSync(dir, { recursive: true })
-        writeFileSync(temporary, JSON.stringify({ key: full, world }))
-        renameSync(temporary, file)
-      } catch {
-        // A cache that cannot be written costs the next start its seeding, nothing more.
-        rmSync(temporary, { force: true })
-      }
+      writeCacheFile(dir, fileOf(full), JSON.stringify({ key: full, world }))
     },
   }
 }

@@ -4,10 +4,11 @@
 import { execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { cacheDir } from '../../src/node/cache-dir.js'
 import { codeCacheFile } from '../../src/node/code-cache.js'
 import { CLI_ENV, ROOT } from '../support/cli.js'
 
@@ -59,11 +60,11 @@ describe('the code cache of the command line', () => {
     const stored = await readFile(codeCacheFile(cache, ['scenarios']))
     expect(stored.toString('latin1', 0, KEY_START.length)).toBe(KEY_START)
 
-    const { mtimeMs } = await stat(codeCacheFile(cache, ['scenarios']))
+    const { ino } = await stat(codeCacheFile(cache, ['scenarios']))
     const second = await run(BIN, ['scenarios'], work)
     expect(second).toEqual(expected)
-    // Accepted: a cache that V8 took is not written again.
-    expect((await stat(codeCacheFile(cache, ['scenarios']))).mtimeMs).toBe(mtimeMs)
+    // Accepted: a cache that V8 took is not written again (a write renames a new file into place: a new inode).
+    expect((await stat(codeCacheFile(cache, ['scenarios']))).ino).toBe(ino)
   })
 
   it.each([
@@ -109,12 +110,12 @@ describe('the code cache of the command line', () => {
     expect(first.stdout).toContain('relay-mock is serving the relay service at http://127.0.0.1:')
     const stored = await readFile(file)
     expect(stored.toString('latin1', 0, KEY_START.length)).toBe(KEY_START)
-    const { mtimeMs } = await stat(file)
+    const { ino } = await stat(file)
 
     // Another seed: faker is loaded (an import() from code compiled from the cache) to seed its world.
     const second = await serveUntil(() => true, ['--seed', '7'])
     expect(second.stdout).toContain('relay-mock is serving the relay service at http://127.0.0.1:')
-    expect((await stat(file)).mtimeMs).toBe(mtimeMs)
+    expect((await stat(file)).ino).toBe(ino)
     expect(first.stderr + second.stderr).toBe('')
   }, 60_000)
 })
@@ -143,5 +144,51 @@ describe('codeCacheFile', () => {
     expect(codeCacheFile('/c', ['--version'])).toBe(join('/c', 'code-other.bin'))
     expect(codeCacheFile('/c', ['../../x'])).toBe(join('/c', 'code-other.bin'))
     expect(codeCacheFile('/c', [])).toBe(join('/c', 'code-other.bin'))
+  })
+})
+
+describe('cacheDir', () => {
+  // Compiled code from the cache is run: outside a project, only a temp folder of the user's own is used.
+  const withTmp = async (body: (tmp: string, cwd: string) => Promise<void>) => {
+    const tmp = await mkdtemp(join(os.tmpdir(), 'relay-tmp-'))
+    const cwd = await mkdtemp(join(os.tmpdir(), 'relay-cwd-'))
+    const saved = process.env.TMPDIR
+    process.env.TMPDIR = tmp
+    try {
+      await body(tmp, cwd)
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR
+      else process.env.TMPDIR = saved
+      await rm(tmp, { recursive: true, force: true })
+      await rm(cwd, { recursive: true, force: true })
+    }
+  }
+  const own = (tmp: string) => join(tmp, `relay-mock-cache-${process.getuid!()}`)
+
+  it('is the project\'s node_modules/.cache/relay-mock when there is a node_modules', async () => {
+    await withTmp(async (_, cwd) => {
+      await mkdir(join(cwd, 'node_modules'))
+      expect(cacheDir(cwd)).toBe(join(cwd, 'node_modules', '.cache', 'relay-mock'))
+    })
+  })
+
+  it('else makes a folder of the user\'s own in the temp folder, that only they may write in', async () => {
+    await withTmp(async (tmp, cwd) => {
+      expect(cacheDir(cwd)).toBe(own(tmp))
+      expect((await stat(own(tmp))).mode & 0o777).toBe(0o700)
+    })
+  })
+
+  it('refuses a temp folder others may write in, or a link to another folder', async () => {
+    await withTmp(async (tmp, cwd) => {
+      await mkdir(own(tmp), { mode: 0o777 })
+      await chmod(own(tmp), 0o777)
+      expect(cacheDir(cwd)).toBeUndefined()
+    })
+    await withTmp(async (tmp, cwd) => {
+      const elsewhere = await mkdtemp(join(tmp, 'elsewhere-'))
+      await symlink(elsewhere, own(tmp))
+      expect(cacheDir(cwd)).toBeUndefined()
+    })
   })
 })

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { createRandom } from '../../src/core/random.js'
 
 describe('createRandom', () => {
+  // These values were recorded from the float form (Math.floor(bits / 2 ** 32 * 16)) before the source took
+  // its digits by shifts (bits >>> 28): the two are equal for every 32-bit value, and this pins it.
   it('gives the ids and integers it always gave for a seed', () => {
     const random = createRandom('world-1:default')
     expect([random.uuid(), random.uuid(), random.int(1, 6), random.int(0, 1_000_000), random.uuid()]).toMatchInlineSnapshot(`

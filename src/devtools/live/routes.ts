@@ -27,7 +27,15 @@ function route(path: string, summary: string, handle: Route<Record<string, strin
 export function liveRoutes(marks: ResetMarks, index: () => Reply): Route<any, any>[] {
   let loading: Promise<LiveAnswers> | undefined
   // One set of answers per service, made on the first request that needs one (concurrent first requests share it).
-  const answers = () => (loading ??= import('./answers.js').then(({ createLiveAnswers }) => createLiveAnswers(marks)))
+  const answers = () =>
+    (loading ??= import('./answers.js').then(
+      ({ createLiveAnswers }) => createLiveAnswers(marks),
+      (error: unknown) => {
+        // A load that failed is tried again by the next request, not kept failing until a restart.
+        loading = undefined
+        throw error
+      },
+    ))
   return [
     {
       ...route('/__relay/', 'The live page (for a browser; open it as /__relay/#token=<token>), else the admin index', async (context) =>
