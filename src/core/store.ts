@@ -104,8 +104,8 @@ class Segmented<T extends object> {
   #removed = 0
   #count = 0
 
-  /** Stores a copy of `values`; answers it and the collection that holds it (for `delete`). */
-  async create(values: T): Promise<{ record: T; home: Collection<Typed<T>> }> {
+  /** Stores a copy of `values`, and answers it. */
+  async create(values: T): Promise<T> {
     let last = this.#segments[this.#segments.length - 1]
     if (!last || last.records.length >= SEGMENT) {
       last = { collection: new Collection({ schema: this.#schema }), records: [] }
@@ -114,13 +114,13 @@ class Segmented<T extends object> {
     const record = (await last.collection.create(new Stored(values) as T)) as T
     last.records.push(record)
     this.#count++
-    return { record, home: last.collection }
+    return record
   }
 
-  delete(record: T, home: Collection<Typed<T>>): void {
+  delete(record: T): void {
     const first = this.#segments[0]
     this.#count--
-    if (first?.collection === home && first.records[this.#removed] === record) {
+    if (first?.records[this.#removed] === record) {
       this.#removed++
       // The newest segment stays while it can still take records, so that a create never makes one for one record.
       if (this.#removed === first.records.length && (this.#segments.length > 1 || first.records.length >= SEGMENT)) {
@@ -129,9 +129,9 @@ class Segmented<T extends object> {
       }
       return
     }
-    const segment = this.#segments.find((s) => s.collection === home)
+    const segment = this.#segments.find((s) => s.records.includes(record))
     if (!segment) return
-    home.delete(record as Parameters<typeof home.delete>[0])
+    segment.collection.delete(record as Parameters<typeof segment.collection.delete>[0])
     segment.records.splice(segment.records.indexOf(record), 1)
   }
 
@@ -190,15 +190,15 @@ export function createStore(): Store {
     custodians: new Segmented<CustodianRecord>(),
     payments: new Segmented<PaymentRecord>(),
   }
-  const byId = new Map<string, { kind: keyof WorldData; record: unknown; home: unknown }>()
+  const byId = new Map<string, { kind: keyof WorldData; record: unknown }>()
   const seeded = new Set<string>()
   const companiesByKennitala = new Index<RentalCompany>()
   const vehiclesByPlate = new Index<VehicleRecord>()
   const custodiansByVehicle = new Index<CustodianRecord>()
 
   async function add<K extends keyof WorldData>(kind: K, values: WorldData[K][number]): Promise<WorldData[K][number]> {
-    const { record, home } = await (collections[kind] as unknown as Segmented<WorldData[K][number]>).create(values)
-    byId.set(record.id, { kind, record, home })
+    const record = await (collections[kind] as unknown as Segmented<WorldData[K][number]>).create(values)
+    byId.set(record.id, { kind, record })
     return record
   }
   function forget(id: string): boolean {
@@ -206,7 +206,7 @@ export function createStore(): Store {
     if (!hit || seeded.has(id)) return false
     byId.delete(id)
     const record = hit.record as never
-    collections[hit.kind].delete(record, hit.home as never)
+    collections[hit.kind].delete(record)
     if (hit.kind === 'rentalCompanies') companiesByKennitala.remove((record as RentalCompany).kennitala, record)
     else if (hit.kind === 'vehicles') vehiclesByPlate.remove(normalizePlate((record as VehicleRecord).plate), record)
     else if (hit.kind === 'custodians') custodiansByVehicle.remove((record as CustodianRecord).vehicleId, record)
