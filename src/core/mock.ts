@@ -405,10 +405,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     if (kept?.bodyTruncated) parsedBody = undefined
     const requestHeaders = journalHeaders(request.headers)
     const journaled: JournalEntry['request'] = { method: request.method, path, query: maskQuery(query), search: maskSearch(search), headers: requestHeaders.headers }
-    if (kept) {
-      journaled.bodyText = kept.bodyText
-      if (kept.bodyTruncated) Object.assign(journaled, kept)
-    }
+    if (kept) Object.assign(journaled, kept)
     if (parsedBody !== undefined) journaled.body = parsedBody
     if (bodyError !== undefined) journaled.bodyError = bodyError
     const entry: JournalEntry = {
@@ -650,18 +647,13 @@ const CHALLENGE: Readonly<Record<string, string>> = Object.freeze({ 'www-authent
 
 /** A client sends the same credentials on every request: mask each value once. */
 const maskedValues = new Map<string, string>()
-/** The last value masked under each name: a comparison, where a map lookup would hash a new key. */
-const lastMasked = new Map<string, { value: string; masked: string }>()
 function masked(name: string, value: string): string {
-  const last = lastMasked.get(name)
-  if (last !== undefined && last.value === value) return last.masked
   const key = `${name}:${value}`
   let result = maskedValues.get(key)
   if (result === undefined) {
     result = maskHeader(name, value)
     if (maskedValues.size < 1000) maskedValues.set(key, result)
   }
-  lastMasked.set(name, { value, masked: result })
   return result
 }
 
