@@ -82,6 +82,21 @@ function errorsOf(page: Page): string[] {
   return errors
 }
 
+/**
+ * Serves `service` on a free port and opens its first world's live page, as the address serve prints
+ * opens it, once the page has drawn the world. `watch` sees the page before it loads.
+ */
+async function openLivePage(browser: Browser, service: RelayService, watch?: (page: Page) => void): Promise<{ server: Server; baseUrl: string; page: Page; errors: string[] }> {
+  const server = createServer(service)
+  const baseUrl = await listen(server, { port: 0 })
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
+  const errors = errorsOf(page)
+  watch?.(page)
+  await page.goto(`${baseUrl}/__relay/#token=${encodeURIComponent(service.world.token)}`)
+  await page.locator('#world [data-origin]').waitFor({ timeout: 15_000 })
+  return { server, baseUrl, page, errors }
+}
+
 describe('in Chromium', () => {
   let browser: Browser
   beforeAll(async () => {
@@ -322,12 +337,7 @@ describe('in Chromium', () => {
     beforeAll(async () => {
       // As `relay-mock serve --scenario existing-vehicle --fault "POST /payments=reset:once"` serves it.
       service = await createServedService({ scenario: 'existing-vehicle', faults: [parseFault('POST /payments=reset:once')] })
-      server = createServer(service)
-      baseUrl = await listen(server, { port: 0 })
-      page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
-      errors = errorsOf(page)
-      await page.goto(`${baseUrl}/__relay/#token=${encodeURIComponent(service.world.token)}`)
-      await page.locator('#world [data-origin]').waitFor({ timeout: 15_000 })
+      ;({ server, baseUrl, page, errors } = await openLivePage(browser, service))
     })
     afterAll(async () => {
       await page?.close()
@@ -402,12 +412,9 @@ describe('in Chromium', () => {
       // The world conform (and `relay-mock case`) gives the case: its scenario, its faults, its visit.
       const kase = builtInCases.find((k) => k.id === CASE_ID)!
       service = await createServedService({ scenario: kase.scenario, faults: kase.faults })
-      server = createServer(service)
-      const baseUrl = await listen(server, { port: 0 })
-      live = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
-      errors = errorsOf(live)
-      await live.goto(`${baseUrl}/__relay/#token=${encodeURIComponent(service.world.token)}`)
-      await live.locator('#world [data-origin]').waitFor({ timeout: 15_000 })
+      const opened = await openLivePage(browser, service)
+      ;({ server, page: live, errors } = opened)
+      const { baseUrl } = opened
       dir = await mkdtemp(join(os.tmpdir(), 'relay-mock-live-case-'))
       const visit = { ...service.world.visit, ...kase.visit, locationId: service.world.location.id, flow: kase.flow }
       await resendsPayment(visit, toRelayEnv(visit, baseUrl, service.world.token, join(dir, 'result.json')), { signal: new AbortController().signal })
@@ -449,13 +456,9 @@ describe('in Chromium', () => {
     let liveErrors: string[]
     beforeAll(async () => {
       service = await createServedService({ scenario: 'new-vehicle' })
-      server = createServer(service)
-      baseUrl = await listen(server, { port: 0 })
-      page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
-      liveErrors = errorsOf(page)
-      page.on('request', (request) => sent.push({ url: request.url(), authorization: request.headers().authorization }))
-      await page.goto(`${baseUrl}/__relay/#token=${encodeURIComponent(service.world.token)}`)
-      await page.locator('#world [data-origin]').waitFor({ timeout: 15_000 })
+      ;({ server, baseUrl, page, errors: liveErrors } = await openLivePage(browser, service, (opened) =>
+        opened.on('request', (request) => sent.push({ url: request.url(), authorization: request.headers().authorization })),
+      ))
     })
     afterAll(async () => {
       await page?.close()
