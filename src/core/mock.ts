@@ -322,6 +322,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     resetWorld,
     removeWorld,
     handle,
+    answer,
     preflight: (request) => handle({ ...request, bodyPending: true }).then((answer) => (answer === CONTINUE ? undefined : answer)),
     use,
   }
@@ -329,6 +330,15 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
 
   /** Answers one request: the single pipeline behind every transport. Never throws. */
   async function handle(request: RelayRequest): Promise<RelayResponse> {
+    return answer(request)
+  }
+
+  /**
+   * The pipeline itself: the answer at once when nothing in it waits (a lookup, a create, a refusal), so
+   * that a transport writes it in the same turn of the event loop; a promise when something does (an
+   * admin route, a fault, latency). Never throws, and never rejects.
+   */
+  function answer(request: RelayRequest): RelayResponse | Promise<RelayResponse> {
     const started = performance.now()
     // The entry's time is when the request arrived: the rules add durationMs to it for when it was answered.
     const arrived = isoNow()
@@ -337,55 +347,70 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     const search = queryAt === -1 ? '' : request.url.slice(queryAt)
     const parts = path.split('/').slice(1)
 
-    if (extensionPrefixes.has(parts[0])) {
-      const answer = await respondExtension(request, parts, search).catch((error: Error) =>
-        toResponse(toProblem(error instanceof RelayMockError ? 422 : 500, error.message)),
-      )
-      return request.method === 'HEAD' && answer !== CONTINUE ? withoutBody(answer) : answer
-    }
+    if (extensionPrefixes.has(parts[0])) return answerExtension(request, parts, search)
 
-    const query = parseQuery(search)
-
-    let world = request.world
-    let auth: AuthVerdict = 'missing'
-    let route: Route<any, any> | undefined
-    let parsedBody: unknown
-    let bodyError: string | undefined
-    let reply: Reply
-    let fault: ArmedFault | undefined
+    const pending: Pending = { request, started, arrived, path, search, query: parseQuery(search), world: request.world, auth: 'missing', route: undefined, parsedBody: undefined, bodyError: undefined }
+    let ran: Ran | Promise<Ran> | undefined
     try {
-      // The token is read even for a wrong path, so that the request lands in its world's journal.
-      const checked = authenticate(header(request.headers, 'authorization'), request.world)
-      auth = checked.verdict
-      world = checked.world ?? checked.owner ?? request.world
-      // clockMs is now: isoNow() read the clock when this request arrived.
-      if (checked.world) checked.world.lastUsed = clockMs
-      const found = resolveRoute(SERVICE_TABLE, request.method, parts, path)
-      if ('reply' in found) reply = found.reply
-      else {
-        route = found.route
-        if (!checked.world) reply = checked.reply!
-        else if (request.bodyPending) {
-          // The same checks as below, short of the body: its declared length and its type.
-          const refused = route.body ? bodyHeadersRefusal(request.headers, settings.bodyLimit) : undefined
-          if (!refused) return CONTINUE
-          bodyError = (refused.body as { message: string }).message
-          reply = route.refuse ? route.refuse({ world: checked.world, reply: refused }) : refused
-        } else {
-          const body = route.body ? readJsonBody(request, settings.bodyLimit) : undefined
-          if (body && 'reply' in body) {
-            bodyError = (body.reply.body as { message: string }).message
-            reply = route.refuse ? route.refuse({ world: checked.world, reply: body.reply }) : body.reply
-          } else {
-            parsedBody = body?.value
-            const ran = run(route, checked.world, found.params, query, parsedBody)
-            ;({ reply, fault } = isPromise(ran) ? await ran : ran)
-          }
-        }
-      }
+      ran = decide(pending, parts)
     } catch (error) {
-      reply = toProblem(500, `The mock failed while answering this request: ${(error as Error).message}. This is a bug in relay-mock; the request is in the journal.`)
+      ran = { reply: pipelineFailed(error) }
     }
+    if (ran === undefined) return CONTINUE
+    if (isPromise(ran)) return ran.then((settled) => finish(pending, settled), (error: unknown) => finish(pending, { reply: pipelineFailed(error) }))
+    return finish(pending, ran)
+  }
+
+  async function answerExtension(request: RelayRequest, parts: string[], search: string): Promise<RelayResponse> {
+    const answer = await respondExtension(request, parts, search).catch((error: Error) =>
+      toResponse(toProblem(error instanceof RelayMockError ? 422 : 500, error.message)),
+    )
+    return request.method === 'HEAD' && answer !== CONTINUE ? withoutBody(answer) : answer
+  }
+
+  /**
+   * The service's reply to a request (undefined: its body may come, see `bodyPending`). On the way it
+   * notes in `pending` what the journal keeps: the world, the auth verdict, the route, the body.
+   */
+  function decide(pending: Pending, parts: string[]): Ran | Promise<Ran> | undefined {
+    const { request } = pending
+    // The token is read even for a wrong path, so that the request lands in its world's journal.
+    const checked = authenticate(header(request.headers, 'authorization'), request.world)
+    pending.auth = checked.verdict
+    pending.world = checked.world ?? checked.owner ?? request.world
+    // clockMs is now: isoNow() read the clock when this request arrived.
+    if (checked.world) checked.world.lastUsed = clockMs
+    const found = resolveRoute(SERVICE_TABLE, request.method, parts, pending.path)
+    if ('reply' in found) return { reply: found.reply }
+    const route = (pending.route = found.route)
+    if (!checked.world) return { reply: checked.reply! }
+    if (request.bodyPending) {
+      // The same checks as below, short of the body: its declared length and its type.
+      const refused = route.body ? bodyHeadersRefusal(request.headers, settings.bodyLimit) : undefined
+      if (!refused) return undefined
+      pending.bodyError = (refused.body as { message: string }).message
+      return { reply: route.refuse ? route.refuse({ world: checked.world, reply: refused }) : refused }
+    }
+    const body = route.body ? readJsonBody(request, settings.bodyLimit) : undefined
+    if (body && 'reply' in body) {
+      pending.bodyError = (body.reply.body as { message: string }).message
+      return { reply: route.refuse ? route.refuse({ world: checked.world, reply: body.reply }) : body.reply }
+    }
+    pending.parsedBody = body?.value
+    return run(route, checked.world, found.params, pending.query, pending.parsedBody)
+  }
+
+  /** Waits out the latency asked for (the service's, a slow fault's), then records and answers. */
+  function finish(pending: Pending, { reply, fault }: Ran): RelayResponse | Promise<RelayResponse> {
+    const delay = latencyMs() + (fault?.kind === 'slow' ? SLOW_FAULT_MS : 0)
+    if (delay > 0) return new Promise((resolve) => setTimeout(resolve, delay)).then(() => record(pending, reply, fault))
+    return record(pending, reply, fault)
+  }
+
+  /** Journals the request with its answer, tells the dev tools, and answers. */
+  function record(pending: Pending, reply: Reply, fault: ArmedFault | undefined): RelayResponse {
+    const { request, path, search, query, world, route, bodyError, started } = pending
+    let { parsedBody } = pending
     // A body that parsed is kept even when the route did not want one, for the journal.
     if (parsedBody === undefined && request.body && bodyError === undefined && !nestsDeeperThan(request.body, MAX_DEPTH)) {
       try {
@@ -394,8 +419,6 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
         // Not JSON: the text is kept.
       }
     }
-    const delay = latencyMs() + (fault?.kind === 'slow' ? SLOW_FAULT_MS : 0)
-    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay))
     const transport = fault && isTransportFault(fault.kind) ? fault.kind : undefined
     let text = reply.body === undefined ? '' : typeof reply.body === 'string' && !isJson(reply.headers) ? reply.body : JSON.stringify(reply.body)
     // Most answers have no headers of their own: they share one object rather than each keep a copy in the journal.
@@ -410,7 +433,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     if (bodyError !== undefined) journaled.bodyError = bodyError
     const entry: JournalEntry = {
       seq: ++seq,
-      time: arrived,
+      time: pending.arrived,
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       worldId: world?.id ?? null,
       request: journaled,
@@ -420,7 +443,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
           ? { status: 0, headers: {}, body: null }
           : { status: reply.status, headers: headers === JSON_HEADERS ? JSON_HEADERS : maskHeaders(headers), body: request.method === 'HEAD' ? undefined : reply.body },
       route: route?.id ?? null,
-      auth,
+      auth: pending.auth,
     }
     if (fault) entry.fault = { kind: fault.kind, mode: fault.mode, applied: FAULT_KINDS[fault.kind].applied }
     // What the entry holds, about: its texts (the parsed body is as large as the text it came from).
@@ -588,6 +611,12 @@ export interface RelayService {
   /** Answers one request: the single pipeline behind every transport. Never throws. */
   handle(request: RelayRequest): Promise<RelayResponse>
   /**
+   * `handle` without the promise when the answer is ready at once (a lookup, a create, a refusal): what
+   * the Node server calls, so that such an answer is written in the turn its request was read. Never throws.
+   * @example const answer = mock.answer(request); if (answer instanceof Promise) answer.then(write); else write(answer)
+   */
+  answer(request: RelayRequest): RelayResponse | Promise<RelayResponse>
+  /**
    * For `Expect: 100-continue`: the pipeline's checks that need no body (path and method, the token,
    * the body's declared length and type). Undefined when the body may come; else the refusal, journaled.
    * @example const refusal = await mock.preflight({ method: 'POST', url: '/vehicles', headers }) // undefined: send 100 Continue
@@ -608,6 +637,28 @@ export function toResponse(reply: Reply): RelayResponse {
 /** A HEAD's answer: GET's status and headers, the length of the body GET would send, and no body (RFC 9110 9.3.2). */
 function withoutBody(answer: RelayResponse): RelayResponse {
   return { status: answer.status, headers: { ...answer.headers, 'content-length': String(utf8Bytes(answer.text)) }, text: '' }
+}
+
+/** What the pipeline learnt of a request before its answer: its journal entry is made of it. */
+interface Pending {
+  request: RelayRequest
+  /** performance.now() when it arrived, for durationMs. */
+  started: number
+  /** When it arrived, ISO 8601. */
+  arrived: string
+  path: string
+  search: string
+  query: Record<string, string>
+  world: World | undefined
+  auth: AuthVerdict
+  route: Route<any, any> | undefined
+  parsedBody: unknown
+  bodyError: string | undefined
+}
+
+/** The reply to a request the pipeline failed on: a bug of relay-mock's, said as one. */
+function pipelineFailed(error: unknown): Reply {
+  return toProblem(500, `The mock failed while answering this request: ${(error as Error)?.message ?? String(error)}. This is a bug in relay-mock; the request is in the journal.`)
 }
 
 /** What `run` answers: the reply, and the fault it met when one was armed. */

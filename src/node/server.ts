@@ -32,10 +32,18 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
       const request = relayRequest(req)
       if (body !== undefined) request.body = body
       if (tooLarge) request.bodyTooLarge = true
-      mock.handle(request).then(
-        (answer) => (answer.fault ? breakAnswer(req, res, answer) : writeAnswer(res, answer)),
-        (error: Error) => lastResort(res, error),
-      )
+      const answer = mock.answer(request)
+      // Most answers are ready at once: written now, not a microtask later.
+      if (!(answer instanceof Promise)) send(answer)
+      else answer.then(send, (error: Error) => lastResort(res, error))
+    }
+    const send = (answer: RelayResponse) => {
+      try {
+        if (answer.fault) breakAnswer(req, res, answer)
+        else writeAnswer(res, answer)
+      } catch (error) {
+        lastResort(res, error as Error)
+      }
     }
     // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 6.3): answer it at
     // once rather than a tick later on 'end'. Node discards the empty stream when the answer is sent.
@@ -85,8 +93,10 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
   return server
 }
 
-/** handle() never throws; this is the last guard so that no request goes unanswered. */
+/** The pipeline never throws; this is the last guard so that no request goes unanswered (nor a throw ends the process). */
 function lastResort(res: http.ServerResponse, error: Error): void {
+  // Failed halfway through an answer: nothing whole can be sent any more.
+  if (res.headersSent) return void res.destroy()
   res.writeHead(500, { 'content-type': 'application/json' })
   res.end(JSON.stringify({ message: `The mock failed: ${error.message}` }))
 }

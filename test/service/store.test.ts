@@ -90,3 +90,19 @@ describe('a capped layer', () => {
     expect(store.custodians.byVehicle(id(3 * 733))).toHaveLength(1)
   })
 })
+
+describe('a create', () => {
+  it('answers the stored record at once, a copy of the values, which @msw/data then holds as its own', async () => {
+    const store = createStore()
+    const values = { id: ids.a, locationId: ids.b, vehicleId: ids.c, amount: { amount: 990, currency: 'ISK' }, startedOn: '2026-01-01 08:00:00', endedOn: '2026-01-01 08:20:00', status: 'new' as const, via: 'advanced' as const }
+    const record = store.payments.create(values)
+    expect(record).not.toBeInstanceOf(Promise)
+    expect(record).toEqual(values)
+    expect(record).not.toBe(values)
+    expect(record.amount).not.toBe(values.amount)
+    expect(store.payments.byId(ids.a)).toBe(record)
+    // The library marks a record it holds with its primary key and relation map (two symbols), a microtask later.
+    await Promise.resolve()
+    expect(Object.getOwnPropertySymbols(record)).toHaveLength(2)
+  })
+})

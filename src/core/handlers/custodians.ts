@@ -11,7 +11,7 @@ export const custodianRoutes = [
     summary: 'Link a vehicle to the rental company that holds it, from the date it acquired it',
     body: createCustodianBody,
     answers: { 201: { description: 'Created', schema: created('custodians') }, 422: { description: 'Invalid body or unknown ids', schema: problem } },
-    async handle({ world, body }) {
+    handle({ world, body }) {
       const errors: FieldError[] = []
       if (!world.store.vehicles.byId(body.vehicleId)) {
         errors.push({ field: 'vehicleId', problem: 'names no vehicle', expected: 'the id of a vehicle, as POST /vehicles answered it', received: body.vehicleId })
@@ -20,7 +20,7 @@ export const custodianRoutes = [
         errors.push({ field: 'rentalCompanyId', problem: 'names no rental company', expected: 'the id of a rental company, as GET /rental-companies answered it', received: body.rentalCompanyId })
       }
       if (errors.length > 0) return toFieldProblem(errors)
-      const record = await world.store.custodians.create({ id: world.random.uuid(), ...body })
+      const record = world.store.custodians.create({ id: world.random.uuid(), ...body })
       return createdReply('custodians', record.id)
     },
   }),

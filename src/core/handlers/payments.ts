@@ -36,13 +36,13 @@ export const paymentRoutes = [
     summary: 'Record the payment for a visit, for an existing or newly created vehicle',
     body: createPaymentBody,
     answers: { 201: { description: 'Created (status new)', schema: created('payments') }, 422: { description: 'Invalid body or unknown ids', schema: problem } },
-    async handle({ world, body }) {
+    handle({ world, body }) {
       const errors = paymentReferenceErrors(world, body, { locationId: 'locationId', endedOn: 'endedOn' })
       if (!world.store.vehicles.byId(body.vehicleId)) {
         errors.push({ field: 'vehicleId', problem: 'names no vehicle', expected: 'the id of a vehicle from GET /vehicles or POST /vehicles', received: body.vehicleId })
       }
       if (errors.length > 0) return toFieldProblem(errors)
-      const record = await world.store.payments.create({ id: world.random.uuid(), ...body, status: 'new', via: 'advanced' })
+      const record = world.store.payments.create({ id: world.random.uuid(), ...body, status: 'new', via: 'advanced' })
       return createdReply('payments', record.id)
     },
   }),

@@ -30,7 +30,7 @@ export const simplePaymentRoutes = [
       const answer = refused(reply.status, (reply.body as { message: string }).message, (reply.body as { errors?: FieldError[] }).errors)
       return Object.keys(headers).length > 0 ? { ...answer, headers } : answer
     },
-    async handle({ world, body }) {
+    handle({ world, body }) {
       const { store } = world
       const errors = paymentReferenceErrors(
         world,
@@ -54,15 +54,15 @@ export const simplePaymentRoutes = [
       }
       let vehicle = store.vehicles.activeByPlate(body.vehicle.plate)[0]
       if (!vehicle) {
-        vehicle = await store.vehicles.create({ id: world.random.uuid(), plate: body.vehicle.plate, country: 'is', active: true })
-        await store.custodians.create({
+        vehicle = store.vehicles.create({ id: world.random.uuid(), plate: body.vehicle.plate, country: 'is', active: true })
+        store.custodians.create({
           id: world.random.uuid(),
           vehicleId: vehicle.id,
           rentalCompanyId: company.id,
           acquiredOn: `${body.vehicle.acquiredOn} 00:00:00`,
         })
       }
-      const payment = await store.payments.create({
+      const payment = store.payments.create({
         id: world.random.uuid(),
         locationId: body.location,
         vehicleId: vehicle.id,

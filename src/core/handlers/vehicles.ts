@@ -25,8 +25,8 @@ export const vehicleRoutes = [
     summary: 'Create a vehicle (only when GET /vehicles found none)',
     body: createVehicleBody,
     answers: { 201: { description: 'Created', schema: created('vehicles') }, 422: { description: 'Invalid body', schema: problem } },
-    async handle({ world, body }) {
-      const record = await world.store.vehicles.create({ id: world.random.uuid(), plate: body.plate, country: body.country, active: true })
+    handle({ world, body }) {
+      const record = world.store.vehicles.create({ id: world.random.uuid(), plate: body.plate, country: body.country, active: true })
       return createdReply('vehicles', record.id)
     },
   }),

@@ -1,0 +1,35 @@
+// The pipeline's answer without a promise when nothing in it waits: what the Node server writes at once.
+import { describe, expect, it } from 'vitest'
+import { createRelayService, type RelayResponse } from '../../src/core/mock.js'
+import { devtools } from '../../src/devtools/admin.js'
+
+describe('answer', () => {
+  const headers = { authorization: 'Bearer relay-mock-token' }
+  it('is the answer itself, not a promise, when nothing in the pipeline waits: a lookup, a create, a refusal', async () => {
+    const service = await createRelayService()
+    const { visit, location } = service.world
+    const lookup = service.answer({ method: 'GET', url: `/vehicles?plate=${visit.plate}`, headers })
+    expect(lookup).not.toBeInstanceOf(Promise)
+    expect(lookup).toEqual(await service.handle({ method: 'GET', url: `/vehicles?plate=${visit.plate}`, headers }))
+    const vehicleId = (JSON.parse((lookup as RelayResponse).text) as Array<{ id: string }>)[0].id
+    const body = JSON.stringify({ locationId: location.id, vehicleId, amount: { amount: visit.amount, currency: visit.currency }, startedOn: visit.visitStart, endedOn: visit.visitEnd, status: 'new' })
+    const created = service.answer({ method: 'POST', url: '/payments', headers: { ...headers, 'content-type': 'application/json' }, body })
+    expect(created).toMatchObject({ status: 201 })
+    expect(service.answer({ method: 'GET', url: '/vehicles', headers })).toMatchObject({ status: 422 })
+    expect(service.journal.size).toBe(4)
+  })
+
+  it('is a promise when something waits: the latency asked for, a slow fault, an admin route', async () => {
+    const late = await createRelayService({ latency: 5 })
+    const { visit } = late.world
+    const answer = late.answer({ method: 'GET', url: `/vehicles?plate=${visit.plate}`, headers })
+    expect(answer).toBeInstanceOf(Promise)
+    expect(await answer).toMatchObject({ status: 200 })
+    const slow = await createRelayService({ faults: [{ route: 'GET /vehicles', kind: 'slow', mode: 'always' }] })
+    expect(slow.answer({ method: 'GET', url: `/vehicles?plate=${visit.plate}`, headers })).toBeInstanceOf(Promise)
+    const admin = await createRelayService({ extensions: [devtools()] })
+    const index = admin.answer({ method: 'GET', url: '/__relay', headers })
+    expect(index).toBeInstanceOf(Promise)
+    expect((await index).status).toBeLessThan(500)
+  })
+})
