@@ -15,6 +15,7 @@ import { buildWorld, type SeededWorld } from './seed.js'
 import { createStore, type Store } from './store.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
+import { validate } from './validate.js'
 import { createWorld, type World } from './world.js'
 
 export interface RelayServiceOptions {
@@ -478,13 +479,13 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
   ): Ran | Promise<Ran> {
     let validQuery: unknown = query
     if (route.query) {
-      const result = route.query.safeParse(query)
+      const result = validate(route.query, query)
       if (!result.success) return { reply: toValidationProblem(route.query, result.error.issues, query, 'query') }
       validQuery = result.data
     }
     let validBody: unknown = body
     if (route.body) {
-      const result = route.body.safeParse(body)
+      const result = validate(route.body, body)
       if (!result.success) {
         const reply = toValidationProblem(route.body, result.error.issues, body)
         return { reply: route.refuse ? route.refuse({ world, reply }) : reply }

@@ -158,6 +158,16 @@ let lastBearer: { authorization: string | undefined; verdict: BearerVerdict } = 
  */
 export function contentTypeProblem(type: string | undefined): string | undefined {
   if (!type) return 'The request has a body but no Content-Type header. Please send Content-Type: application/json.'
+  // A client sends the same header on every request: judge it once.
+  if (type === lastContentType.type) return lastContentType.problem
+  const problem = judgeContentType(type)
+  lastContentType = { type, problem }
+  return problem
+}
+
+let lastContentType: { type: string | undefined; problem: string | undefined } = { type: undefined, problem: undefined }
+
+function judgeContentType(type: string): string | undefined {
   const [media, ...parameters] = type.split(';')
   if (!/^\s*application\/(?:[\w.+-]+\+)?json\s*$/i.test(media)) {
     return `The body is sent as ${type}; the service reads only JSON. Please send the header Content-Type: application/json.`
@@ -186,7 +196,7 @@ export interface BodyInput {
 export function readJsonBody(request: BodyInput, limit: number): { value: unknown } | { reply: Reply } {
   const tooLarge = sizeRefusal(request, limit)
   if (tooLarge) return { reply: tooLarge }
-  if (!request.body || request.body.trim() === '') {
+  if (!request.body || !/\S/.test(request.body)) {
     return { reply: toProblem(400, 'The body is empty; the service expects a JSON object with the documented fields, sent with Content-Type: application/json.') }
   }
   const wrongType = typeRefusal(request.headers)
@@ -296,6 +306,12 @@ export const MAX_DEPTH = 64
 /** True when `text` opens more than `max` arrays or objects inside one another (outside strings). */
 export function nestsDeeperThan(text: string, max: number): boolean {
   if (text.length <= max) return false
+  // Fewer brackets than the depth cannot nest that deep: counted natively, without reading strings.
+  let brackets = 0
+  for (const open of ['{', '[']) {
+    for (let at = text.indexOf(open); at !== -1 && brackets <= max; at = text.indexOf(open, at + 1)) brackets++
+  }
+  if (brackets <= max) return false
   let depth = 0
   let inString = false
   for (let i = 0; i < text.length; i++) {
