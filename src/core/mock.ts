@@ -15,6 +15,7 @@ import { buildWorld, type SeededWorld } from './seed.js'
 import { createStore, type Store } from './store.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
+import { isoOf } from './clock.js'
 import { validate } from './validate.js'
 import { createWorld, type World } from './world.js'
 
@@ -709,16 +710,12 @@ function masked(name: string, value: string): string {
   return result
 }
 
-/** Now as ISO 8601; one toISOString a millisecond rather than one a request. */
+/** When the last request arrived, in milliseconds (read with its ISO text by isoNow). */
 let clockMs = Number.NaN
-let clockIso = ''
+/** Now as ISO 8601 (see isoOf), noting the time in clockMs. */
 function isoNow(): string {
-  const now = Date.now()
-  if (now !== clockMs) {
-    clockMs = now
-    clockIso = new Date(now).toISOString()
-  }
-  return clockIso
+  clockMs = Date.now()
+  return isoOf(clockMs)
 }
 
 /** An entry's fixed fields (seq, time, route, status…), about, in bytes. */
