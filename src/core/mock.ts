@@ -341,6 +341,16 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
    * admin route, a fault, latency). Never throws, and never rejects.
    */
   function answer(request: RelayRequest): RelayResponse | Promise<RelayResponse> {
+    try {
+      const answered = pipeline(request)
+      return isPromise(answered) ? answered.catch((error: unknown) => toResponse(pipelineFailed(error, 'recording'))) : answered
+    } catch (error) {
+      // A failure after the reply was decided (journaling it, a dev tool's subscription): still an answer.
+      return toResponse(pipelineFailed(error, 'recording'))
+    }
+  }
+
+  function pipeline(request: RelayRequest): RelayResponse | Promise<RelayResponse> {
     const started = performance.now()
     // The entry's time is when the request arrived: the rules add durationMs to it for when it was answered.
     const arrived = isoNow()
@@ -659,8 +669,9 @@ interface Pending {
 }
 
 /** The reply to a request the pipeline failed on: a bug of relay-mock's, said as one. */
-function pipelineFailed(error: unknown): Reply {
-  return toProblem(500, `The mock failed while answering this request: ${(error as Error)?.message ?? String(error)}. This is a bug in relay-mock; the request is in the journal.`)
+function pipelineFailed(error: unknown, step: 'answering' | 'recording' = 'answering'): Reply {
+  const where = step === 'answering' ? 'the request is in the journal' : 'the request may be missing from the journal'
+  return toProblem(500, `The mock failed while ${step} this request: ${(error as Error)?.message ?? String(error)}. This is a bug in relay-mock; ${where}.`)
 }
 
 /** What `run` answers: the reply, and the fault it met when one was armed. */

@@ -33,3 +33,25 @@ describe('answer', () => {
     expect((await index).status).toBeLessThan(500)
   })
 })
+
+describe('a failure after the reply is decided', () => {
+  it('is a 500 that says so, from answer, handle and the Node server alike, never a throw', async () => {
+    const { createServer, listen, close } = await import('../../src/node/server.js')
+    const service = await createRelayService({
+      extensions: [{ onRecord: () => { throw new Error('a dev tool broke') } }],
+    })
+    const request = { method: 'GET', url: `/vehicles?plate=${service.world.visit.plate}`, headers: { authorization: 'Bearer relay-mock-token' } }
+    const direct = service.answer(request) as RelayResponse
+    expect(direct.status).toBe(500)
+    expect(JSON.parse(direct.text).message).toMatch(/failed while recording this request: a dev tool broke\. This is a bug in relay-mock/)
+    expect((await service.handle(request)).status).toBe(500)
+    const server = createServer(service)
+    const base = await listen(server, { port: 0 })
+    try {
+      const answer = await fetch(`${base}${request.url}`, { headers: request.headers })
+      expect(answer.status).toBe(500)
+    } finally {
+      await close(server)
+    }
+  })
+})
