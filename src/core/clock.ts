@@ -8,7 +8,7 @@ let lastMs = Number.NaN
 let lastIso = ''
 
 /**
- * `new Date(ms).toISOString()`, for a time in milliseconds since the epoch (a whole number, as
+ * `new Date(ms).toISOString()`, for a time in milliseconds since the epoch that Date can hold (a whole number, as
  * Date.now() gives), built from the last minute's text when it is the same minute.
  * @example isoOf(Date.UTC(2026, 10, 23, 17, 5, 9, 42)) // '2026-11-23T17:05:09.042Z'
  */

@@ -6,7 +6,7 @@ import { isoOf } from '../../src/core/clock.js'
 describe('isoOf', () => {
   it('is toISOString, for any millisecond, in any order (a cached minute is never reused for another)', () => {
     const instant = fc.oneof(
-      fc.integer({ min: 0, max: 8.64e15 }),
+      fc.integer({ min: 0, max: 8.64e15 - 1 }),
       // Near minute, second and day boundaries, where a cache goes wrong.
       fc.tuple(fc.integer({ min: 0, max: 2e7 }), fc.constantFrom(0, 1, 999, 1000, 59_000, 59_999, 60_000, 86_399_999)).map(([m, d]) => m * 60_000 + d),
       fc.integer({ min: -8.64e15, max: -1 }),
