@@ -330,7 +330,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
   }
   for (const extension of mounted) use(extension)
 
-  /** Answers one request: the single pipeline behind every transport. Never throws. */
+  /** Answers one request, as a promise: `answer` (the pipeline every transport calls) for callers that await. Never rejects. */
   async function handle(request: RelayRequest): Promise<RelayResponse> {
     return answer(request)
   }
@@ -361,16 +361,16 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
 
     if (extensionPrefixes.has(parts[0])) return answerExtension(request, parts, search)
 
-    const pending: Pending = { request, started, arrived, path, search, query: parseQuery(search), world: request.world, auth: 'missing', route: undefined, parsedBody: undefined, bodyError: undefined }
+    const arrival: Arrival = { request, started, arrived, path, search, query: parseQuery(search), world: request.world, auth: 'missing', route: undefined, parsedBody: undefined, bodyError: undefined }
     let ran: Ran | Promise<Ran> | undefined
     try {
-      ran = decide(pending, parts)
+      ran = decide(arrival, parts)
     } catch (error) {
       ran = { reply: pipelineFailed(error) }
     }
     if (ran === undefined) return CONTINUE
-    if (isPromise(ran)) return ran.then((settled) => finish(pending, settled), (error: unknown) => finish(pending, { reply: pipelineFailed(error) }))
-    return finish(pending, ran)
+    if (isPromise(ran)) return ran.then((settled) => finish(arrival, settled), (error: unknown) => finish(arrival, { reply: pipelineFailed(error) }))
+    return finish(arrival, ran)
   }
 
   async function answerExtension(request: RelayRequest, parts: string[], search: string): Promise<RelayResponse> {
@@ -382,47 +382,47 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
 
   /**
    * The service's reply to a request (undefined: its body may come, see `bodyPending`). On the way it
-   * notes in `pending` what the journal keeps: the world, the auth verdict, the route, the body.
+   * notes in `arrival` what the journal keeps: the world, the auth verdict, the route, the body.
    */
-  function decide(pending: Pending, parts: string[]): Ran | Promise<Ran> | undefined {
-    const { request } = pending
+  function decide(arrival: Arrival, parts: string[]): Ran | Promise<Ran> | undefined {
+    const { request } = arrival
     // The token is read even for a wrong path, so that the request lands in its world's journal.
     const checked = authenticate(header(request.headers, 'authorization'), request.world)
-    pending.auth = checked.verdict
-    pending.world = checked.world ?? checked.owner ?? request.world
+    arrival.auth = checked.verdict
+    arrival.world = checked.world ?? checked.owner ?? request.world
     // clockMs is now: isoNow() read the clock when this request arrived.
     if (checked.world) checked.world.lastUsed = clockMs
-    const found = resolveRoute(SERVICE_TABLE, request.method, parts, pending.path)
+    const found = resolveRoute(SERVICE_TABLE, request.method, parts, arrival.path)
     if ('reply' in found) return { reply: found.reply }
-    const route = (pending.route = found.route)
+    const route = (arrival.route = found.route)
     if (!checked.world) return { reply: checked.reply! }
     if (request.bodyPending) {
       // The same checks as below, short of the body: its declared length and its type.
       const refused = route.body ? bodyHeadersRefusal(request.headers, settings.bodyLimit) : undefined
       if (!refused) return undefined
-      pending.bodyError = (refused.body as { message: string }).message
+      arrival.bodyError = (refused.body as { message: string }).message
       return { reply: route.refuse ? route.refuse({ world: checked.world, reply: refused }) : refused }
     }
     const body = route.body ? readJsonBody(request, settings.bodyLimit) : undefined
     if (body && 'reply' in body) {
-      pending.bodyError = (body.reply.body as { message: string }).message
+      arrival.bodyError = (body.reply.body as { message: string }).message
       return { reply: route.refuse ? route.refuse({ world: checked.world, reply: body.reply }) : body.reply }
     }
-    pending.parsedBody = body?.value
-    return run(route, checked.world, found.params, pending.query, pending.parsedBody)
+    arrival.parsedBody = body?.value
+    return run(route, checked.world, found.params, arrival.query, arrival.parsedBody)
   }
 
   /** Waits out the latency asked for (the service's, a slow fault's), then records and answers. */
-  function finish(pending: Pending, { reply, fault }: Ran): RelayResponse | Promise<RelayResponse> {
+  function finish(arrival: Arrival, { reply, fault }: Ran): RelayResponse | Promise<RelayResponse> {
     const delay = latencyMs() + (fault?.kind === 'slow' ? SLOW_FAULT_MS : 0)
-    if (delay > 0) return new Promise((resolve) => setTimeout(resolve, delay)).then(() => record(pending, reply, fault))
-    return record(pending, reply, fault)
+    if (delay > 0) return new Promise((resolve) => setTimeout(resolve, delay)).then(() => recordAndAnswer(arrival, reply, fault))
+    return recordAndAnswer(arrival, reply, fault)
   }
 
   /** Journals the request with its answer, tells the dev tools, and answers. */
-  function record(pending: Pending, reply: Reply, fault: ArmedFault | undefined): RelayResponse {
-    const { request, path, search, query, world, route, bodyError, started } = pending
-    let { parsedBody } = pending
+  function recordAndAnswer(arrival: Arrival, reply: Reply, fault: ArmedFault | undefined): RelayResponse {
+    const { request, path, search, query, world, route, bodyError, started } = arrival
+    let { parsedBody } = arrival
     // A body that parsed is kept even when the route did not want one, for the journal.
     if (parsedBody === undefined && request.body && bodyError === undefined && !nestsDeeperThan(request.body, MAX_DEPTH)) {
       try {
@@ -445,7 +445,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     if (bodyError !== undefined) journaled.bodyError = bodyError
     const entry: JournalEntry = {
       seq: ++seq,
-      time: pending.arrived,
+      time: arrival.arrived,
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       worldId: world?.id ?? null,
       request: journaled,
@@ -455,7 +455,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
           ? { status: 0, headers: {}, body: null }
           : { status: reply.status, headers: headers === JSON_HEADERS ? JSON_HEADERS : maskHeaders(headers), body: request.method === 'HEAD' ? undefined : reply.body },
       route: route?.id ?? null,
-      auth: pending.auth,
+      auth: arrival.auth,
     }
     if (fault) entry.fault = { kind: fault.kind, mode: fault.mode, applied: FAULT_KINDS[fault.kind].applied }
     // What the entry holds, about: its texts (the parsed body is as large as the text it came from).
@@ -463,11 +463,23 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     journal.record(entry, size)
     const owner = world && worlds.get(world.token) === world ? world : undefined
     owner?.journal.record(entry, size)
-    for (const extension of extensions) extension.onRecord?.(entry, owner)
+    for (const extension of extensions) tell(extension, entry, owner)
     if (!transport) return { status: reply.status, headers, text }
     const answer: RelayResponse = { status: reply.status, headers, text, fault: transport }
     if (transport === 'hang') answer.onClosed = () => void (entry.durationMs = Math.round((performance.now() - started) * 1000) / 1000)
     return answer
+  }
+
+  /**
+   * A dev tool hears of an entry. One that fails to is a bug of the tool's: it is reported, and neither
+   * the answer (already decided, maybe already applied) nor the other tools are changed by it.
+   */
+  function tell(extension: ServiceExtension, entry: JournalEntry, owner: World | undefined): void {
+    try {
+      extension.onRecord?.(entry, owner)
+    } catch (error) {
+      console.error(`relay-mock: a dev tool failed on journal entry ${entry.seq} (${describeError(error)}); the request was answered and journaled as usual.`)
+    }
   }
 
   function latencyMs(): number {
@@ -479,7 +491,8 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
 
   /**
    * Validates, then answers with the route's handler or the armed fault. Synchronous when the handler is
-   * (the lookups): the answer then goes out without a turn of the event loop's microtask queue per step.
+   * (every route of the service's: its lookups and creates), so that the answer goes out without a turn
+   * of the microtask queue per step; a fault that applies first makes it async.
    */
   function run(
     route: Route<any, any>,
@@ -620,7 +633,7 @@ export interface RelayService {
   /** Re-seeds a world in place (same token, same id), with its scenario or another; clears its journal. */
   resetWorld(world: World, scenario?: string | Scenario): Promise<World>
   removeWorld(world: World): void
-  /** Answers one request: the single pipeline behind every transport. Never throws. */
+  /** Answers one request, as a promise (see `answer`, the pipeline itself). Never rejects. */
   handle(request: RelayRequest): Promise<RelayResponse>
   /**
    * `handle` without the promise when the answer is ready at once (a lookup, a create, a refusal): what
@@ -652,7 +665,7 @@ function withoutBody(answer: RelayResponse): RelayResponse {
 }
 
 /** What the pipeline learnt of a request before its answer: its journal entry is made of it. */
-interface Pending {
+interface Arrival {
   request: RelayRequest
   /** performance.now() when it arrived, for durationMs. */
   started: number
@@ -671,7 +684,16 @@ interface Pending {
 /** The reply to a request the pipeline failed on: a bug of relay-mock's, said as one. */
 function pipelineFailed(error: unknown, step: 'answering' | 'recording' = 'answering'): Reply {
   const where = step === 'answering' ? 'the request is in the journal' : 'the request may be missing from the journal'
-  return toProblem(500, `The mock failed while ${step} this request: ${(error as Error)?.message ?? String(error)}. This is a bug in relay-mock; ${where}.`)
+  return toProblem(500, `The mock failed while ${step} this request: ${describeError(error)}. This is a bug in relay-mock; ${where}.`)
+}
+
+/** What was thrown, in words, whatever it was (an Error, a string, undefined, an object that cannot be printed). */
+export function describeError(error: unknown): string {
+  try {
+    return String((error as Error | undefined)?.message ?? error)
+  } catch {
+    return 'an unprintable error'
+  }
 }
 
 /** What `run` answers: the reply, and the fault it met when one was armed. */

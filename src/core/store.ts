@@ -102,7 +102,7 @@ const SEGMENT = 256
  * that was a tenth of a POST. Removal here is oldest first, so a removed record is only counted off
  * the front of the oldest segment, and that segment is dropped, with its collection, once all of its
  * records are gone (until then up to SEGMENT - 1 removed records stay in it, out of every index and
- * of `all()`). A removal out of that order, which the store never makes, goes to the library.
+ * of `all()`).
  */
 class Segmented<T extends object> {
   /** Each collection, with its records in creation order (the library keeps no order of its own to read cheaply). */
@@ -143,9 +143,10 @@ class Segmented<T extends object> {
       }
       return
     }
+    // Out of that order (which the store never removes in): out of the segment's list, and so out of
+    // `all()`; the library's copy goes with its segment, as the counted-off ones do.
     const segment = this.#segments.find((s) => s.records.includes(record))
     if (!segment) return
-    segment.collection.delete(record as Parameters<typeof segment.collection.delete>[0])
     segment.records.splice(segment.records.indexOf(record), 1)
   }
 

@@ -70,8 +70,16 @@ interface CheckDef {
 
 const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def
 
+/**
+ * The definition keys the compiler understands. Any other (a top-level format such as `z.uuid()` or
+ * `z.int()`, whose check lives on the schema itself; `coerce`; what a later zod adds) leaves the
+ * schema to zod, so that nothing it does not read is taken for valid.
+ */
+const UNDERSTOOD = new Set(['type', 'checks', 'error', 'shape', 'catchall', 'innerType', 'values'])
+
 function compile(schema: z.ZodType): Fast | undefined {
   const def = defOf(schema)
+  for (const key of Object.keys(def)) if (!UNDERSTOOD.has(key)) return undefined
   switch (def.type) {
     case 'string': {
       const checks = compileChecks(def, stringCheck)

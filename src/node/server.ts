@@ -4,7 +4,7 @@
 import http from 'node:http'
 import net, { type AddressInfo, type Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
-import { RelayMockError, type RelayService, type RelayRequest, type RelayResponse } from '../core/mock.js'
+import { describeError, RelayMockError, type RelayService, type RelayRequest, type RelayResponse } from '../core/mock.js'
 import { toProblem } from '../core/problems.js'
 import { allowOf, SERVICE_TABLE } from '../core/protocol.js'
 import type { World } from '../core/world.js'
@@ -35,14 +35,14 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
       const answer = mock.answer(request)
       // Most answers are ready at once: written now, not a microtask later.
       if (!(answer instanceof Promise)) send(answer)
-      else answer.then(send, (error: Error) => lastResort(res, error))
+      else answer.then(send, (error: unknown) => lastResort(res, error))
     }
     const send = (answer: RelayResponse) => {
       try {
         if (answer.fault) breakAnswer(req, res, answer)
         else writeAnswer(res, answer)
       } catch (error) {
-        lastResort(res, error as Error)
+        lastResort(res, error)
       }
     }
     // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 6.3): answer it at
@@ -94,11 +94,11 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
 }
 
 /** The pipeline never throws; this is the last guard so that no request goes unanswered (nor a throw ends the process). */
-function lastResort(res: http.ServerResponse, error: Error): void {
+function lastResort(res: http.ServerResponse, error: unknown): void {
   // Failed halfway through an answer: nothing whole can be sent any more.
   if (res.headersSent) return void res.destroy()
   res.writeHead(500, { 'content-type': 'application/json' })
-  res.end(JSON.stringify({ message: `The mock failed: ${error.message}` }))
+  res.end(JSON.stringify({ message: `The mock failed: ${describeError(error)}` }))
 }
 
 function writeAnswer(res: http.ServerResponse, answer: RelayResponse): void {

@@ -1,5 +1,5 @@
 // The pipeline's answer without a promise when nothing in it waits: what the Node server writes at once.
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createRelayService, type RelayResponse } from '../../src/core/mock.js'
 import { devtools } from '../../src/devtools/admin.js'
 
@@ -34,24 +34,23 @@ describe('answer', () => {
   })
 })
 
-describe('a failure after the reply is decided', () => {
-  it('is a 500 that says so, from answer, handle and the Node server alike, never a throw', async () => {
-    const { createServer, listen, close } = await import('../../src/node/server.js')
+describe('a dev tool that fails on an entry', () => {
+  it('changes neither the answer nor what the other tools hear, and is reported', async () => {
+    const heard: number[] = []
     const service = await createRelayService({
-      extensions: [{ onRecord: () => { throw new Error('a dev tool broke') } }],
+      extensions: [{ onRecord: () => { throw new Error('a dev tool broke') } }, { onRecord: (entry) => void heard.push(entry.seq) }],
     })
-    const request = { method: 'GET', url: `/vehicles?plate=${service.world.visit.plate}`, headers: { authorization: 'Bearer relay-mock-token' } }
-    const direct = service.answer(request) as RelayResponse
-    expect(direct.status).toBe(500)
-    expect(JSON.parse(direct.text).message).toMatch(/failed while recording this request: a dev tool broke\. This is a bug in relay-mock/)
-    expect((await service.handle(request)).status).toBe(500)
-    const server = createServer(service)
-    const base = await listen(server, { port: 0 })
+    const reported = vi.spyOn(console, 'error').mockImplementation(() => {})
     try {
-      const answer = await fetch(`${base}${request.url}`, { headers: request.headers })
-      expect(answer.status).toBe(500)
+      const request = { method: 'GET', url: `/vehicles?plate=${service.world.visit.plate}`, headers: { authorization: 'Bearer relay-mock-token' } }
+      expect((service.answer(request) as RelayResponse).status).toBe(200)
+      expect((await service.handle(request)).status).toBe(200)
+      expect(heard).toEqual([1, 2])
+      expect(service.journal.size).toBe(2)
+      expect(reported).toHaveBeenCalledTimes(2)
+      expect(String(reported.mock.calls[0][0])).toMatch(/a dev tool failed on journal entry 1 \(a dev tool broke\); the request was answered and journaled as usual/)
     } finally {
-      await close(server)
+      reported.mockRestore()
     }
   })
 })

@@ -101,8 +101,8 @@ describe('a create', () => {
     expect(record).not.toBe(values)
     expect(record.amount).not.toBe(values.amount)
     expect(store.payments.byId(ids.a)).toBe(record)
-    // The library marks a record it holds with its primary key and relation map (two symbols), a microtask later.
-    await Promise.resolve()
+    // The library marks a record it holds with its primary key and relation map (two symbols), once its create has run.
+    await new Promise((resolve) => setTimeout(resolve, 0))
     expect(Object.getOwnPropertySymbols(record)).toHaveLength(2)
   })
 })

@@ -110,3 +110,24 @@ describe('the fast path of the route schemas', () => {
     }
   })
 })
+
+describe('the fast path of other schemas', () => {
+  it('is not made for what it does not read: zod’s own formats, coercion, transforms, defaults', () => {
+    for (const schema of [z.uuid(), z.email(), z.int(), z.int32(), z.iso.date(), z.coerce.number(), z.string().trim(), z.string().default('x'), z.string().transform((s) => s.length), z.object({ a: z.uuid() }), z.object({ a: z.string() }).loose()]) {
+      expect(fastPath(schema as z.ZodType)).toBeUndefined()
+      expect(validate(schema as z.ZodType, 'x')).toStrictEqual((schema as z.ZodType).safeParse('x'))
+    }
+  })
+
+  it('leaves to zod an object that is not a plain one (a class instance, a Date), and answers as zod for one without a prototype', () => {
+    const schema = SERVICE_TABLE.find(({ route }) => route.id === 'POST /vehicles')!.route.body as z.ZodType
+    class Body {
+      plate = 'AB123'
+      country = 'is'
+    }
+    const bare = Object.assign(Object.create(null) as object, { plate: 'AB123', country: 'is' })
+    for (const value of [new Body(), new Date()]) expect(fastPath(schema)!(value)).toBe(UNSURE)
+    // Without a prototype it is a plain object still (as zod takes it too): the same answer either way.
+    for (const value of [new Body(), bare, new Date()]) expect(validate(schema, value)).toStrictEqual(schema.safeParse(value))
+  })
+})
