@@ -94,10 +94,16 @@ interface Row {
   worstP99Ms: number
   non2xx: number
   errors: number
+  /**
+   * How long the server's thread was busy per request answered, in µs (its event loop's active time
+   * over the run): what a request costs the server, whether or not the load generator was the limit.
+   */
+  busyUs: number
 }
 
 async function load(config: Config, seconds: number): Promise<Row> {
   const { request } = config
+  const before = config.worker.performance.eventLoopUtilization()
   const result = await autocannon({
     url: `http://127.0.0.1:${config.port}${request.path}`,
     method: request.method,
@@ -114,6 +120,7 @@ async function load(config: Config, seconds: number): Promise<Row> {
     worstP99Ms: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
+    busyUs: (config.worker.performance.eventLoopUtilization(before).active * 1000) / Math.max(1, result.requests.total),
   }
 }
 
@@ -181,6 +188,8 @@ function median(values: number[]): number {
 interface Config {
   name: string
   port: number
+  /** The worker the server runs in: its event loop's busy time is read around each run. */
+  worker: Worker
   request: { method: 'GET' | 'POST'; path: string; body?: string }
 }
 
@@ -207,12 +216,12 @@ async function main(): Promise<void> {
   const bare = await startWorker({ role: 'bare', getText, postText: postAnswer.text })
 
   const configs: Config[] = [
-    { name: 'bare node:http  GET /vehicles', port: bare.info.port, request: { method: 'GET', path: getPath } },
-    { name: 'bare node:http  POST /payments', port: bare.info.port, request: { method: 'POST', path: '/payments', body: paymentBody } },
-    { name: 'relay-mock 24    GET /vehicles', port: small.info.port, request: { method: 'GET', path: getPath } },
-    { name: 'relay-mock 24    POST /payments', port: small.info.port, request: { method: 'POST', path: '/payments', body: paymentBody } },
-    { name: 'relay-mock 30000 GET /vehicles', port: large.info.port, request: { method: 'GET', path: `/vehicles?plate=${large.info.visit!.plate}` } },
-    { name: 'relay-mock 30000 POST /payments', port: large.info.port, request: { method: 'POST', path: '/payments', body: large.info.paymentBody! } },
+    { name: 'bare node:http  GET /vehicles', worker: bare.worker, port: bare.info.port, request: { method: 'GET', path: getPath } },
+    { name: 'bare node:http  POST /payments', worker: bare.worker, port: bare.info.port, request: { method: 'POST', path: '/payments', body: paymentBody } },
+    { name: 'relay-mock 24    GET /vehicles', worker: small.worker, port: small.info.port, request: { method: 'GET', path: getPath } },
+    { name: 'relay-mock 24    POST /payments', worker: small.worker, port: small.info.port, request: { method: 'POST', path: '/payments', body: paymentBody } },
+    { name: 'relay-mock 30000 GET /vehicles', worker: large.worker, port: large.info.port, request: { method: 'GET', path: `/vehicles?plate=${large.info.visit!.plate}` } },
+    { name: 'relay-mock 30000 POST /payments', worker: large.worker, port: large.info.port, request: { method: 'POST', path: '/payments', body: large.info.paymentBody! } },
   ]
   // Rounds interleave the servers, so that a burst of load from elsewhere on the machine lands on
   // all of them rather than on one; each figure is the median of its rounds.
@@ -230,6 +239,7 @@ async function main(): Promise<void> {
     worstP99Ms: Math.max(...runs[i].map((r) => r.p99Ms)),
     non2xx: runs[i].reduce((n, r) => n + r.non2xx, 0),
     errors: runs[i].reduce((n, r) => n + r.errors, 0),
+    busyUs: median(runs[i].map((r) => r.busyUs)),
   }))
 
   const mockSpawns: number[] = []
@@ -255,6 +265,7 @@ async function main(): Promise<void> {
       'p99 ms': row.p99Ms,
       'worst p99 ms': row.worstP99Ms,
       'vs bare': ratio(row, i % 2 === 0 ? bareGet : barePost).toFixed(2),
+      'busy µs/req': row.busyUs.toFixed(0),
       'rounds req/s': runs[i].map((r) => Math.round(r.requestsPerSecond)).join(' '),
       'non-2xx': row.non2xx,
       errors: row.errors,
@@ -275,6 +286,7 @@ async function main(): Promise<void> {
       `world build: 24 vehicles ${ms(small.info.buildMs!)}, 30,000 vehicles ${ms(large.info.buildMs!)}; one more world (a fresh token) in the 30,000 world ${ms(large.info.addWorldMs!)}`,
       `large world vs small: GET /vehicles ${largeVsSmallGet.toFixed(2)}, POST /payments ${largeVsSmallPost.toFixed(2)}`,
       `spawn to first answer (median of ${SPAWNS}): relay-mock serve ${ms(spawnMedian)} [${mockSpawns.map((n) => n.toFixed(0)).join(', ')}], bare node:http ${ms(median(bareSpawns))} [${bareSpawns.map((n) => n.toFixed(0)).join(', ')}]`,
+      `server thread busy per request (its event loop's active time; not a target): GET ${smallGet.busyUs.toFixed(0)} µs against bare ${bareGet.busyUs.toFixed(0)} µs (${(smallGet.busyUs / bareGet.busyUs).toFixed(2)}x), POST ${smallPost.busyUs.toFixed(0)} µs against ${barePost.busyUs.toFixed(0)} µs (${(smallPost.busyUs / barePost.busyUs).toFixed(2)}x)`,
       `load average at the end ${loadavg().map((n) => n.toFixed(2)).join(' ')} (figures from a busy machine are low and noisy)`,
       '',
       'targets:',
