@@ -11,3 +11,15 @@ export class RelayMockError extends Error {
     this.name = 'RelayMockError'
   }
 }
+
+/**
+ * What was thrown, in words, whatever it was (an Error, a string, undefined, an object that cannot be printed).
+ * @example describeError(new Error('no such file')) // 'no such file'
+ */
+export function describeError(error: unknown): string {
+  try {
+    return String((error as Error | undefined)?.message ?? error)
+  } catch {
+    return 'an unprintable error'
+  }
+}

@@ -2,7 +2,7 @@
 // transports (the Node server and the msw handlers) call. Fetch-free and Node-free: a request
 // is plain data in, plain data out.
 import { scenarios as builtInScenarios } from '../../scenarios/index.js'
-import { RelayMockError } from './errors.js'
+import { describeError, RelayMockError } from './errors.js'
 import { FAULT_KINDS, faultReply, revokedReply, SLOW_FAULT_MS, takeFault, type ArmedFault, type TransportFault } from './faults.js'
 import { createJournal, type AuthVerdict, type Journal, type JournalEntry } from './journal.js'
 import { maskAuthorization, maskHeader, maskHeaders, maskQuery, maskSearch, SECRET_HEADERS } from './mask.js'
@@ -219,7 +219,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
       world = await buildWorld(scenario, { seed: settings.seed, vehicles: settings.vehicles })
     } catch (error) {
       // A scenario of the user's may fail in its seed: that is a set-up error to fix, not a bug in the mock.
-      throw new RelayMockError('SCENARIO_SEED_FAILED', `Failed to seed the scenario "${scenario.name}": ${String((error as Error)?.message ?? error).replace(/\.?$/, ".")} Please fix its seed.`)
+      throw new RelayMockError('SCENARIO_SEED_FAILED', `Failed to seed the scenario "${scenario.name}": ${describeError(error).replace(/\.?$/, ".")} Please fix its seed.`)
     }
     const base = createStore()
     try {
@@ -685,15 +685,6 @@ interface Arrival {
 function pipelineFailed(error: unknown, step: 'answering' | 'recording' = 'answering'): Reply {
   const where = step === 'answering' ? 'the request is in the journal' : 'the request may be missing from the journal'
   return toProblem(500, `The mock failed while ${step} this request: ${describeError(error)}. This is a bug in relay-mock; ${where}.`)
-}
-
-/** What was thrown, in words, whatever it was (an Error, a string, undefined, an object that cannot be printed). */
-export function describeError(error: unknown): string {
-  try {
-    return String((error as Error | undefined)?.message ?? error)
-  } catch {
-    return 'an unprintable error'
-  }
 }
 
 /** What `run` answers: the reply, and the fault it met when one was armed. */

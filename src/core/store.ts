@@ -1,6 +1,7 @@
 // The one door to @msw/data: typed collections for one world, with the indexes that every
 // request's lookup uses, so a lookup costs the same with 30,000 vehicles as with ten.
 import { Collection } from '@msw/data'
+import { describeError } from './errors.js'
 import type { z } from 'zod'
 import {
   custodianRecord,
@@ -89,7 +90,7 @@ class Stored {
  * takes every record as it is, so this is a bug to report, not a client's error to answer.
  */
 function libraryFailed(error: unknown): void {
-  console.error(`relay-mock: @msw/data failed to hold a record the store took (${String((error as Error)?.message ?? error)}). This is a bug in relay-mock; please report it.`)
+  console.error(`relay-mock: @msw/data failed to hold a record the store took (${describeError(error)}). This is a bug in relay-mock; please report it.`)
 }
 
 /** Records per @msw/data collection (see Segmented). */

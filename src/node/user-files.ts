@@ -8,7 +8,7 @@ import type { Jiti } from 'jiti'
 import { z } from 'zod'
 import { scenarios as builtInScenarios } from '../../scenarios/index.js'
 import { cases as builtInCases } from '../../suites/index.js'
-import { RelayMockError } from '../core/errors.js'
+import { describeError, RelayMockError } from '../core/errors.js'
 import { clientReport } from '../core/rules/report.js'
 import type { ConformanceCase } from '../core/rules/suite.js'
 import type { Flow, Outcome } from '../core/rules/types.js'
@@ -80,7 +80,7 @@ async function readScenario(file: string, path: string): Promise<Scenario> {
   } catch (error) {
     if (error instanceof RelayMockError) throw error
     // A parse error's message says where on its next line: keep it, on one line.
-    const said = String((error as Error)?.message ?? error).split('\n').map((line) => line.trim()).filter(Boolean).join(' at ').replace(/\s+/g, ' ').replace(/\.$/, '')
+    const said = describeError(error).split('\n').map((line) => line.trim()).filter(Boolean).join(' at ').replace(/\s+/g, ' ').replace(/\.$/, '')
     throw fail(`the module failed to load: ${said.length > 300 ? `${said.slice(0, 297)}...` : said}.`)
   }
   const exported = module.default
@@ -142,7 +142,7 @@ function unreadable(what: 'scenario' | 'cases', file: string, path: string, erro
 }
 
 function firstLine(error: unknown): string {
-  return String((error as Error)?.message ?? error).split('\n')[0].replace(/\.$/, '')
+  return describeError(error).split('\n')[0].replace(/\.$/, '')
 }
 
 // --- Cases ---
