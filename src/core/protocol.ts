@@ -140,15 +140,29 @@ export type BearerVerdict = { verdict: 'missing' } | { verdict: 'malformed' } | 
  */
 export function parseBearer(authorization: string | undefined): BearerVerdict {
   if (authorization === undefined || authorization === '') return { verdict: 'missing' }
-  // A client sends the same header on every request: read it once.
-  if (authorization === lastBearer.authorization) return lastBearer.verdict
-  const match = /^Bearer +(\S+)\s*$/i.exec(authorization)
-  const verdict: BearerVerdict = Object.freeze(match ? { verdict: 'ok', token: match[1] } : { verdict: 'malformed' })
-  lastBearer = { authorization, verdict }
-  return verdict
+  return readBearer(authorization)
 }
 
-let lastBearer: { authorization: string | undefined; verdict: BearerVerdict } = { authorization: undefined, verdict: { verdict: 'missing' } }
+/**
+ * `read`, answering again what it answered last when given the same header value: a client sends the
+ * same header on every request, so each is read once.
+ */
+function readingOnce<T>(read: (value: string) => T): (value: string) => T {
+  let lastValue: string | undefined
+  let lastAnswer: T
+  return (value) => {
+    if (value !== lastValue) {
+      lastAnswer = read(value)
+      lastValue = value
+    }
+    return lastAnswer
+  }
+}
+
+const readBearer = readingOnce((authorization): BearerVerdict => {
+  const match = /^Bearer +(\S+)\s*$/i.exec(authorization)
+  return Object.freeze(match ? { verdict: 'ok', token: match[1] } : { verdict: 'malformed' })
+})
 
 /**
  * Why a body's Content-Type is not one the service reads, or undefined when it is: JSON
@@ -158,16 +172,10 @@ let lastBearer: { authorization: string | undefined; verdict: BearerVerdict } = 
  */
 export function contentTypeProblem(type: string | undefined): string | undefined {
   if (!type) return 'The request has a body but no Content-Type header. Please send Content-Type: application/json.'
-  // A client sends the same header on every request: judge it once.
-  if (type === lastContentType.type) return lastContentType.problem
-  const problem = judgeContentType(type)
-  lastContentType = { type, problem }
-  return problem
+  return judgeContentType(type)
 }
 
-let lastContentType: { type: string | undefined; problem: string | undefined } = { type: undefined, problem: undefined }
-
-function judgeContentType(type: string): string | undefined {
+const judgeContentType = readingOnce((type): string | undefined => {
   const [media, ...parameters] = type.split(';')
   if (!/^\s*application\/(?:[\w.+-]+\+)?json\s*$/i.test(media)) {
     return `The body is sent as ${type}; the service reads only JSON. Please send the header Content-Type: application/json.`
@@ -179,7 +187,7 @@ function judgeContentType(type: string): string | undefined {
     }
   }
   return undefined
-}
+})
 
 /** A request's body as a transport hands it over. */
 export interface BodyInput {
