@@ -353,7 +353,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
   function pipeline(request: RelayRequest): RelayResponse | Promise<RelayResponse> {
     const started = performance.now()
     // The entry's time is when the request arrived: the rules add durationMs to it for when it was answered.
-    const arrived = isoNow()
+    const arrivedMs = Date.now()
     const queryAt = request.url.indexOf('?')
     const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt)
     const search = queryAt === -1 ? '' : request.url.slice(queryAt)
@@ -361,7 +361,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
 
     if (extensionPrefixes.has(parts[0])) return answerExtension(request, parts, search)
 
-    const arrival: Arrival = { request, started, arrived, path, search, query: parseQuery(search), world: request.world, auth: 'missing', route: undefined, parsedBody: undefined, bodyError: undefined }
+    const arrival: Arrival = { request, started, arrivedMs, path, search, query: parseQuery(search), world: request.world, auth: 'missing', route: undefined, parsedBody: undefined, bodyError: undefined }
     let ran: Ran | Promise<Ran> | undefined
     try {
       ran = decide(arrival, parts)
@@ -390,8 +390,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     const checked = authenticate(header(request.headers, 'authorization'), request.world)
     arrival.auth = checked.verdict
     arrival.world = checked.world ?? checked.owner ?? request.world
-    // clockMs is now: isoNow() read the clock when this request arrived.
-    if (checked.world) checked.world.lastUsed = clockMs
+    if (checked.world) checked.world.lastUsed = arrival.arrivedMs
     const found = resolveRoute(SERVICE_TABLE, request.method, parts, arrival.path)
     if ('reply' in found) return { reply: found.reply }
     const route = (arrival.route = found.route)
@@ -445,7 +444,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     if (bodyError !== undefined) journaled.bodyError = bodyError
     const entry: JournalEntry = {
       seq: ++seq,
-      time: arrival.arrived,
+      time: isoOf(arrival.arrivedMs),
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       worldId: world?.id ?? null,
       request: journaled,
@@ -669,8 +668,8 @@ interface Arrival {
   request: RelayRequest
   /** performance.now() when it arrived, for durationMs. */
   started: number
-  /** When it arrived, ISO 8601. */
-  arrived: string
+  /** When it arrived, in milliseconds since the epoch (the journal dates it with isoOf). */
+  arrivedMs: number
   path: string
   search: string
   query: Record<string, string>
@@ -732,14 +731,6 @@ function masked(name: string, value: string): string {
     if (maskedValues.size < 1000) maskedValues.set(key, result)
   }
   return result
-}
-
-/** When the last request arrived, in milliseconds (read with its ISO text by isoNow). */
-let clockMs = Number.NaN
-/** Now as ISO 8601 (see isoOf), noting the time in clockMs. */
-function isoNow(): string {
-  clockMs = Date.now()
-  return isoOf(clockMs)
 }
 
 /** An entry's fixed fields (seq, time, route, status…), about, in bytes. */
