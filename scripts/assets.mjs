@@ -56,17 +56,20 @@ export function writeAssetModules() {
       '',
     ]
     const target = join(folder, OUTPUT)
-    const text = lines.join('\n')
-    let before
-    try {
-      before = readFileSync(target, 'utf8')
-    } catch {}
-    if (before !== text) {
-      writeFileSync(target, text)
-      written.push(relative(root, target))
-    }
+    if (writeIfChanged(target, lines.join('\n'))) written.push(relative(root, target))
   }
   return written
+}
+
+/** Writes `text` to `target` unless it holds it already (so that a watcher sees no change); true when it wrote. */
+function writeIfChanged(target, text) {
+  let before
+  try {
+    before = readFileSync(target, 'utf8')
+  } catch {}
+  if (before === text) return false
+  writeFileSync(target, text)
+  return true
 }
 
 /** Where the code that seeds a world lives: the core (seed.ts and all it may reach) and the built-in scenarios. */
@@ -93,13 +96,7 @@ export function writeSeedBuildId() {
     '',
   ].join('\n')
   const target = join(root, 'src/node/seed-build.generated.ts')
-  let before
-  try {
-    before = readFileSync(target, 'utf8')
-  } catch {}
-  if (before === text) return []
-  writeFileSync(target, text)
-  return [relative(root, target)]
+  return writeIfChanged(target, text) ? [relative(root, target)] : []
 }
 
 /** vitest's globalSetup hook. */
