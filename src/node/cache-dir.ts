@@ -3,7 +3,7 @@
 // so the command's loader reads it before anything else is loaded.
 import { existsSync, lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 
 /**
  * relay-mock's cache folder: `node_modules/.cache/relay-mock` of the working directory when it has a
@@ -36,13 +36,14 @@ export function cacheDir(cwd: string = process.cwd()): string | undefined {
 /**
  * Writes a cache file whole (a temporary file, then a rename), so that a reader never sees half of one,
  * and never throws: a cache that cannot be written costs the next start its work, nothing more.
- * @example writeCacheFile('/tmp/relay-mock-cache-1000', '/tmp/relay-mock-cache-1000/code-serve.bin', data)
+ * Its folder is made if missing.
+ * @example writeCacheFile('/tmp/relay-mock-cache-1000/code-serve.bin', data)
  */
-export function writeCacheFile(dir: string, file: string, data: string | Uint8Array): void {
+export function writeCacheFile(file: string, data: string | Uint8Array): void {
   // Unique among the processes writing now: the pid, and a random part for a pid reused in another container.
   const temporary = `${file}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`
   try {
-    mkdirSync(dir, { recursive: true })
+    mkdirSync(dirname(file), { recursive: true })
     writeFileSync(temporary, data)
     renameSync(temporary, file)
   } catch {

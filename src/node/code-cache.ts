@@ -123,7 +123,7 @@ function storeWhenStarted(script: vm.Script, file: string, key: string): void {
   const store = () => {
     if (stored) return
     stored = true
-    writeCacheFile(dirname(file), file, Buffer.concat([Buffer.from(`${key}\n`), script.createCachedData()]))
+    writeCacheFile(file, Buffer.concat([Buffer.from(`${key}\n`), script.createCachedData()]))
   }
   // After the banner's turn of the event loop, before the first request: a process stopped right after
   // its first answer (a benchmark, a test) still leaves its cache behind.

@@ -77,7 +77,7 @@ export function createSeedCache(options: SeedCacheOptions = {}): SeedCache {
     },
     set(key, world) {
       const full = fullKey(key)
-      writeCacheFile(dir, fileOf(full), JSON.stringify({ key: full, world }))
+      writeCacheFile(fileOf(full), JSON.stringify({ key: full, world }))
     },
   }
 }
