@@ -408,18 +408,18 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
       return { reply: route.refuse ? route.refuse({ world: checked.world, reply: body.reply }) : body.reply }
     }
     arrival.parsedBody = body?.value
-    return run(route, checked.world, found.params, arrival.query, arrival.parsedBody)
+    return run(route, checked.world, found.params, arrival.query, arrival.parsedBody, request.url)
   }
 
   /** Waits out the latency asked for (the service's, a slow fault's), then records and answers. */
-  function finish(arrival: Arrival, { reply, fault }: Ran): RelayResponse | Promise<RelayResponse> {
+  function finish(arrival: Arrival, { reply, fault, text }: Ran): RelayResponse | Promise<RelayResponse> {
     const delay = latencyMs() + (fault?.kind === 'slow' ? SLOW_FAULT_MS : 0)
-    if (delay > 0) return new Promise((resolve) => setTimeout(resolve, delay)).then(() => recordAndAnswer(arrival, reply, fault))
-    return recordAndAnswer(arrival, reply, fault)
+    if (delay > 0) return new Promise((resolve) => setTimeout(resolve, delay)).then(() => recordAndAnswer(arrival, reply, fault, text))
+    return recordAndAnswer(arrival, reply, fault, text)
   }
 
-  /** Journals the request with its answer, tells the dev tools, and answers. */
-  function recordAndAnswer(arrival: Arrival, reply: Reply, fault: ArmedFault | undefined): RelayResponse {
+  /** Journals the request with its answer, tells the dev tools, and answers (with `text`, the reply's, when it is at hand). */
+  function recordAndAnswer(arrival: Arrival, reply: Reply, fault: ArmedFault | undefined, replyText = textOf(reply)): RelayResponse {
     const { request, path, search, query, world, route, bodyError, started } = arrival
     let { parsedBody } = arrival
     // A body that parsed is kept even when the route did not want one, for the journal.
@@ -431,7 +431,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
       }
     }
     const transport = fault && isTransportFault(fault.kind) ? fault.kind : undefined
-    let text = reply.body === undefined ? '' : typeof reply.body === 'string' && !isJson(reply.headers) ? reply.body : JSON.stringify(reply.body)
+    let text = replyText
     // Most answers have no headers of their own: they share one object rather than each keep a copy in the journal.
     let headers: Record<string, string> = reply.body === undefined ? { ...reply.headers } : reply.headers ? { ...JSON_HEADERS, ...reply.headers } : JSON_HEADERS
     if (request.method === 'HEAD') ({ headers, text } = withoutBody({ status: reply.status, headers, text }))
@@ -499,9 +499,15 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     params: Record<string, string>,
     query: Record<string, string>,
     body: unknown,
+    url: string,
   ): Ran | Promise<Ran> {
-    let validQuery: unknown = query
-    if (route.query) {
+    // A read asked before of the same records is answered as it was then, without validating and
+    // handling it again (see reads.ts); a fault armed for it is still met.
+    const reads = route.method === 'GET' ? world.reads : undefined
+    const version = reads ? world.store.version() : 0
+    const kept = reads?.get(url, version)
+    let validQuery: unknown = kept ? kept.query : query
+    if (route.query && !kept) {
       const result = validate(route.query, query)
       if (!result.success) return { reply: toValidationProblem(route.query, result.error.issues, query, 'query') }
       validQuery = result.data
@@ -519,8 +525,13 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     // handler; one that applies first lets the handler change the world, then breaks its answer.
     const fault = takeFault(world, route.id)
     if (!fault) {
+      if (kept) return { reply: kept.reply, text: kept.text }
       const reply = route.handle({ world, params, query: validQuery, body: validBody })
-      return isPromise(reply) ? reply.then((answer) => ({ reply: answer })) : { reply }
+      if (isPromise(reply)) return reply.then((answer) => ({ reply: answer }))
+      if (!reads) return { reply }
+      const text = textOf(reply)
+      reads.set(url, version, { query: validQuery, reply, text })
+      return { reply, text }
     }
     return runFaulted(route, world, fault, { world, params, query: validQuery, body: validBody })
   }
@@ -686,10 +697,16 @@ function pipelineFailed(error: unknown, step: 'answering' | 'recording' = 'answe
   return toProblem(500, `The mock failed while ${step} this request: ${describeError(error)}. This is a bug in relay-mock; ${where}.`)
 }
 
-/** What `run` answers: the reply, and the fault it met when one was armed. */
+/** What `run` answers: the reply, the fault it met when one was armed, and the reply's text when it is at hand. */
 interface Ran {
   reply: Reply
   fault?: ArmedFault
+  text?: string
+}
+
+/** The text a reply is sent as: JSON, unless it names a content type of its own and gives text. */
+function textOf(reply: Reply): string {
+  return reply.body === undefined ? '' : typeof reply.body === 'string' && !isJson(reply.headers) ? reply.body : JSON.stringify(reply.body)
 }
 
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {

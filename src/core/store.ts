@@ -190,6 +190,11 @@ export interface Store {
   remove(id: string): boolean
   /** How many records a client created were removed to keep the world under its cap (see layerStore). */
   evicted(): number
+  /**
+   * How many times its records have changed (each record created or removed counts one): two equal
+   * readings mean the same records, so what was read from them in between still holds.
+   */
+  version(): number
 }
 
 /**
@@ -212,16 +217,19 @@ export function createStore(): Store {
   const companiesByKennitala = new Index<RentalCompany>()
   const vehiclesByPlate = new Index<VehicleRecord>()
   const custodiansByVehicle = new Index<CustodianRecord>()
+  let version = 0
 
   function add<K extends keyof WorldData>(kind: K, values: WorldData[K][number]): WorldData[K][number] {
     const record = (collections[kind] as unknown as Segmented<WorldData[K][number]>).create(values)
     byId.set(record.id, { kind, record })
+    version++
     return record
   }
   function forget(id: string): boolean {
     const hit = byId.get(id)
     if (!hit || seeded.has(id)) return false
     byId.delete(id)
+    version++
     const record = hit.record as never
     collections[hit.kind].delete(record)
     if (hit.kind === 'rentalCompanies') companiesByKennitala.remove((record as RentalCompany).kennitala, record)
@@ -309,6 +317,7 @@ export function createStore(): Store {
     isSeeded: (id) => seeded.has(id),
     remove: forget,
     evicted: () => 0,
+    version: () => version,
   }
   return store
 }
@@ -402,6 +411,7 @@ export function layerStore(base: Store, { maxRecords = Number.POSITIVE_INFINITY 
     isSeeded: (id) => base.isSeeded(id) || own.isSeeded(id),
     remove: (id) => own.remove(id),
     evicted: () => evicted,
+    version: () => base.version() + own.version(),
   }
   return store
 }

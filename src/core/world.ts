@@ -7,6 +7,7 @@ import type { Scenario, Visit } from './scenario.js'
 import type { SeededWorld } from './seed.js'
 import { layerStore, type Store } from './store.js'
 import type { LocationRecord } from './schemas.js'
+import { Reads } from './reads.js'
 
 export interface World {
   /** A short name for the world, e.g. `world-3`: shown in the journal instead of the token. */
@@ -31,6 +32,8 @@ export interface World {
   revoked: boolean
   /** When a request last reached the world (ms since the epoch): the idle worlds go first beyond the service's cap. */
   lastUsed: number
+  /** The answers of its reads (GET), kept while its records stay as they were: see reads.ts. */
+  reads: Reads
 }
 
 /** Creates a world over a seeded (and cached) scenario world and its loaded, shared store. */
@@ -63,5 +66,6 @@ export function createWorld(options: {
     faultsAnswered: new Map(),
     revoked: false,
     lastUsed: Date.now(),
+    reads: new Reads(),
   }
 }

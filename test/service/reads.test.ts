@@ -1,0 +1,127 @@
+// A read asked again of the same records is answered as before without running its handler again;
+// any write to the world, a removal beyond its cap and a reset make it read afresh, and a fault armed
+// for the read is still met.
+import { describe, expect, it, vi } from 'vitest'
+import { createRelayService, type RelayResponse, type RelayService } from '../../src/core/mock.js'
+import { READS_KEPT, Reads } from '../../src/core/reads.js'
+import { SERVICE_TABLE } from '../../src/core/protocol.js'
+
+const headers = { authorization: 'Bearer relay-mock-token' }
+const json = { ...headers, 'content-type': 'application/json' }
+
+async function get(service: RelayService, url: string): Promise<{ status: number; body: unknown }> {
+  const answer = await service.handle({ method: 'GET', url, headers })
+  return { status: answer.status, body: answer.text === '' ? undefined : JSON.parse(answer.text) }
+}
+
+/** Counts the calls of a service route's handler (the table is shared: restored after each test). */
+function countHandler(id: string): { calls: () => number; restore: () => void } {
+  const route = SERVICE_TABLE.find((compiled) => compiled.route.id === id)!.route
+  const spy = vi.spyOn(route, 'handle')
+  return { calls: () => spy.mock.calls.length, restore: () => spy.mockRestore() }
+}
+
+describe('kept reads', () => {
+  it('answer a lookup asked again from the kept answer: the handler runs once, the answer and the journal are the same', async () => {
+    const service = await createRelayService()
+    const url = `/vehicles?plate=${service.world.visit.plate}`
+    const handler = countHandler('GET /vehicles')
+    try {
+      const first = await service.handle({ method: 'GET', url, headers })
+      const second = await service.handle({ method: 'GET', url, headers })
+      expect(handler.calls()).toBe(1)
+      expect(second).toEqual(first)
+      const [a, b] = service.journal.entries()
+      expect(b.response).toEqual(a.response)
+      // Entries share the kept body: it cannot be changed through one of them.
+      expect(Object.isFrozen(b.response.body)).toBe(true)
+      expect(() => (b.response.body as Array<{ plate: string }>)[0].plate = 'CHANGED').toThrow(TypeError)
+    } finally {
+      handler.restore()
+    }
+  })
+
+  it('are read afresh after a write: a lookup that found nothing finds the vehicle just created', async () => {
+    const service = await createRelayService()
+    const url = '/vehicles?plate=NEW01'
+    expect(await get(service, url)).toEqual({ status: 200, body: [] })
+    const created = await service.handle({ method: 'POST', url: '/vehicles', headers: json, body: JSON.stringify({ plate: 'NEW01', country: 'is' }) })
+    expect(created.status).toBe(201)
+    const { id } = JSON.parse(created.text) as { id: string }
+    expect(await get(service, url)).toEqual({ status: 200, body: [{ id, plate: 'NEW01', country: 'is' }] })
+    // The same for a link: 404, then the record.
+    const other = await get(service, '/payments/not-yet')
+    expect(other.status).toBe(404)
+  })
+
+  it('are read afresh after a record is removed beyond the world cap', async () => {
+    const service = await createRelayService({ worldRecords: 1 })
+    const first = await service.handle({ method: 'POST', url: '/vehicles', headers: json, body: JSON.stringify({ plate: 'CAP01', country: 'is' }) })
+    const { id } = JSON.parse(first.text) as { id: string }
+    expect((await get(service, `/vehicles/${id}`)).status).toBe(200)
+    // A second record pushes the first out of the world.
+    await service.handle({ method: 'POST', url: '/vehicles', headers: json, body: JSON.stringify({ plate: 'CAP02', country: 'is' }) })
+    expect(service.world.store.evicted()).toBe(1)
+    expect((await get(service, `/vehicles/${id}`)).status).toBe(404)
+    expect((await get(service, '/vehicles?plate=CAP01')).body).toEqual([])
+  })
+
+  it('are read afresh after a reset, and each world keeps its own', async () => {
+    const service = await createRelayService()
+    const url = '/vehicles?plate=RST01'
+    await service.handle({ method: 'POST', url: '/vehicles', headers: json, body: JSON.stringify({ plate: 'RST01', country: 'is' }) })
+    expect((await get(service, url)).body).toHaveLength(1)
+    const other = await service.addWorld()
+    const inOther = await service.handle({ method: 'GET', url, headers: { authorization: `Bearer ${other.token}` } })
+    expect(JSON.parse(inOther.text)).toEqual([])
+    await service.resetWorld(service.world)
+    expect((await get(service, url)).body).toEqual([])
+  })
+
+  it('still meet a fault armed for the read after its answer was kept, and what the fault applies', async () => {
+    const service = await createRelayService()
+    const url = `/vehicles?plate=${service.world.visit.plate}`
+    const kept = await get(service, url)
+    service.world.faults.push({ route: 'GET /vehicles', kind: 'unavailable', mode: 'once' })
+    expect((await get(service, url)).status).toBe(503)
+    expect(await get(service, url)).toEqual(kept)
+    service.world.faults.push({ route: 'GET /vehicles', kind: 'truncated', mode: 'once' })
+    const broken = await service.handle({ method: 'GET', url, headers })
+    expect(broken.fault).toBe('truncated')
+    expect(JSON.parse(broken.text)).toEqual(kept.body)
+  })
+
+  it('keep a refusal out: an invalid query is validated and refused every time', async () => {
+    const service = await createRelayService()
+    for (let i = 0; i < 2; i++) {
+      const answer = (await service.answer({ method: 'GET', url: '/vehicles?plate=', headers })) as RelayResponse
+      expect(answer.status).toBe(422)
+    }
+    expect(service.world.reads.size).toBe(0)
+  })
+})
+
+describe('Reads', () => {
+  const read = (text: string) => ({ query: {}, reply: { status: 200, body: { text } }, text })
+
+  it('answers only for the version it was kept at', () => {
+    const reads = new Reads()
+    reads.set('/a', 1, read('a'))
+    expect(reads.get('/a', 1)?.text).toBe('a')
+    expect(reads.get('/a', 2)).toBeUndefined()
+    reads.set('/b', 2, read('b'))
+    // Keeping at a newer version forgets the older answers.
+    expect(reads.size).toBe(1)
+    expect(reads.get('/a', 1)).toBeUndefined()
+  })
+
+  it('keeps at most READS_KEPT answers, the oldest going first, and no long answer', () => {
+    const reads = new Reads()
+    for (let i = 0; i <= READS_KEPT; i++) reads.set(`/${i}`, 0, read(String(i)))
+    expect(reads.size).toBe(READS_KEPT)
+    expect(reads.get('/0', 0)).toBeUndefined()
+    expect(reads.get(`/${READS_KEPT}`, 0)?.text).toBe(String(READS_KEPT))
+    reads.set('/long', 0, read('x'.repeat(20_000)))
+    expect(reads.get('/long', 0)).toBeUndefined()
+  })
+})
