@@ -15,7 +15,7 @@ export interface JournalEntry {
     method: string
     /** The path without the query string. */
     path: string
-    /** The query parameters; a repeated name keeps its last value, as the service reads it. */
+    /** The query parameters; a repeated name keeps its last value, as the service reads it. Entries of requests with the same query string may share one object: read-only. */
     query: Record<string, string>
     /** The query string as sent, with its leading `?`, or ''. */
     search: string

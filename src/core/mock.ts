@@ -8,7 +8,7 @@ import { createJournal, type AuthVerdict, type Journal, type JournalEntry } from
 import { maskAuthorization, maskHeader, maskHeaders, maskQuery, maskSearch, SECRET_HEADERS } from './mask.js'
 import { toProblem, toValidationProblem, type Reply } from './problems.js'
 import type { Route } from './route.js'
-import { bodyHeadersRefusal, compileRoutes, header, MAX_DEPTH, nestsDeeperThan, parseBearer, parseQuery, readJsonBody, resolveRoute, SERVICE_TABLE, utf8Bytes, type CompiledRoute } from './protocol.js'
+import { bodyHeadersRefusal, compileRoutes, header, MAX_DEPTH, nestsDeeperThan, parseBearer, parseQuery, parseQueryOnce, readJsonBody, resolveRoute, SERVICE_TABLE, utf8Bytes, type CompiledRoute } from './protocol.js'
 import type { Scenario } from './scenario.js'
 import { MOCK_DEFAULTS } from './defaults.js'
 import { buildWorld, type SeededWorld } from './seed.js'
@@ -290,15 +290,27 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
 
   const extensions: ServiceExtension[] = []
   let compiledExtensions: CompiledRoute[] = []
-  const extensionPrefixes = new Set<string>()
+  /** The first segments of the dev tools' paths, with their slash (e.g. `/__relay`): theirs alone. */
+  const extensionPrefixes: string[] = []
 
   /** Mounts a dev tool: its routes and its journal subscription. */
   function use(extension: ServiceExtension): RelayService {
     extensions.push(extension)
     const routes = extension.routes?.(mock) ?? []
     compiledExtensions = [...compiledExtensions, ...compileRoutes(routes)]
-    for (const route of routes) extensionPrefixes.add(route.path.split('/')[1])
+    for (const route of routes) {
+      const prefix = `/${route.path.split('/')[1]}`
+      if (!extensionPrefixes.includes(prefix)) extensionPrefixes.push(prefix)
+    }
     return mock
+  }
+
+  /** Whether a path's first segment is a dev tool's: `/__relay` and `/__relay/...`, not `/__relayx`. */
+  function isExtensionPath(path: string): boolean {
+    for (const prefix of extensionPrefixes) {
+      if (path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === SLASH)) return true
+    }
+    return false
   }
 
   function removeWorld(world: World): void {
@@ -357,14 +369,13 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     const queryAt = request.url.indexOf('?')
     const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt)
     const search = queryAt === -1 ? '' : request.url.slice(queryAt)
-    const parts = path.split('/').slice(1)
 
-    if (extensionPrefixes.has(parts[0])) return answerExtension(request, parts, search)
+    if (isExtensionPath(path)) return answerExtension(request, path, search)
 
-    const arrival: Arrival = { request, started, arrivedMs, path, search, query: parseQuery(search), world: request.world, auth: 'missing', route: undefined, parsedBody: undefined, bodyError: undefined }
+    const arrival: Arrival = { request, started, arrivedMs, path, search, query: parseQueryOnce(search), world: request.world, auth: 'missing', route: undefined, parsedBody: undefined, bodyError: undefined }
     let ran: Ran | Promise<Ran> | undefined
     try {
-      ran = decide(arrival, parts)
+      ran = decide(arrival)
     } catch (error) {
       ran = { reply: pipelineFailed(error) }
     }
@@ -373,8 +384,8 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     return finish(arrival, ran)
   }
 
-  async function answerExtension(request: RelayRequest, parts: string[], search: string): Promise<RelayResponse> {
-    const answer = await respondExtension(request, parts, search).catch((error: Error) =>
+  async function answerExtension(request: RelayRequest, path: string, search: string): Promise<RelayResponse> {
+    const answer = await respondExtension(request, path, search).catch((error: Error) =>
       toResponse(toProblem(error instanceof RelayMockError ? 422 : 500, error.message)),
     )
     return request.method === 'HEAD' && answer !== CONTINUE ? withoutBody(answer) : answer
@@ -384,14 +395,14 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
    * The service's reply to a request (undefined: its body may come, see `bodyPending`). On the way it
    * notes in `arrival` what the journal keeps: the world, the auth verdict, the route, the body.
    */
-  function decide(arrival: Arrival, parts: string[]): Ran | Promise<Ran> | undefined {
+  function decide(arrival: Arrival): Ran | Promise<Ran> | undefined {
     const { request } = arrival
     // The token is read even for a wrong path, so that the request lands in its world's journal.
     const checked = authenticate(header(request.headers, 'authorization'), request.world)
     arrival.auth = checked.verdict
     arrival.world = checked.world ?? checked.owner ?? request.world
     if (checked.world) checked.world.lastUsed = arrival.arrivedMs
-    const found = resolveRoute(SERVICE_TABLE, request.method, parts, arrival.path)
+    const found = resolveRoute(SERVICE_TABLE, request.method, arrival.path)
     if ('reply' in found) return { reply: found.reply }
     const route = (arrival.route = found.route)
     if (!checked.world) return { reply: checked.reply! }
@@ -570,9 +581,8 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     return { verdict: 'ok', world }
   }
 
-  async function respondExtension(request: RelayRequest, parts: string[], search: string): Promise<RelayResponse> {
-    const path = `/${parts.join('/')}`
-    const found = resolveRoute(compiledExtensions, request.method, parts, path)
+  async function respondExtension(request: RelayRequest, path: string, search: string): Promise<RelayResponse> {
+    const found = resolveRoute(compiledExtensions, request.method, path)
     if ('reply' in found) return toResponse(found.reply)
     const query = parseQuery(search)
     const reached = adminWorld(request, query)
@@ -733,6 +743,8 @@ function safeJson(text: string | undefined): unknown {
 
 /** The pipeline's answer to a request whose body may come (`bodyPending`): never written, never journaled. */
 const CONTINUE: RelayResponse = Object.freeze({ status: 100, headers: {}, text: '' })
+
+const SLASH = 47
 
 const JSON_HEADERS: Record<string, string> = Object.freeze({ 'content-type': 'application/json; charset=utf-8' })
 

@@ -27,6 +27,39 @@ export function compileRoutes(routes: ReadonlyArray<Route<any, any>>): CompiledR
   return routes.map((route) => ({ route, segments: route.path.split('/').slice(1) }))
 }
 
+type Match = { candidate: CompiledRoute; params: Record<string, string> }
+
+/** Every route of a table that a path's segments match, in the table's order, with their parameters. */
+function matchesOf(compiled: ReadonlyArray<CompiledRoute>, parts: string[]): Match[] {
+  const matches: Match[] = []
+  for (const candidate of compiled) {
+    const params = matchPath(candidate, parts)
+    if (params) matches.push({ candidate, params })
+  }
+  return matches
+}
+
+const staticIndexes = new WeakMap<ReadonlyArray<CompiledRoute>, Map<string, readonly Match[]>>()
+
+/**
+ * The matches of each path a table names without parameters (`/vehicles`), found once per table:
+ * what nearly every request asks for, resolved without splitting its path. Frozen: requests share them.
+ */
+function staticMatches(compiled: ReadonlyArray<CompiledRoute>): Map<string, readonly Match[]> {
+  let index = staticIndexes.get(compiled)
+  if (!index) {
+    index = new Map()
+    for (const { route } of compiled) {
+      if (route.path.includes(':') || index.has(route.path)) continue
+      const matches = matchesOf(compiled, route.path.split('/').slice(1))
+      for (const match of matches) Object.freeze(match.params)
+      index.set(route.path, Object.freeze(matches))
+    }
+    staticIndexes.set(compiled, index)
+  }
+  return index
+}
+
 function matchPath(compiled: CompiledRoute, parts: string[]): Record<string, string> | undefined {
   if (compiled.segments.length !== parts.length) return undefined
   let params: Record<string, string> | undefined
@@ -130,6 +163,12 @@ export function parseQuery(search: string): Record<string, string> {
   }
   return query
 }
+
+/**
+ * parseQuery, frozen, answering the same object again for the same query string as last time: a client
+ * repeats its lookups, and their journal entries share the one reading.
+ */
+export const parseQueryOnce: (search: string) => Readonly<Record<string, string>> = readingOnce((search) => Object.freeze(parseQuery(search)))
 
 /** What an Authorization header says: no header, not `Bearer <token>`, or a token. */
 export type BearerVerdict = { verdict: 'missing' } | { verdict: 'malformed' } | { verdict: 'ok'; token: string }
@@ -247,22 +286,19 @@ function typeRefusal(headers: Headers): Reply | undefined {
  * The route a method and path reach, or the protocol's own answer: 204 with `Allow` for OPTIONS on a
  * known path, 405 with `Allow` for a method the path lacks, 404 (with the nearest path) for an unknown
  * path, whatever the method. HEAD reaches the path's GET route (see headOf).
- * @example resolveRoute(SERVICE_TABLE, 'OPTIONS', ['vehicles'], '/vehicles') // { reply: { status: 204, headers: { allow: 'GET, HEAD, POST, OPTIONS' } } }
+ * @example resolveRoute(SERVICE_TABLE, 'OPTIONS', '/vehicles') // { reply: { status: 204, headers: { allow: 'GET, HEAD, POST, OPTIONS' } } }
  */
 export function resolveRoute(
   compiled: ReadonlyArray<CompiledRoute>,
   method: string,
-  parts: string[],
   path: string,
 ): { route: Route<any, any>; params: Record<string, string> } | { reply: Reply } {
   const lookup = method === 'HEAD' ? 'GET' : method
-  const allowed: string[] = []
-  for (const candidate of compiled) {
-    const params = matchPath(candidate, parts)
-    if (!params) continue
+  const matches = staticMatches(compiled).get(path) ?? matchesOf(compiled, path.split('/').slice(1))
+  for (const { candidate, params } of matches) {
     if (candidate.route.method === lookup) return { route: method === 'HEAD' ? headOf(candidate.route) : candidate.route, params }
-    allowed.push(candidate.route.method)
   }
+  const allowed = matches.map(({ candidate }) => candidate.route.method)
   if (allowed.length === 0) return { reply: notFound(compiled, path) }
   // OPTIONS describes the path, not a world: it needs no token, and its answer has no body.
   if (method === 'OPTIONS') return { reply: { status: 204, body: undefined, headers: { allow: allowOf(allowed) } } }

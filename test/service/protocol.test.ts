@@ -4,7 +4,8 @@ import { request as httpRequest, type Server } from 'node:http'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { RelayService } from '../../src/core/mock.js'
 import fc from 'fast-check'
-import { parseQuery } from '../../src/core/protocol.js'
+import { compileRoutes, parseQuery, resolveRoute } from '../../src/core/protocol.js'
+import { defineRoute, type Method, type Route } from '../../src/core/route.js'
 import { createServedService } from '../support/service.js'
 import type { World } from '../../src/core/world.js'
 import { close, createServer, listen } from '../../src/node/server.js'
@@ -285,5 +286,35 @@ describe('parseQuery', () => {
     }
     expect(parseQuery('?plate=AB123&plate=CD456&x')).toEqual({ plate: 'CD456', x: '' })
     expect(parseQuery('')).toEqual({})
+  })
+})
+
+describe('resolveRoute', () => {
+  const route = (method: Method, path: string): Route<any, any> => defineRoute({ method, path, integration: 'links', summary: path, answers: {}, handle: () => ({ status: 204, body: undefined }) })
+  // A table where a path named without parameters is also matched by a parameter route.
+  const table = compileRoutes([route('GET', '/:kind'), route('POST', '/vehicles'), route('GET', '/vehicles/:id')])
+
+  it('finds every route a named path matches, parameter routes included, whichever is asked first', () => {
+    for (let i = 0; i < 2; i++) {
+      const got = resolveRoute(table, 'GET', '/vehicles')
+      expect(got).toMatchObject({ route: { path: '/:kind' }, params: { kind: 'vehicles' } })
+      expect(resolveRoute(table, 'POST', '/vehicles')).toMatchObject({ route: { path: '/vehicles' }, params: {} })
+      expect(resolveRoute(table, 'DELETE', '/vehicles')).toMatchObject({ reply: { status: 405, headers: { allow: 'GET, HEAD, POST, OPTIONS' } } })
+      expect(resolveRoute(table, 'GET', '/vehicles/a%20b')).toMatchObject({ route: { path: '/vehicles/:id' }, params: { id: 'a b' } })
+      expect(resolveRoute(table, 'GET', '/vehicles/')).toMatchObject({ reply: { status: 404 } })
+    }
+  })
+
+  it('answers a path under a dev tool\'s prefix, and only there, with the dev tool\'s routes', async () => {
+    const { createRelayService } = await import('../../src/core/mock.js')
+    const { devtools } = await import('../../src/devtools/admin.js')
+    const service = await createRelayService({ extensions: [devtools()] })
+    const headers = { authorization: 'Bearer relay-mock-token' }
+    const near = await service.handle({ method: 'GET', url: '/__relayx', headers })
+    expect(near.status).toBe(404)
+    expect(JSON.parse(near.text).message).toMatch(/^No endpoint has the path \/__relayx\./)
+    // The service answered it (and journaled it), not the dev tool.
+    expect(service.journal.latest()?.request.path).toBe('/__relayx')
+    expect((await service.handle({ method: 'GET', url: '/__relay', headers })).status).toBe(200)
   })
 })

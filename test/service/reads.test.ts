@@ -36,6 +36,9 @@ describe('kept reads', () => {
       // Entries share the kept body: it cannot be changed through one of them.
       expect(Object.isFrozen(b.response.body)).toBe(true)
       expect(() => (b.response.body as Array<{ plate: string }>)[0].plate = 'CHANGED').toThrow(TypeError)
+      // And the query read from the same query string.
+      expect(b.request.query).toBe(a.request.query)
+      expect(Object.isFrozen(a.request.query)).toBe(true)
     } finally {
       handler.restore()
     }
