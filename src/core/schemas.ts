@@ -20,11 +20,36 @@ function isCalendarDate(year: number, month: number, day: number): boolean {
   return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1])
 }
 
-/** True when `value` is `YYYY-MM-DD HH:MM:SS` naming a real moment (no 2025-02-30, no 24:00:00). */
+/**
+ * True when `value` is `YYYY-MM-DD HH:MM:SS` naming a real moment (no 2025-02-30, no 24:00:00). Read
+ * digit by digit, as TIMESTAMP reads it (the OpenAPI pattern), without a match and its six strings:
+ * every payment has two.
+ */
 export function isTimestamp(value: string): boolean {
-  const m = TIMESTAMP.exec(value)
-  if (!m) return false
-  return isCalendarDate(+m[1], +m[2], +m[3]) && +m[4] < 24 && +m[5] < 60 && +m[6] < 60
+  if (value.length !== 19 || value.charCodeAt(4) !== DASH || value.charCodeAt(7) !== DASH || value.charCodeAt(10) !== SPACE) return false
+  if (value.charCodeAt(13) !== COLON || value.charCodeAt(16) !== COLON) return false
+  const year = digitsAt(value, 0, 4)
+  const month = digitsAt(value, 5, 2)
+  const day = digitsAt(value, 8, 2)
+  const hour = digitsAt(value, 11, 2)
+  const minute = digitsAt(value, 14, 2)
+  const second = digitsAt(value, 17, 2)
+  return hour >= 0 && hour < 24 && minute >= 0 && minute < 60 && second >= 0 && second < 60 && isCalendarDate(year, month, day)
+}
+
+const DASH = 45
+const SPACE = 32
+const COLON = 58
+
+/** The number `count` ASCII digits from `from` spell, or -1 when one of them is not a digit. */
+function digitsAt(value: string, from: number, count: number): number {
+  let n = 0
+  for (let i = from; i < from + count; i++) {
+    const digit = value.charCodeAt(i) - 48
+    if (digit < 0 || digit > 9) return -1
+    n = n * 10 + digit
+  }
+  return n
 }
 
 /** True when `value` is `YYYY-MM-DD` naming a real day. */

@@ -81,4 +81,30 @@ describe('the validators under generated values', () => {
     expect(isDate('2024-02-29')).toBe(true)
     expect(isDate('0001-01-01')).toBe(true)
   })
+
+  it('read a timestamp digit by digit exactly as the pattern and the calendar read it', async () => {
+    const { isDate, isTimestamp } = await import('../../src/core/schemas.js')
+    // The reference: the OpenAPI pattern's captures, then the calendar and the clock.
+    const reference = (value: string) => {
+      const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(value)
+      return m !== null && isDate(`${m[1]}-${m[2]}-${m[3]}`) && +m[4] < 24 && +m[5] < 60 && +m[6] < 60
+    }
+    const digit = fc.constantFrom('0', '1', '2', '3', '5', '9', '6', '4')
+    const near = fc.constantFrom('0', '1', '2', '9', '/', ':', '-', ' ', 'a', '٣')
+    // Shaped like a timestamp, each character sometimes replaced or dropped or doubled.
+    const shaped = fc
+      .tuple(fc.array(digit, { minLength: 19, maxLength: 19 }), fc.array(fc.tuple(fc.nat(20), near, fc.constantFrom('set', 'drop', 'add')), { maxLength: 2 }))
+      .map(([ds, edits]) => {
+        const chars = [...ds.slice(0, 4), '-', ...ds.slice(5, 7), '-', ...ds.slice(8, 10), ' ', ...ds.slice(11, 13), ':', ...ds.slice(14, 16), ':', ...ds.slice(17, 19)]
+        for (const [at, char, how] of edits) {
+          if (how === 'set') chars[at % chars.length] = char
+          else if (how === 'drop') chars.splice(at % chars.length, 1)
+          else chars.splice(at % (chars.length + 1), 0, char)
+        }
+        return chars.join('')
+      })
+    fc.assert(fc.property(fc.oneof(shaped, fc.string({ maxLength: 22 })), (value) => isTimestamp(value) === reference(value)), { numRuns: 20_000 })
+    expect(isTimestamp('2024-02-29 23:59:59')).toBe(true)
+    expect(isTimestamp('2026-01-01 24:00:00')).toBe(false)
+  })
 })
