@@ -16,7 +16,7 @@ export interface JournalEntry {
     /** The path without the query string. */
     path: string
     /** The query parameters; a repeated name keeps its last value, as the service reads it. Entries of requests with the same query string may share one object: read-only. */
-    query: Record<string, string>
+    query: Readonly<Record<string, string>>
     /** The query string as sent, with its leading `?`, or ''. */
     search: string
     /** Header names in lower case; the bearer token masked. Entries whose requests sent the same headers share one object: read-only. */

@@ -16,7 +16,10 @@ export interface KeptRead {
 
 /** How many answers a world keeps; beyond, the one kept longest goes. */
 export const READS_KEPT = 64
-/** A longer answer is not kept: a read's answers are small (a lookup finds a few records), and memory is bounded. */
+/**
+ * An answer whose URL and text are longer in all (in UTF-16 units) is not kept: a read's answers are
+ * small (a lookup finds a few records), and a world's kept reads stay within READS_KEPT times this.
+ */
 export const READ_TEXT_KEPT = 16 * 1024
 
 /**
@@ -35,9 +38,13 @@ export class Reads {
     return this.#kept.get(url)
   }
 
-  /** Keeps an answer read at `version` (answers of an older version are forgotten). Freezes the reply. */
+  /**
+   * Keeps an answer read at `version` (answers of an older version are forgotten). Freezes the reply,
+   * body and all: a read's handler answers copies of the records it read (never the stored records,
+   * which @msw/data still writes to), as every GET handler of the service does.
+   */
   set(url: string, version: number, read: KeptRead): void {
-    if (read.text.length > READ_TEXT_KEPT) return
+    if (url.length + read.text.length > READ_TEXT_KEPT) return
     if (version !== this.#version) {
       this.#kept.clear()
       this.#version = version

@@ -163,22 +163,27 @@ class Segmented<T extends object> {
   }
 }
 
+/**
+ * One kind's records. The records it answers are the stored ones and are read-only: a world's records
+ * change only by `create` and `remove` (which count in `version`), so that what was read of them holds
+ * until then (see reads.ts).
+ */
 interface Records<T> {
   /** Stores a copy of `values` and answers it, synchronously (an `await` of the answer still works). */
-  create(values: T): T
-  byId(id: string): T | undefined
-  all(): T[]
+  create(values: T): Readonly<T>
+  byId(id: string): Readonly<T> | undefined
+  all(): Array<Readonly<T>>
 }
 
 /** The typed accessors of one world's records: the only way handlers and scenarios reach the data. */
 export interface Store {
   locations: Records<LocationRecord>
-  rentalCompanies: Records<RentalCompany> & { byKennitala(kennitala: string): readonly RentalCompany[] }
+  rentalCompanies: Records<RentalCompany> & { byKennitala(kennitala: string): ReadonlyArray<Readonly<RentalCompany>> }
   vehicles: Records<VehicleRecord> & {
-    byPlate(plate: string): readonly VehicleRecord[]
-    activeByPlate(plate: string): VehicleRecord[]
+    byPlate(plate: string): ReadonlyArray<Readonly<VehicleRecord>>
+    activeByPlate(plate: string): Array<Readonly<VehicleRecord>>
   }
-  custodians: Records<CustodianRecord> & { byVehicle(vehicleId: string): readonly CustodianRecord[] }
+  custodians: Records<CustodianRecord> & { byVehicle(vehicleId: string): ReadonlyArray<Readonly<CustodianRecord>> }
   payments: Records<PaymentRecord>
   snapshot(): WorldData
   counts(): Record<keyof WorldData, number>

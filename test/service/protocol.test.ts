@@ -302,6 +302,8 @@ describe('resolveRoute', () => {
       expect(resolveRoute(table, 'DELETE', '/vehicles')).toMatchObject({ reply: { status: 405, headers: { allow: 'GET, HEAD, POST, OPTIONS' } } })
       expect(resolveRoute(table, 'GET', '/vehicles/a%20b')).toMatchObject({ route: { path: '/vehicles/:id' }, params: { id: 'a b' } })
       expect(resolveRoute(table, 'GET', '/vehicles/')).toMatchObject({ reply: { status: 404 } })
+      expect(resolveRoute(table, 'OPTIONS', '/vehicles')).toMatchObject({ reply: { status: 204, headers: { allow: 'GET, HEAD, POST, OPTIONS' } } })
+      expect(resolveRoute(table, 'HEAD', '/vehicles')).toMatchObject({ route: { path: '/:kind', method: 'HEAD' }, params: { kind: 'vehicles' } })
     }
   })
 
@@ -315,6 +317,10 @@ describe('resolveRoute', () => {
     expect(JSON.parse(near.text).message).toMatch(/^No endpoint has the path \/__relayx\./)
     // The service answered it (and journaled it), not the dev tool.
     expect(service.journal.latest()?.request.path).toBe('/__relayx')
+    expect((await service.handle({ method: 'GET', url: '/__relay', headers })).status).toBe(200)
+    // A dev tool mounted after requests were answered is reached too (its table is a new one).
+    service.use({ routes: () => [defineRoute({ method: 'GET', path: '/__late/ping', integration: 'admin', summary: 'ping', answers: {}, public: true, handle: () => ({ status: 200, body: { pong: true } }) })] })
+    expect(JSON.parse((await service.handle({ method: 'GET', url: '/__late/ping', headers })).text)).toEqual({ pong: true })
     expect((await service.handle({ method: 'GET', url: '/__relay', headers })).status).toBe(200)
   })
 })

@@ -52,9 +52,14 @@ describe('kept reads', () => {
     expect(created.status).toBe(201)
     const { id } = JSON.parse(created.text) as { id: string }
     expect(await get(service, url)).toEqual({ status: 200, body: [{ id, plate: 'NEW01', country: 'is' }] })
-    // The same for a link: 404, then the record.
-    const other = await get(service, '/payments/not-yet')
-    expect(other.status).toBe(404)
+    // The same for a link: 404, then the record. A reset gives the world its ids again from the start,
+    // so the id the vehicle was created with is known before it is created again.
+    await service.resetWorld(service.world)
+    expect((await get(service, `/vehicles/${id}`)).status).toBe(404)
+    await service.handle({ method: 'POST', url: '/vehicles', headers: json, body: JSON.stringify({ plate: 'NEW01', country: 'is' }) })
+    expect(await get(service, `/vehicles/${id}`)).toEqual({ status: 200, body: { id, plate: 'NEW01', country: 'is' } })
+    // The stored record itself is not frozen by the kept answer: the answer is a copy.
+    expect(Object.isFrozen(service.world.store.vehicles.byId(id))).toBe(false)
   })
 
   it('are read afresh after a record is removed beyond the world cap', async () => {
@@ -72,12 +77,21 @@ describe('kept reads', () => {
   it('are read afresh after a reset, and each world keeps its own', async () => {
     const service = await createRelayService()
     const url = '/vehicles?plate=RST01'
-    await service.handle({ method: 'POST', url: '/vehicles', headers: json, body: JSON.stringify({ plate: 'RST01', country: 'is' }) })
+    const create = (plate: string, token = 'relay-mock-token') =>
+      service.handle({ method: 'POST', url: '/vehicles', headers: { ...json, authorization: `Bearer ${token}` }, body: JSON.stringify({ plate, country: 'is' }) })
+    await create('RST01')
     expect((await get(service, url)).body).toHaveLength(1)
+    const kept = service.world.store.version()
+    // Another world at the same version of its records: it still answers from its own.
     const other = await service.addWorld()
+    await create('OTHER1', other.token)
+    expect(other.store.version()).toBe(kept)
     const inOther = await service.handle({ method: 'GET', url, headers: { authorization: `Bearer ${other.token}` } })
     expect(JSON.parse(inOther.text)).toEqual([])
+    // After a reset and one create the world is at the kept version again: the kept answer is gone all the same.
     await service.resetWorld(service.world)
+    await create('OTHER1')
+    expect(service.world.store.version()).toBe(kept)
     expect((await get(service, url)).body).toEqual([])
   })
 
@@ -104,6 +118,20 @@ describe('kept reads', () => {
   })
 })
 
+describe('Store.version', () => {
+  it('counts every record created and every record removed', async () => {
+    const { createStore } = await import('../../src/core/store.js')
+    const store = createStore()
+    expect(store.version()).toBe(0)
+    const vehicle = store.vehicles.create({ id: 'v1', plate: 'AB123', country: 'is', active: true })
+    expect(store.version()).toBe(1)
+    expect(store.remove(vehicle.id)).toBe(true)
+    expect(store.version()).toBe(2)
+    expect(store.remove(vehicle.id)).toBe(false)
+    expect(store.version()).toBe(2)
+  })
+})
+
 describe('Reads', () => {
   const read = (text: string) => ({ query: {}, reply: { status: 200, body: { text } }, text })
 
@@ -126,5 +154,9 @@ describe('Reads', () => {
     expect(reads.get(`/${READS_KEPT}`, 0)?.text).toBe(String(READS_KEPT))
     reads.set('/long', 0, read('x'.repeat(20_000)))
     expect(reads.get('/long', 0)).toBeUndefined()
+    // A long URL counts too: what a world keeps is bounded by both.
+    const longUrl = `/vehicles?plate=AB1&pad=${'x'.repeat(16 * 1024)}`
+    reads.set(longUrl, 0, read('[]'))
+    expect(reads.get(longUrl, 0)).toBeUndefined()
   })
 })
