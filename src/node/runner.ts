@@ -1,6 +1,7 @@
 // The conformance runner: one mock for the run; per case a fresh world and token, a listener bound
 // to that world, one run of the client, the rules, and the reporters. Cases run in parallel.
 import { REQUEST_TIMEOUT_MS, RUN_TIMEOUT_MS } from '../core/defaults.js'
+import { setMaxListeners } from 'node:events'
 import { readFileSync, rmSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import os from 'node:os'
@@ -317,6 +318,10 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const dir = await mkdtemp(join(os.tmpdir(), 'relay-mock-'))
   const untrack = trackRun(() => rmSync(dir, { recursive: true, force: true }))
   const context: RunContext = { ...settings, service, dir, options, stop: new AbortController() }
+  // Each case in flight listens for the run's stop (its client process or function), so up to `jobs`
+  // listeners at once are expected: Node's warning about an 11th would be a false alarm on a --jobs
+  // above 10. Beyond that many, the warning still tells of a leak.
+  setMaxListeners(settings.jobs + 10, context.stop.signal)
   const onInterrupt = () => stopRun(context, 'interrupted')
   if (options.signal?.aborted) onInterrupt()
   else options.signal?.addEventListener('abort', onInterrupt, { once: true })

@@ -60,4 +60,20 @@ describe('the reference client', () => {
     expect(notPassing(result)).toEqual([])
     expect(result.cases.map((kase) => [kase.id, kase.report?.outcome])).toEqual(flowCases.map((kase) => [kase.id, kase.outcome]))
   })
+  it('runs more cases at once than Node warns about listeners for, without the warning (each case in flight listens for the run\'s stop)', async () => {
+    const warnings: string[] = []
+    const onWarning = (warning: Error) => void warnings.push(`${warning.name}: ${warning.message}`)
+    process.on('warning', onWarning)
+    try {
+      // Node warns at the 11th listener on one signal.
+      expect(flowCases.length).toBeGreaterThan(10)
+      const result = await runConformance({ client: referenceClient, suites: ['advanced', 'simple'], jobs: 16 })
+      expect(notPassing(result)).toEqual([])
+      // Warnings are emitted a tick after the listener that set them off.
+      await new Promise((resolve) => setImmediate(resolve))
+    } finally {
+      process.off('warning', onWarning)
+    }
+    expect(warnings.filter((warning) => warning.startsWith('MaxListenersExceededWarning'))).toEqual([])
+  })
 })
