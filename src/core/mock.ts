@@ -674,9 +674,7 @@ export interface RelayService {
 /** Renders a reply as a response: JSON unless the reply names its own content type and gives text. */
 export function toResponse(reply: Reply): RelayResponse {
   if (reply.body === undefined) return { status: reply.status, headers: { ...reply.headers }, text: '' }
-  const isText = typeof reply.body === 'string' && reply.headers?.['content-type'] && !reply.headers['content-type'].includes('json')
-  const headers = { 'content-type': 'application/json; charset=utf-8', ...reply.headers }
-  return { status: reply.status, headers, text: isText ? (reply.body as string) : JSON.stringify(reply.body) }
+  return { status: reply.status, headers: { ...JSON_HEADERS, ...reply.headers }, text: textOf(reply) }
 }
 
 /** A HEAD's answer: GET's status and headers, the length of the body GET would send, and no body (RFC 9110 9.3.2). */
@@ -729,7 +727,7 @@ function isTransportFault(kind: string): kind is TransportFault {
 
 function isJson(headers: Record<string, string> | undefined): boolean {
   const type = headers?.['content-type']
-  return type === undefined || type.includes('json')
+  return !type || type.includes('json')
 }
 
 function safeJson(text: string | undefined): unknown {
