@@ -225,7 +225,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     try {
       await base.load(world.data)
     } catch (error) {
-      throw new RelayMockError('SCENARIO_SEED_FAILED', `Failed to seed the scenario "${scenario.name}": ${(error as Error).message}. Please fix its seed.`)
+      throw new RelayMockError('SCENARIO_SEED_FAILED', `Failed to seed the scenario "${scenario.name}": ${describeError(error)}. Please fix its seed.`)
     }
     if (cache) orMiss(() => cache.set(key, world))
     return { seeded: world, base }
@@ -385,8 +385,8 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
   }
 
   async function answerExtension(request: RelayRequest, path: string, search: string): Promise<RelayResponse> {
-    const answer = await respondExtension(request, path, search).catch((error: Error) =>
-      toResponse(toProblem(error instanceof RelayMockError ? 422 : 500, error.message)),
+    const answer = await respondExtension(request, path, search).catch((error: unknown) =>
+      toResponse(toProblem(error instanceof RelayMockError ? 422 : 500, describeError(error))),
     )
     return request.method === 'HEAD' && answer !== CONTINUE ? withoutBody(answer) : answer
   }

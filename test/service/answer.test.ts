@@ -54,3 +54,20 @@ describe('a dev tool that fails on an entry', () => {
     }
   })
 })
+
+describe('a dev tool route that throws', () => {
+  it('is answered with what was thrown, whatever it was: a 500 of the tool\'s route, not a failure of the pipeline', async () => {
+    const { defineRoute } = await import('../../src/core/route.js')
+    const thrown: unknown[] = ['a plain string', null, new Error('an error')]
+    let next = 0
+    const route = defineRoute({ method: 'GET', path: '/__tool/boom', integration: 'admin', summary: 'boom', answers: {}, public: true, handle: () => { throw thrown[next++] } })
+    const service = await createRelayService({ extensions: [{ routes: () => [route] }] })
+    const messages: string[] = []
+    for (let i = 0; i < thrown.length; i++) {
+      const answer = await service.handle({ method: 'GET', url: '/__tool/boom', headers: { authorization: 'Bearer relay-mock-token' } })
+      expect(answer.status).toBe(500)
+      messages.push((JSON.parse(answer.text) as { message: string }).message)
+    }
+    expect(messages).toEqual(['a plain string', 'null', 'an error'])
+  })
+})
