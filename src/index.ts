@@ -50,7 +50,7 @@ export type { World } from './core/world.js'
 export type { Scenario, Visit, SeedContext, SimplePaymentBehaviour } from './core/scenario.js'
 export type { ArmedFault, FaultKind, FaultMode, FaultStep, FaultRoute, FaultRecord } from './core/faults.js'
 export type { ScenarioFile } from './core/scenario-file.js'
-export type { Store, WorldData } from './core/store.js'
+export type { Store, WorldData, RecordQuery } from './core/store.js'
 export type { JournalEntry, JournalPage, Journal, AuthVerdict } from './core/journal.js'
 export type { ServiceRouteId } from './core/handlers/index.js'
 export type {

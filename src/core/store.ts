@@ -1,6 +1,7 @@
-// The one door to @msw/data: typed collections for one world, with the indexes that every
-// request's lookup uses, so a lookup costs the same with 30,000 vehicles as with ten.
-import { Collection } from '@msw/data'
+// The one door to @msw/data: one world's records, typed, with the indexes that every request's lookup
+// uses (so a lookup costs the same with 30,000 vehicles as with ten), held in @msw/data collections for
+// queries through the library's own API (see Segmented).
+import { Collection, type Query } from '@msw/data'
 import { describeError } from './errors.js'
 import type { z } from 'zod'
 import {
@@ -85,48 +86,52 @@ class Stored {
   }
 }
 
-/**
- * The library's `create` failed for a record the store had already taken: it cannot, for a schema that
- * takes every record as it is, so this is a bug to report, not a client's error to answer.
- */
-function libraryFailed(error: unknown): void {
-  console.error(`relay-mock: @msw/data failed to hold a record the store took (${describeError(error)}). This is a bug in relay-mock; please report it.`)
-}
-
 /** Records per @msw/data collection (see Segmented). */
 const SEGMENT = 256
 
+interface Segment<T extends object> {
+  /** The segment's records, in creation order: the store's own list, which its indexes and `all()` read. */
+  records: T[]
+  /** The library's collection of them, made when something first queries the kind. */
+  collection: Collection<Typed<T>> | undefined
+  /** How many of `records` (from the front) the collection has been given. */
+  handed: number
+  /** Settles when the collection holds every record it has been given. */
+  ready: Promise<unknown>
+}
+
 /**
- * One kind's records, oldest first, in @msw/data collections of at most SEGMENT records each.
- * A world at its cap removes its oldest record on every create. The library deletes a record by a
- * scan and a splice of its whole array, and tells its listeners with an event: paid on every create,
- * that was a tenth of a POST. Removal here is oldest first, so a removed record is only counted off
- * the front of the oldest segment, and that segment is dropped, with its collection, once all of its
- * records are gone (until then up to SEGMENT - 1 removed records stay in it, out of every index and
- * of `all()`).
+ * One kind's records, oldest first, in segments of at most SEGMENT records, each with its own @msw/data
+ * collection.
+ *
+ * A record reaches @msw/data when something reads through the library (`query`: @msw/data's own query
+ * API), not when it is created. Every lookup of the service is answered by the store's own lists and
+ * indexes, and a create in the library costs more than the rest of a POST's store work together (it
+ * copies, defines two symbol properties, makes a Map and runs two promises per record): paying it on
+ * each request bought nothing that was read. A query gives the library the records created since the
+ * last one, waits until it holds them, and asks it.
+ *
+ * A world at its cap removes its oldest record on every create. The library deletes a record by a scan
+ * and a splice of its whole array, and tells its listeners with an event. Removal here is oldest first,
+ * so a removed record is only counted off the front of the oldest segment, and that segment is dropped,
+ * with its collection, once all of its records are gone (until then up to SEGMENT - 1 removed records
+ * stay in it, out of every index, of `all()` and of what a query answers).
  */
 class Segmented<T extends object> {
-  /** Each collection, with its records in creation order (the library keeps no order of its own to read cheaply). */
-  readonly #segments: Array<{ collection: Collection<Typed<T>>; records: T[] }> = []
+  readonly #segments: Array<Segment<T>> = []
   readonly #schema = typed<T>()
   /** How many records at the front of the oldest segment are removed. */
   #removed = 0
   #count = 0
 
-  /**
-   * Stores a copy of `values`, and answers it, at once. The library's `create` is async only to await its
-   * schema, which here takes the record as it is: its promise is not waited for, so that a write costs no
-   * turn of the microtask queue per layer. The record is the store's from this call on (its indexes and
-   * `all()` read the segments' own lists); the library holds it a microtask later.
-   */
+  /** Stores a copy of `values`, and answers it, at once. */
   create(values: T): T {
     let last = this.#segments[this.#segments.length - 1]
     if (!last || last.records.length >= SEGMENT) {
-      last = { collection: new Collection({ schema: this.#schema }), records: [] }
+      last = { records: [], collection: undefined, handed: 0, ready: Promise.resolve() }
       this.#segments.push(last)
     }
     const record = new Stored(values) as T
-    last.collection.create(record).catch(libraryFailed)
     last.records.push(record)
     this.#count++
     return record
@@ -145,10 +150,12 @@ class Segmented<T extends object> {
       return
     }
     // Out of that order (which the store never removes in): out of the segment's list, and so out of
-    // `all()`; the library's copy goes with its segment, as the counted-off ones do.
+    // `all()` and of what a query answers; the library's copy, if it has one, goes with its segment.
     const segment = this.#segments.find((s) => s.records.includes(record))
     if (!segment) return
-    segment.records.splice(segment.records.indexOf(record), 1)
+    const at = segment.records.indexOf(record)
+    segment.records.splice(at, 1)
+    if (at < segment.handed) segment.handed--
   }
 
   all(): T[] {
@@ -160,6 +167,35 @@ class Segmented<T extends object> {
 
   count(): number {
     return this.#count
+  }
+
+  /** The records an @msw/data query finds (all of them without one), oldest first, once the library holds them all. */
+  async query(query?: RecordQuery<T>): Promise<T[]> {
+    const segments = [...this.#segments]
+    for (const [at, segment] of segments.entries()) this.#handOver(segment, at === 0 ? this.#removed : 0)
+    await Promise.all(segments.map((segment) => segment.ready))
+    // What was removed in the meantime, or counted off the front, is no longer the kind's.
+    const held = new Set(this.all())
+    const found: T[] = []
+    for (const segment of segments) {
+      const matches = segment.collection?.findMany(query as Parameters<Collection<Typed<T>>['findMany']>[0]) ?? []
+      for (const record of matches as T[]) if (held.has(record)) found.push(record)
+    }
+    return found
+  }
+
+  /** Gives a segment's collection the records it does not hold yet (none of the `removed` at its front). */
+  #handOver(segment: Segment<T>, removed: number): void {
+    const from = Math.max(segment.handed, removed)
+    const to = segment.records.length
+    segment.handed = to
+    if (from >= to) return
+    const collection = (segment.collection ??= new Collection({ schema: this.#schema }))
+    const creates: Array<Promise<unknown>> = [segment.ready]
+    for (let i = from; i < to; i++) creates.push(collection.create(segment.records[i]))
+    segment.ready = Promise.all(creates).catch((error: unknown) => {
+      throw new Error(`@msw/data failed to hold a record the store took (${describeError(error)}). This is a bug in relay-mock; please report it.`)
+    })
   }
 }
 
@@ -173,7 +209,18 @@ interface Records<T> {
   create(values: T): Readonly<T>
   byId(id: string): Readonly<T> | undefined
   all(): Array<Readonly<T>>
+  /**
+   * The records an @msw/data query finds, oldest first (every record without a query), answered by
+   * the library: its `where` takes values or predicates per field.
+   * @example await store.payments.findMany((q) => q.where({ status: 'paid', amount: { currency: 'ISK' } }))
+   */
+  findMany(query?: RecordQuery<T>): Promise<Array<Readonly<T>>>
+  /** The oldest record an @msw/data query finds, or undefined. */
+  findFirst(query?: RecordQuery<T>): Promise<Readonly<T> | undefined>
 }
+
+/** An @msw/data query of one kind's records: `(q) => q.where({ plate: 'AB123' })`. */
+export type RecordQuery<T> = (query: Query<T>) => Query<T>
 
 /** The typed accessors of one world's records: the only way handlers and scenarios reach the data. */
 export interface Store {
@@ -252,6 +299,8 @@ export function createStore(): Store {
       create: (values: LocationRecord) => add('locations', values),
       byId: (id: string) => find('locations', id),
       all: () => collections.locations.all(),
+      findMany: (query) => collections.locations.query(query),
+      findFirst: async (query) => (await collections.locations.query(query))[0],
     },
     rentalCompanies: {
       create(values: RentalCompany) {
@@ -262,6 +311,8 @@ export function createStore(): Store {
       byId: (id: string) => find('rentalCompanies', id),
       byKennitala: (kennitala: string) => companiesByKennitala.get(kennitala),
       all: () => collections.rentalCompanies.all(),
+      findMany: (query) => collections.rentalCompanies.query(query),
+      findFirst: async (query) => (await collections.rentalCompanies.query(query))[0],
     },
     vehicles: {
       create(values: VehicleRecord) {
@@ -275,6 +326,8 @@ export function createStore(): Store {
       /** The active vehicles with this plate, oldest first: what GET /vehicles?plate= answers. */
       activeByPlate: (plate: string) => vehiclesByPlate.get(normalizePlate(plate)).filter((v) => v.active),
       all: () => collections.vehicles.all(),
+      findMany: (query) => collections.vehicles.query(query),
+      findFirst: async (query) => (await collections.vehicles.query(query))[0],
     },
     custodians: {
       create(values: CustodianRecord) {
@@ -285,11 +338,15 @@ export function createStore(): Store {
       byId: (id: string) => find('custodians', id),
       byVehicle: (vehicleId: string) => custodiansByVehicle.get(vehicleId),
       all: () => collections.custodians.all(),
+      findMany: (query) => collections.custodians.query(query),
+      findFirst: async (query) => (await collections.custodians.query(query))[0],
     },
     payments: {
       create: (values: PaymentRecord) => add('payments', values),
       byId: (id: string) => find('payments', id),
       all: () => collections.payments.all(),
+      findMany: (query) => collections.payments.query(query),
+      findFirst: async (query) => (await collections.payments.query(query))[0],
     },
     /** A plain copy of every record, for the admin API and for seeding another world. */
     snapshot(): WorldData {
@@ -372,6 +429,8 @@ export function layerStore(base: Store, { maxRecords = Number.POSITIVE_INFINITY 
       create: (values) => remember(mine.create(values)),
       byId: (id) => mine.byId(id) ?? theirs.byId(id),
       all: () => both(theirs.all(), mine.all()),
+      findMany: async (query) => both(await theirs.findMany(query), await mine.findMany(query)),
+      findFirst: async (query) => (await theirs.findFirst(query)) ?? (await mine.findFirst(query)),
     }
   }
   const store: Store = {

@@ -48,6 +48,11 @@ describe('createRelayMock with setupServer', () => {
     expect(payment.status).toBe(201)
     expect(await (await call(`/vehicles?plate=${visit.plate}`)).json()).toEqual([{ id: vehicle.id, plate: visit.plate, country: 'is' }])
     expect(mock.world.store.payments.all()).toHaveLength(1)
+    // The README's queries through @msw/data find what the client created, by what it holds.
+    const stored = await mock.world.store.payments.findMany((q) => q.where({ vehicleId: vehicle.id, status: 'new' }))
+    expect(stored.map((p) => p.id)).toEqual([(await payment.json()).id])
+    expect((await mock.world.store.vehicles.findFirst((q) => q.where({ plate: visit.plate })))?.id).toBe(vehicle.id)
+    expect(await mock.world.store.payments.findFirst((q) => q.where({ status: 'paid' }))).toBeUndefined()
   })
 
   it("records every request in the world's journal, the token masked", async () => {

@@ -1,5 +1,6 @@
 // Worlds share one loaded seeded store and keep what they create in a layer of their own.
-import { describe, expect, it } from 'vitest'
+import { Collection } from '@msw/data'
+import { describe, expect, it, vi } from 'vitest'
 import { createRelayService } from '../../src/core/mock.js'
 import { createStore, layerStore } from '../../src/core/store.js'
 
@@ -92,17 +93,84 @@ describe('a capped layer', () => {
 })
 
 describe('a create', () => {
-  it('answers the stored record at once, a copy of the values, which @msw/data then holds as its own', async () => {
+  it('answers the stored record at once, a copy of the values, and leaves @msw/data alone until something queries through it', async () => {
     const store = createStore()
     const values = { id: ids.a, locationId: ids.b, vehicleId: ids.c, amount: { amount: 990, currency: 'ISK' }, startedOn: '2026-01-01 08:00:00', endedOn: '2026-01-01 08:20:00', status: 'new' as const, via: 'advanced' as const }
-    const record = store.payments.create(values)
-    expect(record).not.toBeInstanceOf(Promise)
-    expect(record).toEqual(values)
-    expect(record).not.toBe(values)
-    expect(record.amount).not.toBe(values.amount)
-    expect(store.payments.byId(ids.a)).toBe(record)
-    // The library marks a record it holds with its primary key and relation map (two symbols), once its create has run.
-    await new Promise((resolve) => setTimeout(resolve, 0))
-    expect(Object.getOwnPropertySymbols(record)).toHaveLength(2)
+    const create = vi.spyOn(Collection.prototype, 'create')
+    try {
+      const record = store.payments.create(values)
+      expect(record).not.toBeInstanceOf(Promise)
+      expect(record).toEqual(values)
+      expect(record).not.toBe(values)
+      expect(record.amount).not.toBe(values.amount)
+      expect(store.payments.byId(ids.a)).toBe(record)
+      await new Promise((resolve) => setTimeout(resolve, 0))
+      expect(create).not.toHaveBeenCalled()
+      // The library marks a record it holds with its primary key and relation map (two symbols): the stored record itself.
+      expect(Object.getOwnPropertySymbols(record)).toHaveLength(0)
+      expect(await store.payments.findMany()).toEqual([record])
+      expect(create).toHaveBeenCalledTimes(1)
+      expect(Object.getOwnPropertySymbols(record)).toHaveLength(2)
+      expect((await store.payments.findMany())[0]).toBe(record)
+      expect(create).toHaveBeenCalledTimes(1)
+    } finally {
+      create.mockRestore()
+    }
+  })
+})
+
+describe('a query through @msw/data', () => {
+  const id = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`
+  const payment = (i: number, status: 'new' | 'paid', currency = 'ISK') =>
+    ({ id: id(i), locationId: ids.b, vehicleId: ids.c, amount: { amount: 100 + i, currency }, startedOn: '2026-01-01 08:00:00', endedOn: '2026-01-01 08:20:00', status, via: 'simple' as const })
+
+  it('finds by values and by predicates, nested ones too, oldest first, and the records created after the last query', async () => {
+    const store = createStore()
+    for (let i = 0; i < 600; i++) store.payments.create(payment(i, i % 3 === 0 ? 'paid' : 'new', i % 2 === 0 ? 'ISK' : 'EUR'))
+    const paid = await store.payments.findMany((q) => q.where({ status: 'paid' }))
+    expect(paid.map((p) => p.id)).toEqual(Array.from({ length: 200 }, (_, i) => id(3 * i)))
+    const paidInEuro = await store.payments.findMany((q) => q.where({ status: 'paid', amount: { currency: 'EUR' } }))
+    expect(paidInEuro.map((p) => p.id)).toEqual(Array.from({ length: 100 }, (_, i) => id(6 * i + 3)))
+    expect((await store.payments.findFirst((q) => q.where({ amount: { amount: (n) => n > 650 } })))?.id).toBe(id(551))
+    store.payments.create(payment(600, 'paid'))
+    expect((await store.payments.findMany((q) => q.where({ status: 'paid' }))).at(-1)?.id).toBe(id(600))
+    expect(await store.payments.findMany()).toHaveLength(601)
+    expect(await store.payments.findFirst((q) => q.where({ status: (s) => s === 'refused' }))).toBeUndefined()
+  })
+
+  it('never answers a record the cap removed, whether the library was given it before or not', async () => {
+    const store = layerStore(createStore(), { maxRecords: 300 })
+    for (let i = 0; i < 400; i++) store.payments.create(payment(i, 'new'))
+    expect((await store.payments.findMany()).map((p) => p.id)).toEqual(Array.from({ length: 300 }, (_, i) => id(100 + i)))
+    // Now the library holds 100..399: removing more of them must take them out of what a query finds.
+    for (let i = 400; i < 450; i++) store.payments.create(payment(i, 'new'))
+    const found = await store.payments.findMany()
+    expect(found.map((p) => p.id)).toEqual(Array.from({ length: 300 }, (_, i) => id(150 + i)))
+    expect(await store.payments.findFirst()).toBe(store.payments.byId(id(150)))
+  })
+
+  it('answers two queries asked at once alike, with each record given to the library once', async () => {
+    const store = createStore()
+    for (let i = 0; i < 10; i++) store.payments.create(payment(i, 'paid'))
+    const create = vi.spyOn(Collection.prototype, 'create')
+    try {
+      const [one, two] = await Promise.all([store.payments.findMany(), store.payments.findMany()])
+      expect(one.map((p) => p.id)).toEqual(Array.from({ length: 10 }, (_, i) => id(i)))
+      expect(two).toEqual(one)
+      expect(create).toHaveBeenCalledTimes(10)
+    } finally {
+      create.mockRestore()
+    }
+  })
+
+  it('finds a world\'s seeded records before the ones its clients created, and nothing another world created', async () => {
+    const service = await createRelayService({ tokens: ['one', 'two'], scenario: 'new-vehicle' })
+    const [one, two] = [service.worlds.get('one')!, service.worlds.get('two')!]
+    const seeded = one.store.vehicles.all()
+    one.store.vehicles.create(vehicle(ids.c, one.visit.plate))
+    expect((await one.store.vehicles.findMany()).map((v) => v.id)).toEqual([...seeded.map((v) => v.id), ids.c])
+    expect((await one.store.vehicles.findFirst((q) => q.where({ plate: one.visit.plate })))?.id).toBe(ids.c)
+    expect(await two.store.vehicles.findFirst((q) => q.where({ plate: two.visit.plate }))).toBeUndefined()
+    expect((await two.store.vehicles.findMany()).map((v) => v.id)).toEqual(seeded.map((v) => v.id))
   })
 })
