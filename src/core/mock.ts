@@ -366,9 +366,15 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     const started = performance.now()
     // The entry's time is when the request arrived: the rules add durationMs to it for when it was answered.
     const arrivedMs = Date.now()
-    const queryAt = request.url.indexOf('?')
-    const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt)
-    const search = queryAt === -1 ? '' : request.url.slice(queryAt)
+    // The same strings again for the same target as the last request's, so that their entries share them.
+    if (request.url !== lastUrl) {
+      lastUrl = request.url
+      const queryAt = request.url.indexOf('?')
+      lastPath = queryAt === -1 ? request.url : request.url.slice(0, queryAt)
+      lastSearch = queryAt === -1 ? '' : request.url.slice(queryAt)
+    }
+    const path = lastPath
+    const search = lastSearch
 
     if (isExtensionPath(path)) return answerExtension(request, path, search)
 
@@ -449,21 +455,32 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     const kept = journalBody(request.body, settings.journalBodyBytes)
     if (kept?.bodyTruncated) parsedBody = undefined
     const requestHeaders = journalHeaders(request.headers)
-    const journaled: JournalEntry['request'] = { method: request.method, path, query: maskQuery(query), search: maskSearch(search), headers: requestHeaders.headers }
-    if (kept) Object.assign(journaled, kept)
-    if (parsedBody !== undefined) journaled.body = parsedBody
-    if (bodyError !== undefined) journaled.bodyError = bodyError
+    // A request part without a body, and a response part, that hold the same as the last entry's are
+    // that entry's (see sameAsLast): a client asks the same lookup again and again.
+    let journaled: JournalEntry['request']
+    if (kept === undefined && parsedBody === undefined && bodyError === undefined) {
+      journaled = sameAsLast(lastRequest, { method: request.method, path, query: maskQuery(query), search: maskSearch(search), headers: requestHeaders.headers })
+      lastRequest = journaled
+    } else {
+      journaled = { method: request.method, path, query: maskQuery(query), search: maskSearch(search), headers: requestHeaders.headers }
+      if (kept) Object.assign(journaled, kept)
+      if (parsedBody !== undefined) journaled.body = parsedBody
+      if (bodyError !== undefined) journaled.bodyError = bodyError
+    }
+    let response: JournalEntry['response']
+    // No status line was sent for a reset or a hang: HAR's convention for no answer is status 0.
+    if (transport === 'reset' || transport === 'hang') response = { status: 0, headers: {}, body: null }
+    else {
+      response = sameAsLast(lastResponse, { status: reply.status, headers: headers === JSON_HEADERS ? JSON_HEADERS : maskHeaders(headers), body: request.method === 'HEAD' ? undefined : reply.body })
+      lastResponse = response
+    }
     const entry: JournalEntry = {
       seq: ++seq,
       time: isoOf(arrival.arrivedMs),
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       worldId: world?.id ?? null,
       request: journaled,
-      // No status line was sent for a reset or a hang: HAR's convention for no answer is status 0.
-      response:
-        transport === 'reset' || transport === 'hang'
-          ? { status: 0, headers: {}, body: null }
-          : { status: reply.status, headers: headers === JSON_HEADERS ? JSON_HEADERS : maskHeaders(headers), body: request.method === 'HEAD' ? undefined : reply.body },
+      response,
       route: route?.id ?? null,
       auth: arrival.auth,
     }
@@ -762,6 +779,31 @@ function masked(name: string, value: string): string {
 
 /** An entry's fixed fields (seq, time, route, status…), about, in bytes. */
 const ENTRY_OVERHEAD = 256
+
+/** The last request target, and its path and query string. */
+let lastUrl = ''
+let lastPath = ''
+let lastSearch = ''
+/** The last entry's request part without a body, and its response part. */
+let lastRequest: JournalEntry['request'] | undefined
+let lastResponse: JournalEntry['response'] | undefined
+
+/**
+ * `last` when `next` holds the same values (by identity) under the same names, frozen from then on as
+ * two entries share it; else `next`. An entry of a lookup asked again then keeps no request or response
+ * part of its own: half of what it held.
+ */
+function sameAsLast<T extends object>(last: T | undefined, next: T): T {
+  if (last === undefined) return next
+  let names = 0
+  for (const name in next) {
+    if ((next as Record<string, unknown>)[name] !== (last as Record<string, unknown>)[name]) return next
+    names++
+  }
+  for (const _ in last) names--
+  if (names !== 0) return next
+  return Object.isFrozen(last) ? last : Object.freeze(last)
+}
 
 /**
  * The last request's headers as the journal keeps them. A client sends the same headers request after

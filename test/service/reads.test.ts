@@ -44,6 +44,39 @@ describe('kept reads', () => {
     }
   })
 
+  it('keep no journal parts of their own: a lookup asked again shares the last entry\'s request and response, frozen; anything different has its own', async () => {
+    const service = await createRelayService()
+    const url = `/vehicles?plate=${service.world.visit.plate}`
+    await service.handle({ method: 'GET', url, headers })
+    await service.handle({ method: 'GET', url, headers })
+    await service.handle({ method: 'GET', url, headers: { ...headers, accept: 'application/json' } })
+    await service.handle({ method: 'GET', url: `${url}&x=1`, headers })
+    await service.handle({ method: 'POST', url: '/vehicles', headers: json, body: JSON.stringify({ plate: 'NEW02', country: 'is' }) })
+    await service.handle({ method: 'POST', url: '/vehicles', headers: json, body: JSON.stringify({ plate: 'NEW03', country: 'is' }) })
+    const [a, b, otherHeaders, otherQuery, post, post2] = service.journal.entries()
+    expect(b.request).toBe(a.request)
+    expect(b.response).toBe(a.response)
+    expect(Object.isFrozen(a.request)).toBe(true)
+    expect(Object.isFrozen(a.response)).toBe(true)
+    expect(() => ((a.request as { path: string }).path = '/changed')).toThrow(TypeError)
+    expect(b.request.search).toBe(`?plate=${service.world.visit.plate}`)
+    // The same lookup with another header: its own request part, the answer's shared.
+    expect(otherHeaders.request).not.toBe(b.request)
+    expect(otherHeaders.request.headers.accept).toBe('application/json')
+    expect(otherHeaders.response).toBe(b.response)
+    // Another query: its own request part, and its own answer (another kept read).
+    expect(otherQuery.request).not.toBe(otherHeaders.request)
+    expect(otherQuery.request.query).toEqual({ plate: service.world.visit.plate, x: '1' })
+    expect(otherQuery.response).not.toBe(otherHeaders.response)
+    // A body is a request's own, and so is a created record's answer.
+    expect(post2.request).not.toBe(post.request)
+    expect(post2.response).not.toBe(post.response)
+    expect([post.request.body, post2.request.body]).toEqual([{ plate: 'NEW02', country: 'is' }, { plate: 'NEW03', country: 'is' }])
+    expect(Object.isFrozen(post.request)).toBe(false)
+    // Entries themselves are each their own.
+    expect(new Set([a, b].map((e) => e.seq)).size).toBe(2)
+  })
+
   it('are read afresh after a write: a lookup that found nothing finds the vehicle just created', async () => {
     const service = await createRelayService()
     const url = '/vehicles?plate=NEW01'
