@@ -92,7 +92,21 @@ export function isSecretParam(name: string): boolean {
  * Query parameters with their credentials masked; the same object when none has one.
  * @example maskQuery({ plate: 'AB123', token: 'rm_0123456789abcdef' }) // { plate: 'AB123', token: '…cdef' }
  */
-export function maskQuery(query: Record<string, string>): Record<string, string> {
+export function maskQuery(query: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  // A frozen query cannot have changed since it was last masked: a client repeats its lookups, and the
+  // pipeline hands the same frozen reading of the same query string.
+  if (query === lastQuery) return lastMaskedQuery
+  const masked = maskQueryOf(query)
+  if (!Object.isFrozen(query)) return masked
+  // Entries of the requests that sent it share the masked copy: frozen as the query is.
+  lastQuery = query
+  lastMaskedQuery = Object.freeze(masked)
+  return masked
+}
+let lastQuery: Readonly<Record<string, string>> | undefined
+let lastMaskedQuery: Readonly<Record<string, string>> = {}
+
+function maskQueryOf(query: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
   let out: Record<string, string> | undefined
   for (const name in query) {
     if (!isSecretParam(name)) continue
@@ -107,6 +121,15 @@ export function maskQuery(query: Record<string, string>): Record<string, string>
  * @example maskSearch('?plate=AB123&api_key=0123456789abcdef') // '?plate=AB123&api_key=%E2%80%A6cdef'
  */
 export function maskSearch(search: string): string {
+  if (search === lastSearch) return lastMaskedSearch
+  lastMaskedSearch = maskSearchOf(search)
+  lastSearch = search
+  return lastMaskedSearch
+}
+let lastSearch = ''
+let lastMaskedSearch = ''
+
+function maskSearchOf(search: string): string {
   if (search.length <= 1 || !/(?:token|auth|key|secret|password)/i.test(search)) return search
   return (
     '?' +

@@ -456,11 +456,17 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     if (kept?.bodyTruncated) parsedBody = undefined
     const requestHeaders = journalHeaders(request.headers)
     // A request part without a body, and a response part, that hold the same as the last entry's are
-    // that entry's (see sameAsLast): a client asks the same lookup again and again.
+    // that entry's, frozen: a client asks the same lookup again and again, and its entries then keep no
+    // request or response part of their own, half of what they held.
     let journaled: JournalEntry['request']
     if (kept === undefined && parsedBody === undefined && bodyError === undefined) {
-      journaled = sameAsLast(lastRequest, { method: request.method, path, query: maskQuery(query), search: maskSearch(search), headers: requestHeaders.headers })
-      lastRequest = journaled
+      const masked = maskQuery(query)
+      const maskedSearch = maskSearch(search)
+      const last = lastRequest
+      journaled =
+        last !== undefined && last.method === request.method && last.path === path && last.query === masked && last.search === maskedSearch && last.headers === requestHeaders.headers
+          ? shared(last)
+          : (lastRequest = { method: request.method, path, query: masked, search: maskedSearch, headers: requestHeaders.headers })
     } else {
       journaled = { method: request.method, path, query: maskQuery(query), search: maskSearch(search), headers: requestHeaders.headers }
       if (kept) Object.assign(journaled, kept)
@@ -471,8 +477,13 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     // No status line was sent for a reset or a hang: HAR's convention for no answer is status 0.
     if (transport === 'reset' || transport === 'hang') response = { status: 0, headers: {}, body: null }
     else {
-      response = sameAsLast(lastResponse, { status: reply.status, headers: headers === JSON_HEADERS ? JSON_HEADERS : maskHeaders(headers), body: request.method === 'HEAD' ? undefined : reply.body })
-      lastResponse = response
+      const maskedHeaders = headers === JSON_HEADERS ? JSON_HEADERS : maskHeaders(headers)
+      const body = request.method === 'HEAD' ? undefined : reply.body
+      const last = lastResponse
+      response =
+        last !== undefined && last.status === reply.status && last.headers === maskedHeaders && last.body === body
+          ? shared(last)
+          : (lastResponse = { status: reply.status, headers: maskedHeaders, body })
     }
     const entry: JournalEntry = {
       seq: ++seq,
@@ -788,21 +799,9 @@ let lastSearch = ''
 let lastRequest: JournalEntry['request'] | undefined
 let lastResponse: JournalEntry['response'] | undefined
 
-/**
- * `last` when `next` holds the same values (by identity) under the same names, frozen from then on as
- * two entries share it; else `next`. An entry of a lookup asked again then keeps no request or response
- * part of its own: half of what it held.
- */
-function sameAsLast<T extends object>(last: T | undefined, next: T): T {
-  if (last === undefined) return next
-  let names = 0
-  for (const name in next) {
-    if ((next as Record<string, unknown>)[name] !== (last as Record<string, unknown>)[name]) return next
-    names++
-  }
-  for (const _ in last) names--
-  if (names !== 0) return next
-  return Object.isFrozen(last) ? last : Object.freeze(last)
+/** A part of the last entry that the next one holds the same as: frozen from now on, as two entries share it. */
+function shared<T extends object>(part: T): T {
+  return Object.isFrozen(part) ? part : Object.freeze(part)
 }
 
 /**

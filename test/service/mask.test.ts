@@ -57,6 +57,24 @@ describe('query parameters', () => {
   it('leaves a query string without credentials as sent', () => {
     expect(maskSearch('?plate=AB%20123&kennitala=1234567890')).toBe('?plate=AB%20123&kennitala=1234567890')
   })
+
+  it('masks a query asked again as before: a frozen one by the same masked copy (frozen too), any other afresh', () => {
+    const frozen = Object.freeze({ token: '0123456789abcdef', plate: 'AB123' })
+    const first = maskQuery(frozen)
+    expect(maskQuery(frozen)).toBe(first)
+    expect(first).toEqual({ token: '…cdef', plate: 'AB123' })
+    expect(Object.isFrozen(first)).toBe(true)
+    // Not frozen: it may have changed since, so it is read again.
+    const open: Record<string, string> = { plate: 'AB123' }
+    expect(maskQuery(open)).toBe(open)
+    open.token = '0123456789abcdef'
+    expect(maskQuery(open)).toEqual({ plate: 'AB123', token: '…cdef' })
+    expect(maskQuery(frozen)).toEqual(first)
+    expect(maskSearch('?token=0123456789abcdef')).toBe('?token=%E2%80%A6cdef')
+    expect(maskSearch('?token=0123456789abcdef')).toBe('?token=%E2%80%A6cdef')
+    expect(maskSearch('?plate=AB123')).toBe('?plate=AB123')
+    expect(maskSearch('?token=0123456789abcdef')).toBe('?token=%E2%80%A6cdef')
+  })
 })
 
 describe('HAR', () => {
