@@ -8,7 +8,7 @@ import { createJournal, type AuthVerdict, type Journal, type JournalEntry } from
 import { maskAuthorization, maskHeader, maskHeaders, maskQuery, maskSearch, SECRET_HEADERS } from './mask.js'
 import { toProblem, toValidationProblem, type Reply } from './problems.js'
 import type { Route } from './route.js'
-import { bodyHeadersRefusal, compileRoutes, header, MAX_DEPTH, nestsDeeperThan, parseBearer, jsonText, parseQuery, parseQueryOnce, readJsonBody, resolveRoute, SERVICE_TABLE, utf8Bytes, type CompiledRoute } from './protocol.js'
+import { bodyHeadersRefusal, compileRoutes, header, MAX_DEPTH, nestsDeeperThan, parseBearer, parseQuery, parseQueryOnce, readJsonBody, resolveRoute, SERVICE_TABLE, utf8Bytes, type CompiledRoute } from './protocol.js'
 import type { Scenario } from './scenario.js'
 import { MOCK_DEFAULTS } from './defaults.js'
 import { buildWorld, type SeededWorld } from './seed.js'
@@ -742,7 +742,7 @@ interface Ran {
 
 /** The text a reply is sent as: JSON, unless it names a content type of its own and gives text. */
 function textOf(reply: Reply): string {
-  return reply.body === undefined ? '' : typeof reply.body === 'string' && !isJson(reply.headers) ? reply.body : jsonText(reply.body)
+  return reply.body === undefined ? '' : typeof reply.body === 'string' && !isJson(reply.headers) ? reply.body : JSON.stringify(reply.body)
 }
 
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {

@@ -371,44 +371,6 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   return false
 }
 
-/**
- * `JSON.stringify(value)`, written directly for what most answers are: a plain object of strings that
- * need no escaping, finite numbers and booleans (a created record's id and link). Node 20's
- * JSON.stringify takes about a microsecond for those two strings, a POST's largest single step after
- * reading its body; anything else is JSON.stringify's.
- * @example jsonText({ id: 'abc', link: '/payments/abc' }) // '{"id":"abc","link":"/payments/abc"}'
- */
-export function jsonText(value: unknown): string {
-  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return JSON.stringify(value)
-  let text = '{'
-  for (const key in value) {
-    if (!Object.hasOwn(value, key)) return JSON.stringify(value)
-    const field = (value as Record<string, unknown>)[key]
-    let written: string
-    if (typeof field === 'string') {
-      if (!needsNoEscape(field)) return JSON.stringify(value)
-      written = `"${field}"`
-    } else if (typeof field === 'number') {
-      if (!Number.isFinite(field)) return JSON.stringify(value)
-      written = `${field}`
-    } else if (typeof field === 'boolean') written = field ? 'true' : 'false'
-    else if (field === undefined) continue
-    else return JSON.stringify(value)
-    if (!needsNoEscape(key)) return JSON.stringify(value)
-    text += text.length === 1 ? `"${key}":${written}` : `,"${key}":${written}`
-  }
-  return `${text}}`
-}
-
-/** True when JSON writes `text` as it is, between quotes: printable ASCII without `"` or `\`. */
-function needsNoEscape(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false
-  }
-  return true
-}
-
 /** The UTF-8 length of a string, without encoding it. */
 export function utf8Bytes(text: string): number {
   let bytes = text.length

@@ -108,18 +108,3 @@ describe('the validators under generated values', () => {
     expect(isTimestamp('2026-01-01 24:00:00')).toBe(false)
   })
 })
-
-describe('jsonText', () => {
-  it('writes exactly what JSON.stringify writes, for flat objects and anything else', async () => {
-    const { jsonText } = await import('../../src/core/protocol.js')
-    // Keys and strings mostly plain (the written path), sometimes with what JSON must escape.
-    const text = fc.oneof(fc.string({ unit: fc.constantFrom('a', 'Z', '0', '-', '/', ' ', '~') }), fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('"', '\\', '\n', '\u007f', '\ud800', 'é', '12', '-1', '__proto__', 'toJSON'))
-    const field = fc.oneof(text, fc.double(), fc.integer(), fc.boolean(), fc.constant(undefined), fc.constant(null), fc.constantFrom(-0, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1e21, 5e-324), fc.array(fc.integer(), { maxLength: 2 }), fc.dictionary(text, fc.integer(), { maxKeys: 2 }), fc.constant(() => 1), fc.bigInt().map(String))
-    const flat = fc.dictionary(text, field, { maxKeys: 6 })
-    fc.assert(fc.property(fc.oneof(flat, fc.jsonValue(), fc.anything()), (value) => jsonText(value) === JSON.stringify(value)), { numRuns: 20_000 })
-    expect(jsonText({ id: 'abc', link: '/payments/abc' })).toBe('{"id":"abc","link":"/payments/abc"}')
-    expect(jsonText({ 2: 'b', a: 'x', 1: 'a' })).toBe('{"1":"a","2":"b","a":"x"}')
-    expect(jsonText(Object.create({ inherited: 'x' }))).toBe('{}')
-    expect(jsonText({ when: new Date(0), n: Number.NaN })).toBe(JSON.stringify({ when: new Date(0), n: Number.NaN }))
-  })
-})
