@@ -92,12 +92,17 @@ const SEGMENT = 256
 interface Segment<T extends object> {
   /** The segment's records, in creation order: the store's own list, which its indexes and `all()` read. */
   records: T[]
-  /** The library's collection of them, made when something first queries the kind. */
+  /** The library's collection of them, made when a query first has records of the segment to give it. */
   collection: Collection<Typed<T>> | undefined
-  /** How many of `records` (from the front) the collection has been given. */
+  /** Where the records the collection has not been given start (those removed from the front are never given). */
   handed: number
-  /** Settles when the collection holds every record it has been given. */
+  /** Settles (never rejects) when the collection holds every record it has been given. */
   ready: Promise<unknown>
+  /**
+   * The store's record of each copy the collection holds instead: the library marks a record it holds
+   * with two properties, which a frozen record (a user may freeze one) cannot take.
+   */
+  copies: WeakMap<object, T> | undefined
 }
 
 /**
@@ -128,7 +133,7 @@ class Segmented<T extends object> {
   create(values: T): T {
     let last = this.#segments[this.#segments.length - 1]
     if (!last || last.records.length >= SEGMENT) {
-      last = { records: [], collection: undefined, handed: 0, ready: Promise.resolve() }
+      last = { records: [], collection: undefined, handed: 0, ready: Promise.resolve(), copies: undefined }
       this.#segments.push(last)
     }
     const record = new Stored(values) as T
@@ -172,30 +177,51 @@ class Segmented<T extends object> {
   /** The records an @msw/data query finds (all of them without one), oldest first, once the library holds them all. */
   async query(query?: RecordQuery<T>): Promise<T[]> {
     const segments = [...this.#segments]
-    for (const [at, segment] of segments.entries()) this.#handOver(segment, at === 0 ? this.#removed : 0)
+    const handing = segments.map((segment, at) => this.#handOver(segment, at === 0 ? this.#removed : 0))
+    try {
+      await Promise.all(handing)
+    } catch (error) {
+      throw new Error(`@msw/data failed to hold a record the store took (${describeError(error)}). This is a bug in relay-mock; please report it.`)
+    }
+    // The records another query is handing over at the same time.
     await Promise.all(segments.map((segment) => segment.ready))
     // What was removed in the meantime, or counted off the front, is no longer the kind's.
     const held = new Set(this.all())
     const found: T[] = []
     for (const segment of segments) {
-      const matches = segment.collection?.findMany(query as Parameters<Collection<Typed<T>>['findMany']>[0]) ?? []
-      for (const record of matches as T[]) if (held.has(record)) found.push(record)
+      const matches = (segment.collection?.findMany(query as Parameters<Collection<Typed<T>>['findMany']>[0]) ?? []) as T[]
+      for (const match of matches) {
+        const record = segment.copies?.get(match) ?? match
+        if (held.has(record)) found.push(record)
+      }
     }
     return found
   }
 
-  /** Gives a segment's collection the records it does not hold yet (none of the `removed` at its front). */
-  #handOver(segment: Segment<T>, removed: number): void {
+  /**
+   * Gives a segment's collection the records it does not hold yet (none of the `removed` at its front);
+   * the promise of those creates. A failure is this hand-off's alone: the segment stays ready for the
+   * next query.
+   */
+  #handOver(segment: Segment<T>, removed: number): Promise<unknown> {
     const from = Math.max(segment.handed, removed)
     const to = segment.records.length
     segment.handed = to
-    if (from >= to) return
+    if (from >= to) return segment.ready
     const collection = (segment.collection ??= new Collection({ schema: this.#schema }))
-    const creates: Array<Promise<unknown>> = [segment.ready]
-    for (let i = from; i < to; i++) creates.push(collection.create(segment.records[i]))
-    segment.ready = Promise.all(creates).catch((error: unknown) => {
-      throw new Error(`@msw/data failed to hold a record the store took (${describeError(error)}). This is a bug in relay-mock; please report it.`)
-    })
+    const creates: Array<Promise<unknown>> = []
+    for (let i = from; i < to; i++) {
+      const record = segment.records[i]
+      let given = record
+      if (!Object.isExtensible(record)) {
+        given = new Stored(record) as T
+        ;(segment.copies ??= new WeakMap()).set(given, record)
+      }
+      creates.push(collection.create(given))
+    }
+    const handing = Promise.all(creates)
+    segment.ready = Promise.all([segment.ready, handing.catch(() => undefined)])
+    return handing
   }
 }
 
@@ -250,7 +276,7 @@ export interface Store {
 }
 
 /**
- * The records of one world (one token), over @msw/data collections.
+ * The records of one world (one token), with @msw/data collections for queries through the library.
  * @example
  * const store = createStore()
  * store.vehicles.create({ id, plate: 'AB123', country: 'is', active: true })

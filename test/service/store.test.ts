@@ -149,6 +149,34 @@ describe('a query through @msw/data', () => {
     expect(await store.payments.findFirst()).toBe(store.payments.byId(id(150)))
   })
 
+  it('finds a record a test froze (the library holds a copy) and the store\'s own record is what it answers; the next query works too', async () => {
+    const store = createStore()
+    const frozen = Object.freeze(store.payments.create(payment(1, 'paid')))
+    expect(await store.payments.findMany((q) => q.where({ status: 'paid' }))).toEqual([frozen])
+    expect((await store.payments.findFirst())).toBe(frozen)
+    const next = store.payments.create(payment(2, 'paid'))
+    expect(await store.payments.findMany((q) => q.where({ status: 'paid' }))).toEqual([frozen, next])
+    expect((await store.payments.findMany())[1]).toBe(next)
+  })
+
+  it('finds the records created after one was removed out of order, once the library held them', async () => {
+    const store = createStore()
+    for (let i = 0; i < 10; i++) store.payments.create(payment(i, 'new'))
+    expect(await store.payments.findMany()).toHaveLength(10)
+    expect(store.remove(id(3))).toBe(true)
+    store.payments.create(payment(10, 'new'))
+    expect((await store.payments.findMany()).map((p) => p.id)).toEqual([0, 1, 2, 4, 5, 6, 7, 8, 9, 10].map(id))
+  })
+
+  it('answers a seeded record before a created one that both match, in findFirst as in findMany', async () => {
+    const base = createStore()
+    base.payments.create(payment(1, 'paid'))
+    const store = layerStore(base)
+    store.payments.create(payment(2, 'paid'))
+    expect((await store.payments.findFirst((q) => q.where({ status: 'paid' })))?.id).toBe(id(1))
+    expect((await store.payments.findMany((q) => q.where({ status: 'paid' }))).map((p) => p.id)).toEqual([id(1), id(2)])
+  })
+
   it('answers two queries asked at once alike, with each record given to the library once', async () => {
     const store = createStore()
     for (let i = 0; i < 10; i++) store.payments.create(payment(i, 'paid'))
