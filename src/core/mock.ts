@@ -366,15 +366,9 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     const started = performance.now()
     // The entry's time is when the request arrived: the rules add durationMs to it for when it was answered.
     const arrivedMs = Date.now()
-    // The same strings again for the same target as the last request's, so that their entries share them.
-    if (request.url !== lastUrl) {
-      lastUrl = request.url
-      const queryAt = request.url.indexOf('?')
-      lastPath = queryAt === -1 ? request.url : request.url.slice(0, queryAt)
-      lastSearch = queryAt === -1 ? '' : request.url.slice(queryAt)
-    }
-    const path = lastPath
-    const search = lastSearch
+    const queryAt = request.url.indexOf('?')
+    const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt)
+    const search = queryAt === -1 ? '' : request.url.slice(queryAt)
 
     if (isExtensionPath(path)) return answerExtension(request, path, search)
 
@@ -791,10 +785,6 @@ function masked(name: string, value: string): string {
 /** An entry's fixed fields (seq, time, route, status…), about, in bytes. */
 const ENTRY_OVERHEAD = 256
 
-/** The last request target, and its path and query string. */
-let lastUrl = ''
-let lastPath = ''
-let lastSearch = ''
 /** The last entry's request part without a body, and its response part. */
 let lastRequest: JournalEntry['request'] | undefined
 let lastResponse: JournalEntry['response'] | undefined
