@@ -452,17 +452,16 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     // A request part without a body, and a response part, that hold the same as the last entry's are
     // that entry's, frozen: a client asks the same lookup again and again, and its entries then keep no
     // request or response part of their own, half of what they held.
+    const masked = maskQuery(query)
+    const maskedSearch = maskSearch(search)
+    const bodiless = kept === undefined && parsedBody === undefined && bodyError === undefined
+    const last = lastRequest
     let journaled: JournalEntry['request']
-    if (kept === undefined && parsedBody === undefined && bodyError === undefined) {
-      const masked = maskQuery(query)
-      const maskedSearch = maskSearch(search)
-      const last = lastRequest
-      journaled =
-        last !== undefined && last.method === request.method && last.path === path && last.query === masked && last.search === maskedSearch && last.headers === requestHeaders.headers
-          ? shared(last)
-          : (lastRequest = { method: request.method, path, query: masked, search: maskedSearch, headers: requestHeaders.headers })
+    if (bodiless && last !== undefined && last.method === request.method && last.path === path && last.query === masked && last.search === maskedSearch && last.headers === requestHeaders.headers) {
+      journaled = shared(last)
     } else {
-      journaled = { method: request.method, path, query: maskQuery(query), search: maskSearch(search), headers: requestHeaders.headers }
+      journaled = { method: request.method, path, query: masked, search: maskedSearch, headers: requestHeaders.headers }
+      if (bodiless) lastRequest = journaled
       if (kept) Object.assign(journaled, kept)
       if (parsedBody !== undefined) journaled.body = parsedBody
       if (bodyError !== undefined) journaled.bodyError = bodyError
