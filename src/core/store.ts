@@ -320,59 +320,55 @@ export function createStore(): Store {
     return hit && hit.kind === kind ? (hit.record as WorldData[K][number]) : undefined
   }
 
+  /** What every kind answers alike: a record by id, all of them, and queries through @msw/data. */
+  function reading<K extends keyof WorldData>(kind: K): Omit<Records<WorldData[K][number]>, 'create'> {
+    const records = collections[kind] as unknown as Segmented<WorldData[K][number]>
+    return {
+      byId: (id) => find(kind, id),
+      all: () => records.all(),
+      findMany: (query) => records.query(query),
+      findFirst: async (query) => (await records.query(query))[0],
+    }
+  }
+
   const store: Store = {
     locations: {
+      ...reading('locations'),
       create: (values: LocationRecord) => add('locations', values),
-      byId: (id: string) => find('locations', id),
-      all: () => collections.locations.all(),
-      findMany: (query) => collections.locations.query(query),
-      findFirst: async (query) => (await collections.locations.query(query))[0],
     },
     rentalCompanies: {
+      ...reading('rentalCompanies'),
       create(values: RentalCompany) {
         const record = add('rentalCompanies', values)
         companiesByKennitala.add(record.kennitala, record)
         return record
       },
-      byId: (id: string) => find('rentalCompanies', id),
       byKennitala: (kennitala: string) => companiesByKennitala.get(kennitala),
-      all: () => collections.rentalCompanies.all(),
-      findMany: (query) => collections.rentalCompanies.query(query),
-      findFirst: async (query) => (await collections.rentalCompanies.query(query))[0],
     },
     vehicles: {
+      ...reading('vehicles'),
       create(values: VehicleRecord) {
         const record = add('vehicles', values)
         vehiclesByPlate.add(normalizePlate(record.plate), record)
         return record
       },
-      byId: (id: string) => find('vehicles', id),
       /** Every vehicle with this plate, active or not, oldest first. */
       byPlate: (plate: string) => vehiclesByPlate.get(normalizePlate(plate)),
       /** The active vehicles with this plate, oldest first: what GET /vehicles?plate= answers. */
       activeByPlate: (plate: string) => vehiclesByPlate.get(normalizePlate(plate)).filter((v) => v.active),
-      all: () => collections.vehicles.all(),
-      findMany: (query) => collections.vehicles.query(query),
-      findFirst: async (query) => (await collections.vehicles.query(query))[0],
     },
     custodians: {
+      ...reading('custodians'),
       create(values: CustodianRecord) {
         const record = add('custodians', values)
         custodiansByVehicle.add(record.vehicleId, record)
         return record
       },
-      byId: (id: string) => find('custodians', id),
       byVehicle: (vehicleId: string) => custodiansByVehicle.get(vehicleId),
-      all: () => collections.custodians.all(),
-      findMany: (query) => collections.custodians.query(query),
-      findFirst: async (query) => (await collections.custodians.query(query))[0],
     },
     payments: {
+      ...reading('payments'),
       create: (values: PaymentRecord) => add('payments', values),
-      byId: (id: string) => find('payments', id),
-      all: () => collections.payments.all(),
-      findMany: (query) => collections.payments.query(query),
-      findFirst: async (query) => (await collections.payments.query(query))[0],
     },
     /** A plain copy of every record, for the admin API and for seeding another world. */
     snapshot(): WorldData {
