@@ -1,6 +1,7 @@
 // Credentials are masked wherever the mock shows or exports what it saw (the journal, HAR, reports,
 // the live page, the console): one function decides what a masked secret looks like, and the
 // helpers below find the secrets in headers and query strings.
+import { readingOnce } from './once.js'
 
 /** What marks a masked value: masking a masked value changes nothing, so exports can be masked again on import. */
 const MARK = '…'
@@ -120,16 +121,7 @@ function maskQueryOf(query: Readonly<Record<string, string>>): Readonly<Record<s
  * A query string (with its leading `?`) with the credentials' values masked, the rest as sent.
  * @example maskSearch('?plate=AB123&api_key=0123456789abcdef') // '?plate=AB123&api_key=%E2%80%A6cdef'
  */
-export function maskSearch(search: string): string {
-  if (search === lastSearch) return lastMaskedSearch
-  lastMaskedSearch = maskSearchOf(search)
-  lastSearch = search
-  return lastMaskedSearch
-}
-let lastSearch = ''
-let lastMaskedSearch = ''
-
-function maskSearchOf(search: string): string {
+export const maskSearch: (search: string) => string = readingOnce((search) => {
   if (search.length <= 1 || !/(?:token|auth|key|secret|password)/i.test(search)) return search
   return (
     '?' +
@@ -144,7 +136,7 @@ function maskSearchOf(search: string): string {
       })
       .join('&')
   )
-}
+})
 
 function safeDecode(text: string): string {
   try {

@@ -6,6 +6,7 @@
 import { serviceRoutes } from './handlers/index.js'
 import { toProblem, type Reply } from './problems.js'
 import { FAULT_STEPS, RETRY_AFTER_DATE_AHEAD_S, RETRY_AFTER_SECONDS } from './faults.js'
+import { readingOnce } from './once.js'
 import type { Answer, Route } from './route.js'
 import { problem } from './schemas.js'
 
@@ -180,22 +181,6 @@ export type BearerVerdict = { verdict: 'missing' } | { verdict: 'malformed' } | 
 export function parseBearer(authorization: string | undefined): BearerVerdict {
   if (authorization === undefined || authorization === '') return { verdict: 'missing' }
   return readBearer(authorization)
-}
-
-/**
- * `read`, answering again what it answered last when given the same header value: a client sends the
- * same header on every request, so each is read once.
- */
-function readingOnce<T>(read: (value: string) => T): (value: string) => T {
-  let lastValue: string | undefined
-  let lastAnswer: T
-  return (value) => {
-    if (value !== lastValue) {
-      lastAnswer = read(value)
-      lastValue = value
-    }
-    return lastAnswer
-  }
 }
 
 const readBearer = readingOnce((authorization): BearerVerdict => {
