@@ -140,7 +140,8 @@ export function createJournal({ limit = 10_000, maxBytes = Number.POSITIVE_INFIN
       sizes.push(entrySize)
       bytes += entrySize
       while (size() > limit || (bytes > maxBytes && size() > 1)) dropOldest()
-      for (const listener of listeners) listener(entry)
+      // Most journals have no listener: no iterator is made for them on every request.
+      if (listeners.size > 0) for (const listener of listeners) listener(entry)
     },
     /** Drops the kept entries up to `seq` (the whole journal dropped them: a world's journal follows it). */
     dropThrough(seq: number): void {

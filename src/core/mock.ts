@@ -557,7 +557,8 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     // handler; one that applies first lets the handler change the world, then breaks its answer.
     const fault = takeFault(world, route.id)
     if (!fault) {
-      if (kept) return { reply: kept.reply, text: kept.text }
+      // The kept read is a Ran already (its reply and text): nothing is made for it.
+      if (kept) return kept
       const reply = route.handle({ world, params, query: validQuery, body: validBody })
       if (isPromise(reply)) return reply.then((answer) => ({ reply: answer }))
       if (!reads) return { reply }

@@ -28,14 +28,14 @@ export function compileRoutes(routes: ReadonlyArray<Route<any, any>>): CompiledR
   return routes.map((route) => ({ route, segments: route.path.split('/').slice(1) }))
 }
 
-type Match = { candidate: CompiledRoute; params: Record<string, string> }
+type Match = { route: Route<any, any>; params: Record<string, string> }
 
 /** Every route of a table that a path's segments match, in the table's order, with their parameters. */
 function matchesOf(compiled: ReadonlyArray<CompiledRoute>, parts: string[]): Match[] {
   const matches: Match[] = []
   for (const candidate of compiled) {
     const params = matchPath(candidate, parts)
-    if (params) matches.push({ candidate, params })
+    if (params) matches.push({ route: candidate.route, params })
   }
   return matches
 }
@@ -53,7 +53,7 @@ function staticMatches(compiled: ReadonlyArray<CompiledRoute>): Map<string, read
     for (const { route } of compiled) {
       if (route.path.includes(':') || index.has(route.path)) continue
       const matches = matchesOf(compiled, route.path.split('/').slice(1))
-      for (const match of matches) Object.freeze(match.params)
+      for (const match of matches) Object.freeze(Object.freeze(match).params)
       index.set(route.path, Object.freeze(matches))
     }
     staticIndexes.set(compiled, index)
@@ -280,10 +280,12 @@ export function resolveRoute(
 ): { route: Route<any, any>; params: Record<string, string> } | { reply: Reply } {
   const lookup = method === 'HEAD' ? 'GET' : method
   const matches = staticMatches(compiled).get(path) ?? matchesOf(compiled, path.split('/').slice(1))
-  for (const { candidate, params } of matches) {
-    if (candidate.route.method === lookup) return { route: method === 'HEAD' ? headOf(candidate.route) : candidate.route, params }
+  // A static path's match is answered as it is (frozen, shared): no object is made for a lookup.
+  for (let i = 0; i < matches.length; i++) {
+    const match = matches[i]
+    if (match.route.method === lookup) return method === 'HEAD' ? { route: headOf(match.route), params: match.params } : match
   }
-  const allowed = matches.map(({ candidate }) => candidate.route.method)
+  const allowed = matches.map((match) => match.route.method)
   if (allowed.length === 0) return { reply: notFound(compiled, path) }
   // OPTIONS describes the path, not a world: it needs no token, and its answer has no body.
   if (method === 'OPTIONS') return { reply: { status: 204, body: undefined, headers: { allow: allowOf(allowed) } } }
