@@ -128,6 +128,8 @@ class Segmented<T extends object> {
   /** How many records at the front of the oldest segment are removed. */
   #removed = 0
   #count = 0
+  /** Every record removed, however: a query leaves out what the library still holds of them. */
+  readonly #gone = new WeakSet<T>()
 
   /** Stores a copy of `values`, and answers it, at once. */
   create(values: T): T {
@@ -145,6 +147,7 @@ class Segmented<T extends object> {
   delete(record: T): void {
     const first = this.#segments[0]
     this.#count--
+    this.#gone.add(record)
     if (first?.records[this.#removed] === record) {
       this.#removed++
       // The newest segment stays while it can still take records, so that a create never makes one for one record.
@@ -174,8 +177,11 @@ class Segmented<T extends object> {
     return this.#count
   }
 
-  /** The records an @msw/data query finds (all of them without one), oldest first, once the library holds them all. */
-  async query(query?: RecordQuery<T>): Promise<T[]> {
+  /**
+   * The records an @msw/data query finds (all of them without one), oldest first, once the library
+   * holds them all; with `first`, only the oldest of them (the later segments are not asked).
+   */
+  async query(query?: RecordQuery<T>, first = false): Promise<T[]> {
     const segments = [...this.#segments]
     const handing = segments.map((segment, at) => this.#handOver(segment, at === 0 ? this.#removed : 0))
     try {
@@ -186,13 +192,14 @@ class Segmented<T extends object> {
     // The records another query is handing over at the same time.
     await Promise.all(segments.map((segment) => segment.ready))
     // What was removed in the meantime, or counted off the front, is no longer the kind's.
-    const held = new Set(this.all())
     const found: T[] = []
     for (const segment of segments) {
       const matches = (segment.collection?.findMany(query as Parameters<Collection<Typed<T>>['findMany']>[0]) ?? []) as T[]
       for (const match of matches) {
         const record = segment.copies?.get(match) ?? match
-        if (held.has(record)) found.push(record)
+        if (this.#gone.has(record)) continue
+        found.push(record)
+        if (first) return found
       }
     }
     return found
@@ -327,7 +334,7 @@ export function createStore(): Store {
       byId: (id) => find(kind, id),
       all: () => records.all(),
       findMany: (query) => records.query(query),
-      findFirst: async (query) => (await records.query(query))[0],
+      findFirst: async (query) => (await records.query(query, true))[0],
     }
   }
 

@@ -191,6 +191,27 @@ describe('a query through @msw/data', () => {
     }
   })
 
+  it('findFirst asks only the collections up to its match, and passes over a match the cap removed since', async () => {
+    const store = layerStore(createStore(), { maxRecords: 600 })
+    // 700 payments in collections of 256: the cap removed the first 100; 100 to 149 are paid.
+    for (let i = 0; i < 700; i++) store.payments.create(payment(i, i < 150 ? 'paid' : 'new'))
+    const findMany = vi.spyOn(Collection.prototype, 'findMany')
+    try {
+      expect((await store.payments.findFirst((q) => q.where({ status: 'paid' })))?.id).toBe(id(100))
+      expect(findMany).toHaveBeenCalledTimes(1)
+      // 50 more: the cap removes the paid ones, which the library was given and still holds.
+      for (let i = 700; i < 750; i++) store.payments.create(payment(i, 'new'))
+      findMany.mockClear()
+      expect(await store.payments.findFirst((q) => q.where({ status: 'paid' }))).toBeUndefined()
+      expect(findMany).toHaveBeenCalledTimes(3)
+      findMany.mockClear()
+      expect((await store.payments.findFirst((q) => q.where({ status: 'new' })))?.id).toBe(id(150))
+      expect(findMany).toHaveBeenCalledTimes(1)
+    } finally {
+      findMany.mockRestore()
+    }
+  })
+
   it('finds a world\'s seeded records before the ones its clients created, and nothing another world created', async () => {
     const service = await createRelayService({ tokens: ['one', 'two'], scenario: 'new-vehicle' })
     const [one, two] = [service.worlds.get('one')!, service.worlds.get('two')!]
