@@ -1,5 +1,6 @@
 // The journal: every request the mock received, in order, with what it answered. It is the single
 // source of truth for what a client did: rules, reports, the live page and HAR all read it.
+import { describeError } from './errors.js'
 import type { FaultRecord } from './faults.js'
 
 /** One request and its answer, as the mock saw them. */
@@ -141,7 +142,7 @@ export function createJournal({ limit = 10_000, maxBytes = Number.POSITIVE_INFIN
       bytes += entrySize
       while (size() > limit || (bytes > maxBytes && size() > 1)) dropOldest()
       // Most journals have no listener: no iterator is made for them on every request.
-      if (listeners.size > 0) for (const listener of listeners) listener(entry)
+      if (listeners.size > 0) for (const listener of listeners) tell(listener, entry)
     },
     /** Drops the kept entries up to `seq` (the whole journal dropped them: a world's journal follows it). */
     dropThrough(seq: number): void {
@@ -187,6 +188,18 @@ export function createJournal({ limit = 10_000, maxBytes = Number.POSITIVE_INFIN
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
+  }
+}
+
+/**
+ * A subscriber hears of an entry. One that fails to is a bug of the subscriber's (a reporter's, a
+ * test's): it is reported, and neither the entry, the answer, nor the other subscribers are changed by it.
+ */
+function tell(listener: (entry: JournalEntry) => void, entry: JournalEntry): void {
+  try {
+    listener(entry)
+  } catch (error) {
+    console.error(`relay-mock: a journal subscriber failed on entry ${entry.seq} (${describeError(error)}); the request was answered and journaled as usual.`)
   }
 }
 

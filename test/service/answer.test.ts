@@ -55,6 +55,49 @@ describe('a dev tool that fails on an entry', () => {
   })
 })
 
+describe('a journal subscriber that fails on an entry', () => {
+  it('changes neither the answer, the entry, nor what the other subscribers hear, and is reported', async () => {
+    const service = await createRelayService()
+    const heard: number[] = []
+    service.world.journal.subscribe(() => {
+      throw new Error('a reporter broke')
+    })
+    service.world.journal.subscribe((entry) => void heard.push(entry.seq))
+    const reported = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      const request = { method: 'GET', url: `/vehicles?plate=${service.world.visit.plate}`, headers: { authorization: 'Bearer relay-mock-token' } }
+      expect((service.answer(request) as RelayResponse).status).toBe(200)
+      expect(heard).toEqual([1])
+      expect(service.world.journal.entries().map((entry) => entry.response.status)).toEqual([200])
+      expect(reported).toHaveBeenCalledTimes(1)
+      expect(String(reported.mock.calls[0][0])).toMatch(/a journal subscriber failed on entry 1 \(a reporter broke\); the request was answered and journaled as usual/)
+    } finally {
+      reported.mockRestore()
+    }
+  })
+})
+
+describe('a failure while recording', () => {
+  it('is answered as a 500 that says the mock failed and that the request may be missing from the journal, and the next request is answered as usual', async () => {
+    const service = await createRelayService()
+    const request = { method: 'GET', url: `/vehicles?plate=${service.world.visit.plate}`, headers: { authorization: 'Bearer relay-mock-token' } }
+    const record = vi.spyOn(service.journal, 'record').mockImplementationOnce(() => {
+      throw new Error('the disk is full')
+    })
+    try {
+      const failed = service.answer(request) as RelayResponse
+      expect(failed.status).toBe(500)
+      expect((JSON.parse(failed.text) as { message: string }).message).toBe(
+        'The mock failed while recording this request: the disk is full. This is a bug in relay-mock; the request may be missing from the journal.',
+      )
+      expect((service.answer(request) as RelayResponse).status).toBe(200)
+      expect(service.journal.entries().map((entry) => entry.response.status)).toEqual([200])
+    } finally {
+      record.mockRestore()
+    }
+  })
+})
+
 describe('a dev tool route that throws', () => {
   it('is answered with what was thrown, whatever it was: a 500 of the tool\'s route, not a failure of the pipeline', async () => {
     const { defineRoute } = await import('../../src/core/route.js')
