@@ -14,11 +14,11 @@
   function origin(){ var o = location.origin + location.pathname.replace(/\/__relay\/?[^/]*$/, ''); document.querySelectorAll('[data-origin]').forEach(function(el){ el.textContent = o; }); }
   // The world panel shows the token masked; the page fills in the one in its address when it is that world's.
   function tokens(){ document.querySelectorAll('[data-token]').forEach(function(el){ var m = el.getAttribute('data-token'); if (token && (m === '' || m === '…' + token.slice(-4))) el.textContent = token; }); }
-  if (!token) { document.getElementById('no-token').hidden = false; document.querySelector('.layout').hidden = true; }
+  if (!token) { document.getElementById('no-token').hidden = false; /** @type {HTMLElement} */ (document.querySelector('.layout')).hidden = true; }
   var conn = document.getElementById('conn'), connText = document.getElementById('conn-text');
   var announce = document.getElementById('announce'), list = document.getElementById('visits');
-  document.addEventListener('click', function(e){ var s = e.target.closest && e.target.closest('summary'); if (s && s.parentElement.id) touched[s.parentElement.id] = true; });
-  function fragment(markup){ var t = document.createElement('template'); t.innerHTML = markup; return t.content.firstElementChild; }
+  document.addEventListener('click', function(e){ var target = /** @type {Element} */ (e.target); var s = target.closest && target.closest('summary'); if (s && s.parentElement.id) touched[s.parentElement.id] = true; });
+  function fragment(markup){ var t = document.createElement('template'); t.innerHTML = markup; return /** @type {HTMLElement} */ (t.content.firstElementChild); }
   function keepOpen(from, to){
     if (!from) return;
     from.querySelectorAll('details[id]').forEach(function(d){ var n = to.querySelector('#' + CSS.escape(d.id)); if (n && (touched[d.id] || !d.classList.contains('visit-box'))) n.open = d.open; });
@@ -27,7 +27,7 @@
     state = data.state;
     if (data.unchanged) return;
     document.getElementById('owner-kennitala').textContent = data.ownerKennitala;
-    var select = document.getElementById('scenario');
+    var select = /** @type {HTMLSelectElement} */ (document.getElementById('scenario'));
     if (document.activeElement !== select) select.value = data.scenario;
     document.getElementById('scenario-description').textContent = data.scenarioDescription;
     var world = document.getElementById('world'), next = document.createElement('div');
@@ -79,7 +79,7 @@
       .catch(function(e){ status.classList.add('error'); status.textContent = 'Failed: ' + e.message; });
   }
   document.getElementById('scenario-form').addEventListener('submit', function(e){
-    e.preventDefault(); var name = document.getElementById('scenario').value;
+    e.preventDefault(); var name = /** @type {HTMLSelectElement} */ (document.getElementById('scenario')).value;
     act('PUT', 'scenario', { name: name }, function(j){ return 'Switched to ' + j.scenario.name + ': the world is re-seeded.'; });
   });
   document.getElementById('reset').addEventListener('click', function(){

@@ -2,6 +2,7 @@
 // Print opens every fold (and restores them after); a link to a case, or to a step inside a closed case,
 // opens that case.
 (function () {
+  /** @returns {HTMLDetailsElement[]} */
   var all = function () { return Array.prototype.slice.call(document.querySelectorAll('details')); };
   var saved = null;
   window.addEventListener('beforeprint', function () {
@@ -17,7 +18,7 @@
   document.querySelectorAll('[data-fold]').forEach(function (b) {
     b.addEventListener('click', function () {
       var open = b.getAttribute('data-fold') === 'open';
-      document.querySelectorAll('details.case-box').forEach(function (d) { d.open = open; });
+      /** @type {NodeListOf<HTMLDetailsElement>} */ (document.querySelectorAll('details.case-box')).forEach(function (d) { d.open = open; });
     });
   });
   function reveal() {
@@ -26,10 +27,10 @@
     var el = document.getElementById(id);
     if (!el) return;
     for (var p = el; p; p = p.parentElement) {
-      if (p.tagName === 'DETAILS') p.open = true;
+      if (p.tagName === 'DETAILS') /** @type {HTMLDetailsElement} */ (p).open = true;
     }
     // A link to a case (the matrix, the index, the rules broken) opens the case's own fold too.
-    var fold = el.querySelector(':scope > details.case-box');
+    var fold = /** @type {HTMLDetailsElement | null} */ (el.querySelector(':scope > details.case-box'));
     if (fold) fold.open = true;
     el.scrollIntoView();
   }
