@@ -78,6 +78,12 @@ const broken: Broken[] = [
     expect: (cell) => (LOST.includes(cell.kind) ? ['warning', ['client.outcome']] : PASS),
   },
   {
+    defect: 'gives up on a lookup at the first lost answer or 5xx (a warning; not after a hang, its timeout was the wait)',
+    client: fn('gives-up-on-lookup'),
+    cases: ['resilience/vehicle-lookup/*'],
+    expect: (cell) => (LOST.includes(cell.kind) && cell.kind !== 'hang' ? ['warning', ['resilience.bounded-retries']] : PASS),
+  },
+  {
     defect: 'gives up at the first 503 or 429 (a warning)',
     client: fn('gives-up-on-503'),
     cases: ['resilience/custodian-create/*'],

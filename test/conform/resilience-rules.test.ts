@@ -130,6 +130,23 @@ describe('resilience.bounded-retries', () => {
     expect(outcome.message).toContain('Expected at most 3 attempts in all at GET /vehicles')
   })
 
+  it('warns when the client gives up on a lookup at once after a lost answer or a 500, naming the lookup', () => {
+    const outcome = check('resilience.bounded-retries', [company, reset(10)])
+    expect(outcome.status).toBe('warning')
+    expect(outcome.seq).toBe(2)
+    expect(outcome.message).toMatch(/^Expected a retry of GET \/vehicles: GET \/vehicles\?plate=AB123 \(request 2 of 2\) \[seq 2\] failed, as the connection was reset \(no answer\)\. A lookup changes nothing/)
+    expect(outcome.message).toContain('Safe, but one retry would likely have completed the visit.')
+    expect(check('resilience.bounded-retries', [company, { route: 'GET /vehicles?plate=AB123', status: 500, at: 10, fault: 'server-error' }]).status).toBe('warning')
+  })
+
+  it('does not warn when the lookup was retried, when the client went on to another call, or when the lookup hung (its timeout was the wait)', () => {
+    expect(check('resilience.bounded-retries', [company, reset(10), vehicles(12)]).status).toBe('passed')
+    expect(check('resilience.bounded-retries', [company, reset(10), { route: 'POST /vehicles', status: 201, at: 20, body: { id: 'v2' } }]).status).toBe('skipped')
+    expect(check('resilience.bounded-retries', [company, { route: 'GET /vehicles?plate=AB123', status: 0, at: 10, durationMs: 5000, fault: 'hang' }]).status).toBe('skipped')
+    expect(check('resilience.bounded-retries', [company, { route: 'GET /vehicles?plate=AB123', status: 503, at: 10, fault: 'unavailable', headers: { 'retry-after': '1' } }]).status).toBe('skipped')
+    expect(check('resilience.bounded-retries', [company, { route: 'POST /payments', status: 0, at: 10, fault: 'reset' }]).status).toBe('skipped')
+  })
+
   it('fails a retry within 500 ms of a 500', () => {
     const outcome = check('resilience.bounded-retries', [company, { route: 'GET /vehicles?plate=AB123', status: 500, at: 10 }, vehicles(100)])
     expect(outcome.status).toBe('failed')

@@ -52,6 +52,7 @@ export const DEFECTS = [
   'paid-after-failure',
   'rejected-when-unknown',
   'gives-up-on-503',
+  'gives-up-on-lookup',
 ]
 
 /** No answer the client could read: the connection failed, timed out, or a 2xx was not JSON. */
@@ -104,8 +105,11 @@ export async function runDefective(defect, env) {
       if (answer.status === 503 || answer.status === 429) {
         if (has('gives-up-on-503')) break
         wait = has('no-retry-after') ? 0 : retryAfterMs(answer.retryAfter)
-      } else if (method === 'GET' && answer.lost) wait = 0
-      else if (method === 'GET' && answer.status >= 500) wait = 600
+      } else if (method === 'GET' && (answer.lost || answer.status >= 500)) {
+        // defect(gives-up-on-lookup): stops at the first lookup that failed.
+        if (has('gives-up-on-lookup')) break
+        wait = answer.lost ? 0 : 600
+      }
       // defect(retry-refusal): sends a refused request again.
       else if (has('retry-refusal') && answer.status >= 400 && answer.status < 500) wait = 0
       // defect(resend-payment): sends a payment whose answer was lost once more.
