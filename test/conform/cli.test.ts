@@ -132,7 +132,7 @@ describe('relay-mock conform --suite and --strict', () => {
   it('narrows to the cells asked for; a warning exits 0, and 1 with --strict', async () => {
     const args = ['conform', '--client', 'node test/conform/clients/defective.mjs gives-up-on-503', '--suite', 'resilience', '--case', 'resilience/payment-create/unavailable/once']
     const lenient = await relayMock(...args)
-    expect(lenient.stdout).toContain('Conformant: 1 case, 0 passed, 1 warning, 0 failed')
+    expect(lenient.stdout).toContain('Conformant: 1 case, 0 passed, 1 warned, 0 failed')
     expect(lenient.stdout).toMatch(/Resilience matrix[^]*payment-create +!/)
     expect(lenient.code).toBe(0)
     const strict = await relayMock(...args, '--strict')

@@ -125,7 +125,7 @@ describe('the console reporter', () => {
     const out = capture()
     const passing = cases.slice(1)
     await createConsoleReporter({ stream: out.stream, color: false }).onRunEnd?.({ summary: { ...countCases(passing, { allowPartial: true }), ...timing }, cases: passing })
-    expect(out.text()).toMatch(/^Conformant: 3 cases, 1 passed, 1 warning, 1 partial, 0 failed$/m)
+    expect(out.text()).toMatch(/^Conformant: 3 cases, 1 passed, 1 warned, 1 partial, 0 failed$/m)
     expect(out.text()).toContain('--allow-partial accepts the partial cases')
   })
 

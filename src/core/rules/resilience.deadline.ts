@@ -5,6 +5,7 @@
 import { defineRule } from './define.js'
 import type { JournalEntry } from '../journal.js'
 import { fail, ms, named, pass, skip } from './facts.js'
+import { plural } from '../text.js'
 
 const hungRequest = (entry: JournalEntry) => entry.fault?.kind === 'hang'
 
@@ -28,6 +29,6 @@ export default defineRule({
       )
     }
     const gaveUp = hung.map((entry) => `${named(requests, entry)} after ${ms(entry.durationMs)}`).join('; ')
-    return pass(`The client gave up on the request${hung.length === 1 ? '' : 's'} that got no answer (${gaveUp}) and finished in ${ms(client.durationMs)}.`, { seq: last.seq })
+    return pass(`The client gave up on ${hung.length === 1 ? 'the request' : `the ${plural(hung.length, 'request')}`} that got no answer (${gaveUp}) and finished in ${ms(client.durationMs)}.`, { seq: last.seq })
   },
 })

@@ -192,7 +192,7 @@ function counts(visits: LiveVisit[]) {
 function renderCounts(visits: LiveVisit[]): SafeHtml {
   const c = counts(visits)
   if (c.total === 0) return html`<span class="muted">No visit yet.</span>`
-  return html`<span class="tally${c.passed ? ' passed' : ''}"><span aria-hidden="true">✓</span> ${c.passed} passed</span>${c.warning ? html` <span class="tally warning"><span aria-hidden="true">!</span> ${c.warning} warning</span>` : ''} <span class="tally${c.partial ? ' partial' : ''}"><span aria-hidden="true">?</span> ${c.partial} partial</span> <span class="tally${c.failed ? ' failed' : ''}"><span aria-hidden="true">✗</span> ${c.failed} failed</span>${c.inProgress ? html` <span class="tally in-progress"><span aria-hidden="true">…</span> ${c.inProgress} in progress</span>` : ''}`
+  return html`<span class="tally${c.passed ? ' passed' : ''}"><span aria-hidden="true">✓</span> ${c.passed} passed</span>${c.warning ? html` <span class="tally warning"><span aria-hidden="true">!</span> ${c.warning} warned</span>` : ''} <span class="tally${c.partial ? ' partial' : ''}"><span aria-hidden="true">?</span> ${c.partial} partial</span> <span class="tally${c.failed ? ' failed' : ''}"><span aria-hidden="true">✗</span> ${c.failed} failed</span>${c.inProgress ? html` <span class="tally in-progress"><span aria-hidden="true">…</span> ${c.inProgress} in progress</span>` : ''}`
 }
 
 export interface LivePayload {

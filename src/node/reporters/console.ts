@@ -156,7 +156,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
       const counts = [
         plural(summary.total, 'case'),
         c.green(`${summary.passed} passed`),
-        summary.warning > 0 ? c.yellow(`${summary.warning} warning`) : '',
+        summary.warning > 0 ? c.yellow(`${summary.warning} warned`) : '',
         summary.partial > 0 ? c.magenta(`${summary.partial} partial`) : '',
         summary.failed > 0 ? c.red(`${summary.failed} failed`) : `${summary.failed} failed`,
         flaky > 0 ? c.yellow(`${flaky} flaky`) : '',

@@ -38,7 +38,7 @@ export function toGitHubAnnotations(result: RunResult): string[] {
   for (const kase of result.cases.filter((k) => k.status === 'not-reached')) lines.push(`::error title=${escape(`${kase.id} not reached`, true)}::${escape(kase.title)}`)
   const counts = [
     `${summary.passed} passed`,
-    summary.warning ? `${summary.warning} warning` : '',
+    summary.warning ? `${summary.warning} warned` : '',
     summary.partial ? `${summary.partial} partial` : '',
     `${summary.failed} failed`,
     summary.flaky ? `${summary.flaky} flaky` : '',

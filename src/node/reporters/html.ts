@@ -207,7 +207,7 @@ ${captured
 <ul class="counts" aria-label="Totals">
 <li>${plural(summary.total, noun)}</li>
 <li class="passed"><span aria-hidden="true">✓</span> ${summary.passed} passed</li>
-${summary.warning ? html`<li class="warning"><span aria-hidden="true">!</span> ${summary.warning} warning</li>` : ''}
+${summary.warning ? html`<li class="warning"><span aria-hidden="true">!</span> ${summary.warning} warned</li>` : ''}
 <li class="${summary.partial ? 'partial' : ''}"><span aria-hidden="true">?</span> ${summary.partial} partial</li>
 <li class="${summary.failed ? 'failed' : ''}"><span aria-hidden="true">✗</span> ${summary.failed} failed</li>
 ${summary.notReached ? html`<li class="failed"><span aria-hidden="true">–</span> ${summary.notReached} not reached</li>` : ''}
