@@ -1,5 +1,9 @@
 // The layers point down only: core (the domain and the protocol) < devtools (admin API, live page,
-// diagrams, HAR) < node (server, runner, reporters) < cli. `npm test` runs this check.
+// diagrams, HAR) < node (server, runner, reporters) < the entries (src/index.ts, src/node.ts,
+// src/vitest.ts: one per audience) and cli. `npm test` runs this check.
+
+/** The top of the tree: the CLI and the package's entry files, which nothing below them imports. */
+const ENTRIES = '(index|node|vitest)\\.ts$'
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -15,7 +19,7 @@ module.exports = {
       severity: 'error',
       comment: 'The core (schemas, store, worlds, route table, rules, the protocol) imports nothing of the dev tools, Node, or the CLI.',
       from: { path: '^src/core/' },
-      to: { path: '^src/(devtools|node|cli)/' },
+      to: { path: `^src/((devtools|node|cli)/|${ENTRIES})` },
     },
     {
       name: 'core-is-runtime-neutral',
@@ -29,21 +33,21 @@ module.exports = {
       severity: 'error',
       comment: 'The dev tools plug into the core; they know nothing of the Node layer or the CLI.',
       from: { path: '^src/devtools/' },
-      to: { path: '^src/(node|cli)/' },
+      to: { path: `^src/((node|cli)/|${ENTRIES})` },
     },
     {
       name: 'node-below-cli',
       severity: 'error',
-      comment: 'The Node layer (server, runner, reporters) is used by the CLI, never the reverse.',
+      comment: 'The Node layer (server, runner, reporters) is used by the CLI and the entries, never the reverse.',
       from: { path: '^src/node/' },
-      to: { path: '^src/cli/' },
+      to: { path: `^src/(cli/|${ENTRIES})` },
     },
     {
       name: 'scenarios-and-suites-are-data',
       severity: 'error',
       comment: 'Scenarios and suites use the core only.',
       from: { path: '^(scenarios|suites)/' },
-      to: { path: '^src/(devtools|node|cli)/' },
+      to: { path: `^src/((devtools|node|cli)/|${ENTRIES})` },
     },
     {
       name: 'no-benchmark-in-product',
