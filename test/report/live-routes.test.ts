@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { RelayService } from '../../src/core/mock.js'
 import { createServedService } from '../support/service.js'
 
@@ -108,14 +108,25 @@ describe('GET /__relay/journal.har', () => {
 })
 
 describe('GET /__relay/live', () => {
-  it('answers only the state key when nothing changed since the state the page has', async () => {
-    const service = await mockWithVisit()
-    const first = json((await service.handle({ method: 'GET', url: '/__relay/live', headers: AUTH })).text)
-    expect(first.visits).toHaveLength(1)
-    expect(first.visits[0].html).toContain('Visit 1')
-    const again = json((await service.handle({ method: 'GET', url: `/__relay/live?state=${encodeURIComponent(first.state)}`, headers: AUTH })).text)
-    if (first.visits[0].status === 'in-progress') return // the visit may complete between the two polls; the key then changes
-    expect(again).toEqual({ state: first.state, unchanged: true })
+  it('answers only the state key when nothing changed since the state the page has, and a new key once the visit completes', async () => {
+    // The clock stands still but for the step below: a visit completes after 5 s of quiet, which a slow
+    // machine must not reach between two polls.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-21T10:00:00Z') })
+    try {
+      const service = await mockWithVisit()
+      const poll = async (state?: string) => json((await service.handle({ method: 'GET', url: `/__relay/live${state ? `?state=${encodeURIComponent(state)}` : ''}`, headers: AUTH })).text)
+      const first = await poll()
+      expect(first.visits.map((v: any) => [v.number, v.status])).toEqual([[1, 'in-progress']])
+      expect(first.visits[0].html).toContain('Visit 1')
+      expect(await poll(first.state)).toEqual({ state: first.state, unchanged: true })
+      vi.advanceTimersByTime(6_000)
+      const completed = await poll(first.state)
+      expect(completed.state).not.toBe(first.state)
+      expect(completed.visits[0].status).not.toBe('in-progress')
+      expect(await poll(completed.state)).toEqual({ state: completed.state, unchanged: true })
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('leaves out the markup of a visit the page already has at that version', async () => {
