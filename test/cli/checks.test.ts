@@ -6,6 +6,10 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { apply, integer, isLoopback, jobs, journalLimit, port, seconds, seed, token, UsageError, vehicles, writableFile, writableFolder, type Check } from '../../src/cli/checks.js'
 import { closest } from '../../src/cli/usage.js'
+import yargs, { type CommandModule } from 'yargs'
+import { caseCommand } from '../../src/cli/commands/case.js'
+import { conformCommand } from '../../src/cli/commands/conform.js'
+import { serveCommand } from '../../src/cli/commands/serve.js'
 
 let dir: string
 beforeAll(async () => {
@@ -126,5 +130,28 @@ describe("the README's option tables", () => {
     }
     expect(row('--jobs', '### Running it')).toContain(bounds(jobs))
     expect(row('--seed', '### Running it')).toContain(bounds(seed))
+  })
+
+  it("name every option each command takes, so a flag added to the CLI is documented", async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8')
+    const section = (heading: string) => {
+      const start = readme.indexOf(`\n${heading}\n`)
+      expect(start, heading).toBeGreaterThan(-1)
+      const end = readme.slice(start + heading.length + 2).search(/\n#{2,3} /)
+      return readme.slice(start, end === -1 ? undefined : start + heading.length + 2 + end)
+    }
+    // getOptions() is yargs' own (runtime) reading of the options a builder declared; its types omit it.
+    type Declared = { getOptions(): { key: Record<string, unknown> } }
+    const optionsOf = (command: CommandModule<any, any>) => {
+      const { key } = ((command.builder as (y: ReturnType<typeof yargs>) => ReturnType<typeof yargs>)(yargs([])) as unknown as Declared).getOptions()
+      return Object.keys(key).filter((name) => name.length > 1 && name !== 'help' && name !== 'version')
+    }
+    const undocumented = (command: CommandModule<any, any>, text: string, form: (name: string) => string) => optionsOf(command).filter((name) => !text.includes(form(name)))
+    const serve = section('## Serving the mock')
+    const synopsis = /```sh\n(relay-mock serve[^\n]*)/.exec(serve)![1]
+    expect(undocumented(serveCommand, serve, (name) => `| \`--${name}\``)).toEqual([])
+    expect(undocumented(serveCommand, synopsis, (name) => `[--${name}`)).toEqual([])
+    expect(undocumented(conformCommand, section('### Running it'), (name) => `| \`--${name}`)).toEqual([])
+    expect(undocumented(caseCommand, section('### One case by hand: `relay-mock case`'), (name) => (name === 'id' ? '<id>' : `[--${name}`))).toEqual([])
   })
 })
