@@ -142,7 +142,7 @@ export function createJournal({ limit = 10_000, maxBytes = Number.POSITIVE_INFIN
       bytes += entrySize
       while (size() > limit || (bytes > maxBytes && size() > 1)) dropOldest()
       // Most journals have no listener: no iterator is made for them on every request.
-      if (listeners.size > 0) for (const listener of listeners) tell(listener, entry)
+      if (listeners.size > 0) for (const listener of listeners) tell('a journal subscriber', entry, listener)
     },
     /** Drops the kept entries up to `seq` (the whole journal dropped them: a world's journal follows it). */
     dropThrough(seq: number): void {
@@ -192,14 +192,16 @@ export function createJournal({ limit = 10_000, maxBytes = Number.POSITIVE_INFIN
 }
 
 /**
- * A subscriber hears of an entry. One that fails to is a bug of the subscriber's (a reporter's, a
- * test's): it is reported, and neither the entry, the answer, nor the other subscribers are changed by it.
+ * A listener (a journal subscriber, a dev tool) hears of an entry. One that fails to is a bug of its
+ * own (a reporter's, a test's, a tool's): it is reported on stderr, and neither the entry, the answer
+ * (already decided, maybe already applied), nor the other listeners are changed by it.
+ * @example tell('a dev tool', entry, tool.onRecord, owner)
  */
-function tell(listener: (entry: JournalEntry) => void, entry: JournalEntry): void {
+export function tell<Rest extends unknown[]>(who: string, entry: JournalEntry, listener: ((entry: JournalEntry, ...rest: Rest) => void) | undefined, ...rest: Rest): void {
   try {
-    listener(entry)
+    listener?.(entry, ...rest)
   } catch (error) {
-    console.error(`relay-mock: a journal subscriber failed on entry ${entry.seq} (${describeError(error)}); the request was answered and journaled as usual.`)
+    console.error(`relay-mock: ${who} failed on journal entry ${entry.seq} (${describeError(error)}); the request was answered and journaled as usual.`)
   }
 }
 

@@ -4,11 +4,11 @@
 import { scenarios as builtInScenarios } from '../../scenarios/index.js'
 import { describeError, RelayMockError } from './errors.js'
 import { FAULT_KINDS, faultReply, revokedReply, SLOW_FAULT_MS, takeFault, type ArmedFault, type TransportFault } from './faults.js'
-import { createJournal, type AuthVerdict, type Journal, type JournalEntry } from './journal.js'
+import { createJournal, tell, type AuthVerdict, type Journal, type JournalEntry } from './journal.js'
 import { maskAuthorization, maskHeader, maskHeaders, maskQuery, maskSearch, SECRET_HEADERS } from './mask.js'
 import { toProblem, toValidationProblem, type Reply } from './problems.js'
 import type { Route } from './route.js'
-import { bodyHeadersRefusal, compileRoutes, header, MAX_DEPTH, nestsDeeperThan, parseBearer, parseQuery, parseQueryOnce, readJsonBody, resolveRoute, SERVICE_TABLE, utf8Bytes, type CompiledRoute } from './protocol.js'
+import { bodyHeadersRefusal, compileRoutes, header, MAX_DEPTH, nestsDeeperThan, parseBearer, parseJsonText, parseQuery, parseQueryOnce, readJsonBody, resolveRoute, SERVICE_TABLE, utf8Bytes, type CompiledRoute } from './protocol.js'
 import type { Scenario } from './scenario.js'
 import { MOCK_DEFAULTS } from './defaults.js'
 import { buildWorld, type SeededWorld } from './seed.js'
@@ -431,15 +431,14 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
 
   /** Journals the request with its answer, tells the dev tools, and answers (with `text`, the reply's, when it is at hand). */
   function recordAndAnswer(arrival: Arrival, reply: Reply, fault: ArmedFault | undefined, replyText = textOf(reply)): RelayResponse {
-    const { request, path, search, query, world, route, bodyError, started } = arrival
-    let { parsedBody } = arrival
-    // A body that parsed is kept even when the route did not want one, for the journal.
+    const { request, path, search, query, world, route, started } = arrival
+    let { parsedBody, bodyError } = arrival
+    // A body is read even when the route did not want one, for the journal: its value, or why it is not
+    // JSON (the journal may keep only a long body's prefix, so the verdict on the whole is kept with it).
     if (parsedBody === undefined && request.body && bodyError === undefined && !nestsDeeperThan(request.body, MAX_DEPTH)) {
-      try {
-        parsedBody = JSON.parse(request.body)
-      } catch {
-        // Not JSON: the text is kept.
-      }
+      const read = parseJsonText(request.body)
+      if ('value' in read) parsedBody = read.value
+      else bodyError = read.problem
     }
     const transport = fault && isTransportFault(fault.kind) ? fault.kind : undefined
     let text = replyText
@@ -494,23 +493,11 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     journal.record(entry, size)
     const owner = world && worlds.get(world.token) === world ? world : undefined
     owner?.journal.record(entry, size)
-    for (const extension of extensions) tell(extension, entry, owner)
+    for (const extension of extensions) tell('a dev tool', entry, extension.onRecord, owner)
     if (!transport) return { status: reply.status, headers, text }
     const answer: RelayResponse = { status: reply.status, headers, text, fault: transport }
     if (transport === 'hang') answer.onClosed = () => void (entry.durationMs = Math.round((performance.now() - started) * 1000) / 1000)
     return answer
-  }
-
-  /**
-   * A dev tool hears of an entry. One that fails to is a bug of the tool's: it is reported, and neither
-   * the answer (already decided, maybe already applied) nor the other tools are changed by it.
-   */
-  function tell(extension: ServiceExtension, entry: JournalEntry, owner: World | undefined): void {
-    try {
-      extension.onRecord?.(entry, owner)
-    } catch (error) {
-      console.error(`relay-mock: a dev tool failed on journal entry ${entry.seq} (${describeError(error)}); the request was answered and journaled as usual.`)
-    }
   }
 
   function latencyMs(): number {

@@ -236,10 +236,20 @@ export function readJsonBody(request: BodyInput, limit: number): { value: unknow
   if (nestsDeeperThan(request.body, MAX_DEPTH)) {
     return { reply: toProblem(400, `The body nests deeper than ${MAX_DEPTH} levels; the service's bodies nest two. Please send a JSON object with the documented fields.`) }
   }
+  const read = parseJsonText(request.body)
+  return 'value' in read ? read : { reply: toProblem(400, `${read.problem} Please send a JSON object.`) }
+}
+
+/**
+ * A body's text read as JSON, the one way the mock, the HAR reader and the rules read it: the value, or
+ * the sentence that says why it is not JSON.
+ * @example parseJsonText('{plate: 1}') // { problem: 'The body is not valid JSON (Expected property name ... at position 1).' }
+ */
+export function parseJsonText(text: string): { value: unknown } | { problem: string } {
   try {
-    return { value: JSON.parse(request.body) }
+    return { value: JSON.parse(text) }
   } catch (error) {
-    return { reply: toProblem(400, `The body is not valid JSON (${(error as Error).message}). Please send a JSON object.`) }
+    return { problem: `The body is not valid JSON (${(error as Error).message}).` }
   }
 }
 

@@ -4,7 +4,7 @@ import type { Entry, Har, Header, Page, QueryString } from 'har-format'
 import { statusText } from '../core/status.js'
 import type { AuthVerdict, JournalEntry } from '../core/journal.js'
 import { maskHeaders, maskQuery, maskSearch } from '../core/mask.js'
-import { parseBearer, routeOf } from '../core/protocol.js'
+import { parseBearer, parseJsonText, routeOf } from '../core/protocol.js'
 import { RelayMockError } from '../core/errors.js'
 import { visitInputs, type VisitInputs } from '../core/rules/inputs.js'
 
@@ -15,6 +15,10 @@ export interface RelayHarFields {
   route: string | null
   auth: AuthVerdict
   bodyError?: string
+  /** Set when `postData.text` is only the start of a long body, whose whole length and SHA-256 follow. */
+  bodyTruncated?: true
+  bodyBytes?: number
+  bodySha256?: string
 }
 
 export type RelayHarEntry = Entry & { _relay?: RelayHarFields }
@@ -71,7 +75,7 @@ function harEntry(entry: JournalEntry, base: string): RelayHarEntry {
         ? { postData: { mimeType: request.headers['content-type'] ?? '', text: requestText } }
         : {}),
       headersSize: -1,
-      bodySize: requestText === undefined ? 0 : byteLength(requestText),
+      bodySize: requestText === undefined ? 0 : (request.bodyBytes ?? byteLength(requestText)),
     },
     response: {
       status: response.status,
@@ -92,6 +96,7 @@ function harEntry(entry: JournalEntry, base: string): RelayHarEntry {
       route: entry.route,
       auth: entry.auth,
       ...(request.bodyError !== undefined ? { bodyError: request.bodyError } : {}),
+      ...(request.bodyTruncated ? { bodyTruncated: true, bodyBytes: request.bodyBytes, bodySha256: request.bodySha256 } : {}),
     },
   }
 }
@@ -158,13 +163,8 @@ function inferBases(urls: URL[]): Map<string, string> {
   return new Map([...counts].map(([origin, byPrefix]) => [origin, [...byPrefix].sort((a, b) => b[1] - a[1])[0][0]]))
 }
 
-function parseJson(text: string | undefined): { value?: unknown; error?: string } {
-  if (text === undefined || text === '') return {}
-  try {
-    return { value: JSON.parse(text) }
-  } catch (error) {
-    return { error: (error as Error).message }
-  }
+function parseJson(text: string | undefined): { value?: unknown; problem?: string } {
+  return text === undefined || text === '' ? {} : parseJsonText(text)
 }
 
 function decodeContent(content: { text?: string; encoding?: string }): string | undefined {
@@ -276,12 +276,14 @@ function toJournalEntry(entry: RelayHarEntry, url: URL, path: string, index: num
   for (const [name, value] of url.searchParams) raw[name] = value
   const query = maskQuery(raw)
   const bodyText = entry.request.postData?.text
-  const parsed = parseJson(bodyText)
+  const relay = entry._relay
+  // relay-mock's own export of a long body holds its start: the journal's verdict on the whole stands.
+  const truncated = relay?.bodyTruncated ? { bodyTruncated: true as const, bodyBytes: relay.bodyBytes, bodySha256: relay.bodySha256 } : undefined
+  const parsed = truncated ? {} : parseJson(bodyText)
   const responseText = decodeContent(entry.response?.content ?? {})
   const responseJson = parseJson(responseText)
   const status = entry.response?.status ?? 0
-  const relay = entry._relay
-  const bodyError = relay ? relay.bodyError : parsed.error !== undefined ? `The body is not valid JSON (${parsed.error}).` : undefined
+  const bodyError = relay ? relay.bodyError : parsed.problem
   return {
     seq: relay?.seq ?? index,
     time: isoTime(entry.startedDateTime),
@@ -293,14 +295,14 @@ function toJournalEntry(entry: RelayHarEntry, url: URL, path: string, index: num
       query,
       search: maskSearch(url.search),
       headers,
-      ...(bodyText !== undefined && bodyText !== '' ? { bodyText } : {}),
+      ...(bodyText !== undefined && bodyText !== '' ? { bodyText, ...truncated } : {}),
       ...(parsed.value !== undefined ? { body: parsed.value } : {}),
       ...(bodyError !== undefined ? { bodyError } : {}),
     },
     response: {
       status,
       headers: maskHeaders(lowerHeaders(entry.response?.headers)),
-      body: responseJson.error === undefined ? responseJson.value : responseText,
+      body: responseJson.problem === undefined ? responseJson.value : responseText,
     },
     route: relay ? relay.route : routeOf(method, path),
     auth: relay?.auth ?? authOf(authorization, status),

@@ -1,15 +1,15 @@
 // The conformance runner: one mock for the run; per case a fresh world and token, a listener bound
 // to that world, one run of the client, the rules, and the reporters. Cases run in parallel.
-import { REQUEST_TIMEOUT_MS, RUN_TIMEOUT_MS } from '../core/defaults.js'
+import { MOCK_DEFAULTS, REQUEST_TIMEOUT_MS, RUN_TIMEOUT_MS } from '../core/defaults.js'
 import { setMaxListeners } from 'node:events'
-import { readFileSync, rmSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import os from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { cases as allCases, suites as allSuites } from '../../suites/index.js'
 import { createRelayService, RelayMockError, type RelayService } from '../core/mock.js'
 import { maskToken } from '../core/journal.js'
+import { RELAY_MOCK_VERSION } from '../core/version.js'
 import { casePasses, caseStatus, countCases, evaluate, expectedCalls, type VerdictPolicy } from '../core/rules/index.js'
 import { toClientReport } from '../core/rules/report.js'
 import type { ConformanceCase } from '../core/rules/suite.js'
@@ -165,23 +165,6 @@ export function toRelayEnv(visit: ClientVisit, baseUrl: string, token: string, r
   }
 }
 
-let cachedVersion: string | undefined
-/** relay-mock's version, from the package.json above this file (in src, dist or the bundle). */
-export function packageVersion(): string {
-  if (cachedVersion) return cachedVersion
-  let dir = dirname(fileURLToPath(import.meta.url))
-  for (let i = 0; i < 5; i++) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string }
-      if (pkg.name === 'relay-mock' && pkg.version) return (cachedVersion = pkg.version)
-    } catch {
-      // Not here: look one folder up.
-    }
-    dir = dirname(dir)
-  }
-  return (cachedVersion = '0.0.0')
-}
-
 /** The clean-ups of the runs in progress: one set of process listeners serves them all. */
 const activeRuns = new Set<() => void>()
 
@@ -314,7 +297,8 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const settings = toSettings(options)
   const flows = [...new Set(selected.map((kase) => kase.flow))]
 
-  const service = await createRelayService({ tokens: [], seed: options.seed, vehicles: options.vehicles, scenarios: options.scenarios })
+  // Every body the mock reads is journaled whole (up to its body limit): a rule never checks a prefix.
+  const service = await createRelayService({ tokens: [], seed: options.seed, vehicles: options.vehicles, scenarios: options.scenarios, journalBodyBytes: MOCK_DEFAULTS.bodyLimit })
   const dir = await mkdtemp(join(os.tmpdir(), 'relay-mock-'))
   const untrack = trackRun(() => rmSync(dir, { recursive: true, force: true }))
   const context: RunContext = { ...settings, service, dir, options, stop: new AbortController() }
@@ -353,7 +337,7 @@ function summarize(cases: CaseResult[], run: Pick<RunSummary, 'wallMs' | 'client
     clientMs: run.clientMs,
     wallMs: run.wallMs,
     startedAt: run.startedAt,
-    version: packageVersion(),
+    version: RELAY_MOCK_VERSION,
     client: run.client,
     flows: run.flows,
   }
@@ -502,8 +486,8 @@ async function runCase(context: RunContext, kase: ConformanceCase, slot: number)
     const clientVisit: ClientVisit = { ...visit, flow: kase.flow }
     const start: CaseStart = { id: kase.id, flow: kase.flow, scenario: kase.scenario, title: kase.title, visit, baseUrl, worldId: world.id }
     for (const reporter of reporters) await reporter.onCaseStart?.(start)
-    const listeners = reporters.filter((reporter) => reporter.onRequest)
-    const unsubscribe = listeners.length > 0 ? world.journal.subscribe((entry) => listeners.forEach((reporter) => reporter.onRequest!(entry, start))) : undefined
+    // One subscription per reporter: one that throws is reported and stops neither the others nor the case.
+    const unsubscribes = reporters.flatMap((reporter) => (reporter.onRequest ? [world.journal.subscribe((entry) => reporter.onRequest!(entry, start))] : []))
     const env = toRelayEnv(clientVisit, baseUrl, world.token, join(context.dir, `run-${slot + 1}.json`), context.options.requestTimeoutMs ?? RUN_DEFAULTS.requestTimeoutMs)
     const run = await runClient(context, clientVisit, env)
     // A request still held open (a hung one the client never gave up on) is journaled when its
@@ -511,7 +495,7 @@ async function runCase(context: RunContext, kase: ConformanceCase, slot: number)
     closed = true
     await close(server)
     await new Promise((resolve) => setImmediate(resolve))
-    unsubscribe?.()
+    for (const unsubscribe of unsubscribes) unsubscribe()
 
     const requests = world.journal.entries()
     const caseContext: CaseContext = { flow: kase.flow, requests, token: world.token, visit, client: run, outcome: kase.outcome, faults: kase.faults, deadlineMs: context.timeoutMs }

@@ -142,6 +142,33 @@ describe('evaluate', () => {
     expect(statusOf({ ...context, token: maskToken('rm_someone_elses_token') }, 'auth.bearer')).toBe('failed')
   })
 
+  it('judges a body longer than the journal keeps as the mock read it: JSON, its fields not checked rather than guessed from its start', async () => {
+    const service = await createRelayService({ tokens: [] })
+    const world = await service.addWorld({ scenario: 'existing-vehicle' })
+    const headers = { authorization: `Bearer ${world.token}`, 'content-type': 'application/json' }
+    await service.handle({ method: 'GET', url: `/rental-companies?kennitala=${world.visit.ownerKennitala}`, headers, world })
+    const vehicles = JSON.parse((await service.handle({ method: 'GET', url: `/vehicles?plate=${world.visit.plate}`, headers, world })).text) as { id: string }[]
+    const body = { locationId: world.location.id, vehicleId: vehicles[0].id, amount: { amount: world.visit.amount, currency: 'ISK' }, startedOn: world.visit.visitStart, endedOn: world.visit.visitEnd }
+    // Valid JSON that starts with 5,000 spaces: the journal's 4 KiB prefix is blank, the mock reads it whole.
+    const answer = await service.handle({ method: 'POST', url: '/payments', headers, body: `${' '.repeat(5_000)}${JSON.stringify(body)}`, world })
+    expect(answer.status).toBe(201)
+    const context = { flow: 'advanced' as const, requests: world.journal.entries(), token: world.token, visit: { ...world.visit, locationId: world.location.id } }
+    expect(context.requests[2].request.bodyTruncated).toBe(true)
+    expect(statusOf(context, 'http.json-body')).toBe('passed')
+    for (const rule of ['advanced.payment-body', 'advanced.first-vehicle']) {
+      expect(evaluate(context).find((check) => check.rule === rule)).toMatchObject({ status: 'skipped', message: expect.stringContaining('the journal kept only its first 4096 characters') })
+    }
+  })
+
+  it('names the mock\'s reason for a long body it could not read, though the journal kept only its start', async () => {
+    const service = await createRelayService({ tokens: [] })
+    const world = await service.addWorld({ scenario: 'existing-vehicle' })
+    const headers = { authorization: `Bearer ${world.token}`, 'content-type': 'application/json' }
+    await service.handle({ method: 'POST', url: '/payments', headers, body: `{"note": "${'x'.repeat(5_000)}"`, world })
+    const context = { flow: 'advanced' as const, requests: world.journal.entries(), token: world.token }
+    expect(evaluate(context).find((check) => check.rule === 'http.json-body')).toMatchObject({ status: 'failed', message: expect.stringContaining('(the start of it), which the service does not read: The body is not valid JSON') })
+  })
+
   it('reports a crashing rule as a failure that names relay-mock, not as a pass', async () => {
     const context = await caseOf('simple', 'default', [])
     const broken = { ...context, get requests(): never { throw new Error('boom') } }

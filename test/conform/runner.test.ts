@@ -1,7 +1,8 @@
 // The runner with real client processes: the environment contract, timeouts that kill the whole
 // tree, nothing left behind, set-up errors, and in-process function clients.
 import { execFileSync } from 'node:child_process'
-import { describe, expect, it } from 'vitest'
+import { readFileSync } from 'node:fs'
+import { describe, expect, it, vi } from 'vitest'
 import { RelayMockError } from '../../src/core/mock.js'
 import type { CaseResult } from '../../src/core/rules/types.js'
 import { runConformance, selectCases, type RelayEnv } from '../../src/node/runner.js'
@@ -103,6 +104,54 @@ describe('runConformance with a function client', () => {
     expect(JSON.parse(seen!.env.RELAY_VISIT)).toEqual(seen!.visit)
     expect(result.cases[0]).toMatchObject({ status: 'passed', report: { outcome: 'skipped' } })
     expect(result.cases[0].requests.map((entry) => entry.route)).toEqual(['GET /rental-companies'])
+  })
+
+  it('journals every body the mock reads whole, so a long but valid payment body is checked, not skipped', async () => {
+    const result = await runConformance({
+      client: async (visit, env) => {
+        const headers = { authorization: `Bearer ${env.RELAY_API_TOKEN}`, 'content-type': 'application/json' }
+        const body = { location: visit.locationId, vehicle: { owner: visit.ownerKennitala, plate: visit.plate, acquiredOn: visit.registrationDate }, visit: { startedOn: visit.visitStart, endedOn: visit.visitEnd }, payment: { amount: visit.amount, currency: visit.currency } }
+        const answer = await fetch(`${env.RELAY_BASE_URL}/payment`, { method: 'POST', headers, body: `${' '.repeat(10_000)}${JSON.stringify(body)}` })
+        const { id } = (await answer.json()) as { id: string }
+        return { outcome: 'paid', paymentId: id }
+      },
+      cases: ['simple/accepted'],
+    })
+    expect(result.cases[0].requests[0].request).not.toHaveProperty('bodyTruncated')
+    expect(result.cases[0].checks.find((check) => check.rule === 'simple.body')).toMatchObject({ status: 'passed' })
+  })
+
+  it("records relay-mock's version as package.json gives it (the one version source)", async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+    const result = await runConformance({ client: async () => ({ outcome: 'skipped' }), cases: ['advanced/unknown-owner'] })
+    expect(result.summary.version).toBe(version)
+  })
+
+  it("tells every reporter of every request though one reporter's onRequest throws, and blames no client for it", async () => {
+    const heard: string[] = []
+    const reported = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      const result = await runConformance({
+        client: async (visit, env) => {
+          await fetch(`${env.RELAY_BASE_URL}/rental-companies?kennitala=${visit.ownerKennitala}`, { headers: { authorization: `Bearer ${env.RELAY_API_TOKEN}` } })
+          return { outcome: 'skipped' }
+        },
+        cases: ['advanced/unknown-owner'],
+        reporters: [
+          {
+            onRequest() {
+              throw new Error('a reporter broke')
+            },
+          },
+          { onRequest: (entry) => void heard.push(entry.route ?? '') },
+        ],
+      })
+      expect(heard).toEqual(['GET /rental-companies'])
+      expect(result.cases[0].status).toBe('passed')
+      expect(reported.mock.calls.map((call) => String(call[0]))).toEqual([expect.stringContaining('a journal subscriber failed on journal entry 1 (a reporter broke)')])
+    } finally {
+      reported.mockRestore()
+    }
   })
 
   it('counts a thrown error as exit 1', async () => {

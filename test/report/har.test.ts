@@ -121,6 +121,26 @@ describe('fromHar', () => {
   })
 })
 
+describe('a body longer than the journal keeps', () => {
+  it("goes out as its start with its whole size and the mock's verdict, and comes back judged as the mock judged it", async () => {
+    const long = `${' '.repeat(5_000)}${JSON.stringify({ plate: 'AB123', country: 'is' })}`
+    const { entries } = await converse('new-vehicle', () => [
+      { method: 'POST', url: '/vehicles', rawBody: long, headers: { 'content-type': 'application/json' } },
+      { method: 'POST', url: '/vehicles', rawBody: `${long.slice(0, -1)},`, headers: { 'content-type': 'application/json' } },
+    ])
+    const har = toHar(entries, { baseUrl: 'http://relay.test' })
+    expect(har.log.entries[0].request.bodySize).toBe(Buffer.byteLength(long))
+    expect(har.log.entries[0].request.postData!.text).toHaveLength(4096)
+    const back = fromHar(har)
+    expect(back.map((entry) => [entry.request.bodyTruncated, entry.request.bodyBytes, entry.request.bodyError])).toEqual([
+      [true, Buffer.byteLength(long), undefined],
+      [true, Buffer.byteLength(long), expect.stringMatching(/not valid JSON/)],
+    ])
+    expect(evaluate({ flow: 'advanced', requests: back.slice(0, 1) }).find((check) => check.rule === 'http.json-body')?.status).toBe('passed')
+    expect(evaluate({ flow: 'advanced', requests: back.slice(1) }).find((check) => check.rule === 'http.json-body')?.status).toBe('failed')
+  })
+})
+
 describe('fromHarConversations', () => {
   it('keeps apart the conversations of a capture: each HAR page, each service address', async () => {
     const { entries } = await mixedConversation()

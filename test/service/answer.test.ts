@@ -70,7 +70,7 @@ describe('a journal subscriber that fails on an entry', () => {
       expect(heard).toEqual([1])
       expect(service.world.journal.entries().map((entry) => entry.response.status)).toEqual([200])
       expect(reported).toHaveBeenCalledTimes(1)
-      expect(String(reported.mock.calls[0][0])).toMatch(/a journal subscriber failed on entry 1 \(a reporter broke\); the request was answered and journaled as usual/)
+      expect(String(reported.mock.calls[0][0])).toMatch(/a journal subscriber failed on journal entry 1 \(a reporter broke\); the request was answered and journaled as usual/)
     } finally {
       reported.mockRestore()
     }

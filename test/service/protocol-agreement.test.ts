@@ -20,6 +20,7 @@ interface Row {
 
 const good = { authorization: `Bearer ${TOKEN}` }
 const vehicle = JSON.stringify({ plate: 'AB123', country: 'is' })
+const LONG_JSON = JSON.stringify({ plate: 'AB123', country: 'is', note: 'þ'.repeat(5_000) })
 
 const rows: Row[] = [
   { what: 'a correct GET', method: 'GET', url: '/vehicles?plate=AB123', headers: good },
@@ -47,6 +48,11 @@ const rows: Row[] = [
   ].map((type) => ({ what: `a body as ${type}`, method: 'POST', url: '/vehicles', headers: { ...good, 'content-type': type }, body: vehicle })),
   { what: 'a body with no Content-Type', method: 'POST', url: '/vehicles', headers: good, body: vehicle },
   { what: 'a body that is not JSON', method: 'POST', url: '/vehicles', headers: { ...good, 'content-type': 'application/json' }, body: '{plate: AB123}' },
+  // Longer than the 4 KiB of a body the journal keeps: the rule judges the whole body, as the mock read it.
+  { what: 'a long valid body', method: 'POST', url: '/vehicles', headers: { ...good, 'content-type': 'application/json' }, body: LONG_JSON },
+  { what: 'a long body that is not JSON', method: 'POST', url: '/vehicles', headers: { ...good, 'content-type': 'application/json' }, body: `${LONG_JSON.slice(0, -1)},` },
+  { what: 'a long valid body to a route that reads none', method: 'GET', url: '/vehicles?plate=AB123', headers: { ...good, 'content-type': 'application/json' }, body: LONG_JSON },
+  { what: 'a body over the size limit', method: 'POST', url: '/vehicles', headers: { ...good, 'content-type': 'application/json' }, body: JSON.stringify({ plate: 'AB123', country: 'is', note: 'x'.repeat(2 * 1024 * 1024) }) },
 ]
 
 describe('the mock and the rules agree on the protocol', () => {
@@ -61,6 +67,23 @@ describe('the mock and the rules agree on the protocol', () => {
     const broken = PROTOCOL_RULES.filter((id) => ruleById(id)!.check({ flow: 'advanced', requests: [entry], token: TOKEN }).status === 'failed')
     const turnedAway = [400, 401, 404, 405, 413, 415].includes(answer.status)
     expect({ status: answer.status, broken: broken.length > 0 }).toEqual({ status: answer.status, broken: turnedAway })
+  })
+})
+
+// On an unknown path the mock authenticates nothing, so auth.bearer reads the header itself: it must read
+// it as the mock reads it on a known path (the scheme in any case, spaces after it).
+describe('auth.bearer reads a header on an unknown path as the mock reads it on a known one', () => {
+  let service: RelayService
+  beforeAll(async () => {
+    service = await createRelayService({ tokens: [TOKEN], scenario: 'new-vehicle' })
+  })
+  const authorizations = [`Bearer ${TOKEN}`, `bearer ${TOKEN}`, `BEARER   ${TOKEN}`, `Bearer ${TOKEN} `, 'Bearer someone-else', `Bearer ${TOKEN} extra`, `Basic ${TOKEN}`, `Bearer`]
+  it.each(authorizations)('Authorization: %s', async (authorization) => {
+    const known = await service.handle({ method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization } })
+    await service.handle({ method: 'GET', url: '/nope', headers: { authorization } })
+    const entry = service.journal.latest()!
+    const verdict = ruleById('auth.bearer')!.check({ flow: 'advanced', requests: [entry], token: TOKEN }).status
+    expect({ known: known.status === 401, rule: verdict === 'failed' }).toEqual({ known: known.status === 401, rule: known.status === 401 })
   })
 })
 

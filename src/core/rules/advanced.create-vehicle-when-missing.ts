@@ -4,7 +4,7 @@
 import { normalizePlate } from '../store.js'
 import { plural } from '../text.js'
 import { defineRule } from './define.js'
-import { at, unreadableBody, bodyOf, callAfter, fail, fieldProblems, isRecord, pass, show, skip, vehicleFacts } from './facts.js'
+import { at, bodyUnreadable, bodyOf, callAfter, fail, fieldProblems, isRecord, pass, show, skip, vehicleFacts } from './facts.js'
 
 export default defineRule({
   id: 'advanced.create-vehicle-when-missing',
@@ -25,7 +25,8 @@ export default defineRule({
     if (next.route !== 'POST /vehicles') {
       return fail(`Expected POST /vehicles ${show(expected)} ${after}; the next call was ${at(requests, next)}.`, { seq: next.seq, expected, actual: next.route })
     }
-    if (unreadableBody(next)) return skip(`Could not read the body of ${at(requests, next)}: it is not JSON (see http.json-body).`)
+    const unreadable = bodyUnreadable(requests, next)
+    if (unreadable) return skip(unreadable)
     const body = bodyOf(next)
     const problems: string[] = []
     if (!isRecord(body)) problems.push(`the body ${show(body)} is not a JSON object`)

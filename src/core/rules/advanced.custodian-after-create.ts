@@ -6,7 +6,7 @@
 // `acquiredOn` may be `YYYY-MM-DD HH:MM:SS` (the interface's example) or `YYYY-MM-DD`.
 import { isDate, isTimestamp } from '../schemas.js'
 import { defineRule } from './define.js'
-import { at, unreadableBody, bodyOf, callAfter, companyFacts, createdVehicle, fail, fieldProblems, isRecord, pass, show, skip, vehicleFacts } from './facts.js'
+import { at, bodyUnreadable, bodyOf, callAfter, companyFacts, createdVehicle, fail, fieldProblems, isRecord, pass, show, skip, vehicleFacts } from './facts.js'
 
 export default defineRule({
   id: 'advanced.custodian-after-create',
@@ -34,7 +34,8 @@ export default defineRule({
     if (next.route !== 'POST /custodians') {
       return fail(`Expected POST /custodians ${after}; the next call was ${at(requests, next)}.`, { seq: next.seq, expected, actual: next.route })
     }
-    if (unreadableBody(next)) return skip(`Could not read the body of ${at(requests, next)}: it is not JSON (see http.json-body).`)
+    const unreadable = bodyUnreadable(requests, next)
+    if (unreadable) return skip(unreadable)
     const body = bodyOf(next)
     const problems: string[] = []
     if (!isRecord(body)) problems.push(`the body ${show(body)} is not a JSON object`)

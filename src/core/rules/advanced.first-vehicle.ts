@@ -2,7 +2,7 @@
 // mock's answer to GET /vehicles. Applies only when vehicles were found; the id of a newly created
 // vehicle is advanced.payment-body's to check.
 import { defineRule } from './define.js'
-import { at, bodyOf, callsTo, fail, pass, show, skip, valueAt, vehicleFacts } from './facts.js'
+import { at, bodyOf, bodyUnreadable, callsTo, fail, pass, show, skip, valueAt, vehicleFacts } from './facts.js'
 
 const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth']
 
@@ -18,8 +18,10 @@ export default defineRule({
     if (vehicles.kind === 'none') return skip(`Does not apply: ${vehicles.why}.`)
     const payments = callsTo(requests, 'POST /payments')
     if (payments.length === 0) return skip('Does not apply: no payment was made (see advanced.single-payment).')
+    const readable = payments.filter((entry) => !bodyUnreadable(requests, entry))
+    if (readable.length === 0) return skip(bodyUnreadable(requests, payments[0])!)
     const first = vehicles.vehicles[0].id
-    for (const payment of payments) {
+    for (const payment of readable) {
       const sent = valueAt(bodyOf(payment), 'vehicleId')
       if (sent === first) continue
       const index = vehicles.vehicles.findIndex((v) => v.id === sent)

@@ -7,7 +7,7 @@
 // gives it. Which listed vehicle is used is advanced.first-vehicle's to check.
 import { isTimestamp, uuid } from '../schemas.js'
 import { defineRule } from './define.js'
-import { at, bodyOf, callsTo, unreadableBody, createdVehicle, fail, firstFaultyBody, isRecord, pass, show, skip } from './facts.js'
+import { at, bodyOf, callsTo, bodyUnreadable, createdVehicle, fail, firstFaultyBody, isRecord, pass, show, skip } from './facts.js'
 import type { CaseVisit } from './types.js'
 
 const FIELDS = ['locationId', 'vehicleId', 'amount', 'startedOn', 'endedOn', 'status']
@@ -58,8 +58,8 @@ export default defineRule({
     const payments = callsTo(requests, 'POST /payments')
     if (payments.length === 0) return skip('Does not apply: no POST /payments was made.')
     const newVehicle = createdVehicle(requests)?.id
-    const readable = payments.filter((entry) => !unreadableBody(entry))
-    if (readable.length === 0) return skip(`Could not read the body of ${at(requests, payments[0])}: it is not JSON (see http.json-body).`)
+    const readable = payments.filter((entry) => !bodyUnreadable(requests, entry))
+    if (readable.length === 0) return skip(bodyUnreadable(requests, payments[0])!)
     const faulty = firstFaultyBody(readable, (body) => problemsOf(body, visit, newVehicle))
     if (!faulty) return pass(`The payment body carried the visit as the interface requires.`)
     const expected = visit

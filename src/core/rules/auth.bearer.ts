@@ -3,7 +3,7 @@
 // "the token of this world". For a request to an unknown path the mock never authenticates, so the
 // header itself is read: well-formed, and (when the case's token is known) the same token, compared
 // through the journal's mask since the journal never stores a token.
-import { maskAuthorization } from '../journal.js'
+import { maskToken } from '../journal.js'
 import type { JournalEntry } from '../journal.js'
 import { parseBearer } from '../protocol.js'
 import { allOf, capitalize, plural } from '../text.js'
@@ -16,8 +16,10 @@ function fault(entry: JournalEntry, token: string | undefined): string | undefin
   if (verdict === 'missing') return 'sent no Authorization header'
   if (verdict === 'malformed') return `sent "Authorization: ${sent}", which is not "Bearer <token>"`
   if (verdict === 'unknown-token') return `sent a token that is not the case's (RELAY_API_TOKEN): "${sent}"`
-  // The token may come masked (from relay-mock's own HAR): compare it as given and as the journal masks it.
-  if (entry.route === null && token !== undefined && sent !== maskAuthorization(`Bearer ${token}`) && sent !== `Bearer ${token}`) {
+  // The token may come masked (from relay-mock's own HAR): compare it as given and as the journal masks
+  // it, read as the mock reads a header (any case of "Bearer", any spaces after it).
+  const read = entry.route === null && token !== undefined ? parseBearer(sent) : undefined
+  if (read?.verdict === 'ok' && read.token !== token && read.token !== maskToken(token!)) {
     return `sent a token that is not the case's (RELAY_API_TOKEN): "${sent}"`
   }
   return undefined

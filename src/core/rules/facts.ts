@@ -3,6 +3,7 @@
 // recorded). Deriving facts from the answers, not from the case's inputs, lets the rules that
 // need no visit run live on the serve page too.
 import type { JournalEntry } from '../journal.js'
+import { parseJsonText } from '../protocol.js'
 import { clipJson } from '../text.js'
 import { serviceRoutes } from '../handlers/index.js'
 import type { Flow, Outcome, RuleOutcome } from './types.js'
@@ -55,20 +56,33 @@ export function show(value: unknown): string {
   return clipJson(value, 200)
 }
 
-/** The parsed JSON body of a request, whatever its Content-Type (http.json-body judges that). */
+/**
+ * The parsed JSON body of a request, whatever its Content-Type (http.json-body judges that); undefined
+ * when it has none or it cannot be read (see bodyUnreadable).
+ */
 export function bodyOf(entry: JournalEntry): unknown {
-  if (entry.request.body !== undefined) return entry.request.body
-  if (entry.request.bodyText === undefined) return undefined
-  try {
-    return JSON.parse(entry.request.bodyText)
-  } catch {
-    return undefined
-  }
+  const { request } = entry
+  if (request.body !== undefined) return request.body
+  if (request.bodyText === undefined || request.bodyError !== undefined || request.bodyTruncated) return undefined
+  const read = parseJsonText(request.bodyText)
+  return 'value' in read ? read.value : undefined
 }
 
-/** True when the request sent a body that is not JSON: its fields are unreadable, and http.json-body names that. */
-export function unreadableBody(entry: JournalEntry): boolean {
-  return entry.request.bodyText !== undefined && entry.request.bodyText !== '' && bodyOf(entry) === undefined
+/**
+ * Why the rules cannot read the fields of a request's body, as a sentence, or undefined when they can (or it
+ * has none): it is not JSON the service reads (http.json-body names that), or the journal kept only the
+ * prefix of a long one, which the service read whole (a check of its fields would be a guess).
+ */
+export function bodyUnreadable(requests: ReadonlyArray<JournalEntry>, entry: JournalEntry): string | undefined {
+  const { request } = entry
+  if (request.bodyText === undefined || request.bodyText === '' || request.body !== undefined) return undefined
+  const where = `Could not read the body of ${at(requests, entry)}`
+  if (request.bodyError !== undefined) return `${where} (see http.json-body): ${request.bodyError}`
+  if (request.bodyTruncated) {
+    return `${where}: it is ${request.bodyBytes ?? 'more'} bytes, and the journal kept only its first ${request.bodyText.length} characters (journalBodyBytes), so its fields are not checked.`
+  }
+  const read = parseJsonText(request.bodyText)
+  return 'value' in read ? undefined : `${where} (see http.json-body): ${read.problem}`
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

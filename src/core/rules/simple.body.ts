@@ -6,7 +6,7 @@
 import { isDate, isTimestamp, uuid } from '../schemas.js'
 import { normalizePlate } from '../store.js'
 import { defineRule } from './define.js'
-import { at, bodyOf, callsTo, unreadableBody, fail, firstFaultyBody, isRecord, pass, show, skip, valueAt } from './facts.js'
+import { at, bodyOf, callsTo, bodyUnreadable, fail, firstFaultyBody, isRecord, pass, show, skip, valueAt } from './facts.js'
 import type { CaseVisit } from './types.js'
 
 const SHAPE: Record<string, string[]> = {
@@ -66,8 +66,8 @@ export default defineRule({
   check({ requests, visit }) {
     const payments = callsTo(requests, 'POST /payment')
     if (payments.length === 0) return skip('Does not apply: no POST /payment was made (see simple.one-request).')
-    const readable = payments.filter((entry) => !unreadableBody(entry))
-    if (readable.length === 0) return skip(`Could not read the body of ${at(requests, payments[0])}: it is not JSON (see http.json-body).`)
+    const readable = payments.filter((entry) => !bodyUnreadable(requests, entry))
+    if (readable.length === 0) return skip(bodyUnreadable(requests, payments[0])!)
     const faulty = firstFaultyBody(readable, (body) => problemsOf(body, visit))
     if (!faulty) return pass(`The body carried the visit as the interface requires.`)
     const expected = visit
