@@ -128,7 +128,7 @@ class Segmented<T extends object> {
   /** How many records at the front of the oldest segment are removed. */
   #removed = 0
   #count = 0
-  /** Every record removed, however: a query leaves out what the library still holds of them. */
+  /** Every record removed after the library was given it: a query leaves out what the library still holds of them. */
   readonly #gone = new WeakSet<T>()
 
   /** Stores a copy of `values`, and answers it, at once. */
@@ -147,8 +147,10 @@ class Segmented<T extends object> {
   delete(record: T): void {
     const first = this.#segments[0]
     this.#count--
-    this.#gone.add(record)
     if (first?.records[this.#removed] === record) {
+      // Only a record the library was given can come back from a query: only it needs marking. A world at
+      // its cap removes one record per create, and a WeakSet entry for each is work for every collection.
+      if (this.#removed < first.handed) this.#gone.add(record)
       this.#removed++
       // The newest segment stays while it can still take records, so that a create never makes one for one record.
       if (this.#removed === first.records.length && (this.#segments.length > 1 || first.records.length >= SEGMENT)) {
@@ -163,7 +165,10 @@ class Segmented<T extends object> {
     if (!segment) return
     const at = segment.records.indexOf(record)
     segment.records.splice(at, 1)
-    if (at < segment.handed) segment.handed--
+    if (at < segment.handed) {
+      this.#gone.add(record)
+      segment.handed--
+    }
   }
 
   all(): T[] {

@@ -149,6 +149,16 @@ describe('a query through @msw/data', () => {
     expect(await store.payments.findFirst()).toBe(store.payments.byId(id(150)))
   })
 
+  it('never answers a record the library was given, once the cap removed it, up to the last one given', async () => {
+    const store = layerStore(createStore(), { maxRecords: 5 })
+    for (let i = 0; i < 5; i++) store.payments.create(payment(i, 'new'))
+    // The library is given 0..4; then every one of them is removed, the last one given included.
+    expect(await store.payments.findMany()).toHaveLength(5)
+    for (let i = 5; i < 10; i++) store.payments.create(payment(i, 'new'))
+    expect((await store.payments.findMany()).map((p) => p.id)).toEqual([5, 6, 7, 8, 9].map(id))
+    expect(await store.payments.findFirst((q) => q.where({ id: id(4) }))).toBeUndefined()
+  })
+
   it('finds a record a test froze (the library holds a copy) and the store\'s own record is what it answers; the next query works too', async () => {
     const store = createStore()
     const frozen = Object.freeze(store.payments.create(payment(1, 'paid')))
