@@ -24,8 +24,8 @@ module.exports = {
     {
       name: 'core-is-runtime-neutral',
       severity: 'error',
-      comment: 'The core speaks plain data and Fetch: no node:* module.',
-      from: { path: '^src/core/' },
+      comment: 'The core, the dev tools and the runtime-neutral entry (src/index.ts, which mounts the dev tools in-process under msw) speak plain data and Fetch: no node:* module.',
+      from: { path: '^src/(core/|devtools/|index\\.ts$)' },
       to: { dependencyTypes: ['core'] },
     },
     {

@@ -25,7 +25,8 @@ function cruise(): { status: number | null; output: string } {
 
 it('fails a core module that imports a dev tool, a Node module, or sits on a cycle', () => {
   write('tsconfig.json', JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true } }))
-  write('src/devtools/page.ts', "export const page = 'page'\n")
+  write('src/devtools/page.ts', "import { readFile } from 'node:fs/promises'\nexport const page = readFile\n")
+  write('src/index.ts', "import os from 'node:os'\nexport const index = os\n")
   write('src/core/store.ts', "import { page } from '../devtools/page.js'\nimport { readFileSync } from 'node:fs'\nimport { b } from './b.js'\nexport const a = [page, readFileSync, b]\n")
   write('src/core/b.ts', "import { a } from './store.js'\nexport const b = () => a\n")
   write('src/node/server.ts', "import { run } from '../cli/index.js'\nexport const serve = run\n")
@@ -37,6 +38,9 @@ it('fails a core module that imports a dev tool, a Node module, or sits on a cyc
   expect(status).not.toBe(0)
   expect(output).toContain('core-knows-no-tools: src/core/store.ts → src/devtools/page.ts')
   expect(output).toContain('core-is-runtime-neutral: src/core/store.ts → fs')
+  // The dev tools and the runtime-neutral entry run in-process under msw, in a browser too.
+  expect(output).toContain('core-is-runtime-neutral: src/devtools/page.ts → fs/promises')
+  expect(output).toContain('core-is-runtime-neutral: src/index.ts → os')
   expect(output).toContain('no-cycles')
   expect(output).toContain('node-below-cli: src/node/server.ts → src/cli/index.ts')
   // The entry files sit at the top with the CLI, though they are not in its folder.
