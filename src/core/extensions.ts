@@ -1,0 +1,126 @@
+// The dev tools mounted on a service (the admin API, the live page) and their routes. Their paths are
+// theirs alone and are answered before the service's; their auth is their own, since the admin token
+// reaches every world and a public route (the OpenAPI documents, the live page's shell) reads none.
+import { describeError, RelayMockError } from './errors.js'
+import { maskAuthorization } from './mask.js'
+import { toProblem, type Reply } from './problems.js'
+import { compileRoutes, header, parseBearer, parseQuery, resolveRoute, type CompiledRoute } from './protocol.js'
+import { CONTINUE, toResponse, withoutBody } from './response.js'
+import type { RelayRequest, RelayResponse, RelayService, RelayServiceSettings, ServiceExtension } from './service.js'
+import type { World } from './world.js'
+import type { Worlds } from './worlds.js'
+
+/**
+ * A service's dev tools: mounting one, telling whether a path is theirs, and answering it.
+ * @example
+ * const extensions = createExtensions({ settings, worlds })
+ * extensions.use(devtools(), service)
+ * if (extensions.isExtensionPath('/__relay/worlds')) answer = await extensions.answer(request, '/__relay/worlds', '')
+ */
+export function createExtensions({ settings, worlds }: { settings: RelayServiceSettings; worlds: Worlds }) {
+  const mounted: ServiceExtension[] = []
+  let compiled: CompiledRoute[] = []
+  /** The first segments of the dev tools' paths, with their slash (e.g. `/__relay`): theirs alone. */
+  const prefixes: string[] = []
+
+  /** Mounts a dev tool: its routes and its journal subscription. */
+  function use(extension: ServiceExtension, service: RelayService): void {
+    mounted.push(extension)
+    const routes = extension.routes?.(service) ?? []
+    compiled = [...compiled, ...compileRoutes(routes)]
+    for (const route of routes) {
+      const prefix = `/${route.path.split('/')[1]}`
+      if (!prefixes.includes(prefix)) prefixes.push(prefix)
+    }
+  }
+
+  /** Whether a path's first segment is a dev tool's: `/__relay` and `/__relay/...`, not `/__relayx`. */
+  function isExtensionPath(path: string): boolean {
+    for (const prefix of prefixes) {
+      if (path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === SLASH)) return true
+    }
+    return false
+  }
+
+  /** Answers a request on a dev tool's path; a tool's failure is an answer too. */
+  async function answer(request: RelayRequest, path: string, search: string): Promise<RelayResponse> {
+    const response = await respond(request, path, search).catch((error: unknown) =>
+      toResponse(toProblem(error instanceof RelayMockError ? 422 : 500, describeError(error))),
+    )
+    return request.method === 'HEAD' && response !== CONTINUE ? withoutBody(response) : response
+  }
+
+  async function respond(request: RelayRequest, path: string, search: string): Promise<RelayResponse> {
+    const found = resolveRoute(compiled, request.method, path)
+    if ('reply' in found) return toResponse(found.reply)
+    const query = parseQuery(search)
+    const reached = adminWorld(request, query, worlds, settings.adminToken)
+    if ('reply' in reached) {
+      if (!found.route.public) return toResponse(reached.reply)
+    } else reached.world.lastUsed = Date.now()
+    // A public route (the OpenAPI documents, the admin index, the live page's shell) reads no world.
+    const world = 'world' in reached ? reached.world : worlds.first()
+    const admin = 'world' in reached && reached.admin
+    if (request.bodyPending) return CONTINUE
+    return toResponse(await found.route.handle({ world, params: found.params, query, body: safeJson(request.body), headers: request.headers, admin }))
+  }
+
+  return {
+    /** The dev tools mounted, in order: each hears of every entry recorded and every world reset. */
+    mounted: mounted as ReadonlyArray<ServiceExtension>,
+    use,
+    isExtensionPath,
+    answer,
+  }
+}
+
+export type Extensions = ReturnType<typeof createExtensions>
+
+/**
+ * The world an admin call reads or changes: its bearer token's, and no other. The admin token
+ * reaches every world (`?world=<id>`, else the first). Tokens are never read from the URL, where
+ * they would land in logs and histories.
+ */
+function adminWorld(request: RelayRequest, query: Record<string, string>, worlds: Worlds, adminToken: string | undefined): { world: World; admin: boolean } | { reply: Reply } {
+  const challenge = { 'www-authenticate': 'Bearer realm="relay-admin"' }
+  const authorization = header(request.headers, 'authorization')
+  if (!authorization) {
+    return {
+      reply: toProblem(
+        401,
+        "The admin API reads and changes one world: send that world's token as Authorization: Bearer <token> (the live page takes it from its address, /__relay/#token=<token>).",
+        undefined,
+        challenge,
+      ),
+    }
+  }
+  const bearer = parseBearer(authorization)
+  const token = bearer.verdict === 'ok' ? bearer.token : undefined
+  if (!token) {
+    return { reply: toProblem(401, `The Authorization header is malformed (${maskAuthorization(authorization)}). Please send exactly: Authorization: Bearer <token>.`, undefined, challenge) }
+  }
+  if (adminToken !== undefined && token === adminToken) {
+    if (query.world === undefined) return { world: worlds.first(), admin: true }
+    const chosen = worlds.byId.get(query.world)
+    if (chosen) return { world: chosen, admin: true }
+    return { reply: toProblem(404, `No world has the id ${query.world}. GET /__relay/worlds lists them.`) }
+  }
+  const world = worlds.byToken.get(token)
+  if (!world || (request.world && world !== request.world)) {
+    return {
+      reply: toProblem(401, 'The bearer token is not one of this mock\'s worlds. Please send a token relay-mock serve printed, or one POST /__relay/tokens issued.', undefined, challenge),
+    }
+  }
+  return { world, admin: false }
+}
+
+const SLASH = 47
+
+function safeJson(text: string | undefined): unknown {
+  if (!text) return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,226 @@
+// One request's path through the service, whichever transport brought it: a dev tool's route, or route
+// and method → token → world → content type, charset and JSON → schema → armed fault → handler →
+// journal. Most requests are answered in the turn they were read (no promise), so that the Node server
+// writes the answer at once: only latency, a fault or a dev tool's route waits.
+import { describeError } from './errors.js'
+import type { Extensions } from './extensions.js'
+import { FAULT_KINDS, faultReply, revokedReply, SLOW_FAULT_MS, takeFault, type ArmedFault } from './faults.js'
+import type { AuthVerdict, Journal } from './journal.js'
+import { maskAuthorization } from './mask.js'
+import { toProblem, toValidationProblem, type Reply } from './problems.js'
+import { bodyHeadersRefusal, header, parseBearer, parseQueryOnce, readJsonBody, resolveRoute, SERVICE_TABLE } from './protocol.js'
+import { createRecorder, type Arrival } from './recorder.js'
+import { CONTINUE, textOf, toResponse } from './response.js'
+import type { Route } from './route.js'
+import type { RelayRequest, RelayResponse, RelayService, RelayServiceSettings } from './service.js'
+import { validate } from './validate.js'
+import type { World } from './world.js'
+import type { Worlds } from './worlds.js'
+
+/**
+ * The service's answering functions: `answer` (the pipeline itself), `handle` and `preflight` over it.
+ * @example
+ * const pipeline = createPipeline({ settings, worlds, journal, extensions })
+ * const answer = pipeline.answer({ method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: 'Bearer relay-mock-token' } })
+ */
+export function createPipeline({ settings, worlds, journal, extensions }: { settings: RelayServiceSettings; worlds: Worlds; journal: Journal; extensions: Extensions }): Pick<RelayService, 'answer' | 'handle' | 'preflight'> {
+  const byToken = worlds.byToken
+  const { isExtensionPath } = extensions
+  const record = createRecorder({ settings, journal, worlds, extensions: extensions.mounted })
+
+  /** Answers one request, as a promise: `answer` (the pipeline every transport calls) for callers that await. Never rejects. */
+  async function handle(request: RelayRequest): Promise<RelayResponse> {
+    return answer(request)
+  }
+
+  /**
+   * The pipeline itself: the answer at once when nothing in it waits (a lookup, a create, a refusal), so
+   * that a transport writes it in the same turn of the event loop; a promise when something does (an
+   * admin route, a fault, latency). Never throws, and never rejects.
+   */
+  function answer(request: RelayRequest): RelayResponse | Promise<RelayResponse> {
+    try {
+      const answered = respond(request)
+      return isPromise(answered) ? answered.catch((error: unknown) => toResponse(pipelineFailed(error, 'recording'))) : answered
+    } catch (error) {
+      // A failure after the reply was decided (journaling it, a dev tool's subscription): still an answer.
+      return toResponse(pipelineFailed(error, 'recording'))
+    }
+  }
+
+  function respond(request: RelayRequest): RelayResponse | Promise<RelayResponse> {
+    const started = performance.now()
+    // The entry's time is when the request arrived: the rules add durationMs to it for when it was answered.
+    const arrivedMs = Date.now()
+    const queryAt = request.url.indexOf('?')
+    const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt)
+    const search = queryAt === -1 ? '' : request.url.slice(queryAt)
+
+    if (isExtensionPath(path)) return extensions.answer(request, path, search)
+
+    const arrival: Arrival = { request, started, arrivedMs, path, search, query: parseQueryOnce(search), world: request.world, auth: 'missing', route: undefined, parsedBody: undefined, bodyError: undefined }
+    let ran: Ran | Promise<Ran> | undefined
+    try {
+      ran = decide(arrival, byToken, settings.bodyLimit)
+    } catch (error) {
+      ran = { reply: pipelineFailed(error) }
+    }
+    if (ran === undefined) return CONTINUE
+    if (isPromise(ran)) return ran.then((settled) => finish(arrival, settled), (error: unknown) => finish(arrival, { reply: pipelineFailed(error) }))
+    return finish(arrival, ran)
+  }
+
+  /** Waits out the latency asked for (the service's, a slow fault's), then records and answers. */
+  function finish(arrival: Arrival, { reply, fault, text }: Ran): RelayResponse | Promise<RelayResponse> {
+    const delay = latencyMs(settings.latency) + (fault?.kind === 'slow' ? SLOW_FAULT_MS : 0)
+    if (delay > 0) return new Promise((resolve) => setTimeout(resolve, delay)).then(() => record(arrival, reply, fault, text))
+    return record(arrival, reply, fault, text)
+  }
+
+  return {
+    handle,
+    answer,
+    preflight: (request) => handle({ ...request, bodyPending: true }).then((answer) => (answer === CONTINUE ? undefined : answer)),
+  }
+}
+
+/**
+ * The service's reply to a request (undefined: its body may come, see `bodyPending`). On the way it
+ * notes in `arrival` what the journal keeps: the world, the auth verdict, the route, the body.
+ */
+function decide(arrival: Arrival, worlds: ReadonlyMap<string, World>, bodyLimit: number): Ran | Promise<Ran> | undefined {
+  const { request } = arrival
+  // The token is read even for a wrong path, so that the request lands in its world's journal.
+  const checked = authenticate(header(request.headers, 'authorization'), request.world, worlds)
+  arrival.auth = checked.verdict
+  arrival.world = checked.world ?? checked.owner ?? request.world
+  if (checked.world) checked.world.lastUsed = arrival.arrivedMs
+  const found = resolveRoute(SERVICE_TABLE, request.method, arrival.path)
+  if ('reply' in found) return { reply: found.reply }
+  const route = (arrival.route = found.route)
+  if (!checked.world) return { reply: checked.reply! }
+  if (request.bodyPending) {
+    // The same checks as below, short of the body: its declared length and its type.
+    const refused = route.body ? bodyHeadersRefusal(request.headers, bodyLimit) : undefined
+    if (!refused) return undefined
+    arrival.bodyError = (refused.body as { message: string }).message
+    return { reply: route.refuse ? route.refuse({ world: checked.world, reply: refused }) : refused }
+  }
+  const body = route.body ? readJsonBody(request, bodyLimit) : undefined
+  if (body && 'reply' in body) {
+    arrival.bodyError = (body.reply.body as { message: string }).message
+    return { reply: route.refuse ? route.refuse({ world: checked.world, reply: body.reply }) : body.reply }
+  }
+  arrival.parsedBody = body?.value
+  return run(route, checked.world, found.params, arrival.query, arrival.parsedBody, request.url)
+}
+
+/** The world a request's bearer token reaches (only `bound`, on a world's own listener), or the 401 and why. */
+function authenticate(authorization: string | undefined, bound: World | undefined, worlds: ReadonlyMap<string, World>): { verdict: AuthVerdict; world?: World; reply?: Reply; owner?: World } {
+  const bearer = parseBearer(authorization)
+  if (bearer.verdict === 'missing') {
+    return { verdict: 'missing', reply: toProblem(401, 'The request has no Authorization header. Please send Authorization: Bearer <your API token>.', undefined, CHALLENGE) }
+  }
+  if (bearer.verdict === 'malformed') {
+    return {
+      verdict: 'malformed',
+      reply: toProblem(401, `The Authorization header is malformed (${maskAuthorization(authorization!)}). Please send exactly: Authorization: Bearer <your API token>.`, undefined, CHALLENGE),
+    }
+  }
+  const world = worlds.get(bearer.token)
+  // A revoked token's requests still belong to its world's journal: the client's retries must show there.
+  if (world?.revoked && (!bound || world === bound)) return { verdict: 'revoked', reply: revokedReply(), owner: world }
+  if (!world || (bound && world !== bound)) {
+    return {
+      verdict: 'unknown-token',
+      reply: toProblem(401, 'The bearer token is not recognised. Please send the token issued to your location (relay-mock serve prints it at start).', undefined, CHALLENGE),
+    }
+  }
+  return { verdict: 'ok', world }
+}
+
+/** What `run` answers: the reply, the fault it met when one was armed, and the reply's text when it is at hand. */
+interface Ran {
+  reply: Reply
+  fault?: ArmedFault
+  text?: string
+}
+
+/**
+ * Validates, then answers with the route's handler or the armed fault. Synchronous when the handler is
+ * (every route of the service's: its lookups and creates), so that the answer goes out without a turn
+ * of the microtask queue per step; a fault that applies first makes it async.
+ */
+function run(
+  route: Route<any, any>,
+  world: World,
+  params: Record<string, string>,
+  query: Record<string, string>,
+  body: unknown,
+  url: string,
+): Ran | Promise<Ran> {
+  // A read asked before of the same records is answered as it was then, without validating and
+  // handling it again (see reads.ts); a fault armed for it is still met.
+  const reads = route.method === 'GET' ? world.reads : undefined
+  const version = reads ? world.store.version() : 0
+  const kept = reads?.get(url, version)
+  let validQuery: unknown = kept ? kept.query : query
+  if (route.query && !kept) {
+    const result = validate(route.query, query)
+    if (!result.success) return { reply: toValidationProblem(route.query, result.error.issues, query, 'query') }
+    validQuery = result.data
+  }
+  let validBody: unknown = body
+  if (route.body) {
+    const result = validate(route.body, body)
+    if (!result.success) {
+      const reply = toValidationProblem(route.body, result.error.issues, body)
+      return { reply: route.refuse ? route.refuse({ world, reply }) : reply }
+    }
+    validBody = result.data
+  }
+  // An armed fault comes after auth and validation. One that applies nothing answers instead of the
+  // handler; one that applies first lets the handler change the world, then breaks its answer.
+  const fault = takeFault(world, route.id)
+  if (!fault) {
+    // The kept read is a Ran already (its reply and text): nothing is made for it.
+    if (kept) return kept
+    const reply = route.handle({ world, params, query: validQuery, body: validBody })
+    if (isPromise(reply)) return reply.then((answer) => ({ reply: answer }))
+    if (!reads) return { reply }
+    const text = textOf(reply)
+    reads.set(url, version, { query: validQuery, reply, text })
+    return { reply, text }
+  }
+  return runFaulted(route, world, fault, { world, params, query: validQuery, body: validBody })
+}
+
+async function runFaulted(route: Route<any, any>, world: World, fault: ArmedFault, context: Parameters<Route<any, any>['handle']>[0]): Promise<Ran> {
+  if (fault.kind === 'token-revoked') world.revoked = true
+  const answer = FAULT_KINDS[fault.kind].applied ? await route.handle(context) : undefined
+  const armedBy = world.scenario.faults?.includes(fault) ? `the scenario ${world.scenario.name}` : 'this world'
+  const reply = faultReply(fault, answer, Date.now(), armedBy)
+  // A refusal the fault answers instead of the handler takes the route's own shape (the simple endpoint's);
+  // a failure after applying is the service's failure, not a refusal, and stays a problem.
+  const refused = !answer && route.refuse ? route.refuse({ world, reply }) : reply
+  return { reply: refused, fault }
+}
+
+/** The service's latency for one answer: fixed, or drawn from its range. */
+function latencyMs(latency: RelayServiceSettings['latency']): number {
+  if (typeof latency === 'number') return latency
+  const [min, max] = latency
+  return min + Math.random() * (max - min)
+}
+
+/** The reply to a request the pipeline failed on: a bug of relay-mock's, said as one. */
+function pipelineFailed(error: unknown, step: 'answering' | 'recording' = 'answering'): Reply {
+  const where = step === 'answering' ? 'the request is in the journal' : 'the request may be missing from the journal'
+  return toProblem(500, `The mock failed while ${step} this request: ${describeError(error)}. This is a bug in relay-mock; ${where}.`)
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function'
+}
+
+const CHALLENGE: Readonly<Record<string, string>> = Object.freeze({ 'www-authenticate': 'Bearer realm="relay"' })

@@ -1,0 +1,203 @@
+// The pipeline's last step: a request and its answer made into a journal entry, recorded in the whole
+// journal and its world's, and told to the dev tools. It runs on every request, so an entry shares what
+// it holds the same as the last one (its headers, a bodiless request part, the response part) instead
+// of keeping a copy: a client asks the same lookup again and again.
+import { sha256 } from '@noble/hashes/sha2.js'
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
+import { isoOf } from './clock.js'
+import { FAULT_KINDS, type ArmedFault, type TransportFault } from './faults.js'
+import { tell, type AuthVerdict, type Journal, type JournalEntry } from './journal.js'
+import { maskHeader, maskHeaders, maskQuery, maskSearch, SECRET_HEADERS } from './mask.js'
+import type { Reply } from './problems.js'
+import { header, MAX_DEPTH, nestsDeeperThan, parseJsonText, utf8Bytes } from './protocol.js'
+import { JSON_HEADERS, textOf, withoutBody } from './response.js'
+import type { Route } from './route.js'
+import type { RelayRequest, RelayResponse, RelayServiceSettings, ServiceExtension } from './service.js'
+import type { World } from './world.js'
+import type { Worlds } from './worlds.js'
+
+/**
+ * What the pipeline learnt of a request before its answer: its journal entry is made of it.
+ * @example const arrival: Arrival = { request, started: performance.now(), arrivedMs: Date.now(), path: '/vehicles', search: '', query: {}, world: undefined, auth: 'missing', route: undefined, parsedBody: undefined, bodyError: undefined }
+ */
+export interface Arrival {
+  request: RelayRequest
+  /** performance.now() when it arrived, for durationMs. */
+  started: number
+  /** When it arrived, in milliseconds since the epoch (the journal dates it with isoOf). */
+  arrivedMs: number
+  path: string
+  search: string
+  query: Record<string, string>
+  world: World | undefined
+  auth: AuthVerdict
+  route: Route<any, any> | undefined
+  parsedBody: unknown
+  bodyError: string | undefined
+}
+
+/**
+ * The function that journals a request with its answer, tells the dev tools, and answers (with `text`,
+ * the reply's, when it is at hand).
+ * @example
+ * const record = createRecorder({ settings, journal, worlds, extensions })
+ * const response = record(arrival, { status: 200, body: [] }, undefined)
+ */
+export function createRecorder({ settings, journal, worlds, extensions }: { settings: RelayServiceSettings; journal: Journal; worlds: Worlds; extensions: ReadonlyArray<ServiceExtension> }) {
+  const byToken = worlds.byToken
+  let seq = 0
+
+  return function recordAndAnswer(arrival: Arrival, reply: Reply, fault: ArmedFault | undefined, replyText = textOf(reply)): RelayResponse {
+    const { request, path, search, world, route, started } = arrival
+    let { parsedBody, bodyError } = arrival
+    // A body is read even when the route did not want one, for the journal: its value, or why it is not
+    // JSON (the journal may keep only a long body's prefix, so the verdict on the whole is kept with it).
+    if (parsedBody === undefined && request.body && bodyError === undefined && !nestsDeeperThan(request.body, MAX_DEPTH)) {
+      const read = parseJsonText(request.body)
+      if ('value' in read) parsedBody = read.value
+      else bodyError = read.problem
+    }
+    const transport = fault && isTransportFault(fault.kind) ? fault.kind : undefined
+    let text = replyText
+    // Most answers have no headers of their own: they share one object rather than each keep a copy in the journal.
+    let headers: Record<string, string> = reply.body === undefined ? { ...reply.headers } : reply.headers ? { ...JSON_HEADERS, ...reply.headers } : JSON_HEADERS
+    if (request.method === 'HEAD') ({ headers, text } = withoutBody({ status: reply.status, headers, text }))
+    const kept = journalBody(request.body, settings.journalBodyBytes)
+    if (kept?.bodyTruncated) parsedBody = undefined
+    const requestHeaders = journalHeaders(request.headers)
+    const journaled = requestPart(arrival, requestHeaders.headers, kept, parsedBody, bodyError)
+    const response = responsePart(reply, headers, request.method, transport)
+    const entry: JournalEntry = {
+      seq: ++seq,
+      time: isoOf(arrival.arrivedMs),
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      worldId: world?.id ?? null,
+      request: journaled,
+      response,
+      route: route?.id ?? null,
+      auth: arrival.auth,
+    }
+    if (fault) entry.fault = { kind: fault.kind, mode: fault.mode, applied: FAULT_KINDS[fault.kind].applied }
+    // What the entry holds, about: its texts (the parsed body is as large as the text it came from).
+    const size = ENTRY_OVERHEAD + path.length + 2 * search.length + requestHeaders.bytes + 2 * (kept?.bodyText?.length ?? 0) + text.length
+    journal.record(entry, size)
+    const owner = world && byToken.get(world.token) === world ? world : undefined
+    owner?.journal.record(entry, size)
+    for (const extension of extensions) tell('a dev tool', entry, extension.onRecord, owner)
+    if (!transport) return { status: reply.status, headers, text }
+    const answer: RelayResponse = { status: reply.status, headers, text, fault: transport }
+    if (transport === 'hang') answer.onClosed = () => void (entry.durationMs = Math.round((performance.now() - started) * 1000) / 1000)
+    return answer
+  }
+}
+
+/** A body as the journal keeps it (see journalBody). */
+type KeptBody = Pick<JournalEntry['request'], 'bodyText' | 'bodyTruncated' | 'bodyBytes' | 'bodySha256'>
+
+/** An entry's fixed fields (seq, time, route, status…), about, in bytes. */
+const ENTRY_OVERHEAD = 256
+
+/** The last entry's request part without a body, and its response part. */
+let lastRequest: JournalEntry['request'] | undefined
+let lastResponse: JournalEntry['response'] | undefined
+
+/**
+ * The entry's request part. A request part without a body that holds the same as the last entry's is
+ * that entry's, frozen: a client asks the same lookup again and again, and its entries then keep no
+ * request part of their own.
+ */
+function requestPart(arrival: Arrival, headers: Record<string, string>, kept: KeptBody | undefined, parsedBody: unknown, bodyError: string | undefined): JournalEntry['request'] {
+  const { request, path } = arrival
+  const masked = maskQuery(arrival.query)
+  const maskedSearch = maskSearch(arrival.search)
+  const bodiless = kept === undefined && parsedBody === undefined && bodyError === undefined
+  const last = lastRequest
+  if (bodiless && last !== undefined && last.method === request.method && last.path === path && last.query === masked && last.search === maskedSearch && last.headers === headers) {
+    return shared(last)
+  }
+  const journaled: JournalEntry['request'] = { method: request.method, path, query: masked, search: maskedSearch, headers }
+  if (bodiless) lastRequest = journaled
+  if (kept) Object.assign(journaled, kept)
+  if (parsedBody !== undefined) journaled.body = parsedBody
+  if (bodyError !== undefined) journaled.bodyError = bodyError
+  return journaled
+}
+
+/** The entry's response part: the last entry's, frozen, when it holds the same (see requestPart). */
+function responsePart(reply: Reply, headers: Record<string, string>, method: string, transport: TransportFault | undefined): JournalEntry['response'] {
+  // No status line was sent for a reset or a hang: HAR's convention for no answer is status 0.
+  if (transport === 'reset' || transport === 'hang') return { status: 0, headers: {}, body: null }
+  const maskedHeaders = headers === JSON_HEADERS ? JSON_HEADERS : maskHeaders(headers)
+  const body = method === 'HEAD' ? undefined : reply.body
+  const last = lastResponse
+  return last !== undefined && last.status === reply.status && last.headers === maskedHeaders && last.body === body
+    ? shared(last)
+    : (lastResponse = { status: reply.status, headers: maskedHeaders, body })
+}
+
+/** A part of the last entry that the next one holds the same as: frozen from now on, as two entries share it. */
+function shared<T extends object>(part: T): T {
+  return Object.isFrozen(part) ? part : Object.freeze(part)
+}
+
+function isTransportFault(kind: string): kind is TransportFault {
+  return kind === 'reset' || kind === 'hang' || kind === 'truncated'
+}
+
+/** A client sends the same credentials on every request: mask each value once. */
+const maskedValues = new Map<string, string>()
+function masked(name: string, value: string): string {
+  const key = `${name}:${value}`
+  let result = maskedValues.get(key)
+  if (result === undefined) {
+    result = maskHeader(name, value)
+    if (maskedValues.size < 1000) maskedValues.set(key, result)
+  }
+  return result
+}
+
+/**
+ * The last request's headers as the journal keeps them. A client sends the same headers request after
+ * request: when every name and value is the last request's, its entry shares that object (entries are
+ * never changed) instead of a copy, which saves a copy, the masking and memory.
+ */
+let lastHeaders: { names: string[]; values: Array<string | string[] | undefined>; kept: { headers: Record<string, string>; bytes: number } } | undefined
+
+/** The headers as the journal keeps them (credentials masked), and about how many bytes they hold. */
+function journalHeaders(headers: RelayRequest['headers']): { headers: Record<string, string>; bytes: number } {
+  if (lastHeaders !== undefined && sameHeaders(headers, lastHeaders.names, lastHeaders.values)) return lastHeaders.kept
+  const out: Record<string, string> = {}
+  const names: string[] = []
+  const values: Array<string | string[] | undefined> = []
+  let bytes = 0
+  for (const name in headers) {
+    names.push(name)
+    values.push(headers[name])
+    const value = header(headers, name)
+    if (value === undefined) continue
+    out[name] = SECRET_HEADERS.has(name) ? masked(name, value) : value
+    bytes += name.length + value.length + 8
+  }
+  const kept = { headers: Object.freeze(out), bytes }
+  lastHeaders = { names, values, kept }
+  return kept
+}
+
+function sameHeaders(headers: RelayRequest['headers'], names: string[], values: Array<string | string[] | undefined>): boolean {
+  let i = 0
+  for (const name in headers) {
+    // A repeated header is an array: a new one each request, so it never matches, and is copied.
+    if (names[i] !== name || values[i] !== headers[name] || Array.isArray(values[i])) return false
+    i++
+  }
+  return i === names.length
+}
+
+/** The body as the journal keeps it: whole up to `keep` bytes, else its prefix, its length and its SHA-256. */
+function journalBody(body: string | undefined, keep: number): KeptBody | undefined {
+  if (body === undefined || body === '') return undefined
+  if (body.length <= keep / 3) return { bodyText: body }
+  const bytes = utf8Bytes(body)
+  if (bytes <= keep) return { bodyText: body }
+  return { bodyText: body.slice(0, keep), bodyTruncated: true, bodyBytes: bytes, bodySha256: bytesToHex(sha256(utf8ToBytes(body))) }
+}

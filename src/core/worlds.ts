@@ -1,0 +1,106 @@
+// One service's worlds, by token and by id. A world costs memory for as long as it is kept, and clients
+// may ask for new ones at any time (POST /__relay/tokens, each conformance case): beyond the cap the one
+// unused longest goes, never a start token's, which the user was told to use.
+import { RelayMockError } from './errors.js'
+import type { ArmedFault } from './faults.js'
+import type { Scenario } from './scenario.js'
+import type { Scenarios } from './scenarios.js'
+import type { RelayServiceSettings } from './service.js'
+import { createWorld, type World } from './world.js'
+
+/**
+ * The worlds of a service, seeded from its scenarios; those of the start tokens (`settings.tokens`) are pinned.
+ * @example
+ * const worlds = createWorlds({ settings, scenarios })
+ * const world = await worlds.add({ scenario: 'new-vehicle' }) // a fresh token
+ * worlds.byToken.get(world.token) === world
+ */
+export function createWorlds({ settings, scenarios }: { settings: RelayServiceSettings; scenarios: Scenarios }) {
+  const byToken = new Map<string, World>()
+  const byId = new Map<string, World>()
+  /** The worlds of the start tokens: never replaced by the cap on worlds. */
+  const pinned = new Set<string>(settings.tokens)
+  let count = 0
+
+  async function add({ token, scenario, faults = [] }: { token?: string; scenario?: string | Scenario; faults?: ReadonlyArray<ArmedFault> } = {}): Promise<World> {
+    const chosen = scenarios.named(scenario ?? settings.scenario)
+    const worldToken = token ?? newToken()
+    if (byToken.has(worldToken)) {
+      throw new RelayMockError('TOKEN_IN_USE', `Failed to add a world: the token ${worldToken} has one already. Please choose another token.`)
+    }
+    // The id is taken before the world is seeded: worlds asked for at once are numbered in the order asked.
+    const number = ++count
+    const id = `world-${number}`
+    const { seeded: seed, base } = await scenarios.seeded(chosen).catch((error: unknown) => {
+      // A world that could not be seeded gives its number back, if no world took one since.
+      if (count === number) count--
+      throw error
+    })
+    const world = createWorld({
+      id,
+      token: worldToken,
+      scenario: chosen,
+      seeded: seed,
+      base,
+      journalLimit: settings.journalLimit,
+      faults: [...settings.faults, ...faults],
+      maxRecords: settings.worldRecords,
+    })
+    if (byToken.size >= settings.maxWorlds) remove(idlest(byToken.values(), pinned, settings.maxWorlds))
+    byToken.set(worldToken, world)
+    byId.set(world.id, world)
+    return world
+  }
+
+  /** Re-seeds a world in place (same token, same id), with its scenario or another; clears its journal. */
+  async function reset(world: World, scenario?: string | Scenario): Promise<World> {
+    const chosen = scenarios.named(scenario ?? world.scenario.name)
+    const { seeded: seed, base } = await scenarios.seeded(chosen)
+    // The faults armed for this world (not its old scenario's) stay armed, and count again from zero.
+    const own = world.faults.filter((fault) => !world.scenario.faults?.includes(fault))
+    const fresh = createWorld({ id: world.id, token: world.token, scenario: chosen, seeded: seed, base, journalLimit: settings.journalLimit, faults: own, maxRecords: settings.worldRecords })
+    Object.assign(world, fresh)
+    return world
+  }
+
+  function remove(world: World): void {
+    if (byToken.get(world.token) !== world) return
+    byToken.delete(world.token)
+    byId.delete(world.id)
+  }
+
+  return {
+    /** Every world, by token: the pipeline reads it on each request. */
+    byToken,
+    /** Every world, by id (`world-3`): the admin token's `?world=` and the journal's dropped entries read it. */
+    byId,
+    /** The first token's world. */
+    first: (): World => byToken.values().next().value as World,
+    /** Adds a world with its own token (a fresh one by default), scenario and armed faults. */
+    add,
+    reset,
+    remove,
+  }
+}
+
+export type Worlds = ReturnType<typeof createWorlds>
+
+/** The world to make room for one more: the one unused longest, never a start token's (`pinned`). */
+function idlest(worlds: Iterable<World>, pinned: ReadonlySet<string>, maxWorlds: number): World {
+  let found: World | undefined
+  for (const world of worlds) {
+    if (!pinned.has(world.token) && (!found || world.lastUsed < found.lastUsed)) found = world
+  }
+  if (!found) {
+    throw new RelayMockError(
+      'TOO_MANY_WORLDS',
+      `Failed to add a world: the mock keeps at most ${maxWorlds} worlds and each is a start token's. Please start relay-mock with a larger --max-worlds.`,
+    )
+  }
+  return found
+}
+
+function newToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12))
+  return `rm_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`
+}
