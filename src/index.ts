@@ -1,5 +1,6 @@
 // relay-mock's in-process API (runtime-neutral): the mock service, its msw handlers, scenarios, faults and
-// the types of its data. Named exports only; what is not here is internal.
+// the types of its data. Named exports only; what is not here is internal. test/architecture/entries.test.ts
+// pins the names.
 import { createRelayService, type RelayService, type RelayServiceOptions } from './core/mock.js'
 import { toHandlers } from './core/msw.js'
 import { devtools } from './devtools/admin.js'
@@ -32,7 +33,7 @@ export async function createRelayMock(options: RelayMockOptions = {}): Promise<R
 }
 
 // Service
-export { createRelayService, RelayMockError, MOCK_DEFAULTS } from './core/mock.js'
+export { createRelayService, RelayMockError } from './core/mock.js'
 export { toHandlers } from './core/msw.js'
 export { devtools } from './devtools/admin.js'
 export { toOpenApi } from './core/openapi.js'

@@ -77,6 +77,13 @@ describe('the npm package', () => {
     expect(files.filter((path) => path.endsWith('.map'))).toEqual([])
   })
 
+  it('carries one manifest, its own: no copy in dist, none embedded in a bundle', async () => {
+    expect(files.filter((path) => path.endsWith('package.json'))).toEqual(['package.json'])
+    const bundles = files.filter((path) => path.startsWith('dist/bundle/'))
+    expect(bundles.length).toBeGreaterThan(1)
+    for (const bundle of bundles) expect(await readFile(join(root, bundle), 'utf8'), bundle).not.toContain('devDependencies')
+  })
+
   it('ships every file its exports, types and bin point at', async () => {
     const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
       bin: Record<string, string>

@@ -2,8 +2,8 @@
 // same schemas that validate requests, so the documents cannot drift from the mock.
 import { z } from 'zod'
 import { serviceRoutes } from './handlers/index.js'
-import { pipelineAnswers, PROBLEM_JSON } from './protocol.js'
-import type { Answer, Route } from './route.js'
+import { PATH_ANSWERS, pipelineAnswers, PROBLEM_JSON, type PipelineAnswer } from './protocol.js'
+import type { Route } from './route.js'
 
 const cache = new Map<string, object>()
 
@@ -39,6 +39,8 @@ export function toOpenApi(integration: 'advanced' | 'simple'): any {
     security: [{ bearer: [] }],
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API token>' } },
+      // What a path answers rather than an operation: a method it lacks, or a path no operation has.
+      responses: Object.fromEntries(Object.entries(PATH_ANSWERS).map(([name, answer]) => [name, response([answer])])),
     },
     paths,
   }
@@ -57,18 +59,10 @@ function operation(route: Route<any, any>) {
       parameters.push({ name, in: 'query', required: !schema.safeParse(undefined).success, description: json.description, schema: json })
     }
   }
-  // The handler's answers, then every answer the pipeline adds (auth, body, schemas, faults).
-  const answers: Record<string, Answer> = { ...pipelineAnswers(route), ...route.answers }
-  const responses: Record<string, object> = {}
-  for (const status of Object.keys(answers).sort()) {
-    const answer = answers[status]
-    const mediaType = answer.mediaType ?? (Number(status) >= 400 && !route.refuse ? PROBLEM_JSON : 'application/json')
-    responses[status] = {
-      description: answer.description,
-      ...(answer.headers ? { headers: Object.fromEntries(Object.entries(answer.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) } : {}),
-      ...(answer.schema ? { content: { [mediaType]: { schema: toSchema(answer.schema, 'output') } } } : {}),
-    }
-  }
+  // The handler's answers and every answer the pipeline adds (auth, body, schemas, faults), by status.
+  const answers: PipelineAnswer[] = [...Object.entries(route.answers).map(([status, answer]) => ({ ...answer, status: Number(status) })), ...pipelineAnswers(route)]
+  const statuses = [...new Set(answers.map((answer) => answer.status))].sort((a, b) => a - b)
+  const responses = Object.fromEntries(statuses.map((status) => [String(status), response(answers.filter((answer) => answer.status === status), route)]))
   return {
     operationId: route.id.replace(/[^a-zA-Z]+(\w)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : '')),
     summary: route.summary,
@@ -77,5 +71,45 @@ function operation(route: Route<any, any>) {
       ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(route.body, 'input') } } } }
       : {}),
     responses,
+  }
+}
+
+/**
+ * One status's response object from every answer of that status: each media type with its schema (two
+ * schemas sent as one type are either), each header (required when every answer sends it), and the
+ * descriptions, one a line when they differ.
+ */
+function response(answers: ReadonlyArray<PipelineAnswer>, route?: Route<any, any>) {
+  const descriptions = [...new Set(answers.map((answer) => answer.description))]
+  const content: Record<string, z.ZodType[]> = {}
+  const headers: Record<string, { descriptions: string[]; count: number }> = {}
+  for (const answer of answers) {
+    const mediaType = answer.mediaType ?? (answer.status >= 400 && !route?.refuse ? PROBLEM_JSON : 'application/json')
+    if (answer.schema && !(content[mediaType] ??= []).includes(answer.schema)) content[mediaType].push(answer.schema)
+    for (const [name, description] of Object.entries(answer.headers ?? {})) {
+      const header = (headers[name] ??= { descriptions: [], count: 0 })
+      header.count++
+      if (!header.descriptions.includes(description)) header.descriptions.push(description)
+    }
+  }
+  return {
+    description: descriptions.length === 1 ? descriptions[0] : descriptions.map((d) => `- ${d}`).join('\n'),
+    ...(Object.keys(headers).length
+      ? {
+          headers: Object.fromEntries(
+            Object.entries(headers).map(([name, { descriptions, count }]) => [name, { description: descriptions.join('; '), required: count === answers.length, schema: { type: 'string' } }]),
+          ),
+        }
+      : {}),
+    ...(Object.keys(content).length
+      ? {
+          content: Object.fromEntries(
+            Object.entries(content).map(([mediaType, schemas]) => [
+              mediaType,
+              { schema: schemas.length === 1 ? toSchema(schemas[0], 'output') : { anyOf: schemas.map((schema) => toSchema(schema, 'output')) } },
+            ]),
+          ),
+        }
+      : {}),
   }
 }

@@ -3,7 +3,7 @@
 // documents are generated from the same table.
 import type { z } from 'zod'
 import { toProblem, type Reply } from './problems.js'
-import { problem } from './schemas.js'
+import { created, problem } from './schemas.js'
 import type { World } from './world.js'
 
 export type Integration = 'advanced' | 'simple' | 'links' | 'admin'
@@ -40,7 +40,11 @@ export interface Route<Query = unknown, Body = unknown, Id extends string = stri
   summary: string
   query?: z.ZodType<Query>
   body?: z.ZodType<Body>
-  /** The success and error answers, by status, for the OpenAPI documents. */
+  /**
+   * The answers the handler itself gives, by status, for the OpenAPI documents: the pipeline's own
+   * (the token, the body, the schemas, the faults) are protocol.ts's `pipelineAnswers`, and a fault that
+   * breaks the handler's answer (`garbage`) breaks each of these.
+   */
   answers: Record<number, Answer>
   /** An admin route answered without a token (it shows no world): the OpenAPI documents, the admin index. */
   public?: boolean
@@ -85,6 +89,14 @@ export function linkRoute<T>(
       return found ? { status: 200, body: toBody(found) } : toProblem(404, `No ${noun} has the id ${params.id}.`)
     },
   })
+}
+
+/**
+ * The documented 201 of a create, as createdReply sends it: `{ id, link }` and its Location.
+ * @example createdAnswer('vehicles').headers // { Location: "The created record's link, /vehicles/<id> (the body's `link`)" }
+ */
+export function createdAnswer(resource: string, description = 'Created'): Answer {
+  return { description, schema: created(resource), headers: { Location: `The created record's link, /${resource}/<id> (the body's \`link\`)` } }
 }
 
 /** A 201 answer for a created record: `{ id, link }` and its Location. */

@@ -218,6 +218,9 @@ export const problem = z
 export type FieldError = z.infer<typeof fieldError>
 export type Problem = z.infer<typeof problem>
 
+/** What the `garbage` fault sends in place of an answer (text/html): see faults.ts. */
+export const proxyPage = z.string().meta({ description: "A proxy's HTML error page (nginx's 502 Bad Gateway), not JSON" })
+
 export const simplePaymentAnswer = z
   .object({
     id: uuid.optional().meta({ description: 'present only when the payment was recorded' }),

@@ -1,7 +1,7 @@
 // POST /custodians (advanced step 4: link a new vehicle to its rental company) and GET /custodians/:id.
 import { toFieldProblem } from '../problems.js'
-import { createdReply, defineRoute, linkRoute } from '../route.js'
-import { created, createCustodianBody, custodianRecord, problem, type FieldError } from '../schemas.js'
+import { createdAnswer, createdReply, defineRoute, linkRoute } from '../route.js'
+import { createCustodianBody, custodianRecord, problem, type FieldError } from '../schemas.js'
 
 export const custodianRoutes = [
   defineRoute({
@@ -10,7 +10,7 @@ export const custodianRoutes = [
     integration: 'advanced',
     summary: 'Link a vehicle to the rental company that holds it, from the date it acquired it',
     body: createCustodianBody,
-    answers: { 201: { description: 'Created', schema: created('custodians') }, 422: { description: 'Invalid body or unknown ids', schema: problem } },
+    answers: { 201: createdAnswer('custodians'), 422: { description: 'The vehicle or the rental company names no record: `errors` names each', schema: problem } },
     handle({ world, body }) {
       const errors: FieldError[] = []
       if (!world.store.vehicles.byId(body.vehicleId)) {

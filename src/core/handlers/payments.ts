@@ -1,7 +1,7 @@
 // POST /payments (advanced step 5) and GET /payments/:id.
 import { toFieldProblem } from '../problems.js'
-import { createdReply, defineRoute, linkRoute } from '../route.js'
-import { created, createPaymentBody, paymentRecord, problem, type FieldError, type PaymentRecord } from '../schemas.js'
+import { createdAnswer, createdReply, defineRoute, linkRoute } from '../route.js'
+import { createPaymentBody, paymentRecord, problem, type FieldError, type PaymentRecord } from '../schemas.js'
 import type { World } from '../world.js'
 
 const toPayment = ({ via: _via, ...payment }: PaymentRecord) => ({ ...payment, amount: { ...payment.amount } })
@@ -35,7 +35,10 @@ export const paymentRoutes = [
     integration: 'advanced',
     summary: 'Record the payment for a visit, for an existing or newly created vehicle',
     body: createPaymentBody,
-    answers: { 201: { description: 'Created (status new)', schema: created('payments') }, 422: { description: 'Invalid body or unknown ids', schema: problem } },
+    answers: {
+      201: createdAnswer('payments', 'Created (status new)'),
+      422: { description: 'The location or the vehicle names no record, or the visit ends before it starts: `errors` names each', schema: problem },
+    },
     handle({ world, body }) {
       const errors = paymentReferenceErrors(world, body, { locationId: 'locationId', endedOn: 'endedOn' })
       if (!world.store.vehicles.byId(body.vehicleId)) {

@@ -18,9 +18,9 @@ export const simplePaymentRoutes = [
     summary: 'Report a paid visit in one request; the service finds or creates the vehicle and its custodian',
     body: simplePaymentBody,
     answers: {
-      201: { description: 'Recorded: the answer carries `id`', schema: simplePaymentAnswer },
+      201: { description: 'Recorded: the answer carries `id`', schema: simplePaymentAnswer, headers: { Location: "The recorded payment's link, /payments/<id>" } },
       200: { description: 'Refused, in worlds that answer refusals with 200: `message` and no `id`', schema: simplePaymentAnswer },
-      422: { description: 'Refused: `message` and no `id` (invalid data, owner not in the service, or the service declined)', schema: simplePaymentAnswer },
+      422: { description: 'Refused: `message` and no `id` (the location or times are wrong, the owner is not in the service, or the service declined)', schema: simplePaymentAnswer },
     },
     // Refusals on this endpoint keep its own answer shape, so a client reads `message` the same way every time.
     refusal: simplePaymentAnswer,

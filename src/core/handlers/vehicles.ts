@@ -1,7 +1,7 @@
 // GET /vehicles?plate= (advanced step 2), POST /vehicles (step 3) and GET /vehicles/:id.
 import { z } from 'zod'
-import { createdReply, defineRoute, linkRoute } from '../route.js'
-import { created, createVehicleBody, plate, problem, vehicle, type Vehicle } from '../schemas.js'
+import { createdAnswer, createdReply, defineRoute, linkRoute } from '../route.js'
+import { createVehicleBody, plate, vehicle, type Vehicle } from '../schemas.js'
 
 const toVehicle = ({ id, plate, country }: Vehicle): Vehicle => ({ id, plate, country })
 
@@ -12,10 +12,7 @@ export const vehicleRoutes = [
     integration: 'advanced',
     summary: 'Find the active vehicles with a plate (case, spaces and hyphens ignored), oldest first',
     query: z.object({ plate }),
-    answers: {
-      200: { description: 'The active vehicles with this plate; empty when none', schema: z.array(vehicle) },
-      422: { description: 'The plate is missing or invalid', schema: problem },
-    },
+    answers: { 200: { description: 'The active vehicles with this plate; empty when none', schema: z.array(vehicle) } },
     handle: ({ world, query }) => ({ status: 200, body: world.store.vehicles.activeByPlate(query.plate).map(toVehicle) }),
   }),
   defineRoute({
@@ -24,7 +21,7 @@ export const vehicleRoutes = [
     integration: 'advanced',
     summary: 'Create a vehicle (only when GET /vehicles found none)',
     body: createVehicleBody,
-    answers: { 201: { description: 'Created', schema: created('vehicles') }, 422: { description: 'Invalid body', schema: problem } },
+    answers: { 201: createdAnswer('vehicles') },
     handle({ world, body }) {
       const record = world.store.vehicles.create({ id: world.random.uuid(), plate: body.plate, country: body.country, active: true })
       return createdReply('vehicles', record.id)
