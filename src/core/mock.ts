@@ -8,7 +8,7 @@ import { createJournal, tell, type AuthVerdict, type Journal, type JournalEntry 
 import { maskAuthorization, maskHeader, maskHeaders, maskQuery, maskSearch, SECRET_HEADERS } from './mask.js'
 import { toProblem, toValidationProblem, type Reply } from './problems.js'
 import type { Route } from './route.js'
-import { bodyHeadersRefusal, compileRoutes, header, MAX_DEPTH, nestsDeeperThan, parseBearer, parseJsonText, parseQuery, parseQueryOnce, readJsonBody, resolveRoute, SERVICE_TABLE, utf8Bytes, type CompiledRoute } from './protocol.js'
+import { bodyHeadersRefusal, bodyVerdict, compileRoutes, header, parseBearer, parseQuery, parseQueryOnce, readJsonBody, resolveRoute, SERVICE_TABLE, utf8Bytes, type CompiledRoute } from './protocol.js'
 import type { Scenario } from './scenario.js'
 import { MOCK_DEFAULTS } from './defaults.js'
 import { buildWorld, type SeededWorld } from './seed.js'
@@ -413,7 +413,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
       arrival.bodyError = (refused.body as { message: string }).message
       return { reply: route.refuse ? route.refuse({ world: checked.world, reply: refused }) : refused }
     }
-    const body = route.body ? readJsonBody(request, settings.bodyLimit) : undefined
+    const body = readJsonBody(request, route, settings.bodyLimit)
     if (body && 'reply' in body) {
       arrival.bodyError = (body.reply.body as { message: string }).message
       return { reply: route.refuse ? route.refuse({ world: checked.world, reply: body.reply }) : body.reply }
@@ -433,12 +433,13 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
   function recordAndAnswer(arrival: Arrival, reply: Reply, fault: ArmedFault | undefined, replyText = textOf(reply)): RelayResponse {
     const { request, path, search, query, world, route, started } = arrival
     let { parsedBody, bodyError } = arrival
-    // A body is read even when the route did not want one, for the journal: its value, or why it is not
-    // JSON (the journal may keep only a long body's prefix, so the verdict on the whole is kept with it).
-    if (parsedBody === undefined && request.body && bodyError === undefined && !nestsDeeperThan(request.body, MAX_DEPTH)) {
-      const read = parseJsonText(request.body)
-      if ('value' in read) parsedBody = read.value
-      else bodyError = read.problem
+    // A body the route reads, refused before it was reached (a wrong token, path or method), is judged for
+    // the journal as the route would have: its value, or why not (the journal may keep only a long body's
+    // prefix, so the verdict on the whole is kept with it). A body the route ignores (a GET's) is not.
+    if (parsedBody === undefined && bodyError === undefined) {
+      const read = bodyVerdict(request, route, settings.bodyLimit)
+      if (read && 'value' in read) parsedBody = read.value
+      else if (read && 'problem' in read) bodyError = read.problem
     }
     const transport = fault && isTransportFault(fault.kind) ? fault.kind : undefined
     let text = replyText

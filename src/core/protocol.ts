@@ -219,25 +219,92 @@ export interface BodyInput {
   body?: string
   /** Set by a transport that stopped reading a body beyond the limit. */
   bodyTooLarge?: boolean
+  /**
+   * The whole body's size in bytes when `body` holds only its start (a journal or a capture that kept a
+   * prefix). Only what a start shows is then judged: the size, the type, the nesting; never whether the
+   * rest is JSON.
+   */
+  bodyBytes?: number
+}
+
+/** A request as far as reading its body goes: its method, its headers and its body. */
+export interface BodyRequest extends BodyInput {
+  method: string
 }
 
 /**
- * Reads a JSON body within the limit (in bytes): the value, or the refusal (413, 400, 415) that says why.
- * @example readJsonBody({ headers: { 'content-type': 'application/json' }, body: '{}' }, 1024) // { value: {} }
+ * What the service makes of a body it reads: the value; a start of it that shows nothing wrong (see
+ * `bodyBytes`); or the refusal, its status and the sentence that says what was wrong and what to send.
  */
-export function readJsonBody(request: BodyInput, limit: number): { value: unknown } | { reply: Reply } {
-  const tooLarge = sizeRefusal(request, limit)
-  if (tooLarge) return { reply: tooLarge }
-  if (!request.body || !/\S/.test(request.body)) {
-    return { reply: toProblem(400, 'The body is empty; the service expects a JSON object with the documented fields, sent with Content-Type: application/json.') }
+export type BodyVerdict = { value: unknown } | { partial: true } | { status: 400 | 413 | 415; problem: string }
+
+/**
+ * The methods whose content has a meaning of its own (RFC 9110 9.3.3, 9.3.4; RFC 5789): a body sent
+ * with them is read where no schema asks for one. A GET's, HEAD's, DELETE's or OPTIONS' body has none
+ * (RFC 9110 9.3.1), so the service ignores it, as a careful real service does.
+ */
+const CONTENT_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH'])
+
+/**
+ * Whether the service reads a request's body, the one answer of the mock, its journal, the HAR reader
+ * and `http.json-body`: always where the route's schema asks for a body (even when none came: that
+ * is the empty-body refusal); where it asks for none, a body sent with POST, PUT or PATCH (a dev tool's
+ * optional `{"scenario": ...}`, or a body sent to a path no route answers, judged as the client meant
+ * it). Any other body is ignored, never refused: a GET's.
+ * @example readsBody({ method: 'GET', headers: {}, body: 'x' }, routeById('GET /vehicles')) // false
+ */
+export function readsBody(request: BodyRequest, route: Route<any, any> | undefined): boolean {
+  if (route?.body) return true
+  return CONTENT_METHODS.has(request.method) && (request.bodyTooLarge === true || (request.bodyBytes ?? 0) > 0 || (request.body !== undefined && /\S/.test(request.body)))
+}
+
+/**
+ * The service's verdict on a request's body (within `limit` bytes), or undefined when it reads none (see
+ * readsBody): the one reading behind the mock's 400, 413 and 415, the journal's `bodyError`, the HAR
+ * reader, and `http.json-body`. The checks come in the mock's order: size, presence, type, nesting, JSON.
+ * @example bodyVerdict({ method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' }, routeById('POST /vehicles'), 1024) // { status: 415, problem: 'The body is sent as text/plain; ...' }
+ */
+export function bodyVerdict(request: BodyRequest, route: Route<any, any> | undefined, limit: number): BodyVerdict | undefined {
+  if (!readsBody(request, route)) return undefined
+  const tooLarge = sizeProblem(request, limit)
+  if (tooLarge) return { status: 413, problem: tooLarge }
+  const partial = request.bodyBytes !== undefined
+  if (!partial && (!request.body || !/\S/.test(request.body))) {
+    return { status: 400, problem: 'The body is empty; the service expects a JSON object with the documented fields, sent with Content-Type: application/json.' }
   }
-  const wrongType = typeRefusal(request.headers)
-  if (wrongType) return { reply: wrongType }
-  if (nestsDeeperThan(request.body, MAX_DEPTH)) {
-    return { reply: toProblem(400, `The body nests deeper than ${MAX_DEPTH} levels; the service's bodies nest two. Please send a JSON object with the documented fields.`) }
+  const wrongType = contentTypeProblem(header(request.headers, 'content-type'))
+  if (wrongType) return { status: 415, problem: wrongType }
+  // A start that nests too deep nests too deep whole: the nesting is judged on a prefix too.
+  if (request.body && nestsDeeperThan(request.body, MAX_DEPTH)) {
+    return { status: 400, problem: `The body nests deeper than ${MAX_DEPTH} levels; the service's bodies nest two. Please send a JSON object with the documented fields.` }
   }
-  const read = parseJsonText(request.body)
-  return 'value' in read ? read : { reply: toProblem(400, `${read.problem} Please send a JSON object.`) }
+  if (partial) return { partial: true }
+  const read = parseJsonText(request.body!)
+  return 'value' in read ? read : { status: 400, problem: `${read.problem} Please send a JSON object.` }
+}
+
+/**
+ * Why the service refuses a request's body, as the sentence its refusal says; undefined when it reads
+ * the body (or reads none, see readsBody). bodyVerdict's sentence alone.
+ * @example bodyProblem({ method: 'POST', headers: { 'content-type': 'application/json' } }, routeById('POST /vehicles'), 1024) // 'The body is empty; ...'
+ */
+export function bodyProblem(request: BodyRequest, route: Route<any, any> | undefined, limit: number): string | undefined {
+  const verdict = bodyVerdict(request, route, limit)
+  return verdict && 'problem' in verdict ? verdict.problem : undefined
+}
+
+/**
+ * Reads a request's body as `route` reads it, within the limit (in bytes): undefined when it reads none
+ * (see readsBody), else the value (undefined for an optional body not sent), or the refusal (413, 400,
+ * 415) that says why. The service's routes and the dev tools' read their bodies with it.
+ * @example readJsonBody({ method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }, routeById('POST /vehicles'), 1024) // { value: {} }
+ */
+export function readJsonBody(request: BodyRequest, route: Route<any, any> | undefined, limit: number): { value: unknown } | { reply: Reply } | undefined {
+  const verdict = bodyVerdict(request, route, limit)
+  if (verdict === undefined || 'value' in verdict) return verdict
+  // A transport hands over whole bodies: `partial` is a journal's or a capture's, never a request's.
+  if ('partial' in verdict) return { value: undefined }
+  return { reply: toProblem(verdict.status, verdict.problem) }
 }
 
 /**
@@ -264,10 +331,17 @@ export function bodyHeadersRefusal(headers: Headers, limit: number): Reply | und
 }
 
 function sizeRefusal(request: BodyInput, limit: number): Reply | undefined {
+  const problem = sizeProblem(request, limit)
+  return problem ? toProblem(413, problem) : undefined
+}
+
+function sizeProblem(request: BodyInput, limit: number): string | undefined {
   const declared = Number(header(request.headers, 'content-length'))
   // The limit is in bytes, as the Node server counts it: a string's length counts UTF-16 units.
-  if (request.bodyTooLarge || declared > limit || (request.body && request.body.length > limit / 3 && utf8Bytes(request.body) > limit)) {
-    return toProblem(413, `The body is larger than the ${limit} bytes the service accepts. Please send only the documented fields.`)
+  const body = request.body
+  const whole = request.bodyBytes ?? (body && body.length > limit / 3 ? utf8Bytes(body) : 0)
+  if (request.bodyTooLarge || declared > limit || whole > limit) {
+    return `The body is larger than the ${limit} bytes the service accepts. Please send only the documented fields.`
   }
   return undefined
 }
@@ -326,6 +400,19 @@ function notFound(compiled: ReadonlyArray<CompiledRoute>, path: string): Reply {
   const list = known.filter((p) => !p.includes(':')).join(', ')
   return toProblem(404, `No endpoint has the path ${path}.${hint} The service's paths are ${list} (and each link, e.g. /vehicles/<id>).`)
 }
+
+/**
+ * The route of the service's table an endpoint's name gives (`POST /vehicles`, `HEAD /vehicles` too);
+ * undefined for null (a request no route answered) or a name the table does not have.
+ * @example routeById('POST /vehicles')?.body !== undefined // true: it reads a body
+ */
+export function routeById(id: string | null): Route<any, any> | undefined {
+  return id === null ? undefined : routesById.get(id)
+}
+
+const routesById: ReadonlyMap<string, Route<any, any>> = new Map(
+  SERVICE_TABLE.flatMap(({ route }) => (route.method === 'GET' ? [route, headOf(route)] : [route]).map((each) => [each.id, each] as const)),
+)
 
 function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i)
