@@ -603,7 +603,10 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     const world = 'world' in reached ? reached.world : mock.world
     const admin = 'world' in reached && reached.admin
     if (request.bodyPending) return CONTINUE
-    return toResponse(await found.route.handle({ world, params: found.params, query, body: safeJson(request.body), headers: request.headers, admin }))
+    // The dev tools' bodies are read as the service's are: JSON, within the limit, or the refusal that says why.
+    const body = readJsonBody(request, found.route, settings.bodyLimit)
+    if (body && 'reply' in body) return toResponse(body.reply)
+    return toResponse(await found.route.handle({ world, params: found.params, query, body: body?.value, headers: request.headers, admin }))
   }
 
   /**
@@ -738,15 +741,6 @@ function isTransportFault(kind: string): kind is TransportFault {
 function isJson(headers: Record<string, string> | undefined): boolean {
   const type = headers?.['content-type']
   return !type || type.includes('json')
-}
-
-function safeJson(text: string | undefined): unknown {
-  if (!text) return undefined
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
 }
 
 /** The pipeline's answer to a request whose body may come (`bodyPending`): never written, never journaled. */
