@@ -4,7 +4,7 @@ import type { Entry, Har, Header, Page, QueryString } from 'har-format'
 import { statusText } from '../core/status.js'
 import type { AuthVerdict, JournalEntry } from '../core/journal.js'
 import { maskHeaders, maskQuery, maskSearch } from '../core/mask.js'
-import { bodyVerdict, parseBearer, parseJsonText, routeById, routeOf, utf8Bytes } from '../core/protocol.js'
+import { bodyVerdict, KNOWN_SLIPS, parseBearer, parseJsonText, routeById, routeOf, SERVICE_TABLE, utf8Bytes } from '../core/protocol.js'
 import { MOCK_DEFAULTS } from '../core/defaults.js'
 import { RelayMockError } from '../core/errors.js'
 import { visitInputs, type VisitInputs } from '../core/rules/inputs.js'
@@ -128,8 +128,11 @@ export interface FromHarOptions {
   baseUrl?: string
 }
 
-/** The resources whose paths identify a relay service request, wherever the service is mounted. */
-const RESOURCES = ['rental-companies', 'vehicles', 'custodians', 'payments', 'payment', 'rental-comapnies']
+/**
+ * The resources whose paths identify a relay service request, wherever the service is mounted: the first
+ * segment of each route's path, and of each path the interface writes by mistake (`rental-comapnies`).
+ */
+const RESOURCES: ReadonlySet<string> = new Set([...SERVICE_TABLE.map(({ segments }) => segments[0]), ...KNOWN_SLIPS.map((slip) => slip.path.split('/')[1])])
 
 /** What the mock makes of an Authorization header, short of knowing which tokens are valid. */
 function authOf(authorization: string | undefined, status: number): AuthVerdict {
@@ -154,7 +157,7 @@ function inferBases(urls: URL[]): Map<string, string> {
   const counts = new Map<string, Map<string, number>>()
   for (const url of urls) {
     const parts = url.pathname.split('/')
-    const at = parts.findIndex((part, i) => i > 0 && RESOURCES.includes(part))
+    const at = parts.findIndex((part, i) => i > 0 && RESOURCES.has(part))
     if (at === -1) continue
     const prefix = parts.slice(0, at).join('/')
     const byPrefix = counts.get(url.origin) ?? new Map<string, number>()

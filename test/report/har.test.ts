@@ -157,7 +157,7 @@ describe('fromHarConversations', () => {
   })
 })
 
-describe('a HAR captured elsewhere: bodies it kept only the start of', () => {
+describe('a HAR captured elsewhere: where the service sits, and bodies it kept only the start of', () => {
   const capture = (entries: Array<{ method?: string; url: string; text?: string; bodySize?: number; type?: string }>): Har => ({
     log: {
       version: '1.2',
@@ -181,6 +181,12 @@ describe('a HAR captured elsewhere: bodies it kept only the start of', () => {
         timings: { send: 0, wait: 1, receive: 0 },
       })),
     },
+  })
+
+  // Each resource of the route table, and the misspelt one the interface writes, places the service.
+  it.each(['/rental-companies', '/vehicles', '/custodians', '/payments', '/payment', '/rental-comapnies'])('finds the service mounted under /api/v1 by a request to %s alone', (path) => {
+    const entries = fromHar(capture([{ url: `https://staging.example/api/v1${path}` }, { url: 'https://cdn.example/app.js' }]))
+    expect(entries.map((entry) => entry.request.path)).toEqual([path])
   })
 
   it('judges the start of a body by what a start shows: its size against the limit, its type, its nesting; never whether the rest is JSON', () => {
