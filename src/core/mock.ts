@@ -13,6 +13,7 @@ import type { Scenario } from './scenario.js'
 import { MOCK_DEFAULTS } from './defaults.js'
 import { buildWorld, type SeededWorld } from './seed.js'
 import { createStore, type Store } from './store.js'
+import { isBearerToken } from './token.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import { isoOf } from './clock.js'
@@ -234,6 +235,13 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
   async function addWorld({ token, scenario, faults = [] }: { token?: string; scenario?: string | Scenario; faults?: ReadonlyArray<ArmedFault> } = {}): Promise<World> {
     const chosen = scenarioNamed(scenario ?? settings.scenario)
     const worldToken = token ?? newToken()
+    // A world no request could reach is a mistake to say at once: its token is one the service reads.
+    if (!isBearerToken(worldToken)) {
+      throw new RelayMockError(
+        'TOKEN_INVALID',
+        `Failed to add a world: the token ${JSON.stringify(worldToken)} cannot be sent as Authorization: Bearer <token>. Please use printable ASCII characters without spaces, such as relay-mock-token.`,
+      )
+    }
     if (worlds.has(worldToken)) {
       throw new RelayMockError('TOKEN_IN_USE', `Failed to add a world: the token ${worldToken} has one already. Please choose another token.`)
     }

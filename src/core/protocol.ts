@@ -7,6 +7,8 @@ import { serviceRoutes, type ServiceRouteId } from './handlers/index.js'
 import { toProblem, type Reply } from './problems.js'
 import { FAULT_STEPS, RETRY_AFTER_DATE_AHEAD_S, RETRY_AFTER_SECONDS } from './faults.js'
 import { readingOnce } from './once.js'
+import { TOKEN_CHARACTERS } from './token.js'
+import { MASK_MARK } from './mask.js'
 import type { Answer, Route } from './route.js'
 import { problem } from './schemas.js'
 
@@ -210,8 +212,14 @@ export function parseBearer(authorization: string | undefined): BearerVerdict {
   return readBearer(authorization)
 }
 
+// The token's characters are token.ts's, which the command line's --token check shares. A token as the
+// journal keeps it (masked: `…cdef`, or `…` for a short one) is read as a token too: the rules read the
+// journal's headers with this function, and a client that sends a masked token has sent a token that
+// names no world (401), not a malformed header.
+const bearerPattern = new RegExp(`^Bearer +(${MASK_MARK}(?:${TOKEN_CHARACTERS})?|${TOKEN_CHARACTERS})\\s*$`, 'i')
+
 const readBearer = readingOnce((authorization): BearerVerdict => {
-  const match = /^Bearer +(\S+)\s*$/i.exec(authorization)
+  const match = bearerPattern.exec(authorization)
   return Object.freeze(match ? { verdict: 'ok', token: match[1] } : { verdict: 'malformed' })
 })
 

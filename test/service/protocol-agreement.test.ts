@@ -6,6 +6,7 @@
 // routes such as GET /vehicles/<id> are the one documented exception: the mock answers them, the
 // interface does not document them, so http.known-endpoint fails them.)
 import { beforeAll, describe, expect, it } from 'vitest'
+import { apply, token } from '../../src/cli/checks.js'
 import type { JournalEntry } from '../../src/core/journal.js'
 import { createRelayService, type RelayService } from '../../src/core/mock.js'
 import { ruleById } from '../../src/core/rules/index.js'
@@ -179,5 +180,24 @@ describe('HEAD and OPTIONS: answered, undocumented, never a flow call', () => {
     expect(rule.check({ flow: 'advanced', requests: [head], token: TOKEN }).status).toBe('failed')
     const { entry: get } = await send('GET', '/rental-companies?kennitala=6803488209', good)
     expect(rule.check({ flow: 'advanced', requests: [head, get], token: TOKEN }).status).toBe('passed')
+  })
+})
+
+// One definition of a token (core/token.ts): `serve --token` takes exactly the tokens the mock makes a
+// world for and reads back from `Authorization: Bearer <token>`.
+describe('the command line takes a token exactly when the mock reads it', () => {
+  const candidates = ['relay-mock-token', 'rm_0123abcd', 'a+b/c=', '~!#$%&*()<>?', 'þorri', 'tök-en', '…cdef', 'a b', 'tab\there', 'nul\u0000', '']
+  it.each(candidates)('%j', async (candidate) => {
+    const cli = (() => {
+      try {
+        apply('--token', token, candidate)
+        return true
+      } catch {
+        return false
+      }
+    })()
+    const service = await createRelayService({ tokens: [candidate] }).catch(() => undefined)
+    const reached = service ? (await service.handle({ method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: `Bearer ${candidate}` } })).status === 200 : false
+    expect({ cli, reached, made: service !== undefined }).toEqual({ cli, reached: cli, made: cli })
   })
 })
