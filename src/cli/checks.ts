@@ -5,6 +5,7 @@ import { accessSync, constants, statSync } from 'node:fs'
 import { BlockList, isIP } from 'node:net'
 import { dirname, resolve } from 'node:path'
 import type { Options } from 'yargs'
+import { isBearerToken } from '../core/token.js'
 
 /**
  * A refused command-line value or combination: its message is one sentence, shown as it is after
@@ -179,11 +180,11 @@ const loopback = new BlockList()
 loopback.addSubnet('127.0.0.0', 8, 'ipv4')
 loopback.addAddress('::1', 'ipv6')
 
-/** A bearer token: what a client can send in `Authorization: Bearer <token>`. */
+/** A bearer token, as the mock reads one in `Authorization: Bearer <token>` (one definition for both: core/token.ts). */
 export const token: Check<string> = {
   expected: 'printable ASCII characters without spaces, such as relay-mock-token',
   parse(text) {
-    if (!/^[\x21-\x7e]+$/.test(text)) refuse(text === '' ? 'is empty' : 'is not a token')
+    if (!isBearerToken(text)) refuse(text === '' ? 'is empty' : 'is not a token')
     return text
   },
 }

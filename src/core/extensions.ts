@@ -4,7 +4,7 @@
 import { describeError, RelayMockError } from './errors.js'
 import { maskAuthorization } from './mask.js'
 import { toProblem, type Reply } from './problems.js'
-import { compileRoutes, header, parseBearer, parseQuery, resolveRoute, type CompiledRoute } from './protocol.js'
+import { compileRoutes, header, parseBearer, parseQuery, readJsonBody, resolveRoute, type CompiledRoute } from './protocol.js'
 import { CONTINUE, toResponse, withoutBody } from './response.js'
 import type { RelayRequest, RelayResponse, RelayService, RelayServiceSettings, ServiceExtension } from './service.js'
 import type { World } from './world.js'
@@ -62,7 +62,10 @@ export function createExtensions({ settings, worlds }: { settings: RelayServiceS
     const world = 'world' in reached ? reached.world : worlds.first()
     const admin = 'world' in reached && reached.admin
     if (request.bodyPending) return CONTINUE
-    return toResponse(await found.route.handle({ world, params: found.params, query, body: safeJson(request.body), headers: request.headers, admin }))
+    // The dev tools' bodies are read as the service's are: JSON, within the limit, or the refusal that says why.
+    const body = readJsonBody(request, found.route, settings.bodyLimit)
+    if (body && 'reply' in body) return toResponse(body.reply)
+    return toResponse(await found.route.handle({ world, params: found.params, query, body: body?.value, headers: request.headers, admin }))
   }
 
   return {
@@ -115,12 +118,3 @@ function adminWorld(request: RelayRequest, query: Record<string, string>, worlds
 }
 
 const SLASH = 47
-
-function safeJson(text: string | undefined): unknown {
-  if (!text) return undefined
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}

@@ -3,8 +3,12 @@
 // helpers below find the secrets in headers and query strings.
 import { readingOnce } from './once.js'
 
-/** What marks a masked value: masking a masked value changes nothing, so exports can be masked again on import. */
-const MARK = '…'
+/**
+ * What marks a masked value: masking a masked value changes nothing, so exports can be masked again on
+ * import. Never part of a real token (those are ASCII, see token.ts), so a masked one is told apart.
+ * @example maskSecret('rm_0123456789abcdef').startsWith(MASK_MARK) // true
+ */
+export const MASK_MARK = '…'
 
 /** How many trailing characters a masked secret keeps: enough to tell two apart, never enough to use one. */
 export const MASK_KEEP = 4
@@ -14,8 +18,8 @@ export const MASK_KEEP = 4
  * @example maskSecret('rm_0123456789abcdef') // '…cdef'
  */
 export function maskSecret(secret: string): string {
-  if (secret.startsWith(MARK)) return secret
-  return secret.length >= 3 * MASK_KEEP ? `${MARK}${secret.slice(-MASK_KEEP)}` : MARK
+  if (secret.startsWith(MASK_MARK)) return secret
+  return secret.length >= 3 * MASK_KEEP ? `${MASK_MARK}${secret.slice(-MASK_KEEP)}` : MASK_MARK
 }
 
 /**

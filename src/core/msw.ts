@@ -1,10 +1,9 @@
-// The mock as msw request handlers: one handler per endpoint of the route table (and a catch-all
-// under the base URL for the admin API and for teaching wrong paths), all calling the same pipeline.
+// The mock as msw request handlers: one handler for every request under the base URL, which hands it
+// to the pipeline. The pipeline itself resolves the route (protocol.ts), so msw needs no pattern of its
+// own per endpoint: those answered exactly what the catch-all answers.
 import { http, HttpResponse, type HttpHandler } from 'msw'
-import { serviceRoutes } from './handlers/index.js'
 import type { RelayService } from './mock.js'
 import { utf8Bytes } from './protocol.js'
-import type { Method } from './route.js'
 
 /**
  * msw handlers that answer requests under `baseUrl` with the mock.
@@ -45,17 +44,12 @@ export function toHandlers(mock: RelayService, { baseUrl = 'http://relay.test' }
     const sent = answer.status === 204 ? answer.headers : { ...answer.headers, 'content-length': answer.headers['content-length'] ?? String(utf8Bytes(answer.text)) }
     return new Response(bodiless ? null : answer.text, { status: answer.status, headers: sent })
   }
-  const byMethod: Record<Method, typeof http.get> = { GET: http.get, POST: http.post, PUT: http.put, DELETE: http.delete }
-  // Predicates rather than path patterns: msw decodes a pattern's parameters with decodeURIComponent,
+  // A predicate rather than a path pattern: msw decodes a pattern's parameters with decodeURIComponent,
   // which throws on a malformed escape (/vehicles/%E0%A4%A) before any handler can answer it.
-  const under = (pathname: RegExp) => ({ request }: { request: Request }) => {
-    const url = new URL(request.url)
-    return url.origin === origin && pathname.test(url.pathname)
-  }
   const origin = new URL(base).origin
-  const escapedPrefix = prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-  return [
-    ...serviceRoutes.map((route) => byMethod[route.method](under(new RegExp(`^${escapedPrefix}${route.path.replace(/:\w+/g, '[^/]+')}$`)), respond)),
-    http.all(under(new RegExp(`^${escapedPrefix}/`)), respond),
-  ]
+  const under = ({ request }: { request: Request }) => {
+    const url = new URL(request.url)
+    return url.origin === origin && url.pathname.startsWith(`${prefix}/`)
+  }
+  return [http.all(under, respond)]
 }

@@ -106,7 +106,7 @@ function decide(arrival: Arrival, worlds: ReadonlyMap<string, World>, bodyLimit:
     arrival.bodyError = (refused.body as { message: string }).message
     return { reply: route.refuse ? route.refuse({ world: checked.world, reply: refused }) : refused }
   }
-  const body = route.body ? readJsonBody(request, bodyLimit) : undefined
+  const body = readJsonBody(request, route, bodyLimit)
   if (body && 'reply' in body) {
     arrival.bodyError = (body.reply.body as { message: string }).message
     return { reply: route.refuse ? route.refuse({ world: checked.world, reply: body.reply }) : body.reply }

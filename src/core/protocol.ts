@@ -3,21 +3,50 @@
 // and reading a body within its limits. The mock answers with these, the HAR reader names routes with
 // them, and the rules judge clients with them, so a request the mock accepts never breaks an `http.*`
 // or `auth.*` rule, and the reverse.
-import { serviceRoutes } from './handlers/index.js'
+import { serviceRoutes, type ServiceRouteId } from './handlers/index.js'
 import { toProblem, type Reply } from './problems.js'
 import { FAULT_STEPS, RETRY_AFTER_DATE_AHEAD_S, RETRY_AFTER_SECONDS } from './faults.js'
 import { readingOnce } from './once.js'
+import { TOKEN_CHARACTERS } from './token.js'
+import { MASK_MARK } from './mask.js'
 import type { Answer, Route } from './route.js'
 import { problem, proxyPage } from './schemas.js'
 
 /** Header names in lower case, as Node gives them. */
 export type Headers = Record<string, string | string[] | undefined>
 
-/** The slips the interface itself makes, taught rather than hidden. */
-const KNOWN_SLIPS: Record<string, string> = {
-  '/rental-comapnies':
-    'The path is misspelled: use /rental-companies (the interface\'s request listing spells it "rental-comapnies" by mistake; its client code uses /rental-companies).',
+/** One slip of the interface's text: a request it writes by mistake, the endpoint it means, and what the mock says. */
+export interface Slip {
+  /** The method written by mistake; undefined when the path is wrong whatever the method. */
+  method?: string
+  /** The path as the interface writes it. */
+  path: string
+  /** The endpoint the interface means, as the route table names it. */
+  meant: ServiceRouteId
+  /** The mock's answer to the slip: what was wrong, and what to send. */
+  message: string
 }
+
+/**
+ * The interface's two slips, taught rather than hidden: the mock answers them (404, 405) with their
+ * message, the HAR reader finds the service's requests by them, and the live page starts a visit at them.
+ * @example KNOWN_SLIPS.find((slip) => slip.path === '/rental-comapnies')?.meant // 'GET /rental-companies'
+ */
+export const KNOWN_SLIPS: ReadonlyArray<Slip> = Object.freeze([
+  {
+    path: '/rental-comapnies',
+    meant: 'GET /rental-companies',
+    message:
+      'The path is misspelled: use /rental-companies (the interface\'s request listing spells it "rental-comapnies" by mistake; its client code uses /rental-companies).',
+  },
+  {
+    method: 'GET',
+    path: '/payment',
+    meant: 'POST /payment',
+    message:
+      'GET /payment is not an endpoint: the simple payment is POST /payment with a JSON body (the interface\'s request listing shows GET by mistake; its client code sends POST).',
+  },
+])
 
 export interface CompiledRoute {
   route: Route<any, any>
@@ -183,8 +212,14 @@ export function parseBearer(authorization: string | undefined): BearerVerdict {
   return readBearer(authorization)
 }
 
+// The token's characters are token.ts's, which the command line's --token check shares. A token as the
+// journal keeps it (masked: `…cdef`, or `…` for a short one) is read as a token too: the rules read the
+// journal's headers with this function, and a client that sends a masked token has sent a token that
+// names no world (401), not a malformed header.
+const bearerPattern = new RegExp(`^Bearer +(${MASK_MARK}(?:${TOKEN_CHARACTERS})?|${TOKEN_CHARACTERS})\\s*$`, 'i')
+
 const readBearer = readingOnce((authorization): BearerVerdict => {
-  const match = /^Bearer +(\S+)\s*$/i.exec(authorization)
+  const match = bearerPattern.exec(authorization)
   return Object.freeze(match ? { verdict: 'ok', token: match[1] } : { verdict: 'malformed' })
 })
 
@@ -219,25 +254,92 @@ export interface BodyInput {
   body?: string
   /** Set by a transport that stopped reading a body beyond the limit. */
   bodyTooLarge?: boolean
+  /**
+   * The whole body's size in bytes when `body` holds only its start (a journal or a capture that kept a
+   * prefix). Only what a start shows is then judged: the size, the type, the nesting; never whether the
+   * rest is JSON.
+   */
+  bodyBytes?: number
+}
+
+/** A request as far as reading its body goes: its method, its headers and its body. */
+export interface BodyRequest extends BodyInput {
+  method: string
 }
 
 /**
- * Reads a JSON body within the limit (in bytes): the value, or the refusal (413, 400, 415) that says why.
- * @example readJsonBody({ headers: { 'content-type': 'application/json' }, body: '{}' }, 1024) // { value: {} }
+ * What the service makes of a body it reads: the value; a start of it that shows nothing wrong (see
+ * `bodyBytes`); or the refusal, its status and the sentence that says what was wrong and what to send.
  */
-export function readJsonBody(request: BodyInput, limit: number): { value: unknown } | { reply: Reply } {
-  const tooLarge = sizeRefusal(request, limit)
-  if (tooLarge) return { reply: tooLarge }
-  if (!request.body || !/\S/.test(request.body)) {
-    return { reply: toProblem(400, 'The body is empty; the service expects a JSON object with the documented fields, sent with Content-Type: application/json.') }
+export type BodyVerdict = { value: unknown } | { partial: true } | { status: 400 | 413 | 415; problem: string }
+
+/**
+ * The methods whose content has a meaning of its own (RFC 9110 9.3.3, 9.3.4; RFC 5789): a body sent
+ * with them is read where no schema asks for one. A GET's, HEAD's, DELETE's or OPTIONS' body has none
+ * (RFC 9110 9.3.1), so the service ignores it, as a careful real service does.
+ */
+const CONTENT_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH'])
+
+/**
+ * Whether the service reads a request's body, the one answer of the mock, its journal, the HAR reader
+ * and `http.json-body`: always where the route's schema asks for a body (even when none came: that
+ * is the empty-body refusal); where it asks for none, a body sent with POST, PUT or PATCH (a dev tool's
+ * optional `{"scenario": ...}`, or a body sent to a path no route answers, judged as the client meant
+ * it). Any other body is ignored, never refused: a GET's.
+ * @example readsBody({ method: 'GET', headers: {}, body: 'x' }, routeById('GET /vehicles')) // false
+ */
+export function readsBody(request: BodyRequest, route: Route<any, any> | undefined): boolean {
+  if (route?.body) return true
+  return CONTENT_METHODS.has(request.method) && (request.bodyTooLarge === true || (request.bodyBytes ?? 0) > 0 || (request.body !== undefined && /\S/.test(request.body)))
+}
+
+/**
+ * The service's verdict on a request's body (within `limit` bytes), or undefined when it reads none (see
+ * readsBody): the one reading behind the mock's 400, 413 and 415, the journal's `bodyError`, the HAR
+ * reader, and `http.json-body`. The checks come in the mock's order: size, presence, type, nesting, JSON.
+ * @example bodyVerdict({ method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' }, routeById('POST /vehicles'), 1024) // { status: 415, problem: 'The body is sent as text/plain; ...' }
+ */
+export function bodyVerdict(request: BodyRequest, route: Route<any, any> | undefined, limit: number): BodyVerdict | undefined {
+  if (!readsBody(request, route)) return undefined
+  const tooLarge = sizeProblem(request, limit)
+  if (tooLarge) return { status: 413, problem: tooLarge }
+  const partial = request.bodyBytes !== undefined
+  if (!partial && (!request.body || !/\S/.test(request.body))) {
+    return { status: 400, problem: 'The body is empty; the service expects a JSON object with the documented fields, sent with Content-Type: application/json.' }
   }
-  const wrongType = typeRefusal(request.headers)
-  if (wrongType) return { reply: wrongType }
-  if (nestsDeeperThan(request.body, MAX_DEPTH)) {
-    return { reply: toProblem(400, `The body nests deeper than ${MAX_DEPTH} levels; the service's bodies nest two. Please send a JSON object with the documented fields.`) }
+  const wrongType = contentTypeProblem(header(request.headers, 'content-type'))
+  if (wrongType) return { status: 415, problem: wrongType }
+  // A start that nests too deep nests too deep whole: the nesting is judged on a prefix too.
+  if (request.body && nestsDeeperThan(request.body, MAX_DEPTH)) {
+    return { status: 400, problem: `The body nests deeper than ${MAX_DEPTH} levels; the service's bodies nest two. Please send a JSON object with the documented fields.` }
   }
-  const read = parseJsonText(request.body)
-  return 'value' in read ? read : { reply: toProblem(400, `${read.problem} Please send a JSON object.`) }
+  if (partial) return { partial: true }
+  const read = parseJsonText(request.body!)
+  return 'value' in read ? read : { status: 400, problem: `${read.problem} Please send a JSON object.` }
+}
+
+/**
+ * Why the service refuses a request's body, as the sentence its refusal says; undefined when it reads
+ * the body (or reads none, see readsBody). bodyVerdict's sentence alone.
+ * @example bodyProblem({ method: 'POST', headers: { 'content-type': 'application/json' } }, routeById('POST /vehicles'), 1024) // 'The body is empty; ...'
+ */
+export function bodyProblem(request: BodyRequest, route: Route<any, any> | undefined, limit: number): string | undefined {
+  const verdict = bodyVerdict(request, route, limit)
+  return verdict && 'problem' in verdict ? verdict.problem : undefined
+}
+
+/**
+ * Reads a request's body as `route` reads it, within the limit (in bytes): undefined when it reads none
+ * (see readsBody), else the value (undefined for an optional body not sent), or the refusal (413, 400,
+ * 415) that says why. The service's routes and the dev tools' read their bodies with it.
+ * @example readJsonBody({ method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }, routeById('POST /vehicles'), 1024) // { value: {} }
+ */
+export function readJsonBody(request: BodyRequest, route: Route<any, any> | undefined, limit: number): { value: unknown } | { reply: Reply } | undefined {
+  const verdict = bodyVerdict(request, route, limit)
+  if (verdict === undefined || 'value' in verdict) return verdict
+  // A transport hands over whole bodies: `partial` is a journal's or a capture's, never a request's.
+  if ('partial' in verdict) return { value: undefined }
+  return { reply: toProblem(verdict.status, verdict.problem) }
 }
 
 /**
@@ -264,10 +366,17 @@ export function bodyHeadersRefusal(headers: Headers, limit: number): Reply | und
 }
 
 function sizeRefusal(request: BodyInput, limit: number): Reply | undefined {
+  const problem = sizeProblem(request, limit)
+  return problem ? toProblem(413, problem) : undefined
+}
+
+function sizeProblem(request: BodyInput, limit: number): string | undefined {
   const declared = Number(header(request.headers, 'content-length'))
   // The limit is in bytes, as the Node server counts it: a string's length counts UTF-16 units.
-  if (request.bodyTooLarge || declared > limit || (request.body && request.body.length > limit / 3 && utf8Bytes(request.body) > limit)) {
-    return toProblem(413, `The body is larger than the ${limit} bytes the service accepts. Please send only the documented fields.`)
+  const body = request.body
+  const whole = request.bodyBytes ?? (body && body.length > limit / 3 ? utf8Bytes(body) : 0)
+  if (request.bodyTooLarge || declared > limit || whole > limit) {
+    return `The body is larger than the ${limit} bytes the service accepts. Please send only the documented fields.`
   }
   return undefined
 }
@@ -304,28 +413,64 @@ export function resolveRoute(
 
 function methodNotAllowed(method: string, path: string, allowed: string[]): Reply {
   const allow = allowOf(allowed)
-  const message =
-    path === '/payment' && method === 'GET'
-      ? 'GET /payment is not an endpoint: the simple payment is POST /payment with a JSON body (the interface\'s request listing shows GET by mistake; its client code sends POST).'
-      : `${method} ${path} is not an endpoint; ${path} answers ${allow}.`
-  return toProblem(405, message, undefined, { allow })
+  const slip = KNOWN_SLIPS.find((known) => known.method === method && known.path === path)
+  return toProblem(405, slip?.message ?? `${method} ${path} is not an endpoint; ${path} answers ${allow}.`, undefined, { allow })
 }
 
 function notFound(compiled: ReadonlyArray<CompiledRoute>, path: string): Reply {
-  const slip = KNOWN_SLIPS[path] ?? KNOWN_SLIPS[path.replace(/\/+$/, '')]
-  if (slip) return toProblem(404, slip)
-  const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path
+  const trimmed = withoutTrailingSlash(path)
+  const slip = KNOWN_SLIPS.find((known) => known.method === undefined && (known.path === path || known.path === trimmed))
+  if (slip) return toProblem(404, slip.message)
   const known = [...new Set(compiled.map((c) => c.route.path))]
   if (trimmed !== path && compiled.some((c) => matchPath(c, trimmed.split('/').slice(1)))) {
     return toProblem(404, `No endpoint has the path ${path}: drop the trailing slash (${trimmed}).`)
   }
-  const near = known
-    .map((candidate) => ({ candidate, distance: editDistance(trimmed, candidate.replace(/\/:id$/, '')) }))
-    .sort((a, b) => a.distance - b.distance)[0]
-  const hint = near && near.distance <= 3 ? ` Did you mean ${near.candidate}?` : ''
+  const near = nearestPath(compiled, trimmed)
+  const hint = near ? ` Did you mean ${near}?` : ''
   const list = known.filter((p) => !p.includes(':')).join(', ')
   return toProblem(404, `No endpoint has the path ${path}.${hint} The service's paths are ${list} (and each link, e.g. /vehicles/<id>).`)
 }
+
+function withoutTrailingSlash(path: string): string {
+  return path.length > 1 ? path.replace(/\/+$/, '') : path
+}
+
+/** The table's path nearest to `path` (a link's `/:id` left off), when at most 3 edits away: the 404's "Did you mean". */
+function nearestPath(compiled: ReadonlyArray<CompiledRoute>, path: string): string | undefined {
+  const near = [...new Set(compiled.map((c) => c.route.path))]
+    .map((candidate) => ({ candidate, distance: editDistance(path, candidate.replace(/\/:id$/, '')) }))
+    .sort((a, b) => a.distance - b.distance)[0]
+  return near && near.distance <= 3 ? near.candidate : undefined
+}
+
+/**
+ * The path of the table a request's path names or most likely means, as the mock's 404 teaches it:
+ * its own route's, the same without a trailing slash, the path a known slip means, or the nearest
+ * (at most 3 edits away); undefined when none is near. What the live page starts a visit by.
+ * @example meantPath('/rental-comapnies') // '/rental-companies'
+ */
+export function meantPath(path: string, table: ReadonlyArray<CompiledRoute> = SERVICE_TABLE): string | undefined {
+  const trimmed = withoutTrailingSlash(path)
+  const parts = trimmed.split('/').slice(1)
+  const own = table.find((candidate) => matchPath(candidate, parts))
+  if (own) return own.route.path
+  const slip = KNOWN_SLIPS.find((known) => known.path === trimmed)
+  if (slip) return routeById(slip.meant)?.path
+  return nearestPath(table, trimmed)
+}
+
+/**
+ * The route of the service's table an endpoint's name gives (`POST /vehicles`, `HEAD /vehicles` too);
+ * undefined for null (a request no route answered) or a name the table does not have.
+ * @example routeById('POST /vehicles')?.body !== undefined // true: it reads a body
+ */
+export function routeById(id: string | null): Route<any, any> | undefined {
+  return id === null ? undefined : routesById.get(id)
+}
+
+const routesById: ReadonlyMap<string, Route<any, any>> = new Map(
+  SERVICE_TABLE.flatMap(({ route }) => (route.method === 'GET' ? [route, headOf(route)] : [route]).map((each) => [each.id, each] as const)),
+)
 
 function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i)

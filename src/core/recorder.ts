@@ -9,7 +9,7 @@ import { FAULT_KINDS, type ArmedFault, type TransportFault } from './faults.js'
 import { tell, type AuthVerdict, type Journal, type JournalEntry } from './journal.js'
 import { maskHeader, maskHeaders, maskQuery, maskSearch, SECRET_HEADERS } from './mask.js'
 import type { Reply } from './problems.js'
-import { header, MAX_DEPTH, nestsDeeperThan, parseJsonText, utf8Bytes } from './protocol.js'
+import { bodyVerdict, header, utf8Bytes } from './protocol.js'
 import { JSON_HEADERS, textOf, withoutBody } from './response.js'
 import type { Route } from './route.js'
 import type { RelayRequest, RelayResponse, RelayServiceSettings, ServiceExtension } from './service.js'
@@ -50,12 +50,13 @@ export function createRecorder({ settings, journal, worlds, extensions }: { sett
   return function recordAndAnswer(arrival: Arrival, reply: Reply, fault: ArmedFault | undefined, replyText = textOf(reply)): RelayResponse {
     const { request, path, search, world, route, started } = arrival
     let { parsedBody, bodyError } = arrival
-    // A body is read even when the route did not want one, for the journal: its value, or why it is not
-    // JSON (the journal may keep only a long body's prefix, so the verdict on the whole is kept with it).
-    if (parsedBody === undefined && request.body && bodyError === undefined && !nestsDeeperThan(request.body, MAX_DEPTH)) {
-      const read = parseJsonText(request.body)
-      if ('value' in read) parsedBody = read.value
-      else bodyError = read.problem
+    // A body the route reads, refused before it was reached (a wrong token, path or method), is judged for
+    // the journal as the route would have: its value, or why not (the journal may keep only a long body's
+    // prefix, so the verdict on the whole is kept with it). A body the route ignores (a GET's) is not.
+    if (parsedBody === undefined && bodyError === undefined) {
+      const read = bodyVerdict(request, route, settings.bodyLimit)
+      if (read && 'value' in read) parsedBody = read.value
+      else if (read && 'problem' in read) bodyError = read.problem
     }
     const transport = fault && isTransportFault(fault.kind) ? fault.kind : undefined
     let text = replyText

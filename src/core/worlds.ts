@@ -7,6 +7,7 @@ import type { Scenario } from './scenario.js'
 import type { Scenarios } from './scenarios.js'
 import type { RelayServiceSettings } from './service.js'
 import { createWorld, type World } from './world.js'
+import { isBearerToken } from './token.js'
 
 /**
  * The worlds of a service, seeded from its scenarios; those of the start tokens (`settings.tokens`) are pinned.
@@ -25,6 +26,13 @@ export function createWorlds({ settings, scenarios }: { settings: RelayServiceSe
   async function add({ token, scenario, faults = [] }: { token?: string; scenario?: string | Scenario; faults?: ReadonlyArray<ArmedFault> } = {}): Promise<World> {
     const chosen = scenarios.named(scenario ?? settings.scenario)
     const worldToken = token ?? newToken()
+    // A world no request could reach is a mistake to say at once: its token is one the service reads.
+    if (!isBearerToken(worldToken)) {
+      throw new RelayMockError(
+        'TOKEN_INVALID',
+        `Failed to add a world: the token ${JSON.stringify(worldToken)} cannot be sent as Authorization: Bearer <token>. Please use printable ASCII characters without spaces, such as relay-mock-token.`,
+      )
+    }
     if (byToken.has(worldToken)) {
       throw new RelayMockError('TOKEN_IN_USE', `Failed to add a world: the token ${worldToken} has one already. Please choose another token.`)
     }

@@ -5,6 +5,7 @@
 import { statusText } from '../core/status.js'
 import { plural } from '../core/text.js'
 import type { JournalEntry } from '../core/journal.js'
+import type { ServiceRouteId } from '../core/handlers/index.js'
 import { html, raw, type SafeHtml } from './live/html.js'
 import type { Check, ExpectedCall } from '../core/rules/types.js'
 import { DIAGRAM_CSS as css } from './assets.generated.js'
@@ -85,10 +86,11 @@ export function summarizeAnswer(entry: JournalEntry): string {
   if (Array.isArray(body)) {
     if (body.length === 0) return 'an empty list'
     const first = body[0] as Record<string, unknown>
-    if (entry.request.path.startsWith('/rental-companies')) {
+    // The lists by the endpoint that answered them (a HEAD's answer has no body to summarize).
+    if (entry.route === ('GET /rental-companies' satisfies ServiceRouteId)) {
       return `${plural(body.length, 'company', 'companies')}: ${clip(String(first?.name ?? first?.id ?? ''), 48)}${body.length > 1 ? ', …' : ''}`
     }
-    if (entry.request.path.startsWith('/vehicles')) {
+    if (entry.route === ('GET /vehicles' satisfies ServiceRouteId)) {
       return `${plural(body.length, 'vehicle', 'vehicles')}: ${clip(String(first?.plate ?? ''), 16)} id ${short(String(first?.id ?? ''))}${body.length > 1 ? ', …' : ''}`
     }
     return plural(body.length, 'item', 'items')

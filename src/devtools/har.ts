@@ -4,7 +4,8 @@ import type { Entry, Har, Header, Page, QueryString } from 'har-format'
 import { statusText } from '../core/status.js'
 import type { AuthVerdict, JournalEntry } from '../core/journal.js'
 import { maskHeaders, maskQuery, maskSearch } from '../core/mask.js'
-import { parseBearer, parseJsonText, routeOf } from '../core/protocol.js'
+import { bodyVerdict, KNOWN_SLIPS, parseBearer, parseJsonText, routeById, routeOf, SERVICE_TABLE, utf8Bytes } from '../core/protocol.js'
+import { MOCK_DEFAULTS } from '../core/defaults.js'
 import { RelayMockError } from '../core/errors.js'
 import { visitInputs, type VisitInputs } from '../core/rules/inputs.js'
 
@@ -127,8 +128,11 @@ export interface FromHarOptions {
   baseUrl?: string
 }
 
-/** The resources whose paths identify a relay service request, wherever the service is mounted. */
-const RESOURCES = ['rental-companies', 'vehicles', 'custodians', 'payments', 'payment', 'rental-comapnies']
+/**
+ * The resources whose paths identify a relay service request, wherever the service is mounted: the first
+ * segment of each route's path, and of each path the interface writes by mistake (`rental-comapnies`).
+ */
+const RESOURCES: ReadonlySet<string> = new Set([...SERVICE_TABLE.map(({ segments }) => segments[0]), ...KNOWN_SLIPS.map((slip) => slip.path.split('/')[1])])
 
 /** What the mock makes of an Authorization header, short of knowing which tokens are valid. */
 function authOf(authorization: string | undefined, status: number): AuthVerdict {
@@ -153,7 +157,7 @@ function inferBases(urls: URL[]): Map<string, string> {
   const counts = new Map<string, Map<string, number>>()
   for (const url of urls) {
     const parts = url.pathname.split('/')
-    const at = parts.findIndex((part, i) => i > 0 && RESOURCES.includes(part))
+    const at = parts.findIndex((part, i) => i > 0 && RESOURCES.has(part))
     if (at === -1) continue
     const prefix = parts.slice(0, at).join('/')
     const byPrefix = counts.get(url.origin) ?? new Map<string, number>()
@@ -267,6 +271,19 @@ export function fromHar(har: Har, options: FromHarOptions = {}): JournalEntry[] 
   return fromHarConversations(har, options).flatMap((conversation) => conversation.entries)
 }
 
+/**
+ * Whether a HAR entry's `postData.text` holds only the start of the body: relay-mock's own export says so
+ * (`_relay.bodyTruncated`); a capture from elsewhere shows it by a `bodySize` beyond its text's bytes (or
+ * a size with no text at all).
+ */
+function truncationOf(entry: RelayHarEntry): Pick<JournalEntry['request'], 'bodyTruncated' | 'bodyBytes' | 'bodySha256'> | undefined {
+  const relay = entry._relay
+  if (relay) return relay.bodyTruncated ? { bodyTruncated: true, bodyBytes: relay.bodyBytes, bodySha256: relay.bodySha256 } : undefined
+  const size = entry.request.bodySize
+  const text = entry.request.postData?.text ?? ''
+  return typeof size === 'number' && size > utf8Bytes(text) ? { bodyTruncated: true, bodyBytes: size } : undefined
+}
+
 function toJournalEntry(entry: RelayHarEntry, url: URL, path: string, index: number): JournalEntry {
   const method = entry.request.method.toUpperCase()
   // Masking is idempotent, so relay-mock's own (already masked) exports pass through unchanged.
@@ -277,13 +294,17 @@ function toJournalEntry(entry: RelayHarEntry, url: URL, path: string, index: num
   const query = maskQuery(raw)
   const bodyText = entry.request.postData?.text
   const relay = entry._relay
-  // relay-mock's own export of a long body holds its start: the journal's verdict on the whole stands.
-  const truncated = relay?.bodyTruncated ? { bodyTruncated: true as const, bodyBytes: relay.bodyBytes, bodySha256: relay.bodySha256 } : undefined
-  const parsed = truncated ? {} : parseJson(bodyText)
+  const truncated = truncationOf(entry)
+  const route = relay ? relay.route : routeOf(method, path)
+  // The body as the mock reads it. relay-mock's own export carries the mock's verdict (under its own
+  // limit, on the whole of a long body): it stands. A capture from elsewhere is judged here, under the
+  // mock's default limit; of a body it kept only the start of, only what a start shows.
+  const read = bodyVerdict({ method, headers, body: bodyText, ...(truncated ? { bodyBytes: truncated.bodyBytes } : {}) }, routeById(route), relay ? Infinity : MOCK_DEFAULTS.bodyLimit)
+  const bodyError = relay ? relay.bodyError : read && 'problem' in read ? read.problem : undefined
+  const parsed: { value?: unknown } = bodyError === undefined && read && 'value' in read ? read : {}
   const responseText = decodeContent(entry.response?.content ?? {})
   const responseJson = parseJson(responseText)
   const status = entry.response?.status ?? 0
-  const bodyError = relay ? relay.bodyError : parsed.problem
   return {
     seq: relay?.seq ?? index,
     time: isoTime(entry.startedDateTime),
@@ -295,7 +316,8 @@ function toJournalEntry(entry: RelayHarEntry, url: URL, path: string, index: num
       query,
       search: maskSearch(url.search),
       headers,
-      ...(bodyText !== undefined && bodyText !== '' ? { bodyText, ...truncated } : {}),
+      ...(bodyText !== undefined && bodyText !== '' ? { bodyText } : {}),
+      ...truncated,
       ...(parsed.value !== undefined ? { body: parsed.value } : {}),
       ...(bodyError !== undefined ? { bodyError } : {}),
     },
@@ -304,7 +326,7 @@ function toJournalEntry(entry: RelayHarEntry, url: URL, path: string, index: num
       headers: maskHeaders(lowerHeaders(entry.response?.headers)),
       body: responseJson.problem === undefined ? responseJson.value : responseText,
     },
-    route: relay ? relay.route : routeOf(method, path),
+    route,
     auth: relay?.auth ?? authOf(authorization, status),
   }
 }

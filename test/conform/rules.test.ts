@@ -166,7 +166,7 @@ describe('evaluate', () => {
     const headers = { authorization: `Bearer ${world.token}`, 'content-type': 'application/json' }
     await service.handle({ method: 'POST', url: '/payments', headers, body: `{"note": "${'x'.repeat(5_000)}"`, world })
     const context = { flow: 'advanced' as const, requests: world.journal.entries(), token: world.token }
-    expect(evaluate(context).find((check) => check.rule === 'http.json-body')).toMatchObject({ status: 'failed', message: expect.stringContaining('(the start of it), which the service does not read: The body is not valid JSON') })
+    expect(evaluate(context).find((check) => check.rule === 'http.json-body')).toMatchObject({ status: 'failed', message: expect.stringContaining('(the start of it), which the service refuses: The body is not valid JSON') })
   })
 
   it('reports a crashing rule as a failure that names relay-mock, not as a pass', async () => {

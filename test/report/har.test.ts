@@ -94,7 +94,7 @@ describe('fromHar', () => {
     )
   })
 
-  it('reads a base64 response body and a body that is not JSON', () => {
+  it('reads a base64 response body, and judges a text/plain body as the mock does', () => {
     const har: Har = {
       log: {
         version: '1.2',
@@ -116,7 +116,8 @@ describe('fromHar', () => {
     expect(entry.route).toBe('POST /vehicles')
     expect(entry.auth).toBe('missing')
     expect(entry.request.bodyText).toBe('plate=AB123')
-    expect(entry.request.bodyError).toMatch(/not valid JSON/)
+    // The mock's verdict, in its words: it refuses this body for its type (415) before reading it as JSON.
+    expect(entry.request.bodyError).toMatch(/^The body is sent as text\/plain; the service reads only JSON/)
     expect(entry.response.body).toEqual({ id: 'abc' })
   })
 })
@@ -153,6 +154,60 @@ describe('fromHarConversations', () => {
       ['http://127.0.0.1:4001', ['/rental-companies', '/vehicles']],
       ['http://127.0.0.1:4002/relay', ['/vehicles', '/vehicles']],
     ])
+  })
+})
+
+describe('a HAR captured elsewhere: where the service sits, and bodies it kept only the start of', () => {
+  const capture = (entries: Array<{ method?: string; url: string; text?: string; bodySize?: number; type?: string }>): Har => ({
+    log: {
+      version: '1.2',
+      creator: { name: 'proxy', version: '1' },
+      entries: entries.map(({ method = 'GET', url, text, bodySize, type = 'application/json' }, i) => ({
+        startedDateTime: new Date(Date.UTC(2026, 10, 21, 10, 0, i)).toISOString(),
+        time: 1,
+        request: {
+          method,
+          url,
+          httpVersion: 'HTTP/1.1',
+          cookies: [],
+          headers: [{ name: 'Content-Type', value: type }],
+          queryString: [],
+          ...(text !== undefined ? { postData: { mimeType: type, text } } : {}),
+          headersSize: -1,
+          bodySize: bodySize ?? (text === undefined ? 0 : Buffer.byteLength(text)),
+        },
+        response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', cookies: [], headers: [], content: { size: 0, mimeType: 'application/json' }, redirectURL: '', headersSize: -1, bodySize: 0 },
+        cache: {},
+        timings: { send: 0, wait: 1, receive: 0 },
+      })),
+    },
+  })
+
+  // Each resource of the route table, and the misspelt one the interface writes, places the service.
+  it.each(['/rental-companies', '/vehicles', '/custodians', '/payments', '/payment', '/rental-comapnies'])('finds the service mounted under /api/v1 by a request to %s alone', (path) => {
+    const entries = fromHar(capture([{ url: `https://staging.example/api/v1${path}` }, { url: 'https://cdn.example/app.js' }]))
+    expect(entries.map((entry) => entry.request.path)).toEqual([path])
+  })
+
+  it('judges the start of a body by what a start shows: its size against the limit, its type, its nesting; never whether the rest is JSON', () => {
+    const start = '{"plate": "AB123", "note": "'
+    const entries = fromHar(capture([
+      { method: 'POST', url: 'http://relay.test/vehicles', text: start, bodySize: 2 * 1024 * 1024 },
+      { method: 'POST', url: 'http://relay.test/vehicles', text: start, bodySize: 10_000 },
+      { method: 'POST', url: 'http://relay.test/vehicles', text: start, bodySize: 10_000, type: 'text/plain' },
+      { method: 'POST', url: 'http://relay.test/vehicles', text: '['.repeat(70), bodySize: 10_000 },
+      { method: 'POST', url: 'http://relay.test/vehicles', bodySize: 10_000 },
+    ]))
+    expect(entries.map((entry) => [entry.request.bodyTruncated, entry.request.bodyBytes, entry.request.bodyError])).toEqual([
+      [true, 2 * 1024 * 1024, expect.stringMatching(/^The body is larger than the 1048576 bytes/)],
+      [true, 10_000, undefined],
+      [true, 10_000, expect.stringMatching(/^The body is sent as text\/plain/)],
+      [true, 10_000, expect.stringMatching(/nests deeper than 64 levels/)],
+      // A size with no text: a body all the same, never "empty".
+      [true, 10_000, undefined],
+    ])
+    const jsonBody = (i: number) => evaluate({ flow: 'advanced', requests: [entries[i]] }).find((check) => check.rule === 'http.json-body')?.status
+    expect([0, 1, 2, 3, 4].map(jsonBody)).toEqual(['failed', 'passed', 'failed', 'failed', 'passed'])
   })
 })
 

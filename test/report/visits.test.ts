@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { JournalEntry } from '../../src/core/journal.js'
 import { checkCapture } from '../../src/devtools/live/capture.js'
-import { checkVisits, groupVisits, startsVisit } from '../../src/devtools/live/visits.js'
+import { checkVisits, flowOf, groupVisits, startsVisit } from '../../src/devtools/live/visits.js'
 import { converse } from './fixtures.js'
 
 const T0 = Date.parse('2026-11-21T10:00:00.000Z')
@@ -34,6 +34,27 @@ describe('groupVisits', () => {
     ])
     expect(startsVisit(entries[1])).toBe(true)
     expect(groupVisits(entries).map((g) => g.requests.length)).toEqual([1, 2])
+  })
+
+  // The first call made wrong is the one the mock's 404 or 405 points to (protocol.ts's meantPath):
+  // the interface's slips, and a path a few letters off, in any case, with a trailing slash.
+  it.each([
+    ['GET', '/rental-comapnies', 'advanced'],
+    ['GET', '/Rental-Companies/', 'advanced'],
+    ['GET', '/rental-company', 'advanced'],
+    ['POST', '/rental-companies', 'advanced'],
+    ['GET', '/payment', 'simple'],
+    ['POST', '/payment/', 'simple'],
+  ])('starts a visit at %s %s, the first call of the %s flow made wrong', async (method, path, flow) => {
+    const { entries } = await converse('default', () => [{ method: 'GET', url: '/rental-companies?kennitala=1' }, { method, url: path }])
+    expect(startsVisit(entries[1])).toBe(true)
+    expect(flowOf(entries.slice(1))).toBe(flow)
+  })
+
+  it.each([['GET', '/vehicles'], ['POST', '/payments'], ['GET', '/rental-companies/3f2b8c1e'], ['GET', '/status']])('does not start a visit at %s %s', async (method, path) => {
+    const { entries } = await converse('default', () => [{ method, url: path }])
+    expect(startsVisit(entries[0])).toBe(false)
+    expect(flowOf(entries)).toBe('advanced')
   })
 
   it('keeps a simple payment sent again after the service failed it (5xx) in its visit', async () => {

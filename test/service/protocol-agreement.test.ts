@@ -1,11 +1,16 @@
 // The mock and the rules read HTTP with the same protocol module: the same table of requests goes
 // through the mock and through the `http.*` and `auth.*` rules, and they agree. A request the mock
-// turns away for its protocol (401, 404, 405, 415, a body that is not JSON) breaks a rule; a request
-// it reads breaks none. (Link routes such as GET /vehicles/<id> are the one documented exception: the
-// mock answers them, the interface does not document them, so http.known-endpoint fails them.)
+// turns away for its protocol (401, 404, 405, 413, 415, a body missing, not JSON or nested too deep)
+// breaks a rule; a request it reads breaks none. The same holds when the journal is read back from a
+// HAR made by another tool (no `_relay` fields): the HAR reader judges bodies as the mock does. (Link
+// routes such as GET /vehicles/<id> are the one documented exception: the mock answers them, the
+// interface does not document them, so http.known-endpoint fails them.)
 import { beforeAll, describe, expect, it } from 'vitest'
+import { apply, token } from '../../src/cli/checks.js'
+import type { JournalEntry } from '../../src/core/journal.js'
 import { createRelayService, type RelayService } from '../../src/core/mock.js'
 import { ruleById } from '../../src/core/rules/index.js'
+import { fromHar, toHar, type RelayHarEntry } from '../../src/devtools/har.js'
 
 const TOKEN = 'agreement-token'
 const PROTOCOL_RULES = ['http.json-body', 'auth.bearer', 'http.known-endpoint']
@@ -21,6 +26,8 @@ interface Row {
 const good = { authorization: `Bearer ${TOKEN}` }
 const vehicle = JSON.stringify({ plate: 'AB123', country: 'is' })
 const LONG_JSON = JSON.stringify({ plate: 'AB123', country: 'is', note: 'þ'.repeat(5_000) })
+const json = { ...good, 'content-type': 'application/json' }
+const DEEP = `${'['.repeat(70)}${']'.repeat(70)}`
 
 const rows: Row[] = [
   { what: 'a correct GET', method: 'GET', url: '/vehicles?plate=AB123', headers: good },
@@ -53,6 +60,22 @@ const rows: Row[] = [
   { what: 'a long body that is not JSON', method: 'POST', url: '/vehicles', headers: { ...good, 'content-type': 'application/json' }, body: `${LONG_JSON.slice(0, -1)},` },
   { what: 'a long valid body to a route that reads none', method: 'GET', url: '/vehicles?plate=AB123', headers: { ...good, 'content-type': 'application/json' }, body: LONG_JSON },
   { what: 'a body over the size limit', method: 'POST', url: '/vehicles', headers: { ...good, 'content-type': 'application/json' }, body: JSON.stringify({ plate: 'AB123', country: 'is', note: 'x'.repeat(2 * 1024 * 1024) }) },
+  // A body the route needs, missing: the mock's 400, and http.json-body's failure.
+  { what: 'no body where the route reads one', method: 'POST', url: '/vehicles', headers: json },
+  { what: 'an empty body', method: 'POST', url: '/vehicles', headers: json, body: '' },
+  { what: 'a body of spaces', method: 'POST', url: '/vehicles', headers: json, body: '  \n ' },
+  { what: 'the simple payment with no body', method: 'POST', url: '/payment', headers: json },
+  { what: 'a body nested 70 deep', method: 'POST', url: '/vehicles', headers: json, body: DEEP },
+  { what: 'a body nested 70 deep as text/plain', method: 'POST', url: '/vehicles', headers: { ...good, 'content-type': 'text/plain' }, body: DEEP },
+  // A GET's body: the service ignores it (RFC 9110 9.3.1), whatever it is, and so does the rule.
+  { what: 'a text/plain body to a GET', method: 'GET', url: '/vehicles?plate=AB123', headers: { ...good, 'content-type': 'text/plain' }, body: 'plate=AB123' },
+  { what: 'a body that is not JSON to a GET', method: 'GET', url: '/vehicles?plate=AB123', headers: json, body: '{plate: AB123}' },
+  { what: 'a body nested 70 deep to a GET', method: 'GET', url: '/vehicles?plate=AB123', headers: json, body: DEEP },
+  { what: 'a body with no Content-Type to a GET', method: 'GET', url: '/rental-companies?kennitala=6803488209', headers: good, body: vehicle },
+  // Turned away before the body is read (path, method, token): judged all the same, and broken either way.
+  { what: 'a text/plain body to an unknown path', method: 'POST', url: '/vehicle', headers: { ...good, 'content-type': 'text/plain' }, body: vehicle },
+  { what: 'a body to a method the path lacks', method: 'PUT', url: '/vehicles', headers: json, body: vehicle },
+  { what: 'a body that is not JSON, without a token', method: 'POST', url: '/vehicles', headers: { 'content-type': 'application/json' }, body: '{plate' },
 ]
 
 describe('the mock and the rules agree on the protocol', () => {
@@ -62,13 +85,51 @@ describe('the mock and the rules agree on the protocol', () => {
   })
 
   it.each(rows)('$what', async (row) => {
-    const answer = await service.handle({ method: row.method, url: row.url, headers: row.headers, ...(row.body !== undefined ? { body: row.body } : {}) })
-    const entry = service.journal.latest()!
-    const broken = PROTOCOL_RULES.filter((id) => ruleById(id)!.check({ flow: 'advanced', requests: [entry], token: TOKEN }).status === 'failed')
-    const turnedAway = [400, 401, 404, 405, 413, 415].includes(answer.status)
-    expect({ status: answer.status, broken: broken.length > 0 }).toEqual({ status: answer.status, broken: turnedAway })
+    const { status, entry } = await send(service, row)
+    expect({ status, broken: broken(entry) }).toEqual({ status, broken: turnedAway(status) })
+  })
+
+  it("ignores a GET's body, as the rule does: the lookup is answered and http.json-body has no body to judge", async () => {
+    const { status, entry } = await send(service, { what: '', method: 'GET', url: '/vehicles?plate=AB123', headers: { ...good, 'content-type': 'text/plain' }, body: '{plate' })
+    expect(status).toBe(200)
+    expect(entry.request).toMatchObject({ bodyText: '{plate' })
+    expect(entry.request.bodyError).toBeUndefined()
+    expect(ruleById('http.json-body')!.check({ flow: 'advanced', requests: [entry], token: TOKEN }).status).toBe('skipped')
   })
 })
+
+// A HAR made by another tool (a browser, a proxy) has no `_relay` fields: no recorded route, auth or body
+// verdict. The HAR reader derives them with the protocol module, so the rules still agree with the
+// mock. Such a tool captures whole bodies: the mock here journals them whole, and its export is stripped.
+describe('the rules agree with the mock on a HAR made elsewhere', () => {
+  let service: RelayService
+  beforeAll(async () => {
+    service = await createRelayService({ tokens: [TOKEN], scenario: 'new-vehicle', journalBodyBytes: 8 * 1024 * 1024 })
+  })
+
+  it.each(rows)('$what', async (row) => {
+    const { status, entry } = await send(service, row)
+    const har = toHar([entry], { baseUrl: 'http://relay.test' })
+    for (const harEntry of har.log.entries as RelayHarEntry[]) delete harEntry._relay
+    const [read] = fromHar(har, { baseUrl: 'http://relay.test' })
+    expect({ status, broken: broken(read) }).toEqual({ status, broken: turnedAway(status) })
+  })
+})
+
+async function send(service: RelayService, row: Row): Promise<{ status: number; entry: JournalEntry }> {
+  const answer = await service.handle({ method: row.method, url: row.url, headers: row.headers, ...(row.body !== undefined ? { body: row.body } : {}) })
+  return { status: answer.status, entry: service.journal.latest()! }
+}
+
+/** Whether the entry breaks any of the protocol's rules. */
+function broken(entry: JournalEntry): boolean {
+  return PROTOCOL_RULES.some((id) => ruleById(id)!.check({ flow: 'advanced', requests: [entry], token: TOKEN }).status === 'failed')
+}
+
+/** Whether the mock turned the request away for its protocol (not for its fields: 422). */
+function turnedAway(status: number): boolean {
+  return [400, 401, 404, 405, 413, 415].includes(status)
+}
 
 // On an unknown path the mock authenticates nothing, so auth.bearer reads the header itself: it must read
 // it as the mock reads it on a known path (the scheme in any case, spaces after it).
@@ -119,5 +180,24 @@ describe('HEAD and OPTIONS: answered, undocumented, never a flow call', () => {
     expect(rule.check({ flow: 'advanced', requests: [head], token: TOKEN }).status).toBe('failed')
     const { entry: get } = await send('GET', '/rental-companies?kennitala=6803488209', good)
     expect(rule.check({ flow: 'advanced', requests: [head, get], token: TOKEN }).status).toBe('passed')
+  })
+})
+
+// One definition of a token (core/token.ts): `serve --token` takes exactly the tokens the mock makes a
+// world for and reads back from `Authorization: Bearer <token>`.
+describe('the command line takes a token exactly when the mock reads it', () => {
+  const candidates = ['relay-mock-token', 'rm_0123abcd', 'a+b/c=', '~!#$%&*()<>?', 'þorri', 'tök-en', '…cdef', 'a b', 'tab\there', 'nul\u0000', '']
+  it.each(candidates)('%j', async (candidate) => {
+    const cli = (() => {
+      try {
+        apply('--token', token, candidate)
+        return true
+      } catch {
+        return false
+      }
+    })()
+    const service = await createRelayService({ tokens: [candidate] }).catch(() => undefined)
+    const reached = service ? (await service.handle({ method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: `Bearer ${candidate}` } })).status === 200 : false
+    expect({ cli, reached, made: service !== undefined }).toEqual({ cli, reached: cli, made: cli })
   })
 })

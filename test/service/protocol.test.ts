@@ -4,7 +4,7 @@ import { request as httpRequest, type Server } from 'node:http'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { RelayService } from '../../src/core/mock.js'
 import fc from 'fast-check'
-import { compileRoutes, parseQuery, resolveRoute } from '../../src/core/protocol.js'
+import { compileRoutes, KNOWN_SLIPS, meantPath, parseQuery, resolveRoute } from '../../src/core/protocol.js'
 import { defineRoute, type Method, type Route } from '../../src/core/route.js'
 import { createServedService } from '../support/service.js'
 import type { World } from '../../src/core/world.js'
@@ -322,5 +322,44 @@ describe('resolveRoute', () => {
     service.use({ routes: () => [defineRoute({ method: 'GET', path: '/__late/ping', integration: 'admin', summary: 'ping', answers: {}, public: true, handle: () => ({ status: 200, body: { pong: true } }) })] })
     expect(JSON.parse((await service.handle({ method: 'GET', url: '/__late/ping', headers })).text)).toEqual({ pong: true })
     expect((await service.handle({ method: 'GET', url: '/__relay', headers })).status).toBe(200)
+  })
+})
+
+// The interface's slips are written once (KNOWN_SLIPS): the mock teaches each with its message, and the
+// path each means is what the 404 points to, which the live page starts a visit by (meantPath).
+describe('the interface\'s slips and the path a request meant', () => {
+  it('answers each known slip with its own message: 404 for the misspelt path, whatever the method; 405 for GET /payment', async () => {
+    const service = await createServedService()
+    expect(KNOWN_SLIPS.map((slip) => slip.meant)).toEqual(['GET /rental-companies', 'POST /payment'])
+    for (const slip of KNOWN_SLIPS) {
+      for (const method of slip.method ? [slip.method] : ['GET', 'POST']) {
+        const answer = await service.handle({ method, url: slip.path, headers: { authorization: 'Bearer relay-mock-token' } })
+        expect({ status: answer.status, message: JSON.parse(answer.text).message }).toEqual({ status: slip.method ? 405 : 404, message: slip.message })
+      }
+    }
+  })
+
+  it.each([
+    ['/rental-companies', '/rental-companies'],
+    ['/rental-companies/', '/rental-companies'],
+    ['/rental-comapnies', '/rental-companies'],
+    ['/rental-comapnies/', '/rental-companies'],
+    ['/rental-company', '/rental-companies'],
+    ['/rentalcompanies', '/rental-companies'],
+    ['/payment', '/payment'],
+    ['/payments', '/payments'],
+    ['/vehicles/3f2b8c1e', '/vehicles/:id'],
+    ['/vehicle', '/vehicles'],
+    ['/status', undefined],
+    ['/rental-corporations', undefined],
+  ])('%s means %s', (path, meant) => {
+    expect(meantPath(path)).toBe(meant)
+  })
+
+  it('says "Did you mean" with the path meantPath finds, and nothing when it finds none', async () => {
+    const service = await createServedService()
+    const message = async (url: string) => JSON.parse((await service.handle({ method: 'GET', url, headers: {} })).text).message as string
+    expect(await message('/rental-company')).toContain('Did you mean /rental-companies?')
+    expect(await message('/status')).not.toContain('Did you mean')
   })
 })

@@ -4,7 +4,9 @@
 // never passed). The live page, GET /__relay/visits and `conform --from FILE.har` all group and number
 // visits this way: 1, 2, 3… in the order they began.
 import type { JournalEntry } from '../../core/journal.js'
+import { meantPath, routeById } from '../../core/protocol.js'
 import { caseStatus, evaluate, expectedCalls } from '../../core/rules/index.js'
+import { routesOf } from '../../core/rules/facts.js'
 import type { Check, ExpectedCall, Flow } from '../../core/rules/types.js'
 
 export const VISIT_DEFAULTS = {
@@ -41,20 +43,29 @@ export interface GroupOptions {
 /** How the live page says where the missing inputs come from. */
 const LIVE_HINT = 'live, the visit your system was given is not known: relay-mock conform gives it and checks this'
 
+/** Each flow by the path of its first call (the company lookup, the simple payment), from the route table. */
+const FIRST_CALLS: ReadonlyMap<string, Flow> = new Map(
+  (['advanced', 'simple'] as const).map((flow) => [routeById(routesOf(flow)[0])!.path, flow]),
+)
+
+/** The flow whose first call a request is or most likely meant (the path the mock's 404 points to), if any. */
+function firstCallOf(entry: JournalEntry): Flow | undefined {
+  const meant = meantPath(entry.request.path.toLowerCase())
+  return meant === undefined ? undefined : FIRST_CALLS.get(meant)
+}
+
 /**
  * True for the first call of a visit: the company lookup (advanced) or the simple payment. A misspelt
- * lookup (`/rental-comapnies`) or a `GET /payment` still begins one: it is the first call, made wrong.
+ * lookup (`/rental-comapnies`, `/rental-company`) or a `GET /payment` still begins one: it is the first
+ * call, made wrong.
  */
 export function startsVisit(entry: JournalEntry): boolean {
-  if (entry.route === 'GET /rental-companies' || entry.route === 'POST /payment') return true
-  const path = entry.request.path.toLowerCase().replace(/\/+$/, '')
-  return path === '/payment' || /^\/rental-?c[a-z-]*$/.test(path)
+  return firstCallOf(entry) !== undefined
 }
 
 /** The flow a visit follows, from its first call: the simple endpoint, else the advanced flow. */
 export function flowOf(requests: ReadonlyArray<JournalEntry>): Flow {
-  const first = requests[0]
-  return first && first.request.path.toLowerCase().replace(/\/+$/, '') === '/payment' ? 'simple' : 'advanced'
+  return (requests[0] && firstCallOf(requests[0])) ?? 'advanced'
 }
 
 /**
