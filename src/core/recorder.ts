@@ -46,6 +46,8 @@ export interface Arrival {
 export function createRecorder({ settings, journal, worlds, extensions }: { settings: RelayServiceSettings; journal: Journal; worlds: Worlds; extensions: ReadonlyArray<ServiceExtension> }) {
   const byToken = worlds.byToken
   let seq = 0
+  // This service's last entry's parts: the next entry shares those it holds the same as.
+  const last: LastParts = { request: undefined, response: undefined, headers: undefined }
 
   return function recordAndAnswer(arrival: Arrival, reply: Reply, fault: ArmedFault | undefined, replyText = textOf(reply)): RelayResponse {
     const { request, path, search, world, route, started } = arrival
@@ -65,9 +67,9 @@ export function createRecorder({ settings, journal, worlds, extensions }: { sett
     if (request.method === 'HEAD') ({ headers, text } = withoutBody({ status: reply.status, headers, text }))
     const kept = journalBody(request.body, settings.journalBodyBytes)
     if (kept?.bodyTruncated) parsedBody = undefined
-    const requestHeaders = journalHeaders(request.headers)
-    const journaled = requestPart(arrival, requestHeaders.headers, kept, parsedBody, bodyError)
-    const response = responsePart(reply, headers, request.method, transport)
+    const requestHeaders = journalHeaders(last, request.headers)
+    const journaled = requestPart(last, arrival, requestHeaders.headers, kept, parsedBody, bodyError)
+    const response = responsePart(last, reply, headers, request.method, transport)
     const entry: JournalEntry = {
       seq: ++seq,
       time: isoOf(arrival.arrivedMs),
@@ -98,26 +100,33 @@ type KeptBody = Pick<JournalEntry['request'], 'bodyText' | 'bodyTruncated' | 'bo
 /** An entry's fixed fields (seq, time, route, status…), about, in bytes. */
 const ENTRY_OVERHEAD = 256
 
-/** The last entry's request part without a body, and its response part. */
-let lastRequest: JournalEntry['request'] | undefined
-let lastResponse: JournalEntry['response'] | undefined
+/**
+ * What a recorder keeps of its last entry, for the next to share: its request part without a body, its
+ * response part, and its request's headers as sent and as kept (see journalHeaders). One service's own:
+ * two services in a process share nothing.
+ */
+interface LastParts {
+  request: JournalEntry['request'] | undefined
+  response: JournalEntry['response'] | undefined
+  headers: { names: string[]; values: Array<string | string[] | undefined>; kept: { headers: Record<string, string>; bytes: number } } | undefined
+}
 
 /**
  * The entry's request part. A request part without a body that holds the same as the last entry's is
  * that entry's, frozen: a client asks the same lookup again and again, and its entries then keep no
  * request part of their own.
  */
-function requestPart(arrival: Arrival, headers: Record<string, string>, kept: KeptBody | undefined, parsedBody: unknown, bodyError: string | undefined): JournalEntry['request'] {
+function requestPart(lastParts: LastParts, arrival: Arrival, headers: Record<string, string>, kept: KeptBody | undefined, parsedBody: unknown, bodyError: string | undefined): JournalEntry['request'] {
   const { request, path } = arrival
   const masked = maskQuery(arrival.query)
   const maskedSearch = maskSearch(arrival.search)
   const bodiless = kept === undefined && parsedBody === undefined && bodyError === undefined
-  const last = lastRequest
+  const last = lastParts.request
   if (bodiless && last !== undefined && last.method === request.method && last.path === path && last.query === masked && last.search === maskedSearch && last.headers === headers) {
     return shared(last)
   }
   const journaled: JournalEntry['request'] = { method: request.method, path, query: masked, search: maskedSearch, headers }
-  if (bodiless) lastRequest = journaled
+  if (bodiless) lastParts.request = journaled
   if (kept) Object.assign(journaled, kept)
   if (parsedBody !== undefined) journaled.body = parsedBody
   if (bodyError !== undefined) journaled.bodyError = bodyError
@@ -125,15 +134,15 @@ function requestPart(arrival: Arrival, headers: Record<string, string>, kept: Ke
 }
 
 /** The entry's response part: the last entry's, frozen, when it holds the same (see requestPart). */
-function responsePart(reply: Reply, headers: Record<string, string>, method: string, transport: TransportFault | undefined): JournalEntry['response'] {
+function responsePart(lastParts: LastParts, reply: Reply, headers: Record<string, string>, method: string, transport: TransportFault | undefined): JournalEntry['response'] {
   // No status line was sent for a reset or a hang: HAR's convention for no answer is status 0.
   if (transport === 'reset' || transport === 'hang') return { status: 0, headers: {}, body: null }
   const maskedHeaders = headers === JSON_HEADERS ? JSON_HEADERS : maskHeaders(headers)
   const body = method === 'HEAD' ? undefined : reply.body
-  const last = lastResponse
+  const last = lastParts.response
   return last !== undefined && last.status === reply.status && last.headers === maskedHeaders && last.body === body
     ? shared(last)
-    : (lastResponse = { status: reply.status, headers: maskedHeaders, body })
+    : (lastParts.response = { status: reply.status, headers: maskedHeaders, body })
 }
 
 /** A part of the last entry that the next one holds the same as: frozen from now on, as two entries share it. */
@@ -158,14 +167,13 @@ function masked(name: string, value: string): string {
 }
 
 /**
- * The last request's headers as the journal keeps them. A client sends the same headers request after
- * request: when every name and value is the last request's, its entry shares that object (entries are
- * never changed) instead of a copy, which saves a copy, the masking and memory.
+ * The headers as the journal keeps them (credentials masked), and about how many bytes they hold. A
+ * client sends the same headers request after request: when every name and value is the last request's,
+ * its entry shares that object (entries are never changed) instead of a copy, which saves a copy, the
+ * masking and memory.
  */
-let lastHeaders: { names: string[]; values: Array<string | string[] | undefined>; kept: { headers: Record<string, string>; bytes: number } } | undefined
-
-/** The headers as the journal keeps them (credentials masked), and about how many bytes they hold. */
-function journalHeaders(headers: RelayRequest['headers']): { headers: Record<string, string>; bytes: number } {
+function journalHeaders(lastParts: LastParts, headers: RelayRequest['headers']): { headers: Record<string, string>; bytes: number } {
+  const lastHeaders = lastParts.headers
   if (lastHeaders !== undefined && sameHeaders(headers, lastHeaders.names, lastHeaders.values)) return lastHeaders.kept
   const out: Record<string, string> = {}
   const names: string[] = []
@@ -180,7 +188,7 @@ function journalHeaders(headers: RelayRequest['headers']): { headers: Record<str
     bytes += name.length + value.length + 8
   }
   const kept = { headers: Object.freeze(out), bytes }
-  lastHeaders = { names, values, kept }
+  lastParts.headers = { names, values, kept }
   return kept
 }
 

@@ -77,6 +77,19 @@ describe('kept reads', () => {
     expect(new Set([a, b].map((e) => e.seq)).size).toBe(2)
   })
 
+  it('are shared within one service only: two services in a process keep their own parts and headers', async () => {
+    const [one, two] = [await createRelayService(), await createRelayService()]
+    const url = `/vehicles?plate=${one.world.visit.plate}`
+    await one.handle({ method: 'GET', url, headers })
+    await two.handle({ method: 'GET', url, headers })
+    const [a, b] = [one.journal.latest()!, two.journal.latest()!]
+    expect(b.request).toEqual(a.request)
+    expect(b.request).not.toBe(a.request)
+    expect(b.request.headers).not.toBe(a.request.headers)
+    // Nothing of the other service's was frozen by this one's entry.
+    expect(Object.isFrozen(a.request)).toBe(false)
+  })
+
   it('are read afresh after a write: a lookup that found nothing finds the vehicle just created', async () => {
     const service = await createRelayService()
     const url = '/vehicles?plate=NEW01'
