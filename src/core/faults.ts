@@ -67,13 +67,13 @@ export const FAULT_KINDS = {
   },
   truncated: {
     applied: true,
-    sees: 'a 2xx whose body stops halfway through its Content-Length, then the connection closes',
+    sees: 'its answer (a 2xx where the request was applied) with a body that stops halfway through its Content-Length, then the connection closes',
     correct: 'treats it as no answer: as `reset`',
     inProcess: 'the body cut in half with no Content-Length mismatch (fetch in-process cannot see a short read)',
   },
   garbage: {
     applied: true,
-    sees: "a 2xx whose body is a proxy's HTML error page, not JSON",
+    sees: "its answer's status (a 2xx where the request was applied) with a proxy's HTML error page for a body, not JSON",
     correct: 'treats it as no answer: as `reset`',
   },
   slow: {
