@@ -54,8 +54,9 @@ export function createRecorder({ settings, journal, worlds, extensions }: { sett
     let { parsedBody, bodyError } = arrival
     // A body the route reads, refused before it was reached (a wrong token, path or method), is judged for
     // the journal as the route would have: its value, or why not (the journal may keep only a long body's
-    // prefix, so the verdict on the whole is kept with it). A body the route ignores (a GET's) is not.
-    if (parsedBody === undefined && bodyError === undefined) {
+    // prefix, so the verdict on the whole is kept with it). A body the route ignores (a GET's) is not, nor
+    // one still to come (Expect: 100-continue refused before it was sent).
+    if (!request.bodyPending && parsedBody === undefined && bodyError === undefined) {
       const read = bodyVerdict(request, route, settings.bodyLimit)
       if (read && 'value' in read) parsedBody = read.value
       else if (read && 'problem' in read) bodyError = read.problem

@@ -87,5 +87,7 @@ describe('Expect: 100-continue on the Node server', () => {
     expect(entries).toHaveLength(2)
     expect(entries[0]).toMatchObject({ request: { method, path: url }, response: { status } })
     expect(entries[0].request.bodyText).toBeUndefined()
+    // No verdict on a body never read, but the refusal of its declared length or type.
+    expect(entries[0].request.bodyError).toBe(status === 413 || status === 415 ? answer.body.message : undefined)
   })
 })
