@@ -1,7 +1,7 @@
-// The mock service: worlds by token, the route table, and the one request pipeline that both
-// transports (the Node server and the msw handlers) call. Fetch-free and Node-free: a request
-// is plain data in, plain data out. This module composes the service of its parts (scenarios.ts,
-// worlds.ts, extensions.ts, pipeline.ts) and is the door the rest of the package imports it by.
+// The mock service, composed of its parts: its scenarios (scenarios.ts), its worlds by token
+// (worlds.ts), the dev tools mounted on it (extensions.ts), and the one request pipeline that both
+// transports call (pipeline.ts, which journals through recorder.ts). The door the rest of the package
+// imports the service by; its types are in service.ts.
 import { MOCK_DEFAULTS } from './defaults.js'
 import { createExtensions } from './extensions.js'
 import { createJournal } from './journal.js'
@@ -12,8 +12,6 @@ import type { World } from './world.js'
 import { createWorlds } from './worlds.js'
 
 export type { RelayRequest, RelayResponse, RelayService, RelayServiceOptions, RelayServiceSettings, SeedCache, ServiceExtension } from './service.js'
-export { toResponse } from './response.js'
-export { MOCK_DEFAULTS }
 export { RelayMockError } from './errors.js'
 
 /**
@@ -43,17 +41,13 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
 
   const mock: RelayService = {
     settings,
-    /** Every world, by token. */
     worlds: worlds.byToken as ReadonlyMap<string, World>,
-    /** The first token's world. */
     get world(): World {
       return worlds.first()
     },
-    /** Every request the mock received, in order. */
     journal,
     scenarios: scenarios.known,
     addWorld: worlds.add,
-    /** Re-seeds a world in place (same token, same id), with its scenario or another; clears its journal. */
     async resetWorld(world, scenario) {
       await worlds.reset(world, scenario)
       for (const extension of extensions.mounted) extension.onReset?.(world)
@@ -63,7 +57,6 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     handle,
     answer,
     preflight,
-    /** Mounts a dev tool: its routes and its journal subscription. */
     use(extension) {
       extensions.use(extension, mock)
       return mock

@@ -487,10 +487,10 @@ function editDistance(a: string, b: string): number {
 }
 
 /** The service's bodies nest two levels; JSON nested thousands deep only overflows stacks (JSON.stringify's, in the journal). */
-export const MAX_DEPTH = 64
+const MAX_DEPTH = 64
 
 /** True when `text` opens more than `max` arrays or objects inside one another (outside strings). */
-export function nestsDeeperThan(text: string, max: number): boolean {
+function nestsDeeperThan(text: string, max: number): boolean {
   if (text.length <= max) return false
   // Fewer brackets than the depth cannot nest that deep: counted natively, without reading strings.
   let brackets = 0

@@ -9,7 +9,7 @@ import type { RelayServiceSettings, SeedCache } from './service.js'
 import { createStore, type Store } from './store.js'
 
 /** A scenario's seeded world and its store loaded with it: what every world of the scenario is layered on. */
-export interface Seed {
+interface Seed {
   seeded: SeededWorld
   base: Store
 }

@@ -75,8 +75,10 @@ export type RelayServiceSettings = Required<Omit<RelayServiceOptions, 'extension
 
 /**
  * What a dev tool plugs into the service (the admin API, the live page): routes of its own, answered
- * before the service's and given the caller's world, and a subscription to what the service records.
- * The core knows nothing else of them.
+ * before the service's and given the caller's world, a subscription to what the service records, and
+ * word of a world re-seeded. The core authenticates its routes' callers itself (a world's token reaches
+ * that world only; the admin token any: extensions.ts), so that isolation is enforced in one place; it
+ * imports nothing of the tools.
  * @example service.use({ routes: () => [myRoute], onRecord: (entry) => console.log(entry.route) })
  */
 export interface ServiceExtension {
