@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRelayService, type RelayService } from '../../src/core/mock.js'
 import type { World } from '../../src/core/world.js'
 import { close, createServer, listen } from '../../src/node/server.js'
+import { devtools } from '../../src/devtools/admin.js'
 import { vehicleBody } from '../support/bodies.js'
 
 const LIMIT = 4096
@@ -45,7 +46,7 @@ describe('Expect: 100-continue on the Node server', () => {
   let port: number
   let world: World
   beforeAll(async () => {
-    service = await createRelayService({ tokens: [], bodyLimit: LIMIT })
+    service = await createRelayService({ tokens: [], bodyLimit: LIMIT, extensions: [devtools()] })
     world = await service.addWorld({ token: 'continue-token' })
     server = createServer(service)
     port = Number(new URL(await listen(server, { port: 0 })).port)
@@ -53,6 +54,25 @@ describe('Expect: 100-continue on the Node server', () => {
   afterAll(() => close(server))
 
   const vehicle = JSON.stringify(vehicleBody())
+
+  it.each([
+    { what: 'a dev tool body sent as text/plain', status: 415, head: ['POST /__relay/faults HTTP/1.1', 'Authorization: Bearer continue-token', 'Content-Type: text/plain'], body: '{"route":"POST /payments","kind":"reset"}' },
+    { what: 'a dev tool body declared over the limit', status: 413, head: ['POST /__relay/faults HTTP/1.1', 'Authorization: Bearer continue-token', 'Content-Type: application/json'], body: 'x'.repeat(LIMIT + 1) },
+  ])('refuses $what with $status at once, as a service route would: no 100, the body unread', async ({ status, head, body }) => {
+    const out = await exchange(port, head, body)
+    expect(out).not.toMatch(/100 Continue/)
+    expect(answerOf(out).status).toBe(status)
+    expect(world.faults).toEqual([])
+  })
+
+  it('grants a dev tool route its 100 Continue for a JSON body within the limit, then reads it', async () => {
+    const out = await exchange(port, ['POST /__relay/faults HTTP/1.1', 'Authorization: Bearer continue-token', 'Content-Type: application/json'], '{"route":"POST /payments","kind":"reset","mode":"once"}')
+    expect(out.startsWith('HTTP/1.1 100 Continue\r\n\r\n')).toBe(true)
+    expect(answerOf(out.slice('HTTP/1.1 100 Continue\r\n\r\n'.length)).status).toBeLessThan(300)
+    expect(world.faults.map((fault) => fault.kind)).toEqual(['reset'])
+    await service.handle({ method: 'DELETE', url: '/__relay/faults', headers: { authorization: 'Bearer continue-token' } })
+    expect(world.faults).toEqual([])
+  })
 
   it('grants a good request its 100 Continue, then answers it once the body came', async () => {
     const out = await exchange(port, ['POST /vehicles HTTP/1.1', 'Authorization: Bearer continue-token', 'Content-Type: application/json'], vehicle)
