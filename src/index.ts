@@ -45,7 +45,7 @@ export { scenarios } from '../scenarios/index.js'
 export { FAULT_KINDS, FAULT_STEPS, parseFault, formatFault } from './core/faults.js'
 export { isValidKennitala, isCompanyKennitala, companyKennitala } from './core/kennitala.js'
 
-export type { RelayService, RelayServiceOptions, RelayRequest, RelayResponse, SeedCache, ServiceExtension } from './core/mock.js'
+export type { ExtensionRefusals, RelayService, RelayServiceOptions, RelayRequest, RelayResponse, SeedCache, ServiceExtension } from './core/mock.js'
 export type { SeededWorld } from './core/seed.js'
 export type { World } from './core/world.js'
 export type { Scenario, Visit, SeedContext, SimplePaymentBehaviour } from './core/scenario.js'

@@ -6,7 +6,8 @@ import { maskAuthorization } from './mask.js'
 import { toProblem, type Reply } from './problems.js'
 import { bodyHeadersRefusal, compileRoutes, header, parseBearer, parseQuery, readJsonBody, readsBody, resolveRoute, type CompiledRoute } from './protocol.js'
 import { CONTINUE, toResponse, withoutBody } from './response.js'
-import type { RelayRequest, RelayResponse, RelayService, RelayServiceSettings, ServiceExtension } from './service.js'
+import type { Route } from './route.js'
+import type { ExtensionRefusals, RelayRequest, RelayResponse, RelayService, RelayServiceSettings, ServiceExtension } from './service.js'
 import type { World } from './world.js'
 import type { Worlds } from './worlds.js'
 
@@ -20,6 +21,8 @@ import type { Worlds } from './worlds.js'
 export function createExtensions({ settings, worlds }: { settings: RelayServiceSettings; worlds: Worlds }) {
   const mounted: ServiceExtension[] = []
   let compiled: CompiledRoute[] = []
+  /** Each route's refusals, as the extension that brought it words them. */
+  const refusalsOf = new WeakMap<Route<any, any>, ExtensionRefusals>()
   /** The first segments of the dev tools' paths, with their slash (e.g. `/__relay`): theirs alone. */
   const prefixes: string[] = []
 
@@ -28,6 +31,8 @@ export function createExtensions({ settings, worlds }: { settings: RelayServiceS
     mounted.push(extension)
     const routes = extension.routes?.(service) ?? []
     compiled = [...compiled, ...compileRoutes(routes)]
+    const refusals = { ...GENERIC_REFUSALS, ...extension.refusals }
+    for (const route of routes) refusalsOf.set(route, refusals)
     for (const route of routes) {
       const prefix = `/${route.path.split('/')[1]}`
       if (!prefixes.includes(prefix)) prefixes.push(prefix)
@@ -54,7 +59,7 @@ export function createExtensions({ settings, worlds }: { settings: RelayServiceS
     const found = resolveRoute(compiled, request.method, path)
     if ('reply' in found) return toResponse(found.reply)
     const query = parseQuery(search)
-    const reached = adminWorld(request, query, worlds, settings.adminToken)
+    const reached = adminWorld(request, query, worlds, settings.adminToken, refusalsOf.get(found.route) ?? GENERIC_REFUSALS)
     if ('reply' in reached) {
       if (!found.route.public) return toResponse(reached.reply)
     } else reached.world.lastUsed = Date.now()
@@ -90,18 +95,11 @@ export type Extensions = ReturnType<typeof createExtensions>
  * reaches every world (`?world=<id>`, else the first). Tokens are never read from the URL, where
  * they would land in logs and histories.
  */
-function adminWorld(request: RelayRequest, query: Record<string, string>, worlds: Worlds, adminToken: string | undefined): { world: World; admin: boolean } | { reply: Reply } {
+function adminWorld(request: RelayRequest, query: Record<string, string>, worlds: Worlds, adminToken: string | undefined, refusals: ExtensionRefusals): { world: World; admin: boolean } | { reply: Reply } {
   const challenge = { 'www-authenticate': 'Bearer realm="relay-admin"' }
   const authorization = header(request.headers, 'authorization')
   if (!authorization) {
-    return {
-      reply: toProblem(
-        401,
-        "The admin API reads and changes one world: send that world's token as Authorization: Bearer <token> (the live page takes it from its address, /__relay/#token=<token>).",
-        undefined,
-        challenge,
-      ),
-    }
+    return { reply: toProblem(401, refusals.noToken, undefined, challenge) }
   }
   const bearer = parseBearer(authorization)
   const token = bearer.verdict === 'ok' ? bearer.token : undefined
@@ -112,15 +110,20 @@ function adminWorld(request: RelayRequest, query: Record<string, string>, worlds
     if (query.world === undefined) return { world: worlds.first(), admin: true }
     const chosen = worlds.byId.get(query.world)
     if (chosen) return { world: chosen, admin: true }
-    return { reply: toProblem(404, `No world has the id ${query.world}. GET /__relay/worlds lists them.`) }
+    return { reply: toProblem(404, refusals.unknownWorld(query.world)) }
   }
   const world = worlds.byToken.get(token)
   if (!world || (request.world && world !== request.world)) {
-    return {
-      reply: toProblem(401, 'The bearer token is not one of this mock\'s worlds. Please send a token relay-mock serve printed, or one POST /__relay/tokens issued.', undefined, challenge),
-    }
+    return { reply: toProblem(401, refusals.unknownToken, undefined, challenge) }
   }
   return { world, admin: false }
+}
+
+/** The refusals of an extension that words none: they name no route of any tool. */
+const GENERIC_REFUSALS: ExtensionRefusals = {
+  noToken: "This route reads and changes one world: please send that world's token as Authorization: Bearer <token>.",
+  unknownToken: "The bearer token is not one of this mock's worlds. Please send a token the mock gave you.",
+  unknownWorld: (id) => `No world has the id ${id}. Please name one of the mock's worlds.`,
 }
 
 const SLASH = 47

@@ -11,7 +11,7 @@ import type { RelayService, RelayServiceOptions, RelayServiceSettings } from './
 import type { World } from './world.js'
 import { createWorlds } from './worlds.js'
 
-export type { RelayRequest, RelayResponse, RelayService, RelayServiceOptions, RelayServiceSettings, SeedCache, ServiceExtension } from './service.js'
+export type { ExtensionRefusals, RelayRequest, RelayResponse, RelayService, RelayServiceOptions, RelayServiceSettings, SeedCache, ServiceExtension } from './service.js'
 export { RelayMockError } from './errors.js'
 
 /**

@@ -77,8 +77,8 @@ export type RelayServiceSettings = Required<Omit<RelayServiceOptions, 'extension
  * What a dev tool plugs into the service (the admin API, the live page): routes of its own, answered
  * before the service's and given the caller's world, a subscription to what the service records, and
  * word of a world re-seeded. The core authenticates its routes' callers itself (a world's token reaches
- * that world only; the admin token any: extensions.ts), so that isolation is enforced in one place; it
- * imports nothing of the tools.
+ * that world only; the admin token any: extensions.ts), so that isolation is enforced in one place; the
+ * tool words the refusals, and the core knows nothing else of it.
  * @example service.use({ routes: () => [myRoute], onRecord: (entry) => console.log(entry.route) })
  */
 export interface ServiceExtension {
@@ -88,6 +88,21 @@ export interface ServiceExtension {
   onRecord?(entry: JournalEntry, world: World | undefined): void
   /** A world was re-seeded in place (a reset or a scenario switch). */
   onReset?(world: World): void
+  /** How the refusals of its routes' callers read, each saying what to send (default: the core's own, which name no tool). */
+  refusals?: Partial<ExtensionRefusals>
+}
+
+/**
+ * The sentences of the 401s and 404 that an extension's routes answer a caller the core did not let in.
+ * @example { noToken: "Send the world's token as Authorization: Bearer <token>.", unknownToken: 'Send a token this mock gave you.', unknownWorld: (id) => `No world has the id ${id}.` }
+ */
+export interface ExtensionRefusals {
+  /** No Authorization header was sent. */
+  noToken: string
+  /** The bearer token is no world's. */
+  unknownToken: string
+  /** The admin token's `?world=` names no world. */
+  unknownWorld(id: string): string
 }
 
 /** A request as plain data: what a transport hands the mock. */

@@ -141,5 +141,10 @@ export function devtools(): ServiceExtension {
     onReset(world) {
       marks?.mark(world)
     },
+    refusals: {
+      noToken: "The admin API reads and changes one world: send that world's token as Authorization: Bearer <token> (the live page takes it from its address, /__relay/#token=<token>).",
+      unknownToken: "The bearer token is not one of this mock's worlds. Please send a token relay-mock serve printed, or one POST /__relay/tokens issued.",
+      unknownWorld: (id) => `No world has the id ${id}. GET /__relay/worlds lists them.`,
+    },
   }
 }

@@ -323,6 +323,24 @@ describe('resolveRoute', () => {
     expect(JSON.parse((await service.handle({ method: 'GET', url: '/__late/ping', headers })).text)).toEqual({ pong: true })
     expect((await service.handle({ method: 'GET', url: '/__relay', headers })).status).toBe(200)
   })
+
+  it("refuses a dev tool's callers in the tool's words, and another tool's in the core's, which name no tool", async () => {
+    const { createRelayService } = await import('../../src/core/mock.js')
+    const { devtools } = await import('../../src/devtools/admin.js')
+    const service = await createRelayService({ adminToken: 'the-admin', extensions: [devtools()] })
+    service.use({ routes: () => [defineRoute({ method: 'GET', path: '/__other/ping', integration: 'admin', summary: 'ping', answers: {}, handle: () => ({ status: 200, body: { pong: true } }) })] })
+    const refusal = async (url: string, headers: Record<string, string> = {}) => {
+      const answer = await service.handle({ method: 'GET', url, headers })
+      return [answer.status, JSON.parse(answer.text).message]
+    }
+    expect(await refusal('/__relay/worlds')).toEqual([401, expect.stringContaining('/__relay/#token=<token>')])
+    expect(await refusal('/__relay/worlds', { authorization: 'Bearer nobody' })).toEqual([401, expect.stringContaining('POST /__relay/tokens')])
+    expect(await refusal('/__relay/worlds?world=world-9', { authorization: 'Bearer the-admin' })).toEqual([404, 'No world has the id world-9. GET /__relay/worlds lists them.'])
+    const other = [await refusal('/__other/ping'), await refusal('/__other/ping', { authorization: 'Bearer nobody' }), await refusal('/__other/ping?world=world-9', { authorization: 'Bearer the-admin' })]
+    expect(other.map(([status]) => status)).toEqual([401, 401, 404])
+    for (const [, message] of other) expect(message).not.toMatch(/__relay|live page|relay-mock serve/)
+    expect(await refusal('/__other/ping', { authorization: 'Bearer relay-mock-token' })).toEqual([200, undefined])
+  })
 })
 
 // The interface's slips are written once (KNOWN_SLIPS): the mock teaches each with its message, and the
