@@ -4,7 +4,7 @@
 import { describeError, RelayMockError } from './errors.js'
 import { maskAuthorization } from './mask.js'
 import { toProblem, type Reply } from './problems.js'
-import { bodyHeadersRefusal, compileRoutes, header, parseBearer, parseQuery, readJsonBody, readsBody, resolveRoute, type CompiledRoute } from './protocol.js'
+import { compileRoutes, header, parseBearer, parseQuery, pendingBodyRefusal, readJsonBody, resolveRoute, type CompiledRoute } from './protocol.js'
 import { CONTINUE, toResponse, withoutBody } from './response.js'
 import type { Route } from './route.js'
 import type { ExtensionRefusals, RelayRequest, RelayResponse, RelayService, RelayServiceSettings, ServiceExtension } from './service.js'
@@ -69,8 +69,7 @@ export function createExtensions({ settings, worlds }: { settings: RelayServiceS
     // A body still to come (Expect: 100-continue) is refused at once for what its headers show, as the
     // service's routes refuse it: a declared length over the limit, a type that is not JSON.
     if (request.bodyPending) {
-      const coming = { method: request.method, headers: request.headers, bodyBytes: Number(header(request.headers, 'content-length')) || 0 }
-      const refused = readsBody(coming, found.route) ? bodyHeadersRefusal(request.headers, settings.bodyLimit) : undefined
+      const refused = pendingBodyRefusal(request, found.route, settings.bodyLimit)
       return refused ? toResponse(refused) : CONTINUE
     }
     // The dev tools' bodies are read as the service's are: JSON, within the limit, or the refusal that says why.

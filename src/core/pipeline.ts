@@ -8,7 +8,7 @@ import { FAULT_KINDS, faultReply, revokedReply, SLOW_FAULT_MS, takeFault, type A
 import type { AuthVerdict, Journal } from './journal.js'
 import { maskAuthorization } from './mask.js'
 import { toProblem, toValidationProblem, type Reply } from './problems.js'
-import { bodyHeadersRefusal, header, parseBearer, parseQueryOnce, readJsonBody, resolveRoute, SERVICE_TABLE } from './protocol.js'
+import { header, parseBearer, parseQueryOnce, pendingBodyRefusal, readJsonBody, resolveRoute, SERVICE_TABLE } from './protocol.js'
 import { createRecorder, type Arrival } from './recorder.js'
 import { CONTINUE, textOf, toResponse } from './response.js'
 import type { Route } from './route.js'
@@ -101,7 +101,7 @@ function decide(arrival: Arrival, worlds: ReadonlyMap<string, World>, bodyLimit:
   if (!checked.world) return { reply: checked.reply! }
   if (request.bodyPending) {
     // The same checks as below, short of the body: its declared length and its type.
-    const refused = route.body ? bodyHeadersRefusal(request.headers, bodyLimit) : undefined
+    const refused = pendingBodyRefusal(request, route, bodyLimit)
     if (!refused) return undefined
     arrival.bodyError = (refused.body as { message: string }).message
     return { reply: route.refuse ? route.refuse({ world: checked.world, reply: refused }) : refused }

@@ -356,13 +356,17 @@ export function parseJsonText(text: string): { value: unknown } | { problem: str
 }
 
 /**
- * The refusal a body earns from its headers alone, before a byte of it is read: a declared
- * Content-Length over the limit (413), or a type that is not JSON in UTF-8 (415), in readJsonBody's
- * order and with its words. What `Expect: 100-continue` is granted on.
- * @example bodyHeadersRefusal({ 'content-type': 'text/plain', 'content-length': '2' }, 1024)?.status // 415
+ * The refusal a body still to come (`Expect: 100-continue`) earns from its headers alone, before a byte
+ * of it is read, where the route reads it (see readsBody; its declared length stands in for it): a
+ * declared Content-Length over the limit (413), or a type that is not JSON in UTF-8 (415), in
+ * readJsonBody's order and with its words. What `Expect: 100-continue` is granted on, by the service's
+ * routes and the dev tools' alike.
+ * @example pendingBodyRefusal({ method: 'POST', headers: { 'content-type': 'text/plain', 'content-length': '2' } }, routeById('POST /vehicles'), 1024)?.status // 415
  */
-export function bodyHeadersRefusal(headers: Headers, limit: number): Reply | undefined {
-  return sizeRefusal({ headers }, limit) ?? typeRefusal(headers)
+export function pendingBodyRefusal(request: { method: string; headers: Headers }, route: Route<any, any> | undefined, limit: number): Reply | undefined {
+  const coming: BodyRequest = { method: request.method, headers: request.headers, bodyBytes: Number(header(request.headers, 'content-length')) || 0 }
+  if (!readsBody(coming, route)) return undefined
+  return sizeRefusal({ headers: request.headers }, limit) ?? typeRefusal(request.headers)
 }
 
 function sizeRefusal(request: BodyInput, limit: number): Reply | undefined {
