@@ -42,9 +42,6 @@ export interface ToHarOptions {
 
 export { statusText }
 
-const encoder = new TextEncoder()
-const byteLength = (text: string) => encoder.encode(text).length
-
 // Masked again on the way out: entries from anywhere (not only the mock's journal) may be exported.
 function toHeaders(headers: Record<string, string>): Header[] {
   return Object.entries(maskHeaders(headers)).map(([name, value]) => ({ name, value }))
@@ -76,7 +73,7 @@ function harEntry(entry: JournalEntry, base: string): RelayHarEntry {
         ? { postData: { mimeType: request.headers['content-type'] ?? '', text: requestText } }
         : {}),
       headersSize: -1,
-      bodySize: requestText === undefined ? 0 : (request.bodyBytes ?? byteLength(requestText)),
+      bodySize: requestText === undefined ? 0 : (request.bodyBytes ?? utf8Bytes(requestText)),
     },
     response: {
       status: response.status,
@@ -84,10 +81,10 @@ function harEntry(entry: JournalEntry, base: string): RelayHarEntry {
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: toHeaders(response.headers),
-      content: { size: byteLength(responseText), mimeType: responseType, text: responseText },
+      content: { size: utf8Bytes(responseText), mimeType: responseType, text: responseText },
       redirectURL: response.headers.location ?? '',
       headersSize: -1,
-      bodySize: byteLength(responseText),
+      bodySize: utf8Bytes(responseText),
     },
     cache: {},
     timings: { send: 0, wait, receive: 0 },
