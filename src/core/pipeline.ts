@@ -1,7 +1,7 @@
 // One request's path through the service, whichever transport brought it: a dev tool's route, or route
 // and method → token → world → content type, charset and JSON → schema → armed fault → handler →
 // journal. Most requests are answered in the turn they were read (no promise), so that the Node server
-// writes the answer at once: only latency, a fault or a dev tool's route waits.
+// writes the answer in that turn: only latency, a fault or a dev tool's route waits.
 import { describeError } from './errors.js'
 import type { Extensions } from './extensions.js'
 import { FAULT_KINDS, faultReply, revokedReply, SLOW_FAULT_MS, takeFault, type ArmedFault } from './faults.js'

@@ -23,25 +23,31 @@ export interface ServerOptions {
  */
 export function createServer(mock: RelayService, options: ServerOptions = {}): http.Server {
   const limit = mock.settings.bodyLimit
+  const writeSoon = createBatchedWriter()
   const relayRequest = (req: http.IncomingMessage): RelayRequest => {
     const request: RelayRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers }
     if (options.world) request.world = options.world
     return request
   }
-  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
+  const inOrder = createConnectionOrder()
+  /** Reads the request's body, if it has one, asks the mock, sends the answer, then calls `done`. */
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse, done: () => void) => {
     const respond = (body: string | undefined, tooLarge: boolean) => {
       const request = relayRequest(req)
       if (body !== undefined) request.body = body
       if (tooLarge) request.bodyTooLarge = true
       const answer = mock.answer(request)
-      // Most answers are ready at once: written now, not a microtask later.
-      if (!(answer instanceof Promise)) send(answer)
-      else answer.then(send, (error: unknown) => lastResort(res, error))
+      // Most answers are ready at once: sent in this turn, not a microtask later.
+      if (!(answer instanceof Promise)) {
+        send(answer)
+        return done()
+      }
+      answer.then(send, (error: unknown) => lastResort(res, error)).finally(done)
     }
     const send = (answer: RelayResponse) => {
+      if (!answer.fault) return writeSoon(res, answer)
       try {
-        if (answer.fault) breakAnswer(req, res, answer)
-        else writeAnswer(res, answer)
+        breakAnswer(req, res, answer)
       } catch (error) {
         lastResort(res, error)
       }
@@ -61,27 +67,36 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
       if (size > limit) tooLarge = true
       else chunks.push(chunk)
     })
-    req.on('error', () => res.destroy())
+    req.on('error', () => {
+      res.destroy()
+      done()
+    })
     req.on('end', () => {
       const body = size > 0 && !tooLarge ? (chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')) : undefined
       respond(body, tooLarge)
     })
   }
-  const server = http.createServer(onRequest)
+  const server = http.createServer((req, res) => inOrder(req.socket, (done) => handle(req, res, done)))
   // Expect: 100-continue is granted only when the pipeline's checks that need no body pass (the path,
   // the token, the declared length and type); a refusal is sent at once and the body is never read.
   server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {
-    mock.preflight(relayRequest(req)).then(
-      (refusal) => {
-        if (!refusal) {
-          res.writeContinue()
-          onRequest(req, res)
-          return
-        }
-        // The unread body would be taken for the next request: this connection ends with the answer.
-        writeAnswer(res, { ...refusal, headers: { ...refusal.headers, connection: 'close' } })
-      },
-      (error: Error) => lastResort(res, error),
+    inOrder(req.socket, (done) =>
+      mock.preflight(relayRequest(req)).then(
+        (refusal) => {
+          if (!refusal) {
+            res.writeContinue()
+            handle(req, res, done)
+            return
+          }
+          // The unread body would be taken for the next request: this connection ends with the answer.
+          writeAnswer(res, { ...refusal, headers: { ...refusal.headers, connection: 'close' } })
+          done()
+        },
+        (error: Error) => {
+          lastResort(res, error)
+          done()
+        },
+      ),
     )
   })
   // CONNECT never reaches 'request' (Node hands it the raw socket), and a method Node's parser does not
@@ -94,12 +109,81 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
   return server
 }
 
+/**
+ * Handles a connection's requests one after another, in the order they were sent, as a service that
+ * reads one request at a time does. Node reads pipelined requests at once (HTTP/1.1 lets a client send
+ * the next before the last is answered): a lookup sent right after a create would otherwise be answered
+ * while the create's body is still being read, from the world before it. A request answered in the turn
+ * it was read (most lookups) costs nothing here; one that waits (a body, latency, a fault) holds those
+ * behind it until its answer is made. The answers' order on the wire is Node's to keep, and it does.
+ */
+function createConnectionOrder(): (socket: Socket, task: (done: () => void) => void) => void {
+  /** The requests waiting behind one still being handled, by connection. */
+  const waiting = new WeakMap<Socket, Array<(done: () => void) => void>>()
+  const start = (socket: Socket, task: (done: () => void) => void): void => {
+    let settled = false
+    let returned = false
+    const done = () => {
+      if (settled) return
+      settled = true
+      // Finished within the call: the loop below goes on with the next.
+      if (returned) next(socket)
+    }
+    task(done)
+    returned = true
+    if (!settled && !waiting.has(socket)) waiting.set(socket, [])
+  }
+  const next = (socket: Socket): void => {
+    const queue = waiting.get(socket)
+    if (!queue) return
+    waiting.delete(socket)
+    while (queue.length > 0) {
+      start(socket, queue.shift()!)
+      // The one started waits in turn: those after it wait behind it.
+      const behind = waiting.get(socket)
+      if (behind) return void behind.push(...queue)
+    }
+  }
+  return (socket, task) => {
+    const queue = waiting.get(socket)
+    if (queue) queue.push(task)
+    else start(socket, task)
+  }
+}
+
 /** The pipeline never throws; this is the last guard so that no request goes unanswered (nor a throw ends the process). */
 function lastResort(res: http.ServerResponse, error: unknown): void {
   // Failed halfway through an answer: nothing whole can be sent any more.
   if (res.headersSent) return void res.destroy()
   res.writeHead(500, { 'content-type': 'application/json' })
   res.end(JSON.stringify({ message: `The mock failed: ${describeError(error)}` }))
+}
+
+/**
+ * Writes answers at the end of this turn of the event loop, all together, instead of each as soon as it
+ * is made. Every write to a client that waits is a system call that wakes the client's thread; on a
+ * machine with few cores (a CI runner's two), a server that wakes its clients between one request and
+ * the next pays that wake-up on nearly every answer, and it can cost as much as the answer itself.
+ * Written one after another, the answers to the requests read in one turn wake their clients once.
+ * An answer waits at most for the requests read in the same turn (setImmediate runs right after the
+ * loop's poll for input), and a connection's answers keep their order.
+ */
+function createBatchedWriter(): (res: http.ServerResponse, answer: RelayResponse) => void {
+  let queue: Array<{ res: http.ServerResponse; answer: RelayResponse }> = []
+  const flush = () => {
+    const batch = queue
+    queue = []
+    for (const { res, answer } of batch) {
+      try {
+        writeAnswer(res, answer)
+      } catch (error) {
+        lastResort(res, error)
+      }
+    }
+  }
+  return (res, answer) => {
+    if (queue.push({ res, answer }) === 1) setImmediate(flush)
+  }
 }
 
 function writeAnswer(res: http.ServerResponse, answer: RelayResponse): void {

@@ -1,0 +1,96 @@
+// The Node server writes the answers made in one turn of the event loop together, at its end (see
+// createBatchedWriter in server.ts). What must hold whatever the batching: a connection's answers come in
+// the order of its requests, each answer carries what the world was when its request was handled, and
+// an answer whose client has gone is dropped without harm to the next.
+import net from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { RelayService } from '../../src/core/mock.js'
+import { close, createServer, listen } from '../../src/node/server.js'
+import { createServedService } from '../support/service.js'
+
+const TOKEN = 'relay-mock-token'
+let service: RelayService
+let server: ReturnType<typeof createServer>
+let port: number
+
+beforeAll(async () => {
+  service = await createServedService()
+  server = createServer(service)
+  port = Number(new URL(await listen(server, { port: 0 })).port)
+})
+afterAll(() => close(server))
+
+function request(method: string, path: string, body?: string): string {
+  const head = `${method} ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${TOKEN}\r\n`
+  if (body === undefined) return `${head}\r\n`
+  return `${head}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+}
+
+/** Sends the bytes in one write and reads until `count` answers have come (each names its content-length). */
+function exchange(bytes: string, count: number): Promise<Array<{ status: number; body: string }>> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(bytes))
+    let received = Buffer.alloc(0)
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk])
+      const answers = parse(received)
+      if (answers.length >= count) {
+        socket.destroy()
+        resolve(answers)
+      }
+    })
+    socket.on('error', reject)
+  })
+}
+
+function parse(bytes: Buffer): Array<{ status: number; body: string }> {
+  const answers: Array<{ status: number; body: string }> = []
+  let at = 0
+  for (;;) {
+    const end = bytes.indexOf('\r\n\r\n', at)
+    if (end === -1) return answers
+    const head = bytes.subarray(at, end).toString('latin1')
+    const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0)
+    if (bytes.length < end + 4 + length) return answers
+    answers.push({ status: Number(head.split(' ')[1]), body: bytes.subarray(end + 4, end + 4 + length).toString('utf8') })
+    at = end + 4 + length
+  }
+}
+
+describe('answers written together at the end of a turn', () => {
+  it('answers pipelined requests in their order, each as the world was when it was handled', async () => {
+    const plate = 'BW123'
+    const vehicle = JSON.stringify({ plate, country: 'is' })
+    // Read in one turn: the lookup before the create finds nothing, the one after finds the vehicle.
+    const answers = await exchange(
+      request('GET', `/vehicles?plate=${plate}`) + request('POST', '/vehicles', vehicle) + request('GET', `/vehicles?plate=${plate}`) + request('GET', '/nowhere'),
+      4,
+    )
+    expect(answers.map((answer) => answer.status)).toEqual([200, 201, 200, 404])
+    expect(JSON.parse(answers[0].body)).toEqual([])
+    const created = JSON.parse(answers[1].body) as { id: string }
+    expect(JSON.parse(answers[2].body)).toEqual([expect.objectContaining({ id: created.id, plate })])
+  })
+
+  it('drops the answer of a client that has gone, and answers the next', async () => {
+    const before = service.journal.entries().length
+    const gone = net.connect(port, '127.0.0.1', () => {
+      gone.write(request('GET', '/vehicles?plate=GONE1'))
+      gone.destroy()
+    })
+    await new Promise((resolve) => gone.on('close', resolve))
+    // The request may have been read (and journaled) or not before the client went; either way the next is answered.
+    const [answer] = await exchange(request('GET', '/vehicles?plate=NEXT1'), 1)
+    expect(answer.status).toBe(200)
+    expect(service.journal.entries().length).toBeGreaterThan(before)
+  })
+
+  it('answers many connections at once, each its own answer', async () => {
+    const plates = Array.from({ length: 30 }, (_, i) => `MC${String(i).padStart(3, '0')}`)
+    const answers = await Promise.all(
+      plates.map((plate) => exchange(request('POST', '/vehicles', JSON.stringify({ plate, country: 'is' })), 1)),
+    )
+    expect(answers.map(([answer]) => answer.status)).toEqual(plates.map(() => 201))
+    expect(answers.map(([answer]) => (JSON.parse(answer.body) as { plate?: string; id: string }).id)).toHaveLength(new Set(answers.map(([answer]) => answer.body)).size)
+  })
+})
