@@ -9,16 +9,31 @@ import { pathToFileURL } from 'node:url'
  * A server doing the same JSON work as the mock and nothing else: GET serializes the answer the mock
  * gives (`getText`, parsed once) on every request; POST reads and parses the body, makes a fresh id and
  * serializes `{ id, link }` as the mock answers. No routing, validation, store or journal.
+ *
+ * With `batched`, it writes the answers of one turn of the event loop together at its end, as relay-mock's
+ * Node server does (see createBatchedWriter in src/node/server.ts): what is left between the two is the
+ * cost of relay-mock's pipeline alone.
  * @example createBareServer('[]', '{"id":"…","link":"/payments/…"}').listen(0)
  */
-export function createBareServer(getText: string, postText: string): http.Server {
+export function createBareServer(getText: string, postText: string, { batched = false }: { batched?: boolean } = {}): http.Server {
   const getValue: unknown = JSON.parse(getText)
   const { link } = JSON.parse(postText) as { link?: string }
   const resource = link?.split('/')[1] ?? 'payments'
-  const send = (res: http.ServerResponse, status: number, text: string) => {
+  const write = (res: http.ServerResponse, status: number, text: string) => {
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) })
     res.end(text)
   }
+  let queue: Array<[http.ServerResponse, number, string]> = []
+  const flush = () => {
+    const batch = queue
+    queue = []
+    for (const [res, status, text] of batch) write(res, status, text)
+  }
+  const send = batched
+    ? (res: http.ServerResponse, status: number, text: string) => {
+        if (queue.push([res, status, text]) === 1) setImmediate(flush)
+      }
+    : write
   return http.createServer((req, res) => {
     if (req.method !== 'POST') {
       send(res, 200, JSON.stringify(getValue))

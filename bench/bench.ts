@@ -1,6 +1,7 @@
 // `npm run bench`: relay-mock's HTTP server under load on loopback (autocannon), beside a bare
-// node:http server answering the same JSON in the same run, with a 24-vehicle and a 30,000-vehicle
-// world; then the time from spawning `relay-mock serve` to its first answer.
+// node:http server answering the same JSON in the same run (and the same bare server writing a turn's
+// answers together, as relay-mock does), with a 24-vehicle and a 30,000-vehicle world; then the time
+// from spawning `relay-mock serve` to its first answer.
 //
 // Each server runs in a worker thread of its own and autocannon in the main thread, so that the
 // load generator and the server under test never share an event loop. Flags: --duration <s> per
@@ -34,7 +35,7 @@ const TARGETS = {
 
 // --- The servers, each in a worker thread ---
 
-type ServerRole = { role: 'bare'; getText: string; postText: string } | { role: 'mock'; vehicles: number }
+type ServerRole = { role: 'bare'; getText: string; postText: string; batched: boolean } | { role: 'mock'; vehicles: number }
 
 /** What a server worker reports once it listens. */
 interface Listening {
@@ -49,7 +50,7 @@ interface Listening {
 
 async function serveInWorker(role: ServerRole): Promise<void> {
   if (role.role === 'bare') {
-    const server = createBareServer(role.getText, role.postText)
+    const server = createBareServer(role.getText, role.postText, { batched: role.batched })
     server.listen(0, '127.0.0.1', () => parentPort!.postMessage({ port: (server.address() as { port: number }).port } satisfies Listening))
     return
   }
@@ -213,11 +214,16 @@ async function main(): Promise<void> {
   const getText = (await get(small.info.port, getPath)).text
   const postAnswer = await post(small.info.port, '/payments', paymentBody)
   if (postAnswer.status !== 201) throw new Error(`Failed to prepare: POST /payments answered ${postAnswer.status}: ${postAnswer.text}`)
-  const bare = await startWorker({ role: 'bare', getText, postText: postAnswer.text })
+  const bare = await startWorker({ role: 'bare', getText, postText: postAnswer.text, batched: false })
+  // The same bare server writing a turn's answers together, as relay-mock does: not the targets' baseline
+  // (that is node:http as it comes), but what shows the pipeline's own cost.
+  const batched = await startWorker({ role: 'bare', getText, postText: postAnswer.text, batched: true })
 
   const configs: Config[] = [
     { name: 'bare node:http  GET /vehicles', worker: bare.worker, port: bare.info.port, request: { method: 'GET', path: getPath } },
     { name: 'bare node:http  POST /payments', worker: bare.worker, port: bare.info.port, request: { method: 'POST', path: '/payments', body: paymentBody } },
+    { name: 'bare, batched   GET /vehicles', worker: batched.worker, port: batched.info.port, request: { method: 'GET', path: getPath } },
+    { name: 'bare, batched   POST /payments', worker: batched.worker, port: batched.info.port, request: { method: 'POST', path: '/payments', body: paymentBody } },
     { name: 'relay-mock 24    GET /vehicles', worker: small.worker, port: small.info.port, request: { method: 'GET', path: getPath } },
     { name: 'relay-mock 24    POST /payments', worker: small.worker, port: small.info.port, request: { method: 'POST', path: '/payments', body: paymentBody } },
     { name: 'relay-mock 30000 GET /vehicles', worker: large.worker, port: large.info.port, request: { method: 'GET', path: `/vehicles?plate=${large.info.visit!.plate}` } },
@@ -230,7 +236,7 @@ async function main(): Promise<void> {
   for (let round = 0; round < rounds; round++) {
     for (const [i, config] of configs.entries()) runs[i].push(await load(config, seconds))
   }
-  await Promise.all([bare, small, large].map(({ worker }) => worker.terminate()))
+  await Promise.all([bare, batched, small, large].map(({ worker }) => worker.terminate()))
   const rows = configs.map((config, i): Row => ({
     name: config.name,
     requestsPerSecond: median(runs[i].map((r) => r.requestsPerSecond)),
@@ -255,7 +261,7 @@ async function main(): Promise<void> {
     }
   }
 
-  const [bareGet, barePost, smallGet, smallPost, largeGet, largePost] = rows
+  const [bareGet, barePost, batchedGet, batchedPost, smallGet, smallPost, largeGet, largePost] = rows
   const ratio = (a: Row, b: Row) => a.requestsPerSecond / b.requestsPerSecond
   console.table(
     rows.map((row, i) => ({
@@ -287,6 +293,7 @@ async function main(): Promise<void> {
       `large world vs small: GET /vehicles ${largeVsSmallGet.toFixed(2)}, POST /payments ${largeVsSmallPost.toFixed(2)}`,
       `spawn to first answer (median of ${SPAWNS}): relay-mock serve ${ms(spawnMedian)} [${mockSpawns.map((n) => n.toFixed(0)).join(', ')}], bare node:http ${ms(median(bareSpawns))} [${bareSpawns.map((n) => n.toFixed(0)).join(', ')}]`,
       `server thread busy per request (its event loop's active time; not a target): GET ${smallGet.busyUs.toFixed(0)} µs against bare ${bareGet.busyUs.toFixed(0)} µs (${(smallGet.busyUs / bareGet.busyUs).toFixed(2)}x), POST ${smallPost.busyUs.toFixed(0)} µs against ${barePost.busyUs.toFixed(0)} µs (${(smallPost.busyUs / barePost.busyUs).toFixed(2)}x)`,
+      `against the bare server writing a turn's answers together, as relay-mock does (the pipeline's own cost; not a target): GET ${ratio(smallGet, batchedGet).toFixed(2)}x, POST ${ratio(smallPost, batchedPost).toFixed(2)}x`,
       `load average at the end ${loadavg().map((n) => n.toFixed(2)).join(' ')} (figures from a busy machine are low and noisy)`,
       '',
       'targets:',
