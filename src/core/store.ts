@@ -3,6 +3,7 @@
 // queries through the library's own API (see Segmented).
 import { Collection, type Query } from '@msw/data'
 import { describeError } from './errors.js'
+import { validate } from './validate.js'
 import type { z } from 'zod'
 import {
   custodianRecord,
@@ -420,7 +421,8 @@ export function createStore(): Store {
 
 /** A seed's record as its schema reads it, or an error naming the record and what was wrong. */
 function checked<T>(schema: z.ZodType<T>, record: unknown, kind: keyof WorldData): T {
-  const result = schema.safeParse(record)
+  // zod's answer, sooner for a valid record (see validate.ts): a start loads its cached world's records here.
+  const result = validate(schema, record)
   if (result.success) return result.data
   const issue = result.error.issues[0]
   const field = issue.path.length > 0 ? ` ${issue.path.join('.')}` : ''

@@ -6,13 +6,20 @@ import { z } from 'zod'
 import { describe, expect, it } from 'vitest'
 import { createRelayService } from '../../src/core/mock.js'
 import { SERVICE_TABLE } from '../../src/core/protocol.js'
+import { custodianRecord, locationRecord, rentalCompany, vehicleRecord } from '../../src/core/schemas.js'
 import { fastPath, UNSURE, validate } from '../../src/core/validate.js'
 import { custodianBody, paymentBody, simpleBody, vehicleBody } from '../support/bodies.js'
 
-const schemas = SERVICE_TABLE.flatMap(({ route }) => [
-  ...(route.query ? [{ name: `${route.id} query`, schema: route.query as z.ZodType }] : []),
-  ...(route.body ? [{ name: `${route.id} body`, schema: route.body as z.ZodType }] : []),
-])
+/** The schemas a seed's records are checked by when a world loads (a start loads its cached world's), by kind. */
+const RECORD_SCHEMAS = { locations: locationRecord, rentalCompanies: rentalCompany, vehicles: vehicleRecord, custodians: custodianRecord } as const
+
+const schemas = [
+  ...SERVICE_TABLE.flatMap(({ route }) => [
+    ...(route.query ? [{ name: `${route.id} query`, schema: route.query as z.ZodType }] : []),
+    ...(route.body ? [{ name: `${route.id} body`, schema: route.body as z.ZodType }] : []),
+  ]),
+  ...Object.entries(RECORD_SCHEMAS).map(([kind, schema]) => ({ name: `the seed's ${kind} records`, schema: schema as z.ZodType })),
+]
 
 /** Strings near the edges of the service's fields: each is tried in every string field. */
 const EDGES = [
@@ -57,9 +64,11 @@ function values(schema: z.ZodType): fc.Arbitrary<unknown> {
       })
   }
   const example = z.globalRegistry.get(schema)?.example
-  const valid = fc.constantFrom<unknown>(...(example === undefined ? [] : [example]), ...(def.values ?? []))
   const near = fc.constantFrom<unknown>(...EDGES, ...NUMBERS)
-  return fc.oneof({ arbitrary: valid, weight: 30 }, { arbitrary: near, weight: 6 }, { arbitrary: junk, weight: 1 })
+  const examples = [...(example === undefined ? [] : [example]), ...(def.values ?? [])]
+  // A field with no example (a record's name, a boolean) is tried with the edge values and anything.
+  if (examples.length === 0) return fc.oneof({ arbitrary: near, weight: 6 }, { arbitrary: fc.boolean(), weight: 2 }, { arbitrary: junk, weight: 1 })
+  return fc.oneof({ arbitrary: fc.constantFrom<unknown>(...examples), weight: 30 }, { arbitrary: near, weight: 6 }, { arbitrary: junk, weight: 1 })
 }
 
 describe('the fast path of the route schemas', () => {
@@ -107,6 +116,15 @@ describe('the fast path of the route schemas', () => {
     for (const [id, body] of Object.entries(bodies)) {
       const schema = SERVICE_TABLE.find(({ route }) => route.id === id)!.route.body as z.ZodType
       expect(fastPath(schema)!(body), id).toStrictEqual(schema.parse(body))
+    }
+  })
+
+  it('is taken by every record of the built-in seed, which a start loads from its cache', async () => {
+    const data = (await createRelayService()).world.store.snapshot()
+    for (const [kind, schema] of Object.entries(RECORD_SCHEMAS)) {
+      const records = data[kind as keyof typeof RECORD_SCHEMAS]
+      expect(records.length, kind).toBeGreaterThan(0)
+      for (const record of records) expect(fastPath(schema as z.ZodType)!(record), kind).toStrictEqual(schema.parse(record))
     }
   })
 })
