@@ -50,6 +50,13 @@ module.exports = {
       to: { path: `^src/((devtools|node|cli)/|${ENTRIES})` },
     },
     {
+      name: 'serve-loads-no-conformance-kit',
+      severity: 'error',
+      comment: 'What serve starts with (its action and what that imports, statically) holds nothing of the conformance kit: its cases, reporters and runner cost start-up time and serve never uses them.',
+      from: { path: '^src/cli/actions/serve\\.ts$' },
+      to: { path: '^(suites/|src/node/(reporters/|runner\\.ts|user-cases\\.ts|client-process\\.ts))', reachable: true },
+    },
+    {
       name: 'no-benchmark-in-product',
       severity: 'error',
       from: { path: '^(src|scenarios|suites)/' },

@@ -30,10 +30,11 @@ export {
 } from './node/reporters/index.js'
 
 // Your own scenario and case files
-export { loadScenario, loadCases, resolveScenario } from './node/user-files.js'
+export { loadScenario, resolveScenario } from './node/user-files.js'
+export { loadCases } from './node/user-cases.js'
 
 export type { ServerOptions } from './node/server.js'
-export type { UserCases } from './node/user-files.js'
+export type { UserCases } from './node/user-cases.js'
 export type { RunOptions, ClientFunction, ClientVisit, RelayEnv } from './node/runner.js'
 export type { ClientProcessOptions, ClientProcessResult } from './node/client-process.js'
 export type { ReporterFactory, ReporterOptions, ConsoleReporterOptions } from './node/reporters/index.js'

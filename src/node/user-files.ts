@@ -1,20 +1,16 @@
-// The user's own worlds and cases, read from files: a scenario as JSON or as a JS/TS module that
-// default-exports defineScenario(...), and a cases file (JSON) of visits to add to a conformance run.
-// A bad file is one RelayMockError naming each wrong field, what it expected and what it found.
+// The user's own worlds, read from files: a scenario as JSON or as a JS/TS module that default-exports
+// defineScenario(...). A bad file is one RelayMockError naming each wrong field, what it expected and
+// what it found. The user's cases are read in user-cases.ts, so that serve loads nothing of the
+// conformance kit.
 import { readFile } from 'node:fs/promises'
-import { dirname, extname, resolve } from 'node:path'
+import { extname, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Jiti } from 'jiti'
 import { z } from 'zod'
 import { scenarios as builtInScenarios } from '../../scenarios/index.js'
-import { cases as builtInCases } from '../../suites/index.js'
 import { describeError, RelayMockError } from '../core/errors.js'
-import { clientReport } from '../core/rules/report.js'
-import type { ConformanceCase } from '../core/rules/suite.js'
-import type { Flow, Outcome } from '../core/rules/types.js'
 import { defineScenario, SIMPLE_PAYMENT_BEHAVIOURS, type Scenario } from '../core/scenario.js'
 import { describeFieldErrors, parseScenarioFile, toFieldErrors } from '../core/scenario-file.js'
-import { amountValue, date, kennitala, plate, timestamp } from '../core/schemas.js'
 import { importExternal } from '../core/import-external.js'
 
 const SCENARIO_EXTENSIONS = ['.json', '.js', '.mjs', '.ts', '.mts']
@@ -119,7 +115,8 @@ async function importTypeScript(path: string): Promise<{ default?: unknown }> {
   return (await (await jiti).import(path, {})) as { default?: unknown }
 }
 
-async function readJson(file: string, path: string, what: 'scenario' | 'cases'): Promise<unknown> {
+/** A user's JSON file, or the RelayMockError that says why it cannot be read. */
+export async function readJson(file: string, path: string, what: 'scenario' | 'cases'): Promise<unknown> {
   let text: string
   try {
     text = await readFile(path, 'utf8')
@@ -141,120 +138,7 @@ function unreadable(what: 'scenario' | 'cases', file: string, path: string, erro
   return new RelayMockError(what === 'scenario' ? 'SCENARIO_FILE_NOT_FOUND' : 'CASES_FILE_NOT_FOUND', `Failed to load the ${what} ${file}: ${reason}. Please check the path.`)
 }
 
-function firstLine(error: unknown): string {
+/** An error's first line, without its full stop. */
+export function firstLine(error: unknown): string {
   return describeError(error).split('\n')[0].replace(/\.$/, '')
-}
-
-// --- Cases ---
-
-const flow = z.enum(['advanced', 'simple'], { error: 'is not a flow' }).meta({ description: 'advanced or simple' })
-const outcome = clientReport.shape.outcome.meta({ description: 'paid, skipped or rejected' })
-const outcomes = z
-  .union([outcome, z.array(outcome).min(1)], { error: 'is not an outcome' })
-  .meta({ description: 'paid, skipped or rejected, or a list of the outcomes a correct client may reach' })
-
-const caseEntry = z
-  .object({
-    id: z
-      .string()
-      .regex(/^[A-Za-z0-9][\w.-]*(?:\/[\w.-]+)*$/, { error: 'is not an id of letters, digits, ".", "_", "-" and "/"' })
-      .meta({ description: 'an id of letters, digits, ".", "_", "-" and "/", e.g. glansi/fleet-van' }),
-    title: z.string().min(1, { error: 'is empty' }).meta({ description: 'one line: what the case exercises' }),
-    scenario: z.string().min(1, { error: 'is empty' }).meta({ description: 'a built-in scenario (relay-mock scenarios) or a path to a scenario file, relative to this file' }),
-    flow: flow.optional(),
-    flows: z.array(flow).min(1).optional().meta({ description: 'a list of flows: advanced, simple' }),
-    visit: z
-      .object({ plate, ownerKennitala: kennitala, registrationDate: date, visitStart: timestamp, visitEnd: timestamp, amount: amountValue })
-      .partial()
-      .strict()
-      .optional()
-      .meta({ description: "changes to the scenario's visit: plate, ownerKennitala, registrationDate, visitStart, visitEnd, amount" }),
-    outcome: z
-      .union([outcomes, z.object({ advanced: outcomes.optional(), simple: outcomes.optional() }).strict()], { error: 'is not an outcome' })
-      .meta({ description: 'the outcome a correct client reaches (paid, skipped or rejected), a list of them, or one per flow: { "advanced": ..., "simple": ... }' }),
-  })
-  .strict()
-  .superRefine((kase, ctx) => {
-    if ((kase.flow === undefined) === (kase.flows === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['flow'], input: kase.flow, message: kase.flow === undefined ? 'is missing' : 'is given beside flows' })
-      return
-    }
-    const perFlow = kase.outcome
-    if (typeof perFlow === 'object' && !Array.isArray(perFlow)) {
-      for (const f of kase.flows ?? [kase.flow!]) {
-        if (perFlow[f] === undefined) ctx.addIssue({ code: 'custom', path: ['outcome', f], input: undefined, message: 'is missing' })
-      }
-    }
-  })
-
-const casesFile = z
-  .object({
-    $schema: z.string().optional(),
-    cases: z.array(caseEntry).min(1, { error: 'is empty' }).meta({ description: 'a list of cases: { id, title, scenario, flow or flows, visit?, outcome }' }),
-  })
-  .strict()
-
-/** The cases of a cases file, ready for a run, and the scenarios of the user's they need. */
-export interface UserCases {
-  cases: ConformanceCase[]
-  /** The scenarios read from files, for the run's service to know by name. */
-  scenarios: Scenario[]
-}
-
-/**
- * Reads a cases file: each entry a visit with its scenario (a built-in name or a path relative to the
- * file), its flow or flows and the outcome a correct client reaches. An entry of one flow keeps its
- * id; an entry of several becomes one case per flow, `<id>/<flow>`.
- * @example const { cases, scenarios } = await loadCases('examples/cases.json')
- */
-export async function loadCases(file: string): Promise<UserCases> {
-  const path = resolve(file)
-  const input = await readJson(file, path, 'cases')
-  const fail = (reason: string) => new RelayMockError('CASES_FILE_INVALID', `Failed to load the cases ${file}: ${reason} Please fix the file.`)
-  const parsed = casesFile.safeParse(input)
-  if (!parsed.success) throw fail(`${describeFieldErrors(toFieldErrors(casesFile, parsed.error.issues, input))}.`)
-
-  const cases: ConformanceCase[] = []
-  const scenarios = new Map<string, Scenario>()
-  const taken = new Map(builtInCases.map((kase) => [kase.id, 'a built-in case']))
-  for (const [index, entry] of parsed.data.cases.entries()) {
-    const where = `cases[${index}]`
-    let scenario: string | Scenario
-    try {
-      scenario = await resolveScenario(entry.scenario, { from: dirname(path) })
-    } catch (error) {
-      throw fail(`${where}.scenario: ${(error as Error).message}`)
-    }
-    if (typeof scenario === 'string' && !builtInScenarios.has(scenario)) {
-      throw fail(
-        `${where}.scenario is not a scenario (expected a built-in scenario, one of ${[...builtInScenarios.keys()].join(', ')}, or a path to a scenario file such as ./my-world.json; found ${JSON.stringify(entry.scenario)}).`,
-      )
-    }
-    if (typeof scenario !== 'string') {
-      const other = scenarios.get(scenario.name)
-      if (builtInScenarios.has(scenario.name) || (other && other !== scenario)) {
-        throw fail(`${where}.scenario ${entry.scenario} is named "${scenario.name}", as ${other ? 'another scenario of this file' : 'a built-in scenario'} is. Please give it a name of its own.`)
-      }
-      scenarios.set(scenario.name, scenario)
-    }
-    const flows: Flow[] = [...new Set(entry.flows ?? [entry.flow!])]
-    for (const f of flows) {
-      const id = flows.length === 1 ? entry.id : `${entry.id}/${f}`
-      const owner = taken.get(id)
-      if (owner) throw fail(`${where}.id makes the case ${id}, which is ${owner}'s id too (expected an id of its own).`)
-      taken.set(id, `${where}`)
-      const expected = typeof entry.outcome === 'object' && !Array.isArray(entry.outcome) ? entry.outcome[f]! : entry.outcome
-      const list: Outcome[] = Array.isArray(expected) ? expected : [expected]
-      cases.push({
-        id,
-        flow: f,
-        scenario: typeof scenario === 'string' ? scenario : scenario.name,
-        title: entry.title,
-        ...(entry.visit ? { visit: entry.visit } : {}),
-        outcome: list[0],
-        ...(list.length > 1 ? { outcomes: list } : {}),
-      })
-    }
-  }
-  return { cases, scenarios: [...scenarios.values()] }
 }

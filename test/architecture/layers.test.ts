@@ -47,3 +47,12 @@ it('fails a core module that imports a dev tool, a Node module, or sits on a cyc
   expect(output).toContain('core-knows-no-tools: src/core/world.ts → src/node.ts')
   expect(output).toContain('devtools-above-core-only: src/devtools/har.ts → src/node.ts')
 })
+
+it('fails a serve action that reaches the conformance kit, even through a module between', () => {
+  write('src/cli/actions/serve.ts', "import { resolveScenario } from '../../node/user-files.js'\nexport const serve = resolveScenario\n")
+  write('src/node/user-files.ts', "import { cases } from './user-cases.js'\nexport const resolveScenario = cases\n")
+  write('src/node/user-cases.ts', "export const cases = 1\n")
+  const { status, output } = cruise()
+  expect(status).not.toBe(0)
+  expect(output).toContain('serve-loads-no-conformance-kit: src/cli/actions/serve.ts → src/node/user-cases.ts')
+})

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RelayMockError } from '../../src/core/errors.js'
-import { loadCases } from '../../src/node/user-files.js'
+import { loadCases } from '../../src/node/user-cases.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, GITHUB_ACTIONS: undefined }

@@ -7,7 +7,7 @@ import type { Reporter } from '../../core/rules/types.js'
 import { checkHarFile } from '../../node/from-har.js'
 import { reporters } from '../../node/reporters/index.js'
 import { runConformance } from '../../node/runner.js'
-import { loadCases } from '../../node/user-files.js'
+import { loadCases } from '../../node/user-cases.js'
 import { cases } from '../../../suites/index.js'
 import { fileReports, type ConformArgs } from '../conform-options.js'
 
