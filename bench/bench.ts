@@ -156,9 +156,9 @@ function post(port: number, path: string, body: string): Promise<{ status: numbe
  * port of its choosing and prints its address (`http://127.0.0.1:<port>`), as `serve --port 0`
  * does: a port picked beforehand could be taken meanwhile by another process on a shared machine.
  */
-async function spawnToFirstAnswer(args: string[], path: string): Promise<number> {
+async function spawnToFirstAnswer(args: string[], path: string, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const started = performance.now()
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] })
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'ignore'] })
   try {
     const port = await new Promise<number>((resolve, reject) => {
       let out = ''
@@ -248,18 +248,27 @@ async function main(): Promise<void> {
     busyUs: median(runs[i].map((r) => r.busyUs)),
   }))
 
-  const mockSpawns: number[] = []
-  const bareSpawns: number[] = []
   const bareScript = fileURLToPath(new URL('./bare-server.js', import.meta.url))
-  // One unmeasured spawn of each first: the first reads its files from disk, later ones from cache.
-  for (let i = 0; i <= SPAWNS; i++) {
-    const m = await spawnToFirstAnswer(['bin/relay-mock.js', 'serve', '--port', '0'], getPath)
-    const b = await spawnToFirstAnswer([bareScript, '0', getText], getPath)
-    if (i > 0) {
-      mockSpawns.push(m)
-      bareSpawns.push(b)
+  /** Median spawn-to-first-answer of relay-mock serve and of the bare server, alternating, in this environment. */
+  const spawns = async (env: NodeJS.ProcessEnv) => {
+    const mock: number[] = []
+    const bare: number[] = []
+    // One unmeasured spawn of each first: the first reads its files from disk, later ones from cache.
+    for (let i = 0; i <= SPAWNS; i++) {
+      const m = await spawnToFirstAnswer(['bin/relay-mock.js', 'serve', '--port', '0'], getPath, env)
+      const b = await spawnToFirstAnswer([bareScript, '0', getText], getPath, env)
+      if (i > 0) {
+        mock.push(m)
+        bare.push(b)
+      }
     }
+    return { mock, bare }
   }
+  const { mock: mockSpawns, bare: bareSpawns } = await spawns(process.env)
+  // Node reads the file NODE_EXTRA_CA_CERTS names at every start, before any script runs (~45 ms for a
+  // system's whole CA bundle): where it is set, the starts are measured without it too, to show both.
+  const caFile = process.env.NODE_EXTRA_CA_CERTS
+  const withoutCa = caFile ? await spawns(Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_EXTRA_CA_CERTS'))) : undefined
 
   const [bareGet, barePost, batchedGet, batchedPost, smallGet, smallPost, largeGet, largePost] = rows
   const ratio = (a: Row, b: Row) => a.requestsPerSecond / b.requestsPerSecond
@@ -292,6 +301,11 @@ async function main(): Promise<void> {
       `world build: 24 vehicles ${ms(small.info.buildMs!)}, 30,000 vehicles ${ms(large.info.buildMs!)}; one more world (a fresh token) in the 30,000 world ${ms(large.info.addWorldMs!)}`,
       `large world vs small: GET /vehicles ${largeVsSmallGet.toFixed(2)}, POST /payments ${largeVsSmallPost.toFixed(2)}`,
       `spawn to first answer (median of ${SPAWNS}): relay-mock serve ${ms(spawnMedian)} [${mockSpawns.map((n) => n.toFixed(0)).join(', ')}], bare node:http ${ms(median(bareSpawns))} [${bareSpawns.map((n) => n.toFixed(0)).join(', ')}]`,
+      ...(withoutCa
+        ? [
+            `  (this environment sets NODE_EXTRA_CA_CERTS=${caFile}, which every Node process reads as it starts; without it: relay-mock serve ${ms(median(withoutCa.mock))}, bare node:http ${ms(median(withoutCa.bare))})`,
+          ]
+        : []),
       `server thread busy per request (its event loop's active time; not a target): GET ${smallGet.busyUs.toFixed(0)} µs against bare ${bareGet.busyUs.toFixed(0)} µs (${(smallGet.busyUs / bareGet.busyUs).toFixed(2)}x), POST ${smallPost.busyUs.toFixed(0)} µs against ${barePost.busyUs.toFixed(0)} µs (${(smallPost.busyUs / barePost.busyUs).toFixed(2)}x)`,
       `against the bare server writing a turn's answers together, as relay-mock does (the pipeline's own cost; not a target): GET ${ratio(smallGet, batchedGet).toFixed(2)}x, POST ${ratio(smallPost, batchedPost).toFixed(2)}x`,
       `load average at the end ${loadavg().map((n) => n.toFixed(2)).join(' ')} (figures from a busy machine are low and noisy)`,
@@ -307,7 +321,7 @@ async function main(): Promise<void> {
   )
   if (json) {
     const buildMs = { small: small.info.buildMs, large: large.info.buildMs, addWorldLarge: large.info.addWorldMs }
-    console.log(JSON.stringify({ node: process.version, connections: CONNECTIONS, seconds, rounds, rows, runs, buildMs, spawnMs: { mock: mockSpawns, bare: bareSpawns } }, null, 2))
+    console.log(JSON.stringify({ node: process.version, connections: CONNECTIONS, seconds, rounds, rows, runs, buildMs, spawnMs: { mock: mockSpawns, bare: bareSpawns, ...(withoutCa ? { withoutExtraCaCerts: withoutCa } : {}) } }, null, 2))
   }
 }
 
