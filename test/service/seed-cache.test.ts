@@ -1,6 +1,6 @@
 // The cache of seeded worlds: a world read from it is the world seeding gives, and anything amiss with
 // it (a corrupt file, another key, a folder that cannot be written) only means seeding again.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -138,5 +138,26 @@ describe('the cache of seeded worlds', () => {
     const service = await createRelayService({ seedCache: broken })
     expect(worldOf(service)).toEqual(worldOf(await createRelayService()))
   })
-})
 
+  it('keeps the worlds used last, and removes the rest when it writes one', async () => {
+    const dir = tempDir()
+    const cache = createSeedCache({ dir, keep: 2 })
+    const world = { data: { locations: [], rentalCompanies: [], vehicles: [], custodians: [], payments: [] }, visit: { plate: 'AB123', ownerKennitala: '5901694399' }, hints: { unknownKennitala: '4101694389', unknownPlate: 'ZZ999' } } as unknown as Parameters<typeof cache.set>[1]
+    const aged = (key: string, secondsAgo: number) => {
+      const file = readdirSync(dir).map((name) => join(dir, name)).find((path) => readFileSync(path, 'utf8').includes(JSON.stringify(key).slice(1, -1)))!
+      const then = new Date(Date.now() - secondsAgo * 1000)
+      utimesSync(file, then, then)
+    }
+    cache.set('first', world)
+    aged('first', 30)
+    cache.set('second', world)
+    aged('second', 20)
+    // Read now: used last, though written first.
+    expect(cache.get('first')).toBeDefined()
+    cache.set('third', world)
+    expect(readdirSync(dir)).toHaveLength(2)
+    expect(cache.get('first')).toBeDefined()
+    expect(cache.get('third')).toBeDefined()
+    expect(cache.get('second')).toBeUndefined()
+  })
+})
