@@ -44,14 +44,8 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
       }
       answer.then(send, (error: unknown) => lastResort(res, error)).finally(done)
     }
-    const send = (answer: RelayResponse) => {
-      if (!answer.fault) return writeSoon(res, answer)
-      try {
-        breakAnswer(req, res, answer)
-      } catch (error) {
-        lastResort(res, error)
-      }
-    }
+    // A broken answer too goes out in its turn: a reset must not destroy the answers queued before it.
+    const send = (answer: RelayResponse) => writeSoon(req, res, answer)
     // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 6.3): answer it at
     // once rather than a tick later on 'end'. Node discards the empty stream when the answer is sent.
     const length = req.headers['content-length']
@@ -76,7 +70,17 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
       respond(body, tooLarge)
     })
   }
-  const server = http.createServer((req, res) => inOrder(req.socket, (done) => handle(req, res, done)))
+  const server = http.createServer((req, res) =>
+    inOrder(req.socket, (done) => {
+      try {
+        handle(req, res, done)
+      } catch (error) {
+        // Never expected (the pipeline does not throw): still an answer, and the connection's next request goes on.
+        lastResort(res, error)
+        done()
+      }
+    }),
+  )
   // Expect: 100-continue is granted only when the pipeline's checks that need no body pass (the path,
   // the token, the declared length and type); a refusal is sent at once and the body is never read.
   server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -168,21 +172,22 @@ function lastResort(res: http.ServerResponse, error: unknown): void {
  * An answer waits at most for the requests read in the same turn (setImmediate runs right after the
  * loop's poll for input), and a connection's answers keep their order.
  */
-function createBatchedWriter(): (res: http.ServerResponse, answer: RelayResponse) => void {
-  let queue: Array<{ res: http.ServerResponse; answer: RelayResponse }> = []
+function createBatchedWriter(): (req: http.IncomingMessage, res: http.ServerResponse, answer: RelayResponse) => void {
+  let queue: Array<{ req: http.IncomingMessage; res: http.ServerResponse; answer: RelayResponse }> = []
   const flush = () => {
     const batch = queue
     queue = []
-    for (const { res, answer } of batch) {
+    for (const { req, res, answer } of batch) {
       try {
-        writeAnswer(res, answer)
+        if (answer.fault) breakAnswer(req, res, answer)
+        else writeAnswer(res, answer)
       } catch (error) {
         lastResort(res, error)
       }
     }
   }
-  return (res, answer) => {
-    if (queue.push({ res, answer }) === 1) setImmediate(flush)
+  return (req, res, answer) => {
+    if (queue.push({ req, res, answer }) === 1) setImmediate(flush)
   }
 }
 
@@ -198,8 +203,10 @@ function breakAnswer(req: http.IncomingMessage, res: http.ServerResponse, answer
   const socket = req.socket
   switch (answer.fault) {
     case 'reset':
-      // An RST, not a FIN: the client sees ECONNRESET with no status line.
-      socket.resetAndDestroy()
+      // An RST, not a FIN: the client sees ECONNRESET with no status line. A turn later, once Node has
+      // finished with the answers sent before it on this connection (pipelined): reset at once, while the
+      // last one's bookkeeping is still under way, the socket was closed with a FIN instead.
+      setImmediate(() => socket.resetAndDestroy())
       return
     case 'hang':
       // Nothing is written; the socket stays open until the client gives up (or the server closes).
@@ -293,6 +300,7 @@ export function reservePort(host: string, port: number): Promise<void> {
 export function close(server: http.Server): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => resolve())
-    server.closeAllConnections()
+    // After this turn's answers are written (they go at its end, see createBatchedWriter).
+    setImmediate(() => server.closeAllConnections())
   })
 }

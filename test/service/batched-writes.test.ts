@@ -1,7 +1,8 @@
 // The Node server writes the answers made in one turn of the event loop together, at its end (see
 // createBatchedWriter in server.ts). What must hold whatever the batching: a connection's answers come in
-// the order of its requests, each answer carries what the world was when its request was handled, and
-// an answer whose client has gone is dropped without harm to the next.
+// the order of its requests, each answer carries what the world was when its request was handled, a
+// broken answer (a reset) breaks nothing sent before it, closing the server still sends what was
+// answered, and an answer whose client has gone is dropped without harm to the next.
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RelayService } from '../../src/core/mock.js'
@@ -27,9 +28,9 @@ function request(method: string, path: string, body?: string): string {
 }
 
 /** Sends the bytes in one write and reads until `count` answers have come (each names its content-length). */
-function exchange(bytes: string, count: number): Promise<Array<{ status: number; body: string }>> {
+function exchange(bytes: string, count: number, to = port): Promise<Array<{ status: number; body: string }>> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(bytes))
+    const socket = net.connect(to, '127.0.0.1', () => socket.write(bytes))
     let received = Buffer.alloc(0)
     socket.on('data', (chunk: Buffer) => {
       received = Buffer.concat([received, chunk])
@@ -40,6 +41,17 @@ function exchange(bytes: string, count: number): Promise<Array<{ status: number;
       }
     })
     socket.on('error', reject)
+  })
+}
+
+/** Sends the bytes in one write and reads until the connection ends: the answers that came, and how it ended. */
+function untilEnd(bytes: string, to: number): Promise<{ answers: Array<{ status: number; body: string }>; ended: string }> {
+  return new Promise((resolve) => {
+    const socket = net.connect(to, '127.0.0.1', () => socket.write(bytes))
+    let received = Buffer.alloc(0)
+    socket.on('data', (chunk: Buffer) => (received = Buffer.concat([received, chunk])))
+    socket.on('error', (error: NodeJS.ErrnoException) => resolve({ answers: parse(received), ended: error.code ?? error.message }))
+    socket.on('end', () => resolve({ answers: parse(received), ended: 'end' }))
   })
 }
 
@@ -92,5 +104,29 @@ describe('answers written together at the end of a turn', () => {
     )
     expect(answers.map(([answer]) => answer.status)).toEqual(plates.map(() => 201))
     expect(answers.map(([answer]) => (JSON.parse(answer.body) as { plate?: string; id: string }).id)).toHaveLength(new Set(answers.map(([answer]) => answer.body)).size)
+  })
+
+  it('resets a connection for a fault only after the answers before it are sent', async () => {
+    const faulted = createServer(await createServedService({ faults: [{ route: 'GET /vehicles', kind: 'reset', mode: 'once' }] }))
+    const at = Number(new URL(await listen(faulted, { port: 0 })).port)
+    try {
+      const { answers, ended } = await untilEnd(request('GET', '/rental-companies') + request('GET', '/vehicles?plate=AB123'), at)
+      // The lookup without its kennitala is refused (422), and written before the reset that follows.
+      expect(answers.map((answer) => answer.status)).toEqual([422])
+      expect(ended).toBe('ECONNRESET')
+    } finally {
+      await close(faulted)
+    }
+  })
+
+  it('sends what was answered in the turn the server was closed in', async () => {
+    const closing = createServer(await createServedService())
+    const at = Number(new URL(await listen(closing, { port: 0 })).port)
+    // As a SIGTERM handled in the same turn as a request would.
+    let closed: Promise<void> | undefined
+    closing.on('request', () => void (closed ??= close(closing)))
+    const { answers } = await untilEnd(request('GET', '/vehicles?plate=AB123'), at)
+    expect(answers.map((answer) => answer.status)).toEqual([200])
+    await closed
   })
 })
