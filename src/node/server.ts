@@ -38,14 +38,19 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
       if (tooLarge) request.bodyTooLarge = true
       const answer = mock.answer(request)
       // Most answers are ready at once: sent in this turn, not a microtask later.
-      if (!(answer instanceof Promise)) {
-        send(answer)
-        return done()
-      }
-      answer.then(send, (error: unknown) => lastResort(res, error)).finally(done)
+      if (!(answer instanceof Promise)) return send(answer)
+      answer.then(send, (error: unknown) => {
+        lastResort(res, error)
+        done()
+      })
     }
     // A broken answer too goes out in its turn: a reset must not destroy the answers queued before it.
-    const send = (answer: RelayResponse) => writeSoon(req, res, answer)
+    // After one (a reset, a hang, a cut answer) the connection handles nothing more, as a service that
+    // broke it would not: a request pipelined behind it is neither answered nor journaled.
+    const send = (answer: RelayResponse) => {
+      writeSoon(req, res, answer)
+      if (!answer.fault) done()
+    }
     // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 6.3): answer it at
     // once rather than a tick later on 'end'. Node discards the empty stream when the answer is sent.
     const length = req.headers['content-length']

@@ -107,13 +107,16 @@ describe('answers written together at the end of a turn', () => {
   })
 
   it('resets a connection for a fault only after the answers before it are sent', async () => {
-    const faulted = createServer(await createServedService({ faults: [{ route: 'GET /vehicles', kind: 'reset', mode: 'once' }] }))
+    const served = await createServedService({ faults: [{ route: 'GET /vehicles', kind: 'reset', mode: 'once' }] })
+    const faulted = createServer(served)
     const at = Number(new URL(await listen(faulted, { port: 0 })).port)
     try {
-      const { answers, ended } = await untilEnd(request('GET', '/rental-companies') + request('GET', '/vehicles?plate=AB123'), at)
+      const { answers, ended } = await untilEnd(request('GET', '/rental-companies') + request('GET', '/vehicles?plate=AB123') + request('GET', '/vehicles?plate=AFTER1'), at)
       // The lookup without its kennitala is refused (422), and written before the reset that follows.
       expect(answers.map((answer) => answer.status)).toEqual([422])
       expect(ended).toBe('ECONNRESET')
+      // The request pipelined behind the reset was never handled: the connection broke before it.
+      expect(served.journal.entries().map((entry) => entry.request.search)).toEqual(['', '?plate=AB123'])
     } finally {
       await close(faulted)
     }
