@@ -78,7 +78,9 @@ describe('the npm package', () => {
   })
 
   it('carries one manifest, its own: no copy in dist, none embedded in a bundle', async () => {
-    expect(files.filter((path) => path.endsWith('package.json'))).toEqual(['package.json'])
+    // bin/package.json only marks bin/ as CommonJS (a start from the code cache then sets up no ES module loader).
+    expect(files.filter((path) => path.endsWith('package.json'))).toEqual(['bin/package.json', 'package.json'])
+    expect(JSON.parse(await readFile(join(root, 'bin/package.json'), 'utf8'))).toEqual({ type: 'commonjs' })
     const bundles = files.filter((path) => path.startsWith('dist/bundle/'))
     expect(bundles.length).toBeGreaterThan(1)
     for (const bundle of bundles) expect(await readFile(join(root, bundle), 'utf8'), bundle).not.toContain('devDependencies')

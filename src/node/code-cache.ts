@@ -1,5 +1,6 @@
 // How bin/relay-mock.js starts the command line: from V8's compiled code of the last run when it can,
-// so that a start deserializes the bundle's functions instead of parsing and compiling them.
+// so that a start deserializes the bundle's functions instead of parsing and compiling them. The build
+// also bundles this module as dist/bundle/start.cjs, which the bin (CommonJS) requires.
 //
 // Node 20 has no compile cache for ES modules (module.enableCompileCache came in 22), but vm.Script
 // takes and makes V8's code cache. So the build also writes the command line as one CommonJS file
