@@ -122,7 +122,13 @@ function pruneWorlds(dir: string, keep: number): void {
         }
       })
       .sort((a, b) => b.used - a.used)
-    for (const { file } of worlds.slice(keep)) rmSync(file, { force: true })
+    for (const { file } of worlds.slice(keep)) {
+      try {
+        rmSync(file, { force: true })
+      } catch {
+        // Not ours to remove (another user's, or busy): the others still go.
+      }
+    }
   } catch {
     // The folder cannot be read: nothing to prune.
   }

@@ -31,7 +31,7 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
   }
   const inOrder = createConnectionOrder()
   /** Reads the request's body, if it has one, asks the mock, sends the answer, then calls `done`. */
-  const handle = (req: http.IncomingMessage, res: http.ServerResponse, done: () => void) => {
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse, done: (broken?: boolean) => void) => {
     const respond = (body: string | undefined, tooLarge: boolean) => {
       const request = relayRequest(req)
       if (body !== undefined) request.body = body
@@ -49,7 +49,7 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
     // broke it would not: a request pipelined behind it is neither answered nor journaled.
     const send = (answer: RelayResponse) => {
       writeSoon(req, res, answer)
-      if (!answer.fault) done()
+      done(answer.fault !== undefined)
     }
     // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 6.3): answer it at
     // once rather than a tick later on 'end'. Node discards the empty stream when the answer is sent.
@@ -118,6 +118,12 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
   return server
 }
 
+/** How many requests a broken connection takes in before it is closed (see createConnectionOrder). */
+export const BROKEN_CONNECTION_BACKLOG = 64
+
+/** A request's turn on its connection: `done()` when its answer is made, `done(true)` when that answer broke the connection. */
+type Turn = (done: (broken?: boolean) => void) => void
+
 /**
  * Handles a connection's requests one after another, in the order they were sent, as a service that
  * reads one request at a time does. Node reads pipelined requests at once (HTTP/1.1 lets a client send
@@ -125,16 +131,30 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
  * while the create's body is still being read, from the world before it. A request answered in the turn
  * it was read (most lookups) costs nothing here; one that waits (a body, latency, a fault) holds those
  * behind it until its answer is made. The answers' order on the wire is Node's to keep, and it does.
+ *
+ * After an answer that broke the connection (a reset, a hang, a cut answer) the connection handles
+ * nothing more: what was waiting behind it and what comes after is dropped unhandled. Node still reads
+ * what a client pipelines behind a hang, and with no answer ever written nothing slows the client down,
+ * so a connection that sends more than BROKEN_CONNECTION_BACKLOG requests behind its broken answer is
+ * closed, as a real server's full receive window would have stopped the client long before.
  */
-function createConnectionOrder(): (socket: Socket, task: (done: () => void) => void) => void {
+function createConnectionOrder(): (socket: Socket, task: Turn) => void {
   /** The requests waiting behind one still being handled, by connection. */
-  const waiting = new WeakMap<Socket, Array<(done: () => void) => void>>()
-  const start = (socket: Socket, task: (done: () => void) => void): void => {
+  const waiting = new WeakMap<Socket, Turn[]>()
+  /** The connections that a broken answer ended, with how many requests came after it. */
+  const broken = new WeakMap<Socket, number>()
+  const dropped = (socket: Socket): void => {
+    const count = (broken.get(socket) ?? 0) + 1
+    broken.set(socket, count)
+    if (count > BROKEN_CONNECTION_BACKLOG) socket.destroy()
+  }
+  const start = (socket: Socket, task: Turn): void => {
     let settled = false
     let returned = false
-    const done = () => {
+    const done = (breaks = false) => {
       if (settled) return
       settled = true
+      if (breaks) return breakOff(socket)
       // Finished within the call: the loop below goes on with the next.
       if (returned) next(socket)
     }
@@ -142,18 +162,26 @@ function createConnectionOrder(): (socket: Socket, task: (done: () => void) => v
     returned = true
     if (!settled && !waiting.has(socket)) waiting.set(socket, [])
   }
+  const breakOff = (socket: Socket): void => {
+    const behind = waiting.get(socket)
+    waiting.delete(socket)
+    broken.set(socket, 0)
+    for (let i = 0; i < (behind?.length ?? 0); i++) dropped(socket)
+  }
   const next = (socket: Socket): void => {
     const queue = waiting.get(socket)
     if (!queue) return
     waiting.delete(socket)
     while (queue.length > 0) {
       start(socket, queue.shift()!)
+      if (broken.has(socket)) return void queue.forEach(() => dropped(socket))
       // The one started waits in turn: those after it wait behind it.
       const behind = waiting.get(socket)
       if (behind) return void behind.push(...queue)
     }
   }
   return (socket, task) => {
+    if (broken.has(socket)) return dropped(socket)
     const queue = waiting.get(socket)
     if (queue) queue.push(task)
     else start(socket, task)
@@ -211,7 +239,14 @@ function breakAnswer(req: http.IncomingMessage, res: http.ServerResponse, answer
       // An RST, not a FIN: the client sees ECONNRESET with no status line. A turn later, once Node has
       // finished with the answers sent before it on this connection (pipelined): reset at once, while the
       // last one's bookkeeping is still under way, the socket was closed with a FIN instead.
-      setImmediate(() => socket.resetAndDestroy())
+      setImmediate(() => {
+        // Only a TCP socket can be reset (a server on a Unix socket or a pipe cannot): closed, the client still sees no answer.
+        try {
+          socket.resetAndDestroy()
+        } catch {
+          socket.destroy()
+        }
+      })
       return
     case 'hang':
       // Nothing is written; the socket stays open until the client gives up (or the server closes).
@@ -305,7 +340,9 @@ export function reservePort(host: string, port: number): Promise<void> {
 export function close(server: http.Server): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => resolve())
-    // After this turn's answers are written (they go at its end, see createBatchedWriter).
-    setImmediate(() => server.closeAllConnections())
+    // After this turn's answers are written (they go at its end, see createBatchedWriter): those made
+    // before this call and those made later in the same turn are both written in this turn's check
+    // phase, and the connections are closed in the next turn's.
+    setImmediate(() => setImmediate(() => server.closeAllConnections()))
   })
 }

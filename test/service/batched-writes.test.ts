@@ -3,10 +3,14 @@
 // the order of its requests, each answer carries what the world was when its request was handled, a
 // broken answer (a reset) breaks nothing sent before it, closing the server still sends what was
 // answered, and an answer whose client has gone is dropped without harm to the next.
+import { rmSync } from 'node:fs'
+import http from 'node:http'
 import net from 'node:net'
+import os from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RelayService } from '../../src/core/mock.js'
-import { close, createServer, listen } from '../../src/node/server.js'
+import { BROKEN_CONNECTION_BACKLOG, close, createServer, listen } from '../../src/node/server.js'
 import { createServedService } from '../support/service.js'
 
 const TOKEN = 'relay-mock-token'
@@ -120,6 +124,82 @@ describe('answers written together at the end of a turn', () => {
     } finally {
       await close(faulted)
     }
+  })
+
+  it('closes a hung connection that pipelines more than its backlog behind the hang, and handles none of it', async () => {
+    const served = await createServedService({ faults: [{ route: 'GET /vehicles', kind: 'hang', mode: 'once' }] })
+    const hung = createServer(served)
+    const at = Number(new URL(await listen(hung, { port: 0 })).port)
+    let taken = 0
+    hung.on('request', () => taken++)
+    try {
+      // Without the backlog the server read all of them and held each (50,000 took 80 MB of heap). Node
+      // parses a chunk it has read whole, so a few hundred past the backlog are still taken in (and dropped).
+      const behind = 20_000
+      const { answers, ended } = await untilEnd(request('GET', '/vehicles?plate=AB123') + request('GET', '/rental-companies').repeat(behind), at)
+      expect(answers).toEqual([])
+      expect(['end', 'ECONNRESET']).toContain(ended)
+      expect(taken).toBeLessThan(behind / 10)
+      expect(served.journal.entries().map((entry) => entry.request.path)).toEqual(['/vehicles'])
+    } finally {
+      await close(hung)
+    }
+  })
+
+  it('keeps a hung connection open while the client pipelines no more than the backlog behind it', async () => {
+    const served = await createServedService({ faults: [{ route: 'GET /vehicles', kind: 'hang', mode: 'once' }] })
+    const hung = createServer(served)
+    const at = Number(new URL(await listen(hung, { port: 0 })).port)
+    let taken = 0
+    const all = new Promise<void>((resolve) => hung.on('request', () => ++taken === BROKEN_CONNECTION_BACKLOG + 1 && resolve()))
+    const socket = net.connect(at, '127.0.0.1', () => socket.write(request('GET', '/vehicles?plate=AB123') + request('GET', '/rental-companies').repeat(BROKEN_CONNECTION_BACKLOG)))
+    let ended = false
+    socket.on('close', () => (ended = true))
+    socket.on('error', () => {})
+    try {
+      await all
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(ended).toBe(false)
+      expect(served.journal.entries()).toHaveLength(1)
+    } finally {
+      socket.destroy()
+      await close(hung)
+    }
+  })
+
+  it('resets a connection on a server listening on a Unix socket by closing it, and stays up', async () => {
+    const served = await createServedService({ faults: [{ route: 'GET /vehicles', kind: 'reset', mode: 'once' }] })
+    const local = createServer(served)
+    const path = join(os.tmpdir(), `relay-mock-${process.pid}-${Date.now()}.sock`)
+    await new Promise<void>((resolve) => local.listen(path, resolve))
+    const get = (search: string) =>
+      new Promise<string>((resolve) => {
+        http
+          .get({ socketPath: path, path: `/vehicles${search}`, headers: { authorization: `Bearer ${TOKEN}` }, agent: false }, (res) => {
+            res.resume()
+            resolve(`status ${res.statusCode}`)
+          })
+          .on('error', (error: NodeJS.ErrnoException) => resolve(`error ${error.code}`))
+      })
+    try {
+      // A Unix socket cannot be reset (resetAndDestroy threw, out of any guard, and ended the process).
+      expect(await get('?plate=AB123')).toMatch(/^error (ECONNRESET|socket hang up)/)
+      expect(await get('?plate=AB123')).toBe('status 200')
+    } finally {
+      await close(local)
+      rmSync(path, { force: true })
+    }
+  })
+
+  it('sends what is answered later in the turn the server was closed in', async () => {
+    const closing = createServer(await createServedService())
+    const at = Number(new URL(await listen(closing, { port: 0 })).port)
+    // close() before the request's handler, in the same turn (a SIGTERM read in the same poll phase first).
+    let closed: Promise<void> | undefined
+    closing.prependListener('request', () => void (closed ??= close(closing)))
+    const { answers } = await untilEnd(request('GET', '/vehicles?plate=AB123'), at)
+    expect(answers.map((answer) => answer.status)).toEqual([200])
+    await closed
   })
 
   it('sends what was answered in the turn the server was closed in', async () => {

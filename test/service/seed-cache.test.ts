@@ -1,6 +1,6 @@
 // The cache of seeded worlds: a world read from it is the world seeding gives, and anything amiss with
 // it (a corrupt file, another key, a folder that cannot be written) only means seeding again.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -159,5 +159,25 @@ describe('the cache of seeded worlds', () => {
     expect(cache.get('first')).toBeDefined()
     expect(cache.get('third')).toBeDefined()
     expect(cache.get('second')).toBeUndefined()
+  })
+
+  it('goes on removing old worlds past one it cannot remove', async () => {
+    const dir = tempDir()
+    const world = { data: { locations: [], rentalCompanies: [], vehicles: [], custodians: [], payments: [] }, visit: { plate: 'AB123', ownerKennitala: '5901694399' }, hints: { unknownKennitala: '4101694389', unknownPlate: 'ZZ999' } } as unknown as Parameters<ReturnType<typeof createSeedCache>['set']>[1]
+    const aged = (name: string, secondsAgo: number) => {
+      const then = new Date(Date.now() - secondsAgo * 1000)
+      utimesSync(join(dir, name), then, then)
+    }
+    // A file rm cannot remove (another user's in a shared folder; busy on Windows): a folder of the same name.
+    mkdirSync(join(dir, 'world-00000000000000000000000000000001.json'))
+    aged('world-00000000000000000000000000000001.json', 100)
+    for (const n of [2, 3, 4]) {
+      writeFileSync(join(dir, `world-0000000000000000000000000000000${n}.json`), '{}')
+      aged(`world-0000000000000000000000000000000${n}.json`, 100 + n)
+    }
+    createSeedCache({ dir, keep: 1 }).set('new', world)
+    // The new world and the one that could not go; the three older behind it went (the first failure stopped them).
+    expect(readdirSync(dir).sort()).toHaveLength(2)
+    expect(readdirSync(dir)).toContain('world-00000000000000000000000000000001.json')
   })
 })
