@@ -22,16 +22,63 @@ export interface ServerOptions {
  * const baseUrl = await listen(server, { port: 4010 })
  */
 export function createServer(mock: RelayService, options: ServerOptions = {}): http.Server {
-  const limit = mock.settings.bodyLimit
-  const writeSoon = createBatchedWriter()
   const relayRequest = (req: http.IncomingMessage): RelayRequest => {
     const request: RelayRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers }
     if (options.world) request.world = options.world
     return request
   }
+  const handle = createRequestHandler(mock, relayRequest)
   const inOrder = createConnectionOrder()
-  /** Reads the request's body, if it has one, asks the mock, sends the answer, then calls `done`. */
-  const handle = (req: http.IncomingMessage, res: http.ServerResponse, done: (broken?: boolean) => void) => {
+  const server = http.createServer((req, res) =>
+    inOrder(req.socket, (done) => {
+      try {
+        handle(req, res, done)
+      } catch (error) {
+        // Never expected (the pipeline does not throw): still an answer, and the connection's next request goes on.
+        lastResort(res, error)
+        done()
+      }
+    }),
+  )
+  // Expect: 100-continue is granted only when the pipeline's checks that need no body pass (the path,
+  // the token, the declared length and type); a refusal is sent at once and the body is never read.
+  server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    inOrder(req.socket, (done) =>
+      mock.preflight(relayRequest(req)).then(
+        (refusal) => {
+          if (!refusal) {
+            res.writeContinue()
+            handle(req, res, done)
+            return
+          }
+          // The unread body would be taken for the next request: this connection ends with the answer.
+          writeAnswer(res, { ...refusal, headers: { ...refusal.headers, connection: 'close' } })
+          done()
+        },
+        (error: Error) => {
+          lastResort(res, error)
+          done()
+        },
+      ),
+    )
+  })
+  // CONNECT never reaches 'request' (Node hands it the raw socket), and a method Node's parser does not
+  // know is a parse error: both get the JSON 405 every other method the service lacks gets.
+  server.on('connect', (req: http.IncomingMessage, socket: Duplex) => refuseRaw(socket, `${req.method} is not a method the service answers.`))
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'HPE_INVALID_METHOD') refuseRaw(socket, 'The request\'s method is not one the service answers.')
+    else if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
+  })
+  return server
+}
+
+/** What answers one request: reads its body, if it has one, asks the mock, sends the answer, then calls `done`. */
+type RequestHandler = (req: http.IncomingMessage, res: http.ServerResponse, done: (broken?: boolean) => void) => void
+
+function createRequestHandler(mock: RelayService, relayRequest: (req: http.IncomingMessage) => RelayRequest): RequestHandler {
+  const limit = mock.settings.bodyLimit
+  const writeSoon = createBatchedWriter()
+  return (req, res, done) => {
     const respond = (body: string | undefined, tooLarge: boolean) => {
       const request = relayRequest(req)
       if (body !== undefined) request.body = body
@@ -75,47 +122,6 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
       respond(body, tooLarge)
     })
   }
-  const server = http.createServer((req, res) =>
-    inOrder(req.socket, (done) => {
-      try {
-        handle(req, res, done)
-      } catch (error) {
-        // Never expected (the pipeline does not throw): still an answer, and the connection's next request goes on.
-        lastResort(res, error)
-        done()
-      }
-    }),
-  )
-  // Expect: 100-continue is granted only when the pipeline's checks that need no body pass (the path,
-  // the token, the declared length and type); a refusal is sent at once and the body is never read.
-  server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {
-    inOrder(req.socket, (done) =>
-      mock.preflight(relayRequest(req)).then(
-        (refusal) => {
-          if (!refusal) {
-            res.writeContinue()
-            handle(req, res, done)
-            return
-          }
-          // The unread body would be taken for the next request: this connection ends with the answer.
-          writeAnswer(res, { ...refusal, headers: { ...refusal.headers, connection: 'close' } })
-          done()
-        },
-        (error: Error) => {
-          lastResort(res, error)
-          done()
-        },
-      ),
-    )
-  })
-  // CONNECT never reaches 'request' (Node hands it the raw socket), and a method Node's parser does not
-  // know is a parse error: both get the JSON 405 every other method the service lacks gets.
-  server.on('connect', (req: http.IncomingMessage, socket: Duplex) => refuseRaw(socket, `${req.method} is not a method the service answers.`))
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (error.code === 'HPE_INVALID_METHOD') refuseRaw(socket, 'The request\'s method is not one the service answers.')
-    else if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
-  })
-  return server
 }
 
 /** How many requests a broken connection takes in before it is closed (see createConnectionOrder). */

@@ -108,72 +108,61 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
     },
     onRunEnd(result: RunResult) {
       progress.stop()
-      // The cases with a broken rule: failed ones, and flaky ones (their first failing run).
-      const failedCases = result.cases.filter((kase) => kase.status === 'failed' || kase.status === 'flaky')
-      for (const kase of failedCases) {
-        write('')
-        const runs = kase.runs ? `; failed ${kase.runs.failed} of ${kase.runs.total} runs, this is the first that failed` : ''
-        write(`${mark(c, kase.status)} ${c.bold(kase.id)} ${c.dim(`— ${kase.title} (scenario ${kase.scenario}${runs})`)}`)
-        for (const check of kase.checks.filter((ch) => ch.status === 'failed')) {
-          write(`    ${c.red(check.rule)}`)
-          write(indent(check.message, '      '))
-        }
-      }
-      for (const kase of result.cases.filter((k) => k.status === 'not-reached')) {
-        write('')
-        write(`${mark(c, 'not-reached')} ${c.bold(kase.id)} ${c.dim(`— ${kase.title} (scenario ${kase.scenario})`)}`)
-        write(`      Not reached: the client never made the request this case's fault breaks, so the case judged nothing about it.`)
-      }
-      const matrix = toMatrix(result.cases)
-      if (matrix) {
-        write('')
-        for (const line of matrixLines(matrix, c)) write(line)
-      }
-      const { summary } = result
-      // A captured conversation (conform --from) ran no client: its cases are visits, with no client time.
-      const captured = result.cases.length > 0 && result.cases.every((kase) => kase.scenario === 'captured')
-      const where = (ids: string[]) => (ids.length === result.cases.length && ids.length > 1 ? `all ${ids.length} ${captured ? 'visits' : 'cases'}` : ids.join(', '))
-      const unchecked = grouped(result.cases, 'not-checked')
-      if (unchecked.length > 0) {
-        write('')
-        write(`${mark(c, 'partial')} ${c.bold('Not checked')} ${c.dim(`(an input was missing; ${summary.allowPartial ? '--allow-partial accepts the partial cases' : 'a partial case fails the run unless --allow-partial'})`)}`)
-        for (const { rules, cases, reason } of unchecked) {
-          write(`    ${rules.map((rule) => c.magenta(rule)).join(', ')} ${c.dim(`in ${where(cases)}`)}`)
-          write(indent(reason, '      '))
-        }
-      }
-      const warned = grouped(result.cases, 'warning')
-      if (warned.length > 0) {
-        write('')
-        write(`${mark(c, 'warning')} ${c.bold('Warnings')} ${c.dim(summary.strict ? '(--strict: they fail the run)' : '(safe, but not the best the interface allows; --strict fails on them)')}`)
-        for (const { rules, cases, reason } of warned) {
-          write(`    ${rules.map((rule) => c.yellow(rule)).join(', ')} ${c.dim(`in ${where(cases)}`)}`)
-          write(indent(reason, '      '))
-        }
-      }
-      write('')
-      const flaky = summary.flaky
-      const counts = [
-        plural(summary.total, 'case'),
-        c.green(`${summary.passed} passed`),
-        summary.warning > 0 ? c.yellow(`${summary.warning} warned`) : '',
-        summary.partial > 0 ? c.magenta(`${summary.partial} partial`) : '',
-        summary.failed > 0 ? c.red(`${summary.failed} failed`) : `${summary.failed} failed`,
-        flaky > 0 ? c.yellow(`${flaky} flaky`) : '',
-        summary.notReached > 0 ? c.red(`${summary.notReached} not reached`) : '',
-      ].filter(Boolean)
-      const stoppedEarly = summary.interrupted || summary.bailed
-      const verdict = stoppedEarly ? c.yellow(summary.interrupted ? 'Interrupted' : 'Stopped at the first failure (--bail)') : summary.conformant ? c.green('Conformant') : c.red('Not conformant')
-      write(`${c.bold(verdict)}: ${counts.join(', ')}`)
-      if (stoppedEarly) {
-        const notRun = summary.notRun ?? 0
-        write(c.yellow(`${plural(notRun, 'case')} did not run or finish; the reports hold the ${plural(summary.total, 'case')} that finished.`))
-      }
-      if (summary.rulesBroken.length > 0) write(`Rules broken: ${summary.rulesBroken.map((rule) => c.red(rule)).join(', ')}`)
-      const times = captured ? `Checked in ${formatMs(summary.wallMs)}` : `Client time ${formatMs(summary.clientMs)}, wall time ${formatMs(summary.wallMs)}`
-      write(c.dim(`${times} · relay-mock ${summary.version}`))
+      for (const line of runEndLines(result, c)) write(line)
     },
   }
+}
+
+/** What a run's end writes: each failure's rules and explanations, the cases not reached, the matrix, the rules not checked, the warnings, the summary. */
+function runEndLines(result: RunResult, c: Colors): string[] {
+  const lines: string[] = []
+  // The cases with a broken rule: failed ones, and flaky ones (their first failing run).
+  for (const kase of result.cases.filter((k) => k.status === 'failed' || k.status === 'flaky')) {
+    const runs = kase.runs ? `; failed ${kase.runs.failed} of ${kase.runs.total} runs, this is the first that failed` : ''
+    lines.push('', `${mark(c, kase.status)} ${c.bold(kase.id)} ${c.dim(`— ${kase.title} (scenario ${kase.scenario}${runs})`)}`)
+    for (const check of kase.checks.filter((ch) => ch.status === 'failed')) lines.push(`    ${c.red(check.rule)}`, indent(check.message, '      '))
+  }
+  for (const kase of result.cases.filter((k) => k.status === 'not-reached')) {
+    lines.push('', `${mark(c, 'not-reached')} ${c.bold(kase.id)} ${c.dim(`— ${kase.title} (scenario ${kase.scenario})`)}`)
+    lines.push(`      Not reached: the client never made the request this case's fault breaks, so the case judged nothing about it.`)
+  }
+  const matrix = toMatrix(result.cases)
+  if (matrix) lines.push('', ...matrixLines(matrix, c))
+  const { summary } = result
+  // A captured conversation (conform --from) ran no client: its cases are visits, with no client time.
+  const captured = result.cases.length > 0 && result.cases.every((kase) => kase.scenario === 'captured')
+  const where = (ids: string[]) => (ids.length === result.cases.length && ids.length > 1 ? `all ${ids.length} ${captured ? 'visits' : 'cases'}` : ids.join(', '))
+  const section = (status: 'not-checked' | 'warning', heading: string, paint: (text: string) => string) => {
+    const groups = grouped(result.cases, status)
+    if (groups.length === 0) return
+    lines.push('', `${mark(c, status === 'not-checked' ? 'partial' : 'warning')} ${heading}`)
+    for (const { rules, cases, reason } of groups) lines.push(`    ${rules.map((rule) => paint(rule)).join(', ')} ${c.dim(`in ${where(cases)}`)}`, indent(reason, '      '))
+  }
+  section('not-checked', `${c.bold('Not checked')} ${c.dim(`(an input was missing; ${summary.allowPartial ? '--allow-partial accepts the partial cases' : 'a partial case fails the run unless --allow-partial'})`)}`, c.magenta)
+  section('warning', `${c.bold('Warnings')} ${c.dim(summary.strict ? '(--strict: they fail the run)' : '(safe, but not the best the interface allows; --strict fails on them)')}`, c.yellow)
+  lines.push('', ...summaryLines(summary, captured, c))
+  return lines
+}
+
+/** The last lines: the verdict with the counts, what did not run, the rules broken, the times. */
+function summaryLines(summary: RunResult['summary'], captured: boolean, c: Colors): string[] {
+  const counts = [
+    plural(summary.total, 'case'),
+    c.green(`${summary.passed} passed`),
+    summary.warning > 0 ? c.yellow(`${summary.warning} warned`) : '',
+    summary.partial > 0 ? c.magenta(`${summary.partial} partial`) : '',
+    summary.failed > 0 ? c.red(`${summary.failed} failed`) : `${summary.failed} failed`,
+    summary.flaky > 0 ? c.yellow(`${summary.flaky} flaky`) : '',
+    summary.notReached > 0 ? c.red(`${summary.notReached} not reached`) : '',
+  ].filter(Boolean)
+  const stoppedEarly = summary.interrupted || summary.bailed
+  const verdict = stoppedEarly ? c.yellow(summary.interrupted ? 'Interrupted' : 'Stopped at the first failure (--bail)') : summary.conformant ? c.green('Conformant') : c.red('Not conformant')
+  const lines = [`${c.bold(verdict)}: ${counts.join(', ')}`]
+  if (stoppedEarly) lines.push(c.yellow(`${plural(summary.notRun ?? 0, 'case')} did not run or finish; the reports hold the ${plural(summary.total, 'case')} that finished.`))
+  if (summary.rulesBroken.length > 0) lines.push(`Rules broken: ${summary.rulesBroken.map((rule) => c.red(rule)).join(', ')}`)
+  const times = captured ? `Checked in ${formatMs(summary.wallMs)}` : `Client time ${formatMs(summary.clientMs)}, wall time ${formatMs(summary.wallMs)}`
+  lines.push(c.dim(`${times} · relay-mock ${summary.version}`))
+  return lines
 }
 
 type Colors = ReturnType<typeof pc.createColors>
