@@ -27,19 +27,18 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
     if (options.world) request.world = options.world
     return request
   }
-  const handle = createRequestHandler(mock, relayRequest)
+  const unguarded = createRequestHandler(mock, relayRequest)
+  const handle: RequestHandler = (req, res, done) => {
+    try {
+      unguarded(req, res, done)
+    } catch (error) {
+      // Never expected (the pipeline does not throw): still an answer, and the connection's next request goes on.
+      lastResort(res, error)
+      done()
+    }
+  }
   const inOrder = createConnectionOrder()
-  const server = http.createServer((req, res) =>
-    inOrder(req.socket, (done) => {
-      try {
-        handle(req, res, done)
-      } catch (error) {
-        // Never expected (the pipeline does not throw): still an answer, and the connection's next request goes on.
-        lastResort(res, error)
-        done()
-      }
-    }),
-  )
+  const server = http.createServer((req, res) => inOrder(req.socket, (done) => handle(req, res, done)))
   // Expect: 100-continue is granted only when the pipeline's checks that need no body pass (the path,
   // the token, the declared length and type); a refusal is sent at once and the body is never read.
   server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -83,7 +82,14 @@ function createRequestHandler(mock: RelayService, relayRequest: (req: http.Incom
       const request = relayRequest(req)
       if (body !== undefined) request.body = body
       if (tooLarge) request.bodyTooLarge = true
-      const answer = mock.answer(request)
+      let answer: RelayResponse | Promise<RelayResponse>
+      try {
+        answer = mock.answer(request)
+      } catch (error) {
+        // Never expected (the pipeline does not throw): here, in a stream's 'end' listener, a throw would end the process.
+        lastResort(res, error)
+        return done()
+      }
       // Most answers are ready at once: sent in this turn, not a microtask later.
       if (!(answer instanceof Promise)) return send(answer)
       answer.then(send, (error: unknown) => {
@@ -152,7 +158,12 @@ function createConnectionOrder(): (socket: Socket, task: Turn) => void {
   const dropped = (socket: Socket): void => {
     const count = (broken.get(socket) ?? 0) + 1
     broken.set(socket, count)
-    if (count > BROKEN_CONNECTION_BACKLOG) socket.destroy()
+    if (count !== BROKEN_CONNECTION_BACKLOG + 1) return
+    // Reads no more at once, and closes once the broken answer is carried out: the answers made before it
+    // in this turn are written at its end, and a reset goes a turn after them (see createBatchedWriter
+    // and breakAnswer); closed now, the connection lost those answers, and a reset came as a plain end.
+    socket.pause()
+    setImmediate(() => setImmediate(() => socket.destroy()))
   }
   const start = (socket: Socket, task: Turn): void => {
     let settled = false

@@ -126,6 +126,23 @@ describe('answers written together at the end of a turn', () => {
     }
   })
 
+  for (const kind of ['reset', 'hang'] as const) {
+    it(`sends the answers before a ${kind} even when more than the backlog is pipelined behind it in the same write`, async () => {
+      const served = await createServedService({ faults: [{ route: 'GET /vehicles', kind, mode: 'once' }] })
+      const faulted = createServer(served)
+      const at = Number(new URL(await listen(faulted, { port: 0 })).port)
+      try {
+        const behind = request('GET', '/rental-companies').repeat(BROKEN_CONNECTION_BACKLOG + 1)
+        const { answers, ended } = await untilEnd(request('GET', '/rental-companies') + request('GET', '/vehicles?plate=AB123') + behind, at)
+        // Closed for its backlog in the turn it was read, the connection lost this answer, and a reset came as a plain end.
+        expect(answers.map((answer) => answer.status)).toEqual([422])
+        expect(ended).toBe(kind === 'reset' ? 'ECONNRESET' : 'end')
+      } finally {
+        await close(faulted)
+      }
+    })
+  }
+
   it('closes a hung connection that pipelines more than its backlog behind the hang, and handles none of it', async () => {
     const served = await createServedService({ faults: [{ route: 'GET /vehicles', kind: 'hang', mode: 'once' }] })
     const hung = createServer(served)
@@ -211,5 +228,43 @@ describe('answers written together at the end of a turn', () => {
     const { answers } = await untilEnd(request('GET', '/vehicles?plate=AB123'), at)
     expect(answers.map((answer) => answer.status)).toEqual([200])
     await closed
+  })
+})
+
+describe('a pipeline that throws (never expected: the last guard)', () => {
+  it('answers 500 on every path into it, a body or none, Expect: 100-continue or not, and goes on serving (a throw from a body\'s end listener ended the process)', async () => {
+    const real = await createServedService()
+    const failing: RelayService = Object.create(real, {
+      answer: {
+        value: () => {
+          throw new Error('the disk is full')
+        },
+      },
+    })
+    const broken = createServer(failing)
+    const at = Number(new URL(await listen(broken, { port: 0 })).port)
+    /** Everything the server sent on a connection until it ended (the last request asks it to close). */
+    const raw = (bytes: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect(at, '127.0.0.1', () => socket.write(bytes))
+        let text = ''
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')))
+        socket.on('end', () => resolve(text))
+        socket.on('error', reject)
+      })
+    const body = JSON.stringify({ plate: 'TH123', country: 'is' })
+    const post = (extra: string) =>
+      `POST /vehicles HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${TOKEN}\r\ncontent-type: application/json\r\n${extra}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+    try {
+      // A lookup (answered where it is read) and a create (answered from its body's 'end' listener).
+      const plain = await raw(request('GET', '/vehicles?plate=AB123') + post('connection: close\r\n'))
+      expect(plain.match(/^HTTP\/1\.1 \d+/gm)).toEqual(['HTTP/1.1 500', 'HTTP/1.1 500'])
+      expect(plain).toContain('{"message":"The mock failed: the disk is full"}')
+      // Expect: 100-continue: granted by the preflight, then the same body path.
+      const continued = await raw(post('expect: 100-continue\r\nconnection: close\r\n'))
+      expect(continued.match(/^HTTP\/1\.1 \d+/gm)).toEqual(['HTTP/1.1 100', 'HTTP/1.1 500'])
+    } finally {
+      await close(broken)
+    }
   })
 })
