@@ -27,16 +27,7 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
     if (options.world) request.world = options.world
     return request
   }
-  const unguarded = createRequestHandler(mock, relayRequest)
-  const handle: RequestHandler = (req, res, done) => {
-    try {
-      unguarded(req, res, done)
-    } catch (error) {
-      // Never expected (the pipeline does not throw): still an answer, and the connection's next request goes on.
-      lastResort(res, error)
-      done()
-    }
-  }
+  const handle = createRequestHandler(mock, relayRequest)
   const inOrder = createConnectionOrder()
   const server = http.createServer((req, res) => inOrder(req.socket, (done) => handle(req, res, done)))
   // Expect: 100-continue is granted only when the pipeline's checks that need no body pass (the path,
@@ -86,7 +77,8 @@ function createRequestHandler(mock: RelayService, relayRequest: (req: http.Incom
       try {
         answer = mock.answer(request)
       } catch (error) {
-        // Never expected (the pipeline does not throw): here, in a stream's 'end' listener, a throw would end the process.
+        // Never expected (the pipeline does not throw): still an answer, and the connection's next request
+        // goes on. Caught where the pipeline is called: from a body's 'end' listener a throw would end the process.
         lastResort(res, error)
         return done()
       }
@@ -155,15 +147,14 @@ function createConnectionOrder(): (socket: Socket, task: Turn) => void {
   const waiting = new WeakMap<Socket, Turn[]>()
   /** The connections that a broken answer ended, with how many requests came after it. */
   const broken = new WeakMap<Socket, number>()
-  const dropped = (socket: Socket): void => {
-    const count = (broken.get(socket) ?? 0) + 1
-    broken.set(socket, count)
-    if (count !== BROKEN_CONNECTION_BACKLOG + 1) return
-    // Reads no more at once, and closes once the broken answer is carried out: the answers made before it
-    // in this turn are written at its end, and a reset goes a turn after them (see createBatchedWriter
-    // and breakAnswer); closed now, the connection lost those answers, and a reset came as a plain end.
+  const dropped = (socket: Socket, count = 1): void => {
+    const before = broken.get(socket) ?? 0
+    broken.set(socket, before + count)
+    if (before > BROKEN_CONNECTION_BACKLOG || before + count <= BROKEN_CONNECTION_BACKLOG) return
+    // Reads no more at once, and closes once the broken answer is carried out: closed now, the connection
+    // lost the answers made before it in this turn, and a reset came as a plain end.
     socket.pause()
-    setImmediate(() => setImmediate(() => socket.destroy()))
+    afterTurnsAnswers(() => socket.destroy())
   }
   const start = (socket: Socket, task: Turn): void => {
     let settled = false
@@ -183,7 +174,7 @@ function createConnectionOrder(): (socket: Socket, task: Turn) => void {
     const behind = waiting.get(socket)
     waiting.delete(socket)
     broken.set(socket, 0)
-    for (let i = 0; i < (behind?.length ?? 0); i++) dropped(socket)
+    if (behind) dropped(socket, behind.length)
   }
   const next = (socket: Socket): void => {
     const queue = waiting.get(socket)
@@ -191,7 +182,7 @@ function createConnectionOrder(): (socket: Socket, task: Turn) => void {
     waiting.delete(socket)
     while (queue.length > 0) {
       start(socket, queue.shift()!)
-      if (broken.has(socket)) return void queue.forEach(() => dropped(socket))
+      if (broken.has(socket)) return dropped(socket, queue.length)
       // The one started waits in turn: those after it wait behind it.
       const behind = waiting.get(socket)
       if (behind) return void behind.push(...queue)
@@ -239,6 +230,15 @@ function createBatchedWriter(): (req: http.IncomingMessage, res: http.ServerResp
   return (req, res, answer) => {
     if (queue.push({ req, res, answer }) === 1) setImmediate(flush)
   }
+}
+
+/**
+ * Runs `then` once this turn's answers are written and carried out: those made before the call and later
+ * in the same turn are written in this turn's check phase (createBatchedWriter), a reset among them goes
+ * in the next turn's (breakAnswer), and `then` runs after it there.
+ */
+function afterTurnsAnswers(then: () => void): void {
+  setImmediate(() => setImmediate(then))
 }
 
 function writeAnswer(res: http.ServerResponse, answer: RelayResponse): void {
@@ -357,9 +357,6 @@ export function reservePort(host: string, port: number): Promise<void> {
 export function close(server: http.Server): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => resolve())
-    // After this turn's answers are written (they go at its end, see createBatchedWriter): those made
-    // before this call and those made later in the same turn are both written in this turn's check
-    // phase, and the connections are closed in the next turn's.
-    setImmediate(() => setImmediate(() => server.closeAllConnections()))
+    afterTurnsAnswers(() => server.closeAllConnections())
   })
 }

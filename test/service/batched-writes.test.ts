@@ -25,10 +25,27 @@ beforeAll(async () => {
 })
 afterAll(() => close(server))
 
-function request(method: string, path: string, body?: string): string {
-  const head = `${method} ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${TOKEN}\r\n`
+/** A request's bytes; `headers`, each line ending in CRLF, go in its head. */
+function request(method: string, path: string, body?: string, headers = ''): string {
+  const head = `${method} ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${TOKEN}\r\n${headers}`
   if (body === undefined) return `${head}\r\n`
   return `${head}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+}
+
+/** Serves `mock` on a free port for `use`, and closes the server after it. */
+async function serving(mock: RelayService, use: (at: number, server: http.Server) => Promise<void>): Promise<void> {
+  const served = createServer(mock)
+  const at = Number(new URL(await listen(served, { port: 0 })).port)
+  try {
+    await use(at, served)
+  } finally {
+    await close(served)
+  }
+}
+
+/** A service whose first GET /vehicles meets the fault `kind`. */
+function faulted(kind: 'reset' | 'hang'): Promise<RelayService> {
+  return createServedService({ faults: [{ route: 'GET /vehicles', kind, mode: 'once' }] })
 }
 
 /** Sends the bytes in one write and reads until `count` answers have come (each names its content-length). */
@@ -48,14 +65,18 @@ function exchange(bytes: string, count: number, to = port): Promise<Array<{ stat
   })
 }
 
-/** Sends the bytes in one write and reads until the connection ends: the answers that came, and how it ended. */
-function untilEnd(bytes: string, to: number): Promise<{ answers: Array<{ status: number; body: string }>; ended: string }> {
+/**
+ * Sends the bytes in one write and reads until the connection ends: the answers that came (those with a
+ * Content-Length), everything that came as text, and how it ended.
+ */
+function untilEnd(bytes: string, to: number): Promise<{ answers: Array<{ status: number; body: string }>; text: string; ended: string }> {
   return new Promise((resolve) => {
     const socket = net.connect(to, '127.0.0.1', () => socket.write(bytes))
     let received = Buffer.alloc(0)
+    const end = (ended: string) => resolve({ answers: parse(received), text: received.toString('utf8'), ended })
     socket.on('data', (chunk: Buffer) => (received = Buffer.concat([received, chunk])))
-    socket.on('error', (error: NodeJS.ErrnoException) => resolve({ answers: parse(received), ended: error.code ?? error.message }))
-    socket.on('end', () => resolve({ answers: parse(received), ended: 'end' }))
+    socket.on('error', (error: NodeJS.ErrnoException) => end(error.code ?? error.message))
+    socket.on('end', () => end('end'))
   })
 }
 
@@ -111,45 +132,34 @@ describe('answers written together at the end of a turn', () => {
   })
 
   it('resets a connection for a fault only after the answers before it are sent', async () => {
-    const served = await createServedService({ faults: [{ route: 'GET /vehicles', kind: 'reset', mode: 'once' }] })
-    const faulted = createServer(served)
-    const at = Number(new URL(await listen(faulted, { port: 0 })).port)
-    try {
+    const served = await faulted('reset')
+    await serving(served, async (at) => {
       const { answers, ended } = await untilEnd(request('GET', '/rental-companies') + request('GET', '/vehicles?plate=AB123') + request('GET', '/vehicles?plate=AFTER1'), at)
       // The lookup without its kennitala is refused (422), and written before the reset that follows.
       expect(answers.map((answer) => answer.status)).toEqual([422])
       expect(ended).toBe('ECONNRESET')
       // The request pipelined behind the reset was never handled: the connection broke before it.
       expect(served.journal.entries().map((entry) => entry.request.search)).toEqual(['', '?plate=AB123'])
-    } finally {
-      await close(faulted)
-    }
+    })
   })
 
   for (const kind of ['reset', 'hang'] as const) {
     it(`sends the answers before a ${kind} even when more than the backlog is pipelined behind it in the same write`, async () => {
-      const served = await createServedService({ faults: [{ route: 'GET /vehicles', kind, mode: 'once' }] })
-      const faulted = createServer(served)
-      const at = Number(new URL(await listen(faulted, { port: 0 })).port)
-      try {
+      await serving(await faulted(kind), async (at) => {
         const behind = request('GET', '/rental-companies').repeat(BROKEN_CONNECTION_BACKLOG + 1)
         const { answers, ended } = await untilEnd(request('GET', '/rental-companies') + request('GET', '/vehicles?plate=AB123') + behind, at)
         // Closed for its backlog in the turn it was read, the connection lost this answer, and a reset came as a plain end.
         expect(answers.map((answer) => answer.status)).toEqual([422])
         expect(ended).toBe(kind === 'reset' ? 'ECONNRESET' : 'end')
-      } finally {
-        await close(faulted)
-      }
+      })
     })
   }
 
   it('closes a hung connection that pipelines more than its backlog behind the hang, and handles none of it', async () => {
-    const served = await createServedService({ faults: [{ route: 'GET /vehicles', kind: 'hang', mode: 'once' }] })
-    const hung = createServer(served)
-    const at = Number(new URL(await listen(hung, { port: 0 })).port)
-    let taken = 0
-    hung.on('request', () => taken++)
-    try {
+    const served = await faulted('hang')
+    await serving(served, async (at, hung) => {
+      let taken = 0
+      hung.on('request', () => taken++)
       // Without the backlog the server read all of them and held each (50,000 took 80 MB of heap). Node
       // parses a chunk it has read whole, so a few hundred past the backlog are still taken in (and dropped).
       const behind = 20_000
@@ -158,35 +168,31 @@ describe('answers written together at the end of a turn', () => {
       expect(['end', 'ECONNRESET']).toContain(ended)
       expect(taken).toBeLessThan(behind / 10)
       expect(served.journal.entries().map((entry) => entry.request.path)).toEqual(['/vehicles'])
-    } finally {
-      await close(hung)
-    }
+    })
   })
 
   it('keeps a hung connection open while the client pipelines no more than the backlog behind it', async () => {
-    const served = await createServedService({ faults: [{ route: 'GET /vehicles', kind: 'hang', mode: 'once' }] })
-    const hung = createServer(served)
-    const at = Number(new URL(await listen(hung, { port: 0 })).port)
-    let taken = 0
-    const all = new Promise<void>((resolve) => hung.on('request', () => ++taken === BROKEN_CONNECTION_BACKLOG + 1 && resolve()))
-    const socket = net.connect(at, '127.0.0.1', () => socket.write(request('GET', '/vehicles?plate=AB123') + request('GET', '/rental-companies').repeat(BROKEN_CONNECTION_BACKLOG)))
-    let ended = false
-    socket.on('close', () => (ended = true))
-    socket.on('error', () => {})
-    try {
-      await all
-      await new Promise((resolve) => setTimeout(resolve, 50))
-      expect(ended).toBe(false)
-      expect(served.journal.entries()).toHaveLength(1)
-    } finally {
-      socket.destroy()
-      await close(hung)
-    }
+    const served = await faulted('hang')
+    await serving(served, async (at, hung) => {
+      let taken = 0
+      const all = new Promise<void>((resolve) => hung.on('request', () => ++taken === BROKEN_CONNECTION_BACKLOG + 1 && resolve()))
+      const socket = net.connect(at, '127.0.0.1', () => socket.write(request('GET', '/vehicles?plate=AB123') + request('GET', '/rental-companies').repeat(BROKEN_CONNECTION_BACKLOG)))
+      let ended = false
+      socket.on('close', () => (ended = true))
+      socket.on('error', () => {})
+      try {
+        await all
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        expect(ended).toBe(false)
+        expect(served.journal.entries()).toHaveLength(1)
+      } finally {
+        socket.destroy()
+      }
+    })
   })
 
   it('resets a connection on a server listening on a Unix socket by closing it, and stays up', async () => {
-    const served = await createServedService({ faults: [{ route: 'GET /vehicles', kind: 'reset', mode: 'once' }] })
-    const local = createServer(served)
+    const local = createServer(await faulted('reset'))
     const path = join(os.tmpdir(), `relay-mock-${process.pid}-${Date.now()}.sock`)
     await new Promise<void>((resolve) => local.listen(path, resolve))
     const get = (search: string) =>
@@ -241,30 +247,16 @@ describe('a pipeline that throws (never expected: the last guard)', () => {
         },
       },
     })
-    const broken = createServer(failing)
-    const at = Number(new URL(await listen(broken, { port: 0 })).port)
-    /** Everything the server sent on a connection until it ended (the last request asks it to close). */
-    const raw = (bytes: string) =>
-      new Promise<string>((resolve, reject) => {
-        const socket = net.connect(at, '127.0.0.1', () => socket.write(bytes))
-        let text = ''
-        socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')))
-        socket.on('end', () => resolve(text))
-        socket.on('error', reject)
-      })
-    const body = JSON.stringify({ plate: 'TH123', country: 'is' })
-    const post = (extra: string) =>
-      `POST /vehicles HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${TOKEN}\r\ncontent-type: application/json\r\n${extra}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
-    try {
+    const post = (headers: string) => request('POST', '/vehicles', JSON.stringify({ plate: 'TH123', country: 'is' }), headers)
+    // The last guard's answer is chunked (no Content-Length): read as text, until the connection closes.
+    await serving(failing, async (at) => {
       // A lookup (answered where it is read) and a create (answered from its body's 'end' listener).
-      const plain = await raw(request('GET', '/vehicles?plate=AB123') + post('connection: close\r\n'))
+      const plain = (await untilEnd(request('GET', '/vehicles?plate=AB123') + post('connection: close\r\n'), at)).text
       expect(plain.match(/^HTTP\/1\.1 \d+/gm)).toEqual(['HTTP/1.1 500', 'HTTP/1.1 500'])
       expect(plain).toContain('{"message":"The mock failed: the disk is full"}')
       // Expect: 100-continue: granted by the preflight, then the same body path.
-      const continued = await raw(post('expect: 100-continue\r\nconnection: close\r\n'))
+      const continued = (await untilEnd(post('expect: 100-continue\r\nconnection: close\r\n'), at)).text
       expect(continued.match(/^HTTP\/1\.1 \d+/gm)).toEqual(['HTTP/1.1 100', 'HTTP/1.1 500'])
-    } finally {
-      await close(broken)
-    }
+    })
   })
 })

@@ -20,6 +20,15 @@ function tempDir(): string {
   return dir
 }
 
+/** A world with no records, to write to the cache. */
+const EMPTY_WORLD = { data: { locations: [], rentalCompanies: [], vehicles: [], custodians: [], payments: [] }, visit: { plate: 'AB123', ownerKennitala: '5901694399' }, hints: { unknownKennitala: '4101694389', unknownPlate: 'ZZ999' } } as unknown as Parameters<SeedCache['set']>[1]
+
+/** Dates a file's last use `secondsAgo`. */
+function age(file: string, secondsAgo: number): void {
+  const then = new Date(Date.now() - secondsAgo * 1000)
+  utimesSync(file, then, then)
+}
+
 /** A cache that counts the worlds it handed out and keeps the keys it was asked for. */
 function counted(cache: SeedCache) {
   const seen = { hits: 0, gets: [] as string[], sets: [] as string[] }
@@ -142,19 +151,15 @@ describe('the cache of seeded worlds', () => {
   it('keeps the worlds used last, and removes the rest when it writes one', async () => {
     const dir = tempDir()
     const cache = createSeedCache({ dir, keep: 2 })
-    const world = { data: { locations: [], rentalCompanies: [], vehicles: [], custodians: [], payments: [] }, visit: { plate: 'AB123', ownerKennitala: '5901694399' }, hints: { unknownKennitala: '4101694389', unknownPlate: 'ZZ999' } } as unknown as Parameters<typeof cache.set>[1]
-    const aged = (key: string, secondsAgo: number) => {
-      const file = readdirSync(dir).map((name) => join(dir, name)).find((path) => readFileSync(path, 'utf8').includes(JSON.stringify(key).slice(1, -1)))!
-      const then = new Date(Date.now() - secondsAgo * 1000)
-      utimesSync(file, then, then)
-    }
-    cache.set('first', world)
+    const aged = (key: string, secondsAgo: number) =>
+      age(readdirSync(dir).map((name) => join(dir, name)).find((path) => readFileSync(path, 'utf8').includes(JSON.stringify(key).slice(1, -1)))!, secondsAgo)
+    cache.set('first', EMPTY_WORLD)
     aged('first', 30)
-    cache.set('second', world)
+    cache.set('second', EMPTY_WORLD)
     aged('second', 20)
     // Read now: used last, though written first.
     expect(cache.get('first')).toBeDefined()
-    cache.set('third', world)
+    cache.set('third', EMPTY_WORLD)
     expect(readdirSync(dir)).toHaveLength(2)
     expect(cache.get('first')).toBeDefined()
     expect(cache.get('third')).toBeDefined()
@@ -163,19 +168,14 @@ describe('the cache of seeded worlds', () => {
 
   it('goes on removing old worlds past one it cannot remove', async () => {
     const dir = tempDir()
-    const world = { data: { locations: [], rentalCompanies: [], vehicles: [], custodians: [], payments: [] }, visit: { plate: 'AB123', ownerKennitala: '5901694399' }, hints: { unknownKennitala: '4101694389', unknownPlate: 'ZZ999' } } as unknown as Parameters<ReturnType<typeof createSeedCache>['set']>[1]
-    const aged = (name: string, secondsAgo: number) => {
-      const then = new Date(Date.now() - secondsAgo * 1000)
-      utimesSync(join(dir, name), then, then)
-    }
     // A file rm cannot remove (another user's in a shared folder; busy on Windows): a folder of the same name.
     mkdirSync(join(dir, 'world-00000000000000000000000000000001.json'))
-    aged('world-00000000000000000000000000000001.json', 100)
+    age(join(dir, 'world-00000000000000000000000000000001.json'), 100)
     for (const n of [2, 3, 4]) {
       writeFileSync(join(dir, `world-0000000000000000000000000000000${n}.json`), '{}')
-      aged(`world-0000000000000000000000000000000${n}.json`, 100 + n)
+      age(join(dir, `world-0000000000000000000000000000000${n}.json`), 100 + n)
     }
-    createSeedCache({ dir, keep: 1 }).set('new', world)
+    createSeedCache({ dir, keep: 1 }).set('new', EMPTY_WORLD)
     // The new world and the one that could not go; the three older behind it went too (before, the first failure stopped the pruning).
     expect(readdirSync(dir)).toHaveLength(2)
     expect(readdirSync(dir)).toContain('world-00000000000000000000000000000001.json')
