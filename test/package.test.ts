@@ -86,6 +86,13 @@ describe('the npm package', () => {
     for (const bundle of bundles) expect(await readFile(join(root, bundle), 'utf8'), bundle).not.toContain('devDependencies')
   })
 
+  it('ships the README and every docs page it links to', async () => {
+    const readme = await readFile(join(root, 'README.md'), 'utf8')
+    const linked = [...new Set([...readme.matchAll(/\]\((docs\/[^)#\s]+)/g)].map((match) => match[1]))]
+    expect(linked.length).toBeGreaterThan(0)
+    expect(['README.md', ...linked].filter((path) => !files.includes(path))).toEqual([])
+  })
+
   it('ships every file its exports, types and bin point at', async () => {
     const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
       bin: Record<string, string>

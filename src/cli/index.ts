@@ -35,8 +35,8 @@ const cli: Argv = yargs(args)
   .fail(failHandler(() => cli, commands, args))
 
 // yargs renders the whole help text (cliui, string-width) each time a command runs, so that a later
-// failure could print it; relay-mock's failures are one line and never print it, and the rendering was
-// a fifth of `serve`'s start-up. `--help` renders it when asked, as before.
+// failure could print it; relay-mock's failures are one line and never print it, and the rendering costs
+// a fifth of `serve`'s start-up. `--help` renders it when asked.
 // An internal of yargs 17: if a later yargs lacks it, only this saving is lost, never the command line.
 const usage = (cli as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.()
 if (typeof usage?.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {}

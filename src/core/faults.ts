@@ -1,6 +1,6 @@
 // Faults: the service failing a request on purpose, at one step of a flow, so that what a client does
 // when the network or the service lets it down can be judged. One table of kinds, one table of steps;
-// the scenarios, `serve --fault`, the admin API, the conformance matrix and the README all read these.
+// the scenarios, `serve --fault`, the admin API, the conformance matrix and docs/faults.md all read these.
 // A fault is armed on a world (its count lives there, so a reset re-arms it and worlds never share one).
 import { toProblem, type Reply } from './problems.js'
 
@@ -36,7 +36,7 @@ export interface FaultKindInfo {
   inProcess?: string
 }
 
-/** Every kind of fault, once: the README's fault table is generated from it. */
+/** Every kind of fault, once: docs/faults.md's fault table is generated from it. */
 export const FAULT_KINDS = {
   unavailable: {
     applied: false,

@@ -114,7 +114,7 @@ interface Segment<T extends object> {
  * API), not when it is created. Every lookup of the service is answered by the store's own lists and
  * indexes, and a create in the library costs more than the rest of a POST's store work together (it
  * copies, defines two symbol properties, makes a Map and runs two promises per record): paying it on
- * each request bought nothing that was read. A query gives the library the records created since the
+ * each request would buy nothing that is read. A query gives the library the records created since the
  * last one, waits until it holds them, and asks it.
  *
  * A world at its cap removes its oldest record on every create. The library deletes a record by a scan

@@ -1,11 +1,11 @@
 // The package's three entries export what their audience needs and no more: each list is pinned, so a
-// new export is a deliberate change (and an internal one shows here), and the README names each.
+// new export is a deliberate change (and an internal one shows here), and the entry's docs page names each.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+const page = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8')
 
-describe('the entries export what their audience needs, named in the README', () => {
+describe('the entries export what their audience needs, named in their docs page', () => {
   it("'relay-mock': the in-process mock, its parts, scenarios and faults", async () => {
     expect(Object.keys(await import('../../src/index.js')).sort()).toEqual([
       'FAULT_KINDS',
@@ -72,11 +72,12 @@ describe('the entries export what their audience needs, named in the README', ()
   })
 
   it.each([
-    ['relay-mock', () => import('../../src/index.js')],
-    ['relay-mock/node', () => import('../../src/node.js')],
-    ['relay-mock/vitest', () => import('../../src/vitest.js')],
-  ])('the README names every export of %s', async (_, entry) => {
-    const unnamed = Object.keys(await entry()).filter((name) => !readme.includes(`\`${name}\``) && !readme.includes(`\`${name}(`))
+    ['relay-mock', 'docs/in-process.md', () => import('../../src/index.js')],
+    ['relay-mock/node', 'docs/conformance-in-js.md', () => import('../../src/node.js')],
+    ['relay-mock/vitest', 'docs/conformance-in-js.md', () => import('../../src/vitest.js')],
+  ])('the docs name every export of %s (%s)', async (_, path, entry) => {
+    const text = page(path)
+    const unnamed = Object.keys(await entry()).filter((name) => !text.includes(`\`${name}\``) && !text.includes(`\`${name}(`))
     expect(unnamed).toEqual([])
   })
 })

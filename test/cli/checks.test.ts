@@ -9,6 +9,7 @@ import { closest } from '../../src/cli/usage.js'
 import yargs, { type CommandModule } from 'yargs'
 import { caseCommand } from '../../src/cli/commands/case.js'
 import { conformCommand } from '../../src/cli/commands/conform.js'
+import { demoCommand } from '../../src/cli/commands/demo.js'
 import { serveCommand } from '../../src/cli/commands/serve.js'
 
 let dir: string
@@ -120,20 +121,22 @@ describe('closest', () => {
   })
 })
 
-describe("the README's option tables", () => {
+describe("the option tables of docs/cli.md", () => {
+  const page = () => readFile(new URL('../../docs/cli.md', import.meta.url), 'utf8')
+
   it('state the bounds the checks hold', async () => {
-    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8')
-    const row = (flag: string, section: string) => readme.slice(readme.indexOf(section)).split('\n').find((line) => line.startsWith(`| \`${flag}\``))
+    const readme = await page()
+    const row = (flag: string, section: string) => readme.slice(readme.indexOf(`\n${section}\n`)).split('\n').find((line) => line.startsWith(`| \`${flag}\``))
     const bounds = (check: Check<unknown>) => /\d+-\d+/.exec(check.expected)![0]
     for (const [flag, check] of [['--port', port], ['--seed', seed], ['--vehicles', vehicles], ['--journal-limit', journalLimit]] as const) {
-      expect(row(flag, '## Serving the mock'), flag).toContain(bounds(check))
+      expect(row(flag, '## `relay-mock serve`'), flag).toContain(bounds(check))
     }
-    expect(row('--jobs', '### Running it')).toContain(bounds(jobs))
-    expect(row('--seed', '### Running it')).toContain(bounds(seed))
+    expect(row('--jobs', '## `relay-mock conform`')).toContain(bounds(jobs))
+    expect(row('--seed', '## `relay-mock conform`')).toContain(bounds(seed))
   })
 
   it("name every option each command takes, so a flag added to the CLI is documented", async () => {
-    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8')
+    const readme = await page()
     const section = (heading: string) => {
       const start = readme.indexOf(`\n${heading}\n`)
       expect(start, heading).toBeGreaterThan(-1)
@@ -147,11 +150,15 @@ describe("the README's option tables", () => {
       return Object.keys(key).filter((name) => name.length > 1 && name !== 'help' && name !== 'version')
     }
     const undocumented = (command: CommandModule<any, any>, text: string, form: (name: string) => string) => optionsOf(command).filter((name) => !text.includes(form(name)))
-    const serve = section('## Serving the mock')
+    const serve = section('## `relay-mock serve`')
     const synopsis = /```sh\n(relay-mock serve[^\n]*)/.exec(serve)![1]
     expect(undocumented(serveCommand, serve, (name) => `| \`--${name}\``)).toEqual([])
     expect(undocumented(serveCommand, synopsis, (name) => `[--${name}`)).toEqual([])
-    expect(undocumented(conformCommand, section('### Running it'), (name) => `| \`--${name}`)).toEqual([])
-    expect(undocumented(caseCommand, section('### One case by hand: `relay-mock case`'), (name) => (name === 'id' ? '<id>' : `[--${name}`))).toEqual([])
+    expect(undocumented(conformCommand, section('## `relay-mock conform`'), (name) => `| \`--${name}`)).toEqual([])
+    const kase = section('## `relay-mock case`')
+    const caseSynopsis = /```sh\n(relay-mock case[^\n]*)/.exec(kase)![1]
+    expect(undocumented(caseCommand, caseSynopsis, (name) => (name === 'id' ? '<id>' : `[--${name}`))).toEqual([])
+    expect(undocumented(caseCommand, kase, (name) => (name === 'id' ? '| `<id>`' : `| \`--${name}`))).toEqual([])
+    expect(undocumented(demoCommand, section('## `relay-mock demo`'), (name) => `--${name}`)).toEqual([])
   })
 })

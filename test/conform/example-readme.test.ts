@@ -1,7 +1,7 @@
-// The README's example client code is the real client's: each code block of "The example clients"
-// is a run of excerpts (split at a line that is only `...` or `// …`), and each excerpt is found,
-// verbatim and in order, in the example file of its language. An edit to a client that the README
-// shows fails here until the README shows it too.
+// The example client code docs/example-clients.md shows is the real client's: each code block of its
+// section "What a client does when the service fails" is a run of excerpts (split at a line that is
+// only `...` or `// …`), and each excerpt is found, verbatim and in order, in the example file of its
+// language. An edit to a client that the page shows fails here until the page shows it too.
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -15,12 +15,22 @@ const FILES: Record<string, string> = {
 }
 const GAP = /^\s*(\.\.\.|\/\/ …|# …)\s*$/
 
-/** The code blocks of the README's section that starts at `heading`, with their language. */
-function blocks(readme: string, heading: string): Array<{ lang: string; code: string }> {
-  const start = readme.indexOf(`\n${heading}\n`)
-  if (start < 0) throw new Error(`The README has no section "${heading}".`)
-  const end = readme.indexOf('\n### ', start + heading.length + 2)
-  const section = readme.slice(start, end < 0 ? undefined : end)
+/** The code blocks of the page's section `heading` (up to the next heading of its level or above, outside code), with their language. */
+function blocks(page: string, heading: string): Array<{ lang: string; code: string }> {
+  const lines = page.split('\n')
+  const start = lines.indexOf(heading)
+  if (start < 0) throw new Error(`The page has no section "${heading}".`)
+  const level = heading.indexOf(' ')
+  let fenced = false
+  let end = lines.length
+  for (let i = start + 1; i < lines.length; i++) {
+    if (lines[i].startsWith('```')) fenced = !fenced
+    else if (!fenced && /^#+ /.test(lines[i]) && lines[i].indexOf(' ') <= level) {
+      end = i
+      break
+    }
+  }
+  const section = lines.slice(start, end).join('\n')
   return [...section.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].map((match) => ({ lang: match[1], code: match[2] }))
 }
 
@@ -46,8 +56,8 @@ function missing(source: string, parts: string[]): string[] {
   return wrong
 }
 
-describe("the README's example client code", () => {
-  const shown = blocks(read('README.md'), '### The example clients')
+describe("the example client code in docs/example-clients.md", () => {
+  const shown = blocks(read('docs/example-clients.md'), '## What a client does when the service fails')
 
   it('shows the Python and the TypeScript client', () => {
     expect(shown.map((block) => block.lang)).toEqual(['python', 'ts'])

@@ -1,14 +1,16 @@
-// The README's rule table and client contract must say what the code does: the table's ids, order
-// and "what it checks" text are the rules' own (`rules`), and the contract lists every variable the
-// runner sets.
+// The documented tables must say what the code does: docs/rules.md's rule table has the rules' own ids,
+// order, "what it checks" text and clauses (`rules`), docs/faults.md's fault table is FAULT_KINDS, and
+// the README's client contract lists every variable the runner sets.
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { rules } from '../../src/core/rules/index.js'
 import { toRelayEnv } from '../../src/node/runner.js'
 
-const readme = fileURLToPath(new URL('../../README.md', import.meta.url))
-const text = readFileSync(readme, 'utf8')
+const read = (path: string) => readFileSync(fileURLToPath(new URL(`../../${path}`, import.meta.url)), 'utf8')
+const readme = read('README.md')
+const rulesPage = read('docs/rules.md')
+const faultsPage = read('docs/faults.md')
 
 /** The cells of a markdown table row (pipes escaped as \| stay in their cell). */
 function cells(row: string): string[] {
@@ -19,16 +21,16 @@ function cells(row: string): string[] {
     .map((cell) => cell.trim().replace(/\\\|/g, '|'))
 }
 
-const ruleRows = text
+const ruleRows = rulesPage
   .split('\n')
   .filter((line) => /^\|\s*`[a-z]+\.[a-z-]+`\s*\|/.test(line))
   .map(cells)
-const contractRows = text
+const contractRows = readme
   .split('\n')
   .filter((line) => /^\|\s*`RELAY_[A-Z_]+`/.test(line))
   .map(cells)
 
-describe('the README', () => {
+describe('the rule table (docs/rules.md) and the client contract (README)', () => {
   it('lists every rule with its id, what it checks and its clause, in order (generate the table with toRuleTable())', () => {
       expect(ruleRows.map((row) => row[0].replace(/`/g, ''))).toEqual(rules.map((rule) => rule.id))
       expect(ruleRows.map((row) => row[1])).toEqual(rules.map((rule) => rule.title))
@@ -42,10 +44,10 @@ describe('the README', () => {
   })
 })
 
-describe("the README's fault table", () => {
+describe('the fault table (docs/faults.md)', () => {
   it('is FAULT_KINDS, row by row: what the client sees, what a correct client does, what msw does', async () => {
     const { FAULT_KINDS } = await import('../../src/core/faults.js')
-    const rows = text
+    const rows = faultsPage
       .split('\n')
       .filter((line) => /^\|\s*`[a-z-]+`\s*\|\s*(yes|no)\s*\|/.test(line))
       .map(cells)

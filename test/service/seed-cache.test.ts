@@ -176,7 +176,7 @@ describe('the cache of seeded worlds', () => {
       age(join(dir, `world-0000000000000000000000000000000${n}.json`), 100 + n)
     }
     createSeedCache({ dir, keep: 1 }).set('new', EMPTY_WORLD)
-    // The new world and the one that could not go; the three older behind it went too (before, the first failure stopped the pruning).
+    // The new world and the one that could not go; the three older behind it went too: one failure does not stop the pruning.
     expect(readdirSync(dir)).toHaveLength(2)
     expect(readdirSync(dir)).toContain('world-00000000000000000000000000000001.json')
   })

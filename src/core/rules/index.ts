@@ -1,4 +1,4 @@
-// The conformance rules: every rule (ids exactly as the README's table), and evaluate(), the one
+// The conformance rules: every rule (ids exactly as docs/rules.md's table), and evaluate(), the one
 // function the runner, the live page and every report use to judge a case's requests.
 import advancedCompanyLookupFirst from './advanced.company-lookup-first.js'
 import advancedCreateVehicleWhenMissing from './advanced.create-vehicle-when-missing.js'
@@ -24,7 +24,7 @@ import resilienceNoRetryOnRefusal from './resilience.no-retry-on-refusal.js'
 import resilienceRetryAfter from './resilience.retry-after.js'
 import type { CaseContext, CaseInput, Check, Rule, RuleOutcome } from './types.js'
 
-/** Every rule, in the order of the README's table. */
+/** Every rule, in the order of docs/rules.md's table. */
 export const rules: ReadonlyArray<Rule> = [
   authBearer,
   httpJsonBody,
@@ -116,7 +116,7 @@ export function evaluate(context: CaseContext, options: EvaluateOptions = {}): C
 }
 
 /**
- * The README's rule table, generated from `rules`: id, what it checks, the interface clause.
+ * docs/rules.md's rule table, generated from `rules`: id, what it checks, the interface clause.
  * @example console.log(toRuleTable())
  */
 export function toRuleTable(list: ReadonlyArray<Rule> = rules): string {

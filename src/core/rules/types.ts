@@ -102,7 +102,7 @@ export interface Rule {
   id: string
   /** The flows it applies to. */
   flows: ReadonlyArray<Flow>
-  /** What it checks, one line (the README's rule table). */
+  /** What it checks, one line (docs/rules.md's rule table). */
   title: string
   /** The interface clause, e.g. "§1 Advanced flow, rule 2". */
   cite: string
