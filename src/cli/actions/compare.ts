@@ -41,7 +41,13 @@ export function comparisonLines(comparison: Comparison, c: Colors): string[] {
       const alternative = d.assumption!.alternative ? ` (${d.assumption!.alternative})` : ''
       lines.push(`  ${c.red('✗')} ${c.red(`${d.assumption!.id} contradicted${alternative}`)}: ${said(d)}${d.finding ? ` ${d.finding}` : ''}`)
     }
-    for (const d of differences.filter((d) => !d.assumption)) lines.push(`  ${c.yellow('•')} ${d.kind} ${said(d)}${d.finding ? ` ${c.dim(d.finding)}` : ''}`)
+    const findings = differences.filter((d) => !d.assumption)
+    // The statuses the service leaves out, on one line: relay-mock documents its limits and faults too.
+    const unlisted = findings.filter((d) => d.kind === 'answer-status-missing')
+    for (const d of findings.filter((d) => d.kind !== 'answer-status-missing')) lines.push(`  ${c.yellow('•')} ${d.kind} ${said(d)}${d.finding ? ` ${c.dim(d.finding)}` : ''}`)
+    if (unlisted.length > 0) {
+      lines.push(`  ${c.yellow('•')} answer-status-missing ${unlisted.map((d) => d.relayMock).join(', ')}: relay-mock documents ${unlisted.length === 1 ? 'it' : 'them'}, the service's document does not ${c.dim('(--json gives what each is)')}`)
+    }
     const confirmed = [...new Set(differences.filter((d) => d.assumption?.verdict === 'confirmed').map((d) => d.assumption!.id))]
     if (confirmed.length > 0) lines.push(`  ${c.green('✓')} confirms ${confirmed.join(', ')}`)
   }
