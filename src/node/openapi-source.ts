@@ -32,18 +32,35 @@ export async function readOpenApi(source: string, options: ReadOpenApiOptions = 
   const text = /^https?:\/\//i.test(source) ? await fetchText(source, options.timeoutMs ?? OPENAPI_FETCH_TIMEOUT_MS) : await readText(source)
   const { Validator } = await importExternal<typeof import('@seriousme/openapi-schema-validator')>('@seriousme/openapi-schema-validator')
   const validator = new Validator()
-  // The validator reads a string without a line break as a file name: a document on one line gets one.
-  const result = await validator.validate(text.includes('\n') ? text : `${text}\n`)
+  const result = await validator.validate(parsed(text))
   const spec = validator.specification as Record<string, unknown> | undefined
   if (spec && typeof spec === 'object' && typeof spec.openapi !== 'string') {
-    const what = typeof spec.swagger === 'string' ? `a Swagger ${spec.swagger} document` : 'no OpenAPI document (it has no `openapi` field)'
+    const what = typeof spec.swagger === 'string' ? `a Swagger ${spec.swagger} document` : 'not an OpenAPI document (it has no `openapi` field)'
     throw unreadable(source, `it is ${what}; relay-mock compare reads OpenAPI 3 documents`)
   }
   if (spec && typeof spec.openapi === 'string' && !spec.openapi.startsWith('3.')) {
     throw unreadable(source, `it is OpenAPI ${spec.openapi}; relay-mock compare reads OpenAPI 3 documents`)
   }
-  if (!result.valid) throw unreadable(source, validationProblem(result.errors))
+  if (!result.valid) {
+    const external = typeof result.errors === 'string' ? /^Can't resolve (\S+?), only internal refs/.exec(result.errors) : null
+    if (external) {
+      throw unreadable(source, `a $ref points outside it (${external[1]})`, 'Please bundle its files into one first, e.g. npx -p @seriousme/openapi-schema-validator bundle-api <files> -o bundled.json')
+    }
+    throw unreadable(source, validationProblem(result.errors))
+  }
   return { source, document: validator.resolveRefs() }
+}
+
+/** JSON as an object; anything else as text for the validator's YAML reader. */
+function parsed(text: string): Record<string, unknown> | string {
+  try {
+    const value: unknown = JSON.parse(text)
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>
+  } catch {
+    // YAML, or neither: the validator says which.
+  }
+  // The validator reads a string without a line break as a file name: text on one line gets one.
+  return text.includes('\n') ? text : `${text}\n`
 }
 
 async function readText(source: string): Promise<string> {
@@ -85,7 +102,7 @@ async function fetchText(url: string, timeoutMs: number): Promise<string> {
 /** The validator's complaint in a few words: the error deepest in the document (the others are its consequences). */
 function validationProblem(errors: unknown): string {
   if (typeof errors === 'string') {
-    return /YAML\/JSON/.test(errors) ? 'it is neither JSON nor YAML' : /resolve/i.test(errors) ? `a $ref cannot be resolved: ${errors.replace(/^Can't resolve /, '')}` : errors
+    return /YAML\/JSON/.test(errors) ? 'it is neither JSON nor YAML' : /^Can't resolve /.test(errors) ? `a $ref names nothing in it (${errors.replace(/^Can't resolve /, '')})` : errors
   }
   const list = (Array.isArray(errors) ? errors : []) as AjvError[]
   if (list.length === 0) return 'it is not a valid OpenAPI document'
