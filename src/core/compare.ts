@@ -364,7 +364,7 @@ function compareSchemas(ours: unknown, theirs: unknown, where: string, side: 're
   if (depth > 12 || !ours || !theirs) return
   const a = flatten(ours)
   const b = flatten(theirs)
-  if (a.type && b.type && a.type !== b.type && !(a.type === 'integer' && b.type === 'number' && side === 'answer')) {
+  if (a.type && b.type && a.type !== b.type) {
     // A list that is an object on the other side is judged by its caller (lists.paging).
     if (!(depth === 0 && a.type === 'array')) at({ where, kind: `${side}-field-type`, relayMock: a.type, theirs: b.type })
     return

@@ -1,7 +1,7 @@
 // `relay-mock compare` as a user runs it: relay-mock's own documents compare clean (exit 0), an edited copy
 // names what it contradicts (exit 1), and a document that cannot be read is one line and exit 2.
 import { execFile } from 'node:child_process'
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -137,5 +137,15 @@ describe('relay-mock compare', () => {
     const run = await relayMock('compare')
     expect(run.code).toBe(2)
     expect(run.stderr).toMatch(/^relay-mock compare: [^\n]+\n$/)
+  })
+
+  it('prints for its fixture the report docs/compare.md shows', async () => {
+    const run = await relayMock('compare', 'test/compare/fixtures/service-advanced.yaml')
+    expect(run.code).toBe(1)
+    const page = await readFile(join(ROOT, 'docs/compare.md'), 'utf8')
+    const shown = /```text\n([\s\S]*?)```/.exec(page)![1].split('\n...\n\n')
+    expect(shown).toHaveLength(2)
+    expect(run.stdout).toContain(shown[0])
+    expect(run.stdout.endsWith(shown[1])).toBe(true)
   })
 })

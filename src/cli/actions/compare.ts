@@ -58,6 +58,8 @@ export function comparisonLines(comparison: Comparison, c: Colors): string[] {
 
 /** `where: relay-mock X, theirs Y`. */
 function said(d: Difference): string {
-  const show = (value: unknown) => (value === undefined ? 'nothing' : Array.isArray(value) ? value.join(', ') : String(value))
+  const enums = d.kind.endsWith('-enum')
+  const show = (value: unknown) =>
+    value === undefined ? 'nothing' : Array.isArray(value) ? (enums ? `one of ${value.map((v) => JSON.stringify(v)).join(', ')}` : value.join(', ')) : enums && value === 'any' ? 'any value' : String(value)
   return `${d.where}: relay-mock ${show(d.relayMock)}, the service ${show(d.theirs)}.`
 }
