@@ -57,6 +57,13 @@ module.exports = {
       to: { path: '^(suites/|src/node/(reporters/|runner\\.ts|user-cases\\.ts|client-process\\.ts))', reachable: true },
     },
     {
+      name: 'serve-loads-no-compare',
+      severity: 'error',
+      comment: "Nor anything of compare: the comparison and the OpenAPI reader (which imports the validator) load only when compare runs.",
+      from: { path: '^src/cli/actions/serve\\.ts$' },
+      to: { path: '^src/(core/compare|node/openapi-source)\\.ts$', reachable: true },
+    },
+    {
       name: 'no-benchmark-in-product',
       severity: 'error',
       from: { path: '^(src|scenarios|suites)/' },

@@ -4,6 +4,7 @@ import yargs, { type Argv } from 'yargs'
 import { hideBin } from 'yargs/helpers'
 import { RELAY_MOCK_VERSION } from '../core/version.js'
 import { caseCommand } from './commands/case.js'
+import { compareCommand } from './commands/compare.js'
 import { conformCommand } from './commands/conform.js'
 import { demoCommand } from './commands/demo.js'
 import { scenariosCommand } from './commands/scenarios.js'
@@ -11,7 +12,7 @@ import { serveCommand } from './commands/serve.js'
 import { checkSwitches, failHandler } from './usage.js'
 
 const args = hideBin(process.argv)
-const commands = ['serve', 'conform', 'case', 'demo', 'scenarios']
+const commands = ['serve', 'conform', 'case', 'compare', 'demo', 'scenarios']
 
 const cli: Argv = yargs(args)
   .scriptName('relay-mock')
@@ -22,6 +23,7 @@ const cli: Argv = yargs(args)
   .command(serveCommand)
   .command(conformCommand)
   .command(caseCommand)
+  .command(compareCommand)
   .command(demoCommand)
   .command(scenariosCommand)
   .demandCommand(1, `Please name a command: ${commands.slice(0, -1).join(', ')} or ${commands.at(-1)} (relay-mock --help describes them).`)
