@@ -2,9 +2,13 @@
 // requests, counting 5xx answers and crashes (both must be 0), then (b) a mixed load at full speed,
 // printing the server's resident memory and the p99 latency per interval. It fails (exit 1) on a 5xx
 // or a crash, when memory reaches 512 MB, or when the last interval's p99 is over twice the first's.
+// Last, (c) large bodies: POST /payments of 1 MB each, half refused (an unknown field) and half accepted,
+// printing the server's RSS and its heap after a collection before and after; it fails when the heap grew
+// by more than 64 MB (the journal keeps 4 KiB of each body) or the RSS reached 1 GB.
 //
 // Flags: --requests N (fuzz requests, default 1,000,000), --minutes D (soak length, default 10),
-// --seconds S (soak length in seconds instead), --every S (interval, default 60), --seed N, --json.
+// --seconds S (soak length in seconds instead), --every S (interval, default 60), --seed N,
+// --large N (large bodies, default 2,500; 0 skips them), --json.
 import { fork, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import http from 'node:http'
@@ -13,6 +17,10 @@ import { fileURLToPath } from 'node:url'
 const TOKEN = 'relay-mock-token'
 const ADMIN = 'soak-admin-token-0001'
 const RSS_LIMIT = 512 * 1024 * 1024
+const MB = 1024 * 1024
+/** What the large bodies may leave behind: the heap after a collection, over its start; and the RSS after them. */
+const LARGE_HEAP_GROWTH_LIMIT = 64 * MB
+const LARGE_RSS_LIMIT = 1024 * MB
 const CONNECTIONS = 16
 
 /** The soak's caps: smaller than serve's defaults, so that a run of minutes reaches every one of them. */
@@ -26,7 +34,14 @@ export interface Served {
   /** Set when the server process ended on its own: a crash. */
   exited(): { code: number | null; signal: string | null } | undefined
   rss(): Promise<number>
+  /** The server's RSS and its heap used after a full collection. */
+  memory(): Promise<Memory>
   stop(): Promise<void>
+}
+
+export interface Memory {
+  rss: number
+  heapUsed: number
 }
 
 /** Starts the server process with the soak's caps (or `options`). */
@@ -34,7 +49,7 @@ export async function startServer(options: object = SOAK_SETTINGS): Promise<Serv
   // Imported from its TypeScript source (by a test), the server is the build's (npm test builds first).
   const fromSource = import.meta.url.endsWith('.ts')
   const script = fileURLToPath(new URL(fromSource ? '../dist-bench/bench/soak-server.js' : './soak-server.js', import.meta.url))
-  const child = fork(script, [JSON.stringify(options)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const child = fork(script, [JSON.stringify(options)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: ['--expose-gc'] })
   let exit: { code: number | null; signal: string | null } | undefined
   child.on('exit', (code, signal) => (exit = { code, signal }))
   const [message] = (await once(child, 'message')) as [{ baseUrl: string }]
@@ -47,6 +62,13 @@ export async function startServer(options: object = SOAK_SETTINGS): Promise<Serv
       for (;;) {
         const [reply] = (await once(child, 'message')) as [{ rss?: number }]
         if (reply.rss !== undefined) return reply.rss
+      }
+    },
+    async memory() {
+      child.send('memory')
+      for (;;) {
+        const [reply] = (await once(child, 'message')) as [{ memory?: Memory }]
+        if (reply.memory !== undefined) return reply.memory
       }
     },
     async stop() {
@@ -338,6 +360,50 @@ export async function runSoak({ seconds, every = 60, seed = 2, server, onRow }: 
   return { rows, crashed: server.exited() !== undefined }
 }
 
+// --- Large bodies ---
+
+export interface LargeBodiesResult {
+  /** How many were answered with each status, e.g. { 422: 1250, 201: 1250 }. */
+  byStatus: Record<number, number>
+  before: Memory
+  after: Memory
+  seconds: number
+  crashed: boolean
+}
+
+/**
+ * Sends `count` POST /payments bodies of `bytes` each (4 at a time), alternately refused (a valid payment
+ * with an unknown field holding the bulk) and accepted (a valid payment padded with whitespace), and measures
+ * the server's memory before and after. The journal keeps only a prefix of each; nothing else may keep more.
+ * @example const { before, after } = await runLargeBodies({ server, count: 200 })
+ */
+export async function runLargeBodies({ server, count, bytes = 1_000_000 }: { server: Served; count: number; bytes?: number }): Promise<LargeBodiesResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 4 })
+  const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }
+  let world: { locationId: string; records: { vehicles: Array<{ id: string }> } } | undefined
+  await send(agent, server.baseUrl, { method: 'GET', path: '/__relay/world', headers }, (text) => (world = JSON.parse(text)))
+  if (!world) throw new Error(`Failed to read the world at ${server.baseUrl}/__relay/world. Please check that the server runs the default scenario.`)
+  const payment = (i: number) => JSON.stringify({ locationId: world!.locationId, vehicleId: world!.records.vehicles[0].id, amount: { amount: 1500 + i, currency: 'ISK' }, startedOn: '2026-11-21 10:00:00', endedOn: '2026-11-21 10:30:00' })
+  const refused = (i: number) => `${payment(i).slice(0, -1)},"note":"${'x'.repeat(bytes - payment(i).length - 10)}"}`
+  const accepted = (i: number) => `{${' '.repeat(bytes - payment(i).length)}${payment(i).slice(1)}`
+  const before = await server.memory()
+  const byStatus: Record<number, number> = {}
+  const started = performance.now()
+  let next = 0
+  const worker = async () => {
+    while (next < count && !server.exited()) {
+      const i = next++
+      const status = await send(agent, server.baseUrl, { method: 'POST', path: '/payments', headers, body: i % 2 === 0 ? refused(i) : accepted(i) })
+      byStatus[status] = (byStatus[status] ?? 0) + 1
+    }
+  }
+  await Promise.all(Array.from({ length: 4 }, worker))
+  const seconds = (performance.now() - started) / 1000
+  agent.destroy()
+  if (server.exited()) return { byStatus, before, after: { rss: 0, heapUsed: 0 }, seconds, crashed: true }
+  return { byStatus, before, after: await server.memory(), seconds, crashed: false }
+}
+
 // --- The command ---
 
 function flag(name: string, fallback: number): number {
@@ -356,6 +422,7 @@ async function main(): Promise<void> {
   const seconds = process.argv.includes('--seconds') ? flag('seconds', 600) : flag('minutes', 10) * 60
   const every = flag('every', Math.min(60, seconds))
   const seed = flag('seed', 1)
+  const large = flag('large', 2_500)
   let failed = false
   const server = await startServer()
   try {
@@ -385,6 +452,16 @@ async function main(): Promise<void> {
       const errors = soak.rows.reduce((sum, r) => sum + r.serverErrors, 0)
       console.log(`  peak RSS ${maxRss} MB (limit ${RSS_LIMIT / 1024 / 1024}); p99 first ${first?.p99Ms} ms, last ${last?.p99Ms} ms (limit 2x); 5xx ${errors}; crashed: ${soak.crashed ? 'yes' : 'no'}`)
       if (soak.crashed || errors > 0 || maxRss * 1024 * 1024 >= RSS_LIMIT || (first && last && last.p99Ms > 2 * first.p99Ms)) failed = true
+    }
+    if (large > 0 && !server.exited()) {
+      console.log(`Large bodies: ${large.toLocaleString('en')} POST /payments of 1 MB, half refused (an unknown field) and half accepted, 4 at a time.`)
+      const result = await runLargeBodies({ server, count: large })
+      const mb = (bytes: number) => `${Math.round(bytes / MB)} MB`
+      const grown = result.after.heapUsed - result.before.heapUsed
+      console.log(`  by status: ${Object.entries(result.byStatus).map(([status, n]) => `${status}: ${n}`).join(', ')} in ${result.seconds.toFixed(1)} s; crashed: ${result.crashed ? 'yes' : 'no'}`)
+      console.log(`  before: RSS ${mb(result.before.rss)}, heap after GC ${mb(result.before.heapUsed)}`)
+      console.log(`  after:  RSS ${mb(result.after.rss)} (limit ${mb(LARGE_RSS_LIMIT)}), heap after GC ${mb(result.after.heapUsed)} (${grown >= 0 ? '+' : ''}${mb(grown)}, limit +${mb(LARGE_HEAP_GROWTH_LIMIT)})`)
+      if (result.crashed || Object.keys(result.byStatus).some((status) => status !== '201' && status !== '422') || result.after.rss >= LARGE_RSS_LIMIT || grown > LARGE_HEAP_GROWTH_LIMIT) failed = true
     }
   } finally {
     await server.stop()

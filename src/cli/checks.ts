@@ -6,6 +6,7 @@ import { BlockList, isIP } from 'node:net'
 import { dirname, resolve } from 'node:path'
 import type { Options } from 'yargs'
 import { isBearerToken } from '../core/token.js'
+import { FLOWS, type Flow } from '../core/rules/vocabulary.js'
 
 /**
  * A refused command-line value or combination: its message is one sentence, shown as it is after
@@ -144,7 +145,7 @@ export const repeat: Check<number> = integer({ min: 1, max: 1000, noun: 'a numbe
 export const timeout: Check<number> = seconds({ max: 86_400 })
 
 /** A flow of the relay service. */
-export const flow: Check<'advanced' | 'simple'> = oneOf(['advanced', 'simple'], 'a flow')
+export const flow: Check<Flow> = oneOf(FLOWS, 'a flow')
 
 /** A TCP port; 0 lets the system pick a free one. */
 export const port: Check<number> = integer({ min: 0, max: 65_535, noun: 'a port' })

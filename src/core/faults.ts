@@ -90,7 +90,9 @@ export const FAULT_KINDS = {
 
 export type FaultKind = keyof typeof FAULT_KINDS
 /** `once`: only the first matching request fails (transient); `always`: every one does (persistent). */
-export type FaultMode = 'once' | 'always'
+export const FAULT_MODES = ['once', 'always'] as const
+
+export type FaultMode = (typeof FAULT_MODES)[number]
 
 /** A fault armed on a world. */
 export interface ArmedFault {

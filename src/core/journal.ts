@@ -48,7 +48,10 @@ export interface JournalEntry {
   fault?: FaultRecord
 }
 
-export type AuthVerdict = 'ok' | 'missing' | 'malformed' | 'unknown-token' | 'revoked'
+/** What the mock makes of a request's Authorization header. */
+export const AUTH_VERDICTS = ['ok', 'missing', 'malformed', 'unknown-token', 'revoked'] as const
+
+export type AuthVerdict = (typeof AUTH_VERDICTS)[number]
 
 export interface JournalPage {
   /** How many entries were ever recorded here. */

@@ -2,6 +2,7 @@
 // and, for bad input, one entry per field saying what was wrong and what was expected.
 import type { z } from 'zod'
 import { statusText } from './status.js'
+import { clipText } from './text.js'
 import { expectedAt, type FieldError, type Problem } from './schemas.js'
 
 /** What a handler answers: a status, a JSON body and any extra headers. */
@@ -61,7 +62,7 @@ function fieldErrors(schema: z.ZodType, issue: z.core.$ZodIssue, input: unknown,
   if (issue.code === 'unrecognized_keys') {
     const known = knownKeys(schema, path)
     return issue.keys.map((key) => ({
-      field: name([...path, key]),
+      field: name([...path, clipText(key, 80)]),
       problem: 'is not a field of this request',
       expected: known.length ? `only the fields ${known.join(', ')}` : 'no such field',
     }))
@@ -107,8 +108,9 @@ function valueAt(input: unknown, path: ReadonlyArray<PropertyKey>): unknown {
   return v
 }
 
+/** A received value as the problem shows it: cut short, and a copy, so that an answer kept in the journal keeps no large body alive. */
 function truncate(value: unknown): unknown {
-  if (typeof value === 'string' && value.length > 80) return `${value.slice(0, 80)}…`
+  if (typeof value === 'string') return clipText(value, 80)
   if (value !== null && typeof value === 'object') {
     let text: string
     try {
@@ -117,7 +119,7 @@ function truncate(value: unknown): unknown {
       // A value nested thousands deep overflows the stack of JSON.stringify: show its kind only.
       return Array.isArray(value) ? '[…]' : '{…}'
     }
-    return text.length > 80 ? `${text.slice(0, 80)}…` : value
+    return text.length > 80 ? clipText(text, 80) : value
   }
   return value
 }

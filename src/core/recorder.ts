@@ -10,6 +10,7 @@ import { tell, type AuthVerdict, type Journal, type JournalEntry } from './journ
 import { maskHeader, maskHeaders, maskQuery, maskSearch, SECRET_HEADERS } from './mask.js'
 import type { Reply } from './problems.js'
 import { bodyVerdict, header, utf8Bytes } from './protocol.js'
+import { ownPrefix } from './text.js'
 import { JSON_HEADERS, textOf, withoutBody } from './response.js'
 import type { Route } from './route.js'
 import type { RelayRequest, RelayResponse, RelayServiceSettings, ServiceExtension } from './service.js'
@@ -203,11 +204,14 @@ function sameHeaders(headers: RelayRequest['headers'], names: string[], values: 
   return i === names.length
 }
 
-/** The body as the journal keeps it: whole up to `keep` bytes, else its prefix, its length and its SHA-256. */
+/**
+ * The body as the journal keeps it: whole up to `keep` bytes, else its prefix, its length and its SHA-256.
+ * The prefix is a copy: a slice would keep the whole body alive as long as the entry.
+ */
 function journalBody(body: string | undefined, keep: number): KeptBody | undefined {
   if (body === undefined || body === '') return undefined
   if (body.length <= keep / 3) return { bodyText: body }
   const bytes = utf8Bytes(body)
   if (bytes <= keep) return { bodyText: body }
-  return { bodyText: body.slice(0, keep), bodyTruncated: true, bodyBytes: bytes, bodySha256: bytesToHex(sha256(utf8ToBytes(body))) }
+  return { bodyText: ownPrefix(body, keep), bodyTruncated: true, bodyBytes: bytes, bodySha256: bytesToHex(sha256(utf8ToBytes(body))) }
 }

@@ -18,6 +18,26 @@ export function allOf(count: number, one: string, many = `${one}s`): string {
   return count === 1 ? `the ${one}` : `all ${count} ${many}`
 }
 
+/**
+ * The first `length` characters of `text` as a string of their own, holding no reference to `text`. A plain
+ * `slice` would not do for anything kept: V8 keeps a slice of 13 characters or more as a view of the whole
+ * text, so a journal keeping a 4 KiB prefix of each 1 MB body would keep every megabyte. structuredClone
+ * copies it (a Web standard, so the core needs no Node), about 2 µs for 4 KiB; a TextEncoder round trip
+ * takes ten times that and turns half a surrogate pair into U+FFFD.
+ * @example ownPrefix(body, 4096) // the body's first 4096 characters; the body itself may be collected
+ */
+export function ownPrefix(text: string, length: number): string {
+  return text.length <= length ? text : structuredClone(text.slice(0, length))
+}
+
+/**
+ * A long text cut to `length` characters and `…`, a copy of its own (see ownPrefix); a short text as it is.
+ * @example clipText('x'.repeat(1000), 80) // 'xxxx…' (80 x's and the ellipsis)
+ */
+export function clipText(text: string, length: number): string {
+  return text.length <= length ? text : `${ownPrefix(text, length)}…`
+}
+
 /** The text with its first letter in upper case. */
 export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1)

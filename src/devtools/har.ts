@@ -1,26 +1,36 @@
 // HAR 1.2 in and out: the journal as an HTTP Archive (for browser dev tools and HTTP tools), and a
 // HAR captured elsewhere (a proxy, the real service's staging) as journal-like entries the rules read.
 import type { Entry, Har, Header, Page, QueryString } from 'har-format'
+import { z } from 'zod'
 import { statusText } from '../core/status.js'
-import type { AuthVerdict, JournalEntry } from '../core/journal.js'
+import { AUTH_VERDICTS, type AuthVerdict, type JournalEntry } from '../core/journal.js'
 import { maskHeaders, maskQuery, maskSearch } from '../core/mask.js'
 import { bodyVerdict, KNOWN_SLIPS, parseBearer, parseJsonText, routeById, routeOf, SERVICE_TABLE, utf8Bytes } from '../core/protocol.js'
 import { MOCK_DEFAULTS } from '../core/defaults.js'
 import { RelayMockError } from '../core/errors.js'
-import { visitInputs, type VisitInputs } from '../core/rules/inputs.js'
+import { faultRecord, visitInputs, type VisitInputs } from '../core/rules/inputs.js'
 
-/** What relay-mock adds to each HAR entry (HAR allows fields that start with `_`), so a round trip keeps the journal's findings. */
-export interface RelayHarFields {
-  seq: number
-  worldId: string | null
-  route: string | null
-  auth: AuthVerdict
-  bodyError?: string
-  /** Set when `postData.text` is only the start of a long body, whose whole length and SHA-256 follow. */
-  bodyTruncated?: true
-  bodyBytes?: number
-  bodySha256?: string
-}
+/**
+ * What relay-mock adds to each HAR entry (HAR allows fields that start with `_`), so a round trip keeps the
+ * journal's findings. The writer's type is this schema's, and the reader reads entries with it.
+ */
+export const relayHarFields = z
+  .object({
+    seq: z.number().int(),
+    worldId: z.string().nullable(),
+    route: z.string().nullable(),
+    auth: z.enum(AUTH_VERDICTS),
+    bodyError: z.string().optional(),
+    /** Set when `postData.text` is only the start of a long body, whose whole length and SHA-256 follow. */
+    bodyTruncated: z.literal(true).optional(),
+    bodyBytes: z.number().int().nonnegative().optional(),
+    bodySha256: z.string().optional(),
+    /** The fault the request met, when one was armed for it. */
+    fault: faultRecord.optional(),
+  })
+  .strict()
+
+export type RelayHarFields = z.output<typeof relayHarFields>
 
 export type RelayHarEntry = Entry & { _relay?: RelayHarFields }
 
@@ -95,6 +105,7 @@ function harEntry(entry: JournalEntry, base: string): RelayHarEntry {
       auth: entry.auth,
       ...(request.bodyError !== undefined ? { bodyError: request.bodyError } : {}),
       ...(request.bodyTruncated ? { bodyTruncated: true, bodyBytes: request.bodyBytes, bodySha256: request.bodySha256 } : {}),
+      ...(entry.fault ? { fault: entry.fault } : {}),
     },
   }
 }
@@ -203,6 +214,18 @@ export interface HarConversation {
   inputs?: VisitInputs
 }
 
+/** An entry with its `_relay` fields read by the writer's schema; fields that are not valid are refused, naming the first. */
+function withRelayFields(entry: RelayHarEntry, at: number): RelayHarEntry {
+  if (entry._relay === undefined) return entry
+  const parsed = relayHarFields.safeParse(entry._relay)
+  if (parsed.success) return { ...entry, _relay: parsed.data }
+  const issue = parsed.error.issues[0]
+  throw new RelayMockError(
+    'HAR_UNREADABLE',
+    `Failed to read the HAR entry log.entries[${at}] (${entry.request?.method ?? '?'} ${entry.request?.url ?? '?'}): _relay.${issue.path.join('.')} ${issue.message.toLowerCase()}. Please remove the entry's _relay field (the entry is then judged as a capture from elsewhere) or correct it.`,
+  )
+}
+
 /** The case inputs on the HAR's pages (`_relay`), by page id; a page whose `_relay` is not valid is refused, naming the field. */
 function pageInputs(pages: ReadonlyArray<RelayHarPage>): Map<string, VisitInputs> {
   const found = new Map<string, VisitInputs>()
@@ -216,7 +239,7 @@ function pageInputs(pages: ReadonlyArray<RelayHarPage>): Map<string, VisitInputs
         `Failed to read the inputs of the HAR page ${page.id}: _relay.${issue.path.join('.')} ${issue.message.toLowerCase()}. Please remove the page's _relay field (its visits are then checked without their inputs) or correct it.`,
       )
     }
-    found.set(page.id, parsed.data as VisitInputs)
+    found.set(page.id, parsed.data)
   }
   return found
 }
@@ -232,7 +255,7 @@ function pageInputs(pages: ReadonlyArray<RelayHarPage>): Map<string, VisitInputs
 export function fromHarConversations(har: Har, options: FromHarOptions = {}): HarConversation[] {
   const harEntries = (har?.log?.entries ?? []) as RelayHarEntry[]
   const located = harEntries
-    .map((entry) => ({ entry, url: parseUrl(entry.request?.url ?? '') }))
+    .map((entry, at) => ({ entry: withRelayFields(entry, at), url: parseUrl(entry.request?.url ?? '') }))
     .filter((x): x is { entry: RelayHarEntry; url: URL } => x.url !== undefined)
   const given = options.baseUrl ? parseUrl(options.baseUrl) : undefined
   const bases = given ? new Map([[given.origin, given.pathname.replace(/\/+$/, '')]]) : inferBases(located.map((x) => x.url))
@@ -325,5 +348,6 @@ function toJournalEntry(entry: RelayHarEntry, url: URL, path: string, index: num
     },
     route,
     auth: relay?.auth ?? authOf(authorization, status),
+    ...(relay?.fault ? { fault: relay.fault } : {}),
   }
 }

@@ -8,12 +8,13 @@ import { RelayMockError } from '../core/errors.js'
 import { clientReport } from '../core/rules/report.js'
 import type { ConformanceCase } from '../core/rules/suite.js'
 import type { Flow, Outcome } from '../core/rules/types.js'
+import { FLOWS } from '../core/rules/vocabulary.js'
 import type { Scenario } from '../core/scenario.js'
 import { describeFieldErrors, toFieldErrors } from '../core/scenario-file.js'
 import { amountValue, date, kennitala, plate, timestamp } from '../core/schemas.js'
 import { readJson, resolveScenario } from './user-files.js'
 
-const flow = z.enum(['advanced', 'simple'], { error: 'is not a flow' }).meta({ description: 'advanced or simple' })
+const flow = z.enum(FLOWS, { error: 'is not a flow' }).meta({ description: 'advanced or simple' })
 const outcome = clientReport.shape.outcome.meta({ description: 'paid, skipped or rejected' })
 const outcomes = z
   .union([outcome, z.array(outcome).min(1)], { error: 'is not an outcome' })

@@ -1,17 +1,16 @@
-// Headless Chromium for the report and live page tests: Debian's chromium driven by playwright-core.
-// The browser tests never skip themselves: without Chromium they fail, saying how to install it
-// (.ci/run installs Debian's chromium; CHROMIUM_PATH points elsewhere).
-import { existsSync } from 'node:fs'
+// Headless Chromium for the report and live page tests: Chrome or Chromium driven by playwright-core.
+// scripts/test-prerequisites.mjs finds it (CHROMIUM_PATH, PATH, where each system installs it, Playwright's
+// cache) and hands it over as CHROMIUM_PATH, or stops the run saying what to install: the browser tests
+// never skip themselves.
 import { chromium, type Browser } from 'playwright-core'
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-
 export function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`Failed to start Chromium for the browser tests: ${CHROMIUM_PATH} does not exist. Please install it (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH to a Chromium binary.`)
+  const executablePath = process.env.CHROMIUM_PATH
+  if (!executablePath) {
+    throw new Error('Failed to start Chromium for the browser tests: CHROMIUM_PATH is not set. Please run the tests with npm test or vitest (scripts/test-prerequisites.mjs finds Chrome or Chromium first), or set CHROMIUM_PATH to a Chrome or Chromium binary.')
   }
   return chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   })
 }

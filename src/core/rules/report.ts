@@ -3,14 +3,15 @@
 import { z } from 'zod'
 import { clipJson } from '../text.js'
 import type { ClientReport } from './types.js'
+import { OUTCOMES } from './vocabulary.js'
 
 export const clientReport = z
   .object({
-    outcome: z.enum(['paid', 'skipped', 'rejected', 'unknown']),
+    outcome: z.enum(OUTCOMES),
     paymentId: z.string().optional(),
     message: z.string().optional(),
   })
-  .meta({ title: 'ClientReport', description: 'What a client may write to RELAY_RESULT_FILE' })
+  .meta({ title: 'ClientReport', description: 'What a client may write to RELAY_RESULT_FILE' }) satisfies z.ZodType<ClientReport>
 
 /**
  * Reads a client's report from the text of RELAY_RESULT_FILE (or a function client's return value).
@@ -27,7 +28,7 @@ export function toClientReport(input: string | unknown): { report: ClientReport 
     }
   }
   const parsed = clientReport.safeParse(value)
-  if (parsed.success) return { report: parsed.data as ClientReport }
+  if (parsed.success) return { report: parsed.data }
   const issue = parsed.error.issues[0]
   const where = issue.path.length > 0 ? issue.path.join('.') : 'the report'
   return { error: `${where} ${issue.message.toLowerCase()} (it holds ${clipJson(value, 120)})` }

@@ -3,6 +3,9 @@
 import type { JournalEntry } from '../journal.js'
 import type { Visit } from '../scenario.js'
 import type { ArmedFault, FaultKind, FaultMode, FaultStep } from '../faults.js'
+import type { Flow, Outcome } from './vocabulary.js'
+
+export type { Flow, Outcome }
 
 /** One cell of the resilience matrix: the step a fault breaks, the kind of fault, and whether it lasts. */
 export interface MatrixCell {
@@ -11,7 +14,6 @@ export interface MatrixCell {
   mode: FaultMode
 }
 
-export type Flow = 'advanced' | 'simple'
 /**
  * What one rule found in one case: `passed`; `failed`; `skipped` (it does not apply here);
  * `not-checked` (it applies, but an input it compares against was not given: the message says which);
@@ -27,12 +29,6 @@ export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'not-checked' | 'war
 export type CaseStatus = 'passed' | 'warning' | 'partial' | 'failed' | 'not-reached' | 'flaky'
 /** The inputs of a case a rule may compare the requests with. */
 export type CaseInput = 'visit' | 'token' | 'client'
-/**
- * How a visit's payment ended: recorded, not handled (owner not in the service), refused, or
- * unknown (the answer to the payment was lost: the client cannot tell whether it was recorded).
- */
-export type Outcome = 'paid' | 'skipped' | 'rejected' | 'unknown'
-
 /** A visit as a case hands it to a client: the scenario's visit and the location that reports it. */
 export interface CaseVisit extends Visit {
   locationId: string

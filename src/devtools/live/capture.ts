@@ -59,6 +59,7 @@ function toCase(id: string, title: string | undefined, requests: JournalEntry[],
     ...(inputs?.token ? { token: inputs.token } : {}),
     ...(client ? { client } : {}),
     ...(inputs?.outcome ? { outcome: inputs.outcome } : {}),
+    ...(inputs?.faults ? { faults: inputs.faults } : {}),
   }
   const checks = evaluate(context, { hint: HINT })
   const first = requests[0]
@@ -70,7 +71,7 @@ function toCase(id: string, title: string | undefined, requests: JournalEntry[],
     flow,
     scenario: 'captured',
     title: title ?? described.charAt(0).toUpperCase() + described.slice(1),
-    status: caseStatus(checks),
+    status: caseStatus(checks, requests, inputs?.cell),
     durationMs: client?.durationMs || span,
     exitCode: client?.exitCode ?? null,
     signal: client?.signal ?? null,
@@ -86,6 +87,8 @@ function toCase(id: string, title: string | undefined, requests: JournalEntry[],
     ...(client?.report ? { report: client.report } : {}),
     ...(client?.reportError !== undefined ? { reportError: client.reportError } : {}),
     ...(first?.worldId ? { worldId: first.worldId } : {}),
+    ...(inputs?.faults ? { faults: inputs.faults } : {}),
+    ...(inputs?.cell ? { cell: inputs.cell } : {}),
   }
 }
 

@@ -24,6 +24,8 @@ export function toCaseInputs(kase: CaseResult): VisitInputs {
     ...(kase.token ? { token: kase.token } : {}),
     ...(kase.expectedOutcome ? { outcome: kase.expectedOutcome } : {}),
     ...(kase.expectedOutcomes ? { outcomes: kase.expectedOutcomes } : {}),
+    ...(kase.faults ? { faults: kase.faults } : {}),
+    ...(kase.cell ? { cell: kase.cell } : {}),
     ...(hadClient
       ? {
           client: {

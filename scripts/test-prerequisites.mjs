@@ -1,0 +1,286 @@
+// What the tests need beyond Node and npm, in one table: each need, how it is found, the Debian package
+// that provides it and what it is for. `npm test` runs this first: it finds each need where it is commonly
+// installed and, as root with apt-get (CI, a container), installs what is missing, saying what and why;
+// elsewhere (macOS, Windows, no root) it stops with one line per missing need saying what to install.
+// vitest runs it too (globalSetup), without installing: it hands the tests what it found (CHROMIUM_PATH,
+// and PATH with the python3 and java to run) and stops the run, with the same lines, when something is missing.
+import { spawnSync } from 'node:child_process'
+import { accessSync, constants, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+/** The oldest Java the Java example client runs on. */
+const JAVA_MIN = 17
+
+/**
+ * Each need: `name`; `for` (what the tests use it for); `find(ctx)`, which says where it is (`found`, with
+ * what the tests must be given to use it: `env`, `pathDirs` put first on PATH) or why not (`missing`);
+ * `debian`, the package that provides it; `elsewhere`, what to do without apt-get.
+ */
+export const NEEDS = [
+  {
+    name: 'Chromium',
+    for: 'the browser tests (the HTML report and the live page, driven by playwright-core)',
+    find: findChromium,
+    debian: 'chromium',
+    elsewhere: 'install Google Chrome or Chromium, or set CHROMIUM_PATH to a Chrome or Chromium binary',
+  },
+  { name: 'curl', for: 'the shell example client', find: (ctx) => findCommand(ctx, 'curl'), debian: 'curl', elsewhere: 'install curl' },
+  { name: 'jq', for: 'the shell example client', find: (ctx) => findCommand(ctx, 'jq'), debian: 'jq', elsewhere: 'install jq (https://jqlang.org/download/)' },
+  { name: "Python's urllib3", for: 'the Python example client', python: 'urllib3', find: (ctx) => findPythonModule(ctx, 'urllib3'), debian: 'python3-urllib3', elsewhere: 'run python3 -m pip install urllib3' },
+  { name: "Python's requests", for: 'the Python example client built on requests', python: 'requests', find: (ctx) => findPythonModule(ctx, 'requests'), debian: 'python3-requests', elsewhere: 'run python3 -m pip install requests' },
+  { name: `Java ${JAVA_MIN} or later`, for: 'the Java example client', find: findJava, debian: 'default-jdk-headless', elsewhere: `install a JDK ${JAVA_MIN} or later (e.g. Eclipse Temurin) and put its bin folder on PATH` },
+]
+
+/**
+ * Where and how to look: the environment, the platform, the home folder and how to test a file and run a
+ * program. The defaults are this machine's; the tests give their own.
+ * @example createContext({ env: { PATH: '/nowhere' }, platform: 'darwin' })
+ */
+export function createContext(overrides = {}) {
+  const ctx = {
+    env: process.env,
+    platform: process.platform,
+    home: os.homedir(),
+    isExecutable: (file) => {
+      try {
+        if (!statSync(file).isFile()) return false
+        if ((overrides.platform ?? process.platform) !== 'win32') accessSync(file, constants.X_OK)
+        return true
+      } catch {
+        return false
+      }
+    },
+    listDir: (dir) => {
+      try {
+        return readdirSync(dir)
+      } catch {
+        return []
+      }
+    },
+    run: (file, args) => {
+      const result = spawnSync(file, args, { encoding: 'utf8', timeout: 20_000 })
+      return { status: result.status, stdout: result.stdout ?? '', stderr: result.stderr ?? '' }
+    },
+    /** Interpreters that Debian's python3-* packages install for, tried after the python3 on PATH. */
+    systemPython: '/usr/bin/python3',
+    /** Where Debian's default-jdk-headless puts java, tried after JAVA_HOME. */
+    systemJava: '/usr/lib/jvm/default-java/bin/java',
+    ...overrides,
+  }
+  ctx.pythonModules = overrides.pythonModules ?? NEEDS.filter((need) => need.python).map((need) => need.python)
+  return ctx
+}
+
+const pathApi = (ctx) => (ctx.platform === 'win32' ? path.win32 : path.posix)
+
+/** Every file named `name` on the context's PATH that can run, in PATH order (with PATHEXT's extensions on Windows). */
+export function onPath(ctx, name) {
+  const { delimiter, join } = pathApi(ctx)
+  const dirs = (ctx.env.PATH ?? ctx.env.Path ?? '').split(delimiter).filter(Boolean)
+  const extensions = ctx.platform === 'win32' ? ['', ...(ctx.env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';').map((ext) => ext.toLowerCase())] : ['']
+  return dirs.flatMap((dir) => extensions.map((ext) => join(dir, `${name}${ext}`))).filter((file) => ctx.isExecutable(file))
+}
+
+function findCommand(ctx, name) {
+  const [file] = onPath(ctx, name)
+  return file ? { found: file } : { missing: `no ${name} on PATH` }
+}
+
+/** The newest browser in Playwright's cache (`npx playwright install chromium` puts one there), if there is one. */
+function playwrightChromium(ctx) {
+  const { join } = pathApi(ctx)
+  const cache =
+    ctx.env.PLAYWRIGHT_BROWSERS_PATH ||
+    (ctx.platform === 'win32'
+      ? join(ctx.env.LOCALAPPDATA ?? join(ctx.home, 'AppData', 'Local'), 'ms-playwright')
+      : ctx.platform === 'darwin'
+        ? join(ctx.home, 'Library', 'Caches', 'ms-playwright')
+        : join(ctx.home, '.cache', 'ms-playwright'))
+  const builds = ctx
+    .listDir(cache)
+    .map((dir) => /^chromium(_headless_shell)?-(\d+)$/.exec(dir))
+    .filter(Boolean)
+    // A full Chromium before a headless shell of the same build; newer builds first.
+    .sort((a, b) => Number(b[2]) - Number(a[2]) || Number(Boolean(a[1])) - Number(Boolean(b[1])))
+  const inside = {
+    linux: ['chrome-linux64/chrome', 'chrome-linux/chrome', 'chrome-headless-shell-linux64/chrome-headless-shell', 'chrome-linux/headless_shell'],
+    darwin: [
+      'chrome-mac-arm64/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing',
+      'chrome-mac-x64/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing',
+      'chrome-mac/Chromium.app/Contents/MacOS/Chromium',
+      'chrome-headless-shell-mac-arm64/chrome-headless-shell',
+      'chrome-headless-shell-mac-x64/chrome-headless-shell',
+      'chrome-mac/headless_shell',
+    ],
+    win32: ['chrome-win64/chrome.exe', 'chrome-win/chrome.exe', 'chrome-headless-shell-win64/chrome-headless-shell.exe', 'chrome-win/headless_shell.exe'],
+  }[ctx.platform] ?? []
+  for (const [dir] of builds) for (const file of inside) if (ctx.isExecutable(join(cache, dir, ...file.split('/')))) return join(cache, dir, ...file.split('/'))
+  return undefined
+}
+
+/** Chrome or Chromium: CHROMIUM_PATH; else on PATH; else where each system installs it; else Playwright's cache. */
+export function findChromium(ctx) {
+  const given = ctx.env.CHROMIUM_PATH
+  if (given) return ctx.isExecutable(given) ? { found: given, env: { CHROMIUM_PATH: given } } : { missing: `CHROMIUM_PATH is set to ${given}, which is not a program that can run` }
+  const { join } = pathApi(ctx)
+  const names = ctx.platform === 'win32' ? ['chrome', 'chromium'] : ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'chrome']
+  const installed = {
+    linux: ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/opt/google/chrome/chrome', '/snap/bin/chromium'],
+    darwin: ['/Applications', join(ctx.home, 'Applications')].flatMap((apps) => [
+      join(apps, 'Google Chrome.app', 'Contents', 'MacOS', 'Google Chrome'),
+      join(apps, 'Chromium.app', 'Contents', 'MacOS', 'Chromium'),
+    ]),
+    win32: [ctx.env.PROGRAMFILES ?? 'C:\\Program Files', ctx.env['PROGRAMFILES(X86)'] ?? 'C:\\Program Files (x86)', ctx.env.LOCALAPPDATA ?? join(ctx.home, 'AppData', 'Local')].flatMap((dir) => [
+      join(dir, 'Google', 'Chrome', 'Application', 'chrome.exe'),
+      join(dir, 'Chromium', 'Application', 'chrome.exe'),
+    ]),
+  }[ctx.platform] ?? []
+  const file = names.flatMap((name) => onPath(ctx, name))[0] ?? installed.find((candidate) => ctx.isExecutable(candidate)) ?? playwrightChromium(ctx)
+  if (file) return { found: file, env: { CHROMIUM_PATH: file } }
+  return { missing: `no Chrome or Chromium on PATH (${names.join(', ')}), in ${installed.length ? `${installed.join(', ')} or ` : ''}Playwright's browser cache, and CHROMIUM_PATH is not set` }
+}
+
+/** Whether `python` imports every module of `modules`. */
+const imports = (ctx, python, modules) => ctx.run(python, ['-c', `import ${modules.join(', ')}`]).status === 0
+
+/**
+ * The python3 the tests run: the one on PATH when it imports every module the table needs; else the system's
+ * (Debian's python3-* packages install for /usr/bin/python3, not for a pyenv or a venv earlier on PATH), put
+ * first on PATH for the tests. When neither has them all, the one to install into: the system's where
+ * apt-get can install, else the one on PATH.
+ */
+export function choosePython(ctx) {
+  if (ctx.python) return ctx.python
+  const first = onPath(ctx, 'python3')[0]
+  const system = ctx.platform !== 'win32' && ctx.isExecutable(ctx.systemPython) ? ctx.systemPython : undefined
+  let chosen
+  if (first && imports(ctx, first, ctx.pythonModules)) chosen = { file: first }
+  else if (system && system !== first && imports(ctx, system, ctx.pythonModules)) chosen = { file: system, shim: true }
+  else if (system && canInstall(ctx)) chosen = { file: system, shim: system !== first, incomplete: true }
+  else chosen = first ? { file: first, incomplete: true } : undefined
+  ctx.python = chosen
+  return chosen
+}
+
+function findPythonModule(ctx, module) {
+  const python = choosePython(ctx)
+  if (!python) return { missing: 'no python3 on PATH' }
+  if (python.incomplete && !imports(ctx, python.file, [module])) return { missing: `${python.file} cannot import ${module}` }
+  return { found: `${python.file} imports ${module}`, ...(python.shim ? { python: python.file } : {}) }
+}
+
+/** The major version `java -version` reports: `openjdk version "17.0.15"` is 17, `java version "1.8.0_392"` is 8. */
+export function javaMajor(versionText) {
+  const match = /version "(\d+)(?:\.(\d+))?/.exec(versionText)
+  if (!match) return undefined
+  return match[1] === '1' && match[2] ? Number(match[2]) : Number(match[1])
+}
+
+/** java JAVA_MIN or later: on PATH; else JAVA_HOME's or Debian's default JDK's, put first on PATH for the tests. */
+export function findJava(ctx) {
+  const { join, dirname } = pathApi(ctx)
+  const first = onPath(ctx, 'java')[0]
+  const others = [ctx.env.JAVA_HOME ? join(ctx.env.JAVA_HOME, 'bin', ctx.platform === 'win32' ? 'java.exe' : 'java') : undefined, ctx.platform === 'linux' ? ctx.systemJava : undefined]
+  const seen = []
+  for (const file of [first, ...others]) {
+    if (!file || seen.includes(file) || !ctx.isExecutable(file)) continue
+    const run = ctx.run(file, ['-version'])
+    const major = javaMajor(`${run.stderr}\n${run.stdout}`)
+    seen.push(`${file} is ${major === undefined ? 'not a java that says its version' : `Java ${major}`}`)
+    if (major !== undefined && major >= JAVA_MIN) return { found: `${file} (Java ${major})`, ...(file === first ? {} : { pathDirs: [dirname(file)] }) }
+  }
+  return { missing: seen.length ? seen.join('; ') : 'no java on PATH, and JAVA_HOME is not set' }
+}
+
+/** True where missing needs can be installed: Linux, as root, with apt-get. */
+export function canInstall(ctx) {
+  return ctx.platform === 'linux' && ctx.uid === 0 && onPath(ctx, 'apt-get').length > 0
+}
+
+/**
+ * Every need, found or missing.
+ * @example findAll(createContext()).filter((result) => result.missing)
+ */
+export function findAll(ctx) {
+  return NEEDS.map((need) => ({ need, ...need.find(ctx) }))
+}
+
+/** The line that says what to do about a missing need. */
+export function missingLine(ctx, { need, missing }) {
+  const apt = ctx.platform === 'linux' && onPath(ctx, 'apt-get').length > 0 ? `run sudo apt-get install -y ${need.debian}, or ` : ''
+  return `Missing ${need.name}, for ${need.for}: ${missing}. Please ${apt}${need.elsewhere}.`
+}
+
+/**
+ * What the tests must be given to use what was found: CHROMIUM_PATH, and PATH with a python3 that imports
+ * the modules (a folder holding a link to it) and the java to run put first. `cleanup` removes that folder.
+ */
+export function testEnvironment(ctx, results) {
+  const env = {}
+  const dirs = []
+  let cleanup = () => {}
+  for (const result of results) {
+    Object.assign(env, result.env)
+    dirs.push(...(result.pathDirs ?? []))
+  }
+  const python = results.find((result) => result.python)?.python
+  if (python) {
+    const shim = mkdtempSync(path.join(os.tmpdir(), 'relay-mock-python-'))
+    symlinkSync(python, path.join(shim, 'python3'))
+    dirs.unshift(shim)
+    cleanup = () => rmSync(shim, { recursive: true, force: true })
+  }
+  if (dirs.length) env.PATH = [...new Set(dirs), ctx.env.PATH ?? ''].join(path.delimiter)
+  return { env, cleanup }
+}
+
+/** Installs the Debian packages of the missing needs, saying what and why; returns false (having said why) when apt-get fails. */
+function install(missing) {
+  const packages = [...new Set(missing.map(({ need }) => need.debian))]
+  for (const { need } of missing) console.log(`Installing ${need.name} from Debian for ${need.for}: apt-get install -y ${need.debian}`)
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
+  for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...packages]]) {
+    const run = spawnSync('apt-get', args, { encoding: 'utf8', env })
+    if (run.status !== 0) {
+      console.error(`apt-get ${args.join(' ')} failed (exit ${run.status ?? run.signal}):\n${`${run.stdout ?? ''}${run.stderr ?? ''}`.trim().split('\n').slice(-15).join('\n')}`)
+      return false
+    }
+  }
+  return true
+}
+
+/**
+ * `node scripts/test-prerequisites.mjs`: finds every need, installs the missing ones where it can, and exits
+ * 1 with one line per need still missing.
+ */
+function main() {
+  const ctx = createContext({ uid: process.getuid?.() })
+  let missing = findAll(ctx).filter((result) => result.missing)
+  if (missing.length && canInstall(ctx) && install(missing)) {
+    const again = createContext({ uid: process.getuid?.() })
+    missing = findAll(again).filter((result) => result.missing)
+  }
+  for (const result of missing) console.error(missingLine(ctx, result))
+  if (missing.length) console.error(`The tests need ${missing.length === 1 ? 'it' : 'them'}; none is skipped for want of one.`)
+  process.exitCode = missing.length ? 1 : 0
+}
+
+/**
+ * vitest's globalSetup: hands the tests what was found, or stops the run saying what is missing.
+ * @example globalSetup: ['scripts/test-prerequisites.mjs']
+ */
+export default function setup() {
+  const ctx = createContext({ uid: process.getuid?.() })
+  const results = findAll(ctx)
+  const missing = results.filter((result) => result.missing)
+  if (missing.length) {
+    throw new Error(`${missing.map((result) => missingLine(ctx, result)).join('\n')}\n(npm test installs these where it can: as root, with apt-get.)`)
+  }
+  const { env, cleanup } = testEnvironment(ctx, results)
+  Object.assign(process.env, env)
+  return cleanup
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) main()

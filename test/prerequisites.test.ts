@@ -1,0 +1,115 @@
+// scripts/test-prerequisites.mjs: what the tests need beyond npm is found where it is commonly installed,
+// and where it is not and cannot be installed, the run stops with one line per need saying what to install.
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readlinkSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+// @ts-expect-error: a plain ES module without types (npm test runs it before anything is built)
+import { canInstall, choosePython, createContext, findChromium, findJava, javaMajor, missingLine, NEEDS, testEnvironment } from '../scripts/test-prerequisites.mjs'
+
+/** A machine made of the files given: only they exist and can run; `run` answers as told. */
+function machine({ files = [], platform = 'linux', env = {}, home = '/home/dev', dirs = {}, run = () => ({ status: 1, stdout: '', stderr: '' }), uid = 1000 }: {
+  files?: string[]
+  platform?: string
+  env?: Record<string, string>
+  home?: string
+  dirs?: Record<string, string[]>
+  run?: (file: string, args: string[]) => { status: number; stdout: string; stderr: string }
+  uid?: number
+}) {
+  return createContext({ env, platform, home, uid, isExecutable: (file: string) => files.includes(file), listDir: (dir: string) => dirs[dir] ?? [], run })
+}
+
+const empty = mkdtempSync(path.join(os.tmpdir(), 'relay-mock-nothing-'))
+afterAll(() => rmSync(empty, { recursive: true, force: true }))
+
+describe('finding Chrome or Chromium', () => {
+  it('takes CHROMIUM_PATH first, and refuses one that names nothing that runs, saying so', () => {
+    expect(findChromium(machine({ files: ['/opt/chrome/chrome', '/usr/bin/chromium'], env: { CHROMIUM_PATH: '/opt/chrome/chrome', PATH: '/usr/bin' } }))).toEqual({ found: '/opt/chrome/chrome', env: { CHROMIUM_PATH: '/opt/chrome/chrome' } })
+    expect(findChromium(machine({ files: ['/usr/bin/chromium'], env: { CHROMIUM_PATH: '/opt/none/chrome', PATH: '/usr/bin' } }))).toEqual({ missing: 'CHROMIUM_PATH is set to /opt/none/chrome, which is not a program that can run' })
+  })
+
+  it('finds chromium, chromium-browser or google-chrome on PATH, in that order', () => {
+    const ctx = machine({ files: ['/usr/local/bin/google-chrome', '/usr/bin/chromium-browser'], env: { PATH: '/usr/local/bin:/usr/bin' } })
+    expect(findChromium(ctx).found).toBe('/usr/bin/chromium-browser')
+    expect(findChromium(machine({ files: ['/usr/local/bin/google-chrome'], env: { PATH: '/usr/local/bin:/usr/bin' } })).found).toBe('/usr/local/bin/google-chrome')
+  })
+
+  it('finds Chrome in /Applications on macOS and in Program Files on Windows', () => {
+    const mac = machine({ platform: 'darwin', files: ['/Applications/Google Chrome.app/Contents/MacOS/Google Chrome'], env: { PATH: '/usr/bin' } })
+    expect(findChromium(mac).found).toBe('/Applications/Google Chrome.app/Contents/MacOS/Google Chrome')
+    const windows = machine({ platform: 'win32', home: 'C:\\Users\\dev', files: ['C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe'], env: { PATH: 'C:\\Windows', PROGRAMFILES: 'C:\\Program Files' } })
+    expect(findChromium(windows).found).toBe('C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe')
+  })
+
+  it("finds the newest Chromium of Playwright's browser cache", () => {
+    const cache = '/home/dev/.cache/ms-playwright'
+    const ctx = machine({ dirs: { [cache]: ['chromium-1140', 'chromium-1200', 'chromium_headless_shell-1200', 'ffmpeg-1010'] }, files: [`${cache}/chromium-1140/chrome-linux/chrome`, `${cache}/chromium-1200/chrome-linux64/chrome`], env: { PATH: '/usr/bin' } })
+    expect(findChromium(ctx).found).toBe(`${cache}/chromium-1200/chrome-linux64/chrome`)
+  })
+
+  it('says where it looked when there is none, and what to install: apt-get where there is one, else Chrome or CHROMIUM_PATH', () => {
+    const need = NEEDS.find((n: { name: string }) => n.name === 'Chromium')
+    const mac = machine({ platform: 'darwin', env: { PATH: '/usr/bin' } })
+    const { missing } = findChromium(mac)
+    expect(missing).toMatch(/^no Chrome or Chromium on PATH \(chromium, chromium-browser, google-chrome, google-chrome-stable, chrome\), in \/Applications\/Google Chrome\.app\/.*Playwright's browser cache, and CHROMIUM_PATH is not set$/)
+    expect(missingLine(mac, { need, missing })).toBe(`Missing Chromium, for the browser tests (the HTML report and the live page, driven by playwright-core): ${missing}. Please install Google Chrome or Chromium, or set CHROMIUM_PATH to a Chrome or Chromium binary.`)
+    const debian = machine({ files: ['/usr/bin/apt-get'], env: { PATH: '/usr/bin' } })
+    expect(missingLine(debian, { need, missing: 'none' })).toContain('Please run sudo apt-get install -y chromium, or install Google Chrome or Chromium')
+    expect(canInstall(debian)).toBe(false)
+    expect(canInstall(machine({ files: ['/usr/bin/apt-get'], env: { PATH: '/usr/bin' }, uid: 0 }))).toBe(true)
+    expect(canInstall(machine({ platform: 'darwin', files: ['/usr/bin/apt-get'], env: { PATH: '/usr/bin' }, uid: 0 }))).toBe(false)
+  })
+})
+
+describe('finding python3 and java', () => {
+  const importsAll = (pythons: string[]) => (file: string, args: string[]) => ({ status: pythons.includes(file) && args[0] === '-c' ? 0 : 1, stdout: '', stderr: '' })
+
+  it("runs the system's python3 when the one first on PATH (a pyenv's, a venv's) lacks the modules, through a link first on PATH", () => {
+    const ctx = machine({ files: ['/home/dev/.pyenv/shims/python3', '/usr/bin/python3'], env: { PATH: '/home/dev/.pyenv/shims:/usr/bin' }, run: importsAll(['/usr/bin/python3']) })
+    expect(choosePython(ctx)).toEqual({ file: '/usr/bin/python3', shim: true })
+    const results = NEEDS.filter((n: { python?: string }) => n.python).map((need: any) => ({ need, ...need.find(ctx) }))
+    expect(results.every((r: { found?: string }) => r.found)).toBe(true)
+    const { env, cleanup } = testEnvironment(ctx, results)
+    try {
+      const [shim] = env.PATH.split(path.delimiter)
+      expect(readlinkSync(path.join(shim, 'python3'))).toBe('/usr/bin/python3')
+      expect(env.PATH.endsWith('/home/dev/.pyenv/shims:/usr/bin')).toBe(true)
+    } finally {
+      cleanup()
+    }
+  })
+
+  it('keeps the python3 on PATH when it has them, and names the module it lacks when none has', () => {
+    expect(choosePython(machine({ files: ['/usr/local/bin/python3'], env: { PATH: '/usr/local/bin' }, run: importsAll(['/usr/local/bin/python3']) }))).toEqual({ file: '/usr/local/bin/python3' })
+    const mac = machine({ platform: 'darwin', files: ['/usr/local/bin/python3'], env: { PATH: '/usr/local/bin' } })
+    const urllib3 = NEEDS.find((n: { python?: string }) => n.python === 'urllib3')
+    expect(urllib3.find(mac)).toEqual({ missing: '/usr/local/bin/python3 cannot import urllib3' })
+    expect(missingLine(mac, { need: urllib3, missing: '/usr/local/bin/python3 cannot import urllib3' })).toBe("Missing Python's urllib3, for the Python example client: /usr/local/bin/python3 cannot import urllib3. Please run python3 -m pip install urllib3.")
+  })
+
+  it('takes java 17 or later: from PATH, else from JAVA_HOME put first on PATH; an older one is named', () => {
+    expect(javaMajor('openjdk version "17.0.15" 2025-04-15')).toBe(17)
+    expect(javaMajor('java version "1.8.0_392"')).toBe(8)
+    expect(javaMajor('openjdk version "21" 2023-09-19')).toBe(21)
+    const versions: Record<string, string> = { '/usr/bin/java': 'openjdk version "11.0.2"', '/opt/jdk-21/bin/java': 'openjdk version "21.0.1"' }
+    const run = (file: string) => ({ status: 0, stdout: '', stderr: versions[file] })
+    expect(findJava(machine({ files: Object.keys(versions), env: { PATH: '/usr/bin', JAVA_HOME: '/opt/jdk-21' }, run }))).toEqual({ found: '/opt/jdk-21/bin/java (Java 21)', pathDirs: ['/opt/jdk-21/bin'] })
+    expect(findJava(machine({ files: ['/usr/bin/java'], env: { PATH: '/usr/bin' }, run }))).toEqual({ missing: '/usr/bin/java is Java 11' })
+  })
+})
+
+describe('node scripts/test-prerequisites.mjs', () => {
+  it('exits 1 with one line per missing need when nothing is found and nothing can be installed (no apt-get on PATH)', () => {
+    const run = spawnSync(process.execPath, ['scripts/test-prerequisites.mjs'], { encoding: 'utf8', env: { PATH: empty, HOME: empty, CHROMIUM_PATH: path.join(empty, 'chrome') }, timeout: 60_000 })
+    expect(run.status).toBe(1)
+    expect(run.stdout).toBe('')
+    const lines = run.stderr.trim().split('\n')
+    expect(lines).toContain(`Missing Chromium, for the browser tests (the HTML report and the live page, driven by playwright-core): CHROMIUM_PATH is set to ${path.join(empty, 'chrome')}, which is not a program that can run. Please install Google Chrome or Chromium, or set CHROMIUM_PATH to a Chrome or Chromium binary.`)
+    expect(lines).toContain('Missing curl, for the shell example client: no curl on PATH. Please install curl.')
+    expect(lines).toContain('Missing jq, for the shell example client: no jq on PATH. Please install jq (https://jqlang.org/download/).')
+    expect(lines.at(-1)).toMatch(/^The tests need them; none is skipped for want of one\.$/)
+    expect(lines.slice(0, -1).every((line) => line.startsWith('Missing '))).toBe(true)
+  })
+})
