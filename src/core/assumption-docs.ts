@@ -2,12 +2,13 @@
 // listing of `relay-mock assumptions`, and which answers of the OpenAPI documents rest on which
 // assumption. All are generated from ASSUMPTIONS, so none can drift from what the mock does.
 import { ASSUMPTIONS, type Assumption } from './assumptions.js'
+import { NOT_VARIED_IN_CONFORM, VARIED_ASSUMPTIONS } from './variants.js'
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
 
-/** `fidelity.<assumption id>`: the rule that judges a client under the assumption's alternatives. */
-export function fidelityRuleId(id: string): string {
-  return `fidelity.${id}`
+/** `fidelity.<assumption id>`: the rule that judges a client under the assumption's alternatives, when conform varies it. */
+export function fidelityRuleId(id: string): string | undefined {
+  return VARIED_ASSUMPTIONS.includes(id) ? `fidelity.${id}` : undefined
 }
 
 /**
@@ -58,8 +59,9 @@ export function toAssumptionsPage(list: readonly Assumption[] = ASSUMPTIONS): st
       const how = alternative.notServed === undefined ? `variant \`${entry.id}=${alternative.id}\`` : `no variant: ${alternative.notServed}`
       lines.push(`  - \`${alternative.id}\`: ${alternative.answer} (${how})`)
     }
-    const served = entry.alternatives.some((alternative) => alternative.notServed === undefined)
-    const rules = [...entry.rules, ...(served ? [fidelityRuleId(entry.id)] : [])]
+    const fidelity = fidelityRuleId(entry.id)
+    if (NOT_VARIED_IN_CONFORM[entry.id]) lines.push(`- \`relay-mock conform\` does not vary it: ${NOT_VARIED_IN_CONFORM[entry.id]}.`)
+    const rules = [...entry.rules, ...(fidelity ? [fidelity] : [])]
     lines.push(`- Rules that rest on it: ${rules.length > 0 ? rules.map((id) => `\`${id}\``).join(', ') : 'none'}.`, '')
   }
   return lines.join('\n')

@@ -8,7 +8,7 @@ import { FAULT_KINDS, faultReply, revokedReply, SLOW_FAULT_MS, takeFault, type A
 import type { AuthVerdict, Journal } from './journal.js'
 import { maskAuthorization } from './mask.js'
 import { toProblem, toValidationProblem, type Reply } from './problems.js'
-import { header, KNOWN_SLIPS, parseBearer, parseQueryOnce, pendingBodyRefusal, readJsonBody, resolveRoute, SERVICE_TABLE } from './protocol.js'
+import { header, parseBearer, parseQueryOnce, pendingBodyRefusal, readJsonBody, resolveRoute, SERVICE_TABLE } from './protocol.js'
 import { createRecorder, type Arrival } from './recorder.js'
 import { CONTINUE, textOf, toResponse } from './response.js'
 import type { Route } from './route.js'
@@ -88,11 +88,10 @@ export function createPipeline({ settings, worlds, journal, extensions }: { sett
   }
 }
 
-/** What `run` answered, as the world's variants answer it: a fault's answer stays the fault's. */
+/** What `run` answered, as the world's variants answer it (a fault's answer too: a revoked token's 401 is a 403 under auth.refusal=403). */
 function varied(variants: Variants, arrival: Arrival, ran: Ran): Ran {
-  if (ran.fault) return ran
   const reply = varyReply(variants, ran.reply, { route: arrival.route, path: arrival.path, auth: arrival.auth })
-  return reply === ran.reply ? ran : { reply }
+  return reply === ran.reply ? ran : { reply, ...(ran.fault ? { fault: ran.fault } : {}) }
 }
 
 /**
@@ -106,14 +105,8 @@ function decide(arrival: Arrival, worlds: ReadonlyMap<string, World>, bodyLimit:
   arrival.auth = checked.verdict
   arrival.world = checked.world ?? checked.owner ?? request.world
   if (checked.world) checked.world.lastUsed = arrival.arrivedMs
-  let found = resolveRoute(SERVICE_TABLE, request.method, arrival.path)
-  if ('reply' in found) {
-    // Under slip.path=served the interface's misspelled path is served as the one it meant.
-    const slip = (arrival.world as World | undefined)?.variants?.['slip.path'] === 'served' ? servedSlip(arrival.path) : undefined
-    if (slip === undefined) return { reply: found.reply }
-    found = resolveRoute(SERVICE_TABLE, request.method, slip)
-    if ('reply' in found) return { reply: found.reply }
-  }
+  const found = resolveRoute(SERVICE_TABLE, request.method, arrival.path)
+  if ('reply' in found) return { reply: found.reply }
   const route = (arrival.route = found.route)
   if (!checked.world) return { reply: checked.reply! }
   if (request.bodyPending) {
@@ -234,12 +227,6 @@ function latencyMs(latency: RelayServiceSettings['latency']): number {
 function pipelineFailed(error: unknown, step: 'answering' | 'recording' = 'answering'): Reply {
   const where = step === 'answering' ? 'the request is in the journal' : 'the request may be missing from the journal'
   return toProblem(500, `The mock failed while ${step} this request: ${describeError(error)}. This is a bug in relay-mock; ${where}.`)
-}
-
-/** The path a misspelled path of the interface's meant, when `path` is one (the method slip is not served). */
-function servedSlip(path: string): string | undefined {
-  const slip = KNOWN_SLIPS.find((known) => known.method === undefined && known.path === path)
-  return slip ? slip.meant.slice(slip.meant.indexOf(' ') + 1) : undefined
 }
 
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {

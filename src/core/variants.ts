@@ -1,8 +1,8 @@
 // Variants: a world served under alternatives of the assumption ledger instead of relay-mock's choices
 // (`serve --variant create.status=200-no-location`, `createRelayMock({ variants })`, the admin API).
-// The pipeline asks `varyReply` to reshape a reply only in a world that has variants; the two that are
-// no reshaping of a reply (a misspelled path served, an unregistered owner's payment recorded) are read
-// where the route is resolved and in the simple endpoint's handler. The ledger says which alternatives
+// The pipeline asks `varyReply` to reshape a reply only in a world that has variants; the one that is
+// no reshaping of a reply (an unregistered owner's payment recorded) is read in the simple endpoint's
+// handler. The ledger says which alternatives
 // are served; `VARIED` is how each is answered, and a test holds the two to the same set.
 import { ASSUMPTIONS, assumption } from './assumptions.js'
 import { RelayMockError } from './errors.js'
@@ -48,9 +48,9 @@ function withExtras(value: unknown): unknown {
 
 /**
  * How each served alternative is answered, `<assumption>=<alternative>`, in the order they apply: a reply
- * reshaped, or `'routing'`/`'handler'` where the route's resolution or the handler reads the variant.
+ * reshaped, or `'handler'` where the handler reads the variant.
  */
-export const VARIED: Readonly<Record<string, Vary | 'routing' | 'handler'>> = {
+export const VARIED: Readonly<Record<string, Vary | 'handler'>> = {
   'links.fetchable=not-fetchable': (reply, request) =>
     request.route?.integration === 'links' ? toProblem(404, `The link ${request.path} cannot be fetched: this service answers links with 404 (variant links.fetchable=not-fetchable).`) : reply,
   'records.extra-fields=extra': (reply, request) => {
@@ -71,10 +71,9 @@ export const VARIED: Readonly<Record<string, Vary | 'routing' | 'handler'>> = {
   'simple.refusal-status=200': (reply, request) => (isSimple(request) && reply.status === 422 ? { ...reply, status: 200 } : reply),
   'simple.unknown-owner=accepted': 'handler',
   'invalid.status=400': (reply, request) => (reply.status === 422 && !isSimple(request) ? restatus(reply, 400) : reply),
-  'auth.refusal=403': (reply, request) =>
-    reply.status === 401 && request.auth !== 'ok' ? { ...restatus(reply, 403), headers: withoutHeader(reply.headers, 'www-authenticate') } : reply,
-  'auth.refusal=401-no-challenge': (reply, request) => (reply.status === 401 && request.auth !== 'ok' ? { ...reply, headers: withoutHeader(reply.headers, 'www-authenticate') } : reply),
-  'slip.path=served': 'routing',
+  'auth.refusal=403': (reply) =>
+    reply.status === 401 ? { ...restatus(reply, 403), headers: withoutHeader(reply.headers, 'www-authenticate') } : reply,
+  'auth.refusal=401-no-challenge': (reply) => (reply.status === 401 ? { ...reply, headers: withoutHeader(reply.headers, 'www-authenticate') } : reply),
   'error.body=json-message': (reply) => {
     const body = reply.body as { message?: unknown } | null
     if (reply.status < 400 || typeof body?.message !== 'string') return reply
@@ -99,6 +98,21 @@ export function varyReply(variants: Variants, reply: Reply, request: VariedReque
   }
   return varied
 }
+
+/**
+ * The assumptions with served alternatives that the suite `variants` does not vary, and why: each is
+ * served by hand (`serve --variant`) only. Every other assumption with a served alternative is varied
+ * there and has the rule `fidelity.<id>`.
+ */
+export const NOT_VARIED_IN_CONFORM: Readonly<Record<string, string>> = {
+  'invalid.status': 'a correct client sends no invalid field, so no flow case meets this answer',
+  'links.fetchable': 'a client that fetches a link already fails http.known-endpoint under relay-mock\'s choice',
+}
+
+/** The assumptions the suite `variants` varies, each judged by its rule `fidelity.<id>`, in the ledger's order. */
+export const VARIED_ASSUMPTIONS: readonly string[] = ASSUMPTIONS.filter(
+  (entry) => entry.alternatives.some((alternative) => alternative.notServed === undefined) && NOT_VARIED_IN_CONFORM[entry.id] === undefined,
+).map((entry) => entry.id)
 
 /** Every alternative a world can be served under, `<assumption>=<alternative>`, in the ledger's order. */
 export function servedVariants(): string[] {

@@ -21,7 +21,7 @@ function cells(row: string): string[] {
 
 const ruleRows = text
   .split('\n')
-  .filter((line) => /^\|\s*`[a-z]+\.[a-z-]+`\s*\|/.test(line))
+  .filter((line) => /^\|\s*`[a-z]+(\.[a-z-]+)+`\s*\|/.test(line))
   .map(cells)
 const contractRows = text
   .split('\n')

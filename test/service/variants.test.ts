@@ -186,18 +186,6 @@ const CASES: Record<string, { scenario: string; check: Check; plain: Check }> = 
       expect((await client.request('GET', `/vehicles/${id}`, { headers: token })).status).toBe(200)
     },
   },
-  'slip.path=served': {
-    scenario: 'existing-vehicle',
-    async check(world, client, token) {
-      const answer = await client.request('GET', `/rental-comapnies?kennitala=${world.visit.ownerKennitala}`, { headers: token })
-      expect(answer.status).toBe(200)
-      expect(answer.body[0].kennitala).toBe(world.visit.ownerKennitala)
-      expect(world.journal.entries().at(-1)).toMatchObject({ route: 'GET /rental-companies', request: { path: '/rental-comapnies' } })
-    },
-    async plain(world, client, token) {
-      expect((await client.request('GET', `/rental-comapnies?kennitala=${world.visit.ownerKennitala}`, { headers: token })).status).toBe(404)
-    },
-  },
 }
 
 describe('the variants the mock serves', () => {

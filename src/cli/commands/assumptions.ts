@@ -19,7 +19,8 @@ export const assumptionsCommand: CommandModule<object, AssumptionsArgs> = {
       // Each entry as declared, with the variants it can be served under and the rule that judges a client under them.
       const entries = ASSUMPTIONS.map((entry) => {
         const variants = entry.alternatives.filter((alternative) => alternative.notServed === undefined).map((alternative) => `${entry.id}=${alternative.id}`)
-        return { ...entry, variants, ...(variants.length > 0 ? { fidelityRule: fidelityRuleId(entry.id) } : {}) }
+        const fidelityRule = fidelityRuleId(entry.id)
+        return { ...entry, variants, ...(fidelityRule ? { fidelityRule } : {}) }
       })
       console.log(JSON.stringify(entries, null, 2))
       return
