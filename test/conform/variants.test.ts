@@ -1,12 +1,23 @@
 // The suite `variants`: the flow cases again where the mock answers as a real service may. The clients
 // that lean on one of relay-mock's choices pass their flow case and fail the variant case, naming the
 // assumption; correct clients pass every variant case.
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import os from 'node:os'
+import { join } from 'node:path'
+import pc from 'picocolors'
 import { describe, expect, it } from 'vitest'
 import variants from '../../suites/variants.js'
 import { assumption } from '../../src/core/assumptions.js'
 import { createRelayService } from '../../src/core/mock.js'
 import { fidelityRules } from '../../src/core/rules/fidelity.js'
 import { VARIED_ASSUMPTIONS } from '../../src/core/variants.js'
+import { checkHarFile } from '../../src/node/from-har.js'
+import { createHarReporter } from '../../src/node/reporters/har.js'
+import { heldLines } from '../../src/node/reporters/console.js'
+import { toHtmlReport } from '../../src/node/reporters/html.js'
+import { toJsonReport } from '../../src/node/reporters/json.js'
+import { toJUnitXml } from '../../src/node/reporters/junit.js'
+import { toHeld } from '../../src/core/rules/held.js'
 import { referenceClient } from '../../src/node/reference-client.js'
 import { runConformance, selectCases, type ClientFunction } from '../../src/node/runner.js'
 // @ts-expect-error: a plain ES module without types (it also runs as a process)
@@ -90,5 +101,48 @@ describe('correct clients', () => {
       expect(result.cases.filter((kase) => kase.status !== 'passed').map((kase) => `${kase.id}: ${kase.checks.filter((c) => c.status === 'failed').map((c) => c.message).join('; ')}`)).toEqual([])
       for (const kase of result.cases) expect(kase.checks.some((check) => check.rule.startsWith('fidelity.') && check.status === 'passed'), kase.id).toBe(true)
     }
+  })
+})
+
+describe('the HAR of a variant case', () => {
+  it('carries its variants, so conform --from judges it the same', async () => {
+    const dir = await mkdtemp(join(os.tmpdir(), 'relay-mock-variant-har-'))
+    try {
+      const file = join(dir, 'run.har')
+      const run = await runConformance({ client: fn('paid-from-status-new'), cases: ['variants/simple.answer=id-only/simple-accepted'], jobs: 1, reporters: [createHarReporter({ file })] })
+      const har = JSON.parse(await readFile(file, 'utf8'))
+      expect(har.log.pages[0]._relay.variants).toEqual({ 'simple.answer': 'id-only' })
+      const checked = await checkHarFile(file)
+      const verdicts = (result: { cases: Array<{ checks: Array<{ rule: string; status: string }> }> }) => result.cases[0].checks.map((check) => [check.rule, check.status])
+      expect(verdicts(checked)).toEqual(verdicts(run))
+      expect(checked.cases[0].checks.find((check) => check.rule === 'fidelity.simple.answer')?.status).toBe('failed')
+      expect(checked.cases[0].variants).toEqual({ 'simple.answer': 'id-only' })
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('the reports', () => {
+  it('show, beside the matrix, whether the client held under every alternative of each assumption', async () => {
+    const result = await runConformance({
+      client: fn('only-201-created'),
+      cases: ['variants/create.status=200-no-location/advanced-new-vehicle', 'variants/create.status=201-no-location/advanced-new-vehicle', 'variants/error.body=json-message/simple-rejected'],
+      jobs: 3,
+    })
+    const held = toHeld(result.cases)!
+    expect(held.map((entry) => [entry.assumption, entry.held, entry.alternatives.map((alternative) => [alternative.id, alternative.status])])).toEqual([
+      ['create.status', false, [['200-no-location', 'failed'], ['201-no-location', 'passed']]],
+      ['error.body', true, [['json-message', 'passed']]],
+    ])
+    expect(toJsonReport(result).variants).toEqual(held)
+    expect(heldLines(held, pc.createColors(false)).slice(1)).toEqual(['  ✗ create.status  200-no-location ✗  201-no-location ✓', '  ✓ error.body     json-message ✓'])
+    const xml = toJUnitXml(result)
+    expect(xml).toContain('<property name="relay-mock.assumption.create.status" value="did not hold under 200-no-location"/>')
+    expect(xml).toContain('<property name="relay-mock.variant" value="create.status=200-no-location"/>')
+    const page = toHtmlReport(result)
+    expect(page).toContain('Where the interface is silent')
+    expect(page).toMatch(/<code>create\.status<\/code>/)
+    expect(toHeld(result.cases.map((kase) => ({ ...kase, variants: undefined })))).toBeUndefined()
   })
 })

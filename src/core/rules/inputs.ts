@@ -47,6 +47,10 @@ export const visitInputs = z
     outcome: outcome.optional().meta({ description: 'the outcome a correct client reaches' }),
     outcomes: z.array(outcome).optional(),
     client: clientEnd.optional(),
+    variants: z
+      .record(z.string(), z.string())
+      .optional()
+      .meta({ description: 'the alternatives of the assumption ledger the world answered under, e.g. {"create.status": "200-no-location"}' }),
   })
   .strict()
   .meta({ title: 'VisitInputs', description: "a visit's inputs: { visit?, token?, client?, outcome?, case?, flow? }" })
@@ -62,6 +66,7 @@ export interface VisitInputs {
   outcome?: Outcome
   outcomes?: Outcome[]
   client?: { exitCode: number | null; signal?: string | null; timedOut: boolean; durationMs?: number; report?: ClientReport; reportError?: string }
+  variants?: Record<string, string>
 }
 
 export type VisitsFile = VisitInputs[] | Record<string, VisitInputs>

@@ -59,6 +59,8 @@ function toCase(id: string, title: string | undefined, requests: JournalEntry[],
     ...(inputs?.token ? { token: inputs.token } : {}),
     ...(client ? { client } : {}),
     ...(inputs?.outcome ? { outcome: inputs.outcome } : {}),
+    ...(inputs?.outcomes ? { outcomes: inputs.outcomes } : {}),
+    ...(inputs?.variants ? { variants: inputs.variants } : {}),
   }
   const checks = evaluate(context, { hint: HINT })
   const first = requests[0]
@@ -86,6 +88,7 @@ function toCase(id: string, title: string | undefined, requests: JournalEntry[],
     ...(client?.report ? { report: client.report } : {}),
     ...(client?.reportError !== undefined ? { reportError: client.reportError } : {}),
     ...(first?.worldId ? { worldId: first.worldId } : {}),
+    ...(inputs?.variants ? { variants: inputs.variants } : {}),
   }
 }
 

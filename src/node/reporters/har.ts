@@ -24,6 +24,8 @@ export function toCaseInputs(kase: CaseResult): VisitInputs {
     ...(kase.token ? { token: kase.token } : {}),
     ...(kase.expectedOutcome ? { outcome: kase.expectedOutcome } : {}),
     ...(kase.expectedOutcomes ? { outcomes: kase.expectedOutcomes } : {}),
+    // The world's variants: `conform --from` judges the case under the same alternatives (the fidelity rules).
+    ...(kase.variants ? { variants: { ...kase.variants } } : {}),
     ...(hadClient
       ? {
           client: {
