@@ -2,7 +2,7 @@
 // listing of `relay-mock assumptions`, and which answers of the OpenAPI documents rest on which
 // assumption. All are generated from ASSUMPTIONS, so none can drift from what the mock does.
 import { ASSUMPTIONS, type Assumption } from './assumptions.js'
-import { NOT_VARIED_IN_CONFORM, VARIED_ASSUMPTIONS } from './variants.js'
+import { NOT_VARIED_IN_CONFORM, servedVariants, VARIED_ASSUMPTIONS } from './variants.js'
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
 
@@ -52,9 +52,29 @@ export function toAssumptionsPage(list: readonly Assumption[] = ASSUMPTIONS): st
     '- `relay-mock assumptions` lists them (`--json` for tools); the OpenAPI documents mark each answer that',
     '  rests on one with `x-relay-assumption` (a list of ids).',
     '',
+    '## Serving a world under alternatives',
+    '',
+    '```sh',
+    'relay-mock serve [--variant <assumption>=<alternative> ...]',
+    '```',
+    '',
+    '| option | what it does | default |',
+    '|---|---|---|',
+    `| \`--variant\` | answer as a real service might where the interface is silent, in each world: \`<assumption>=<alternative>\`, e.g. \`create.status=200-no-location\`; repeatable; one of ${servedVariants().map((variant) => `\`${variant}\``).join(', ')} | none (relay-mock's choices) |`,
+    '',
+    "In-process: `createRelayMock({ variants: ['create.status=200-no-location'] })` (or `{ 'create.status': '200-no-location' }`);",
+    "`mock.addWorld({ variants })` gives one world its own. The admin API: `GET /__relay/variants` (the world's, and every one",
+    'served), `PUT` (these only), `POST` (add these), `DELETE` (relay-mock\'s choices again; `?assumption=<id>` for one), with',
+    '`{"variants": ["<assumption>=<alternative>"]}` or `{"variants": {"<assumption>": "<alternative>"}}`. The live page shows',
+    'the variants in force and changes them. A reset keeps a world\'s variants; a request that reaches no world (no token, an',
+    "unknown one) is answered under the service's. An armed fault's answer is reshaped too (a revoked token's 401 is a 403",
+    'under `auth.refusal=403`).',
+    '',
+    '## The assumptions',
+    '',
   ]
   for (const entry of list) {
-    lines.push(`## \`${entry.id}\``, '', `**${entry.question}**`, '', `- The interface: ${entry.interface}.`, `- relay-mock: ${entry.choice}`, '- A real service might instead:')
+    lines.push(`### \`${entry.id}\``, '', `**${entry.question}**`, '', `- The interface: ${entry.interface}.`, `- relay-mock: ${entry.choice}`, '- A real service might instead:')
     for (const alternative of entry.alternatives) {
       const how = alternative.notServed === undefined ? `variant \`${entry.id}=${alternative.id}\`` : `no variant: ${alternative.notServed}`
       lines.push(`  - \`${alternative.id}\`: ${alternative.answer} (${how})`)

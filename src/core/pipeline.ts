@@ -90,7 +90,7 @@ export function createPipeline({ settings, worlds, journal, extensions }: { sett
 
 /** What `run` answered, as the world's variants answer it (a fault's answer too: a revoked token's 401 is a 403 under auth.refusal=403). */
 function varied(variants: Variants, arrival: Arrival, ran: Ran): Ran {
-  const reply = varyReply(variants, ran.reply, { route: arrival.route, path: arrival.path, auth: arrival.auth })
+  const reply = varyReply(variants, ran.reply, { route: arrival.route, path: arrival.path })
   return reply === ran.reply ? ran : { reply, ...(ran.fault ? { fault: ran.fault } : {}) }
 }
 

@@ -6,7 +6,6 @@
 // are served; `VARIED` is how each is answered, and a test holds the two to the same set.
 import { ASSUMPTIONS, assumption } from './assumptions.js'
 import { RelayMockError } from './errors.js'
-import type { AuthVerdict } from './journal.js'
 import { toProblem, type Reply } from './problems.js'
 import { statusText } from './status.js'
 
@@ -18,7 +17,6 @@ export interface VariedRequest {
   /** The service's route, when the request matched one (its id, method and integration are read). */
   route: { readonly id: string; readonly method: string; readonly integration: string } | undefined
   path: string
-  auth: AuthVerdict
 }
 
 type Vary = (reply: Reply, request: VariedRequest) => Reply
