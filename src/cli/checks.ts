@@ -112,7 +112,7 @@ export function oneOf<T extends string>(names: readonly T[], noun: string): Chec
 }
 
 /** A suite of the conformance kit: the two flows, and the fault matrix. */
-export const suite: Check<'advanced' | 'simple' | 'resilience'> = oneOf(['advanced', 'simple', 'resilience'], 'a suite')
+export const suite: Check<'advanced' | 'simple' | 'resilience' | 'variants'> = oneOf(['advanced', 'simple', 'resilience', 'variants'], 'a suite')
 
 /** How long a client may wait for one answer: long enough for the slow fault's answer, short enough for a case's deadline. */
 export const requestTimeout: Check<number> = seconds({ max: 600 })

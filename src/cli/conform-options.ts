@@ -9,7 +9,7 @@ export interface ConformArgs {
   flow?: Flow
   case?: string[]
   cases?: string
-  suite?: Array<'advanced' | 'simple' | 'resilience'>
+  suite?: Array<'advanced' | 'simple' | 'resilience' | 'variants'>
   requestTimeout: number
   jobs?: number
   timeout: number

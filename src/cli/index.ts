@@ -3,6 +3,7 @@
 import yargs, { type Argv } from 'yargs'
 import { hideBin } from 'yargs/helpers'
 import { RELAY_MOCK_VERSION } from '../core/version.js'
+import { assumptionsCommand } from './commands/assumptions.js'
 import { caseCommand } from './commands/case.js'
 import { compareCommand } from './commands/compare.js'
 import { conformCommand } from './commands/conform.js'
@@ -12,7 +13,7 @@ import { serveCommand } from './commands/serve.js'
 import { checkSwitches, failHandler } from './usage.js'
 
 const args = hideBin(process.argv)
-const commands = ['serve', 'conform', 'case', 'compare', 'demo', 'scenarios']
+const commands = ['serve', 'conform', 'case', 'compare', 'demo', 'scenarios', 'assumptions']
 
 const cli: Argv = yargs(args)
   .scriptName('relay-mock')
@@ -26,6 +27,7 @@ const cli: Argv = yargs(args)
   .command(compareCommand)
   .command(demoCommand)
   .command(scenariosCommand)
+  .command(assumptionsCommand)
   .demandCommand(1, `Please name a command: ${commands.slice(0, -1).join(', ')} or ${commands.at(-1)} (relay-mock --help describes them).`)
   .strict()
   .recommendCommands()

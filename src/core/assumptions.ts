@@ -147,7 +147,11 @@ const TABLE = [
     interface: '§4 Advanced integration, path spelling: the request listing spells the path `rental-comapnies`, the client code `/rental-companies`; "The interface text is inconsistent"',
     choice: '`GET /rental-comapnies` answers 404 with a message naming `/rental-companies`.',
     alternatives: [
-      { id: 'served', answer: 'The misspelled path is served too, answering as `/rental-companies` does.' },
+      {
+        id: 'served',
+        answer: 'The misspelled path is served too, answering as `/rental-companies` does.',
+        notServed: "A client that sends `/rental-companies`, as the interface's client code does, never meets it; one that sends the misspelling is failed by `http.known-endpoint` under every answer.",
+      },
     ],
     rules: ['http.known-endpoint', 'advanced.company-lookup-first'],
   },

@@ -9,6 +9,7 @@ import { createPipeline } from './pipeline.js'
 import { createScenarios } from './scenarios.js'
 import type { RelayService, RelayServiceOptions, RelayServiceSettings } from './service.js'
 import type { World } from './world.js'
+import { toVariants } from './variants.js'
 import { createWorlds } from './worlds.js'
 
 export type { ExtensionRefusals, RelayRequest, RelayResponse, RelayService, RelayServiceOptions, RelayServiceSettings, SeedCache, ServiceExtension } from './service.js'
@@ -21,8 +22,9 @@ export { RelayMockError } from './errors.js'
  * const answer = await mock.handle({ method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: 'Bearer relay-mock-token' } })
  */
 export async function createRelayService(options: RelayServiceOptions = {}): Promise<RelayService> {
-  const { extensions: mounted = [], scenarios: ownScenarios = [], seedCache, ...rest } = options
-  const settings: RelayServiceSettings = { ...MOCK_DEFAULTS, ...withoutUndefined(rest) }
+  const { extensions: mounted = [], scenarios: ownScenarios = [], seedCache, variants, ...rest } = options
+  const read = variants === undefined ? undefined : toVariants(variants)
+  const settings: RelayServiceSettings = { ...MOCK_DEFAULTS, ...withoutUndefined(rest), variants: read && Object.keys(read).length > 0 ? read : undefined }
   const scenarios = createScenarios({ settings, own: ownScenarios, seedCache })
   const worlds = createWorlds({ settings, scenarios })
   // A world's journal holds a subset of the whole journal's entries: what the whole one drops, the world's

@@ -4,8 +4,18 @@ import { z } from 'zod'
 import { serviceRoutes } from './handlers/index.js'
 import { PATH_ANSWERS, pipelineAnswers, PROBLEM_JSON, type PipelineAnswer } from './protocol.js'
 import type { Route } from './route.js'
+import { answerAssumptions } from './assumption-docs.js'
 
 const cache = new Map<string, object>()
+
+/** The extension naming the ids of the assumption ledger an answer rests on (`relay-mock assumptions` lists them). */
+const ASSUMPTION = 'x-relay-assumption'
+
+/** What the answers of a path rather than an operation rest on: the interface's two slips among them. */
+const PATH_ASSUMPTIONS: Record<keyof typeof PATH_ANSWERS, string[]> = {
+  MethodNotAllowed: ['slip.method', 'request.refusals', 'error.body'],
+  UnknownPath: ['slip.path', 'request.refusals', 'error.body'],
+}
 
 const toSchema = (schema: z.ZodType, io: 'input' | 'output'): any => {
   const { $schema: _, ...json } = z.toJSONSchema(schema, { target: 'openapi-3.0', unrepresentable: 'any', io, reused: 'inline' })
@@ -40,7 +50,7 @@ export function toOpenApi(integration: 'advanced' | 'simple'): any {
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API token>' } },
       // What a path answers rather than an operation: a method it lacks, or a path no operation has.
-      responses: Object.fromEntries(Object.entries(PATH_ANSWERS).map(([name, answer]) => [name, response([answer])])),
+      responses: Object.fromEntries(Object.entries(PATH_ANSWERS).map(([name, answer]) => [name, { ...response([answer]), [ASSUMPTION]: PATH_ASSUMPTIONS[name as keyof typeof PATH_ANSWERS] }])),
     },
     paths,
   }
@@ -62,7 +72,13 @@ function operation(route: Route<any, any>) {
   // The handler's answers and every answer the pipeline adds (auth, body, schemas, faults), by status.
   const answers: PipelineAnswer[] = [...Object.entries(route.answers).map(([status, answer]) => ({ ...answer, status: Number(status) })), ...pipelineAnswers(route)]
   const statuses = [...new Set(answers.map((answer) => answer.status))].sort((a, b) => a - b)
-  const responses = Object.fromEntries(statuses.map((status) => [String(status), response(answers.filter((answer) => answer.status === status), route)]))
+  const responses = Object.fromEntries(
+    statuses.map((status) => {
+      // Where the interface is silent, the answer is relay-mock's choice: say which (see assumptions.ts).
+      const assumptions = answerAssumptions({ route, status })
+      return [String(status), { ...response(answers.filter((answer) => answer.status === status), route), ...(assumptions.length > 0 ? { [ASSUMPTION]: assumptions } : {}) }]
+    }),
+  )
   return {
     operationId: route.id.replace(/[^a-zA-Z]+(\w)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : '')),
     summary: route.summary,

@@ -14,6 +14,7 @@ import { CONTINUE, textOf, toResponse } from './response.js'
 import type { Route } from './route.js'
 import type { RelayRequest, RelayResponse, RelayService, RelayServiceSettings } from './service.js'
 import { validate } from './validate.js'
+import { varyReply, type Variants } from './variants.js'
 import type { World } from './world.js'
 import type { Worlds } from './worlds.js'
 
@@ -66,8 +67,11 @@ export function createPipeline({ settings, worlds, journal, extensions }: { sett
       ran = { reply: pipelineFailed(error) }
     }
     if (ran === undefined) return CONTINUE
-    if (isPromise(ran)) return ran.then((settled) => finish(arrival, settled), (error: unknown) => finish(arrival, { reply: pipelineFailed(error) }))
-    return finish(arrival, ran)
+    // A world served under alternatives of the ledger (see variants.ts) has its replies reshaped here; a
+    // request that reached no world is answered as the service's own variants say.
+    const variants = arrival.world ? arrival.world.variants : settings.variants
+    if (isPromise(ran)) return ran.then((settled) => finish(arrival, variants ? varied(variants, arrival, settled) : settled), (error: unknown) => finish(arrival, { reply: pipelineFailed(error) }))
+    return finish(arrival, variants ? varied(variants, arrival, ran) : ran)
   }
 
   /** Waits out the latency asked for (the service's, a slow fault's), then records and answers. */
@@ -82,6 +86,12 @@ export function createPipeline({ settings, worlds, journal, extensions }: { sett
     answer,
     preflight: (request) => handle({ ...request, bodyPending: true }).then((answer) => (answer === CONTINUE ? undefined : answer)),
   }
+}
+
+/** What `run` answered, as the world's variants answer it (a fault's answer too: a revoked token's 401 is a 403 under auth.refusal=403). */
+function varied(variants: Variants, arrival: Arrival, ran: Ran): Ran {
+  const reply = varyReply(variants, ran.reply, { route: arrival.route, path: arrival.path })
+  return reply === ran.reply ? ran : { reply, ...(ran.fault ? { fault: ran.fault } : {}) }
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Journal, JournalEntry } from './journal.js'
 import type { Route } from './route.js'
 import type { Scenario } from './scenario.js'
 import type { SeededWorld } from './seed.js'
+import type { Variants } from './variants.js'
 import type { World } from './world.js'
 
 export interface RelayServiceOptions {
@@ -53,6 +54,12 @@ export interface RelayServiceOptions {
   /** Faults armed on every world (`serve --fault`), after each world's scenario's own. Default none. */
   faults?: ReadonlyArray<ArmedFault>
   /**
+   * Serve every world under these alternatives of the assumption ledger instead of relay-mock's choices
+   * (`serve --variant`): `{ 'create.status': '200-no-location' }` or `['create.status=200-no-location']`.
+   * `relay-mock assumptions` lists them. A world added with variants of its own has those instead. Default none.
+   */
+  variants?: Variants | ReadonlyArray<string>
+  /**
    * Where seeded worlds of the built-in scenarios are kept between runs (`serve` keeps them in files), so
    * a start reads a world instead of seeding it. Default none: every world is seeded.
    */
@@ -71,7 +78,11 @@ export interface SeedCache {
 }
 
 /** The settings a service runs with: its options over MOCK_DEFAULTS. */
-export type RelayServiceSettings = Required<Omit<RelayServiceOptions, 'extensions' | 'scenarios' | 'adminToken' | 'seedCache'>> & { adminToken?: string }
+export type RelayServiceSettings = Required<Omit<RelayServiceOptions, 'extensions' | 'scenarios' | 'adminToken' | 'seedCache' | 'variants'>> & {
+  adminToken?: string
+  /** The variants of every world made without its own, read (see variants.ts); undefined when none. */
+  variants: Variants | undefined
+}
 
 /**
  * What a dev tool plugs into the service (the admin API, the live page): routes of its own, answered
@@ -151,7 +162,7 @@ export interface RelayService {
   /** The scenarios known by name: the built-in ones and those of the user's given to this service. */
   scenarios: ReadonlyMap<string, Scenario>
   /** Adds a world with its own token (a fresh one by default), scenario (by name, or one of your own, which the service then knows by its name) and armed faults. */
-  addWorld(options?: { token?: string; scenario?: string | Scenario; faults?: ReadonlyArray<ArmedFault> }): Promise<World>
+  addWorld(options?: { token?: string; scenario?: string | Scenario; faults?: ReadonlyArray<ArmedFault>; variants?: Variants | ReadonlyArray<string> }): Promise<World>
   /** Re-seeds a world in place (same token, same id), with its scenario or another; clears its journal. */
   resetWorld(world: World, scenario?: string | Scenario): Promise<World>
   removeWorld(world: World): void

@@ -8,6 +8,7 @@ import type { SeededWorld } from './seed.js'
 import { layerStore, type Store } from './store.js'
 import type { LocationRecord } from './schemas.js'
 import { Reads } from './reads.js'
+import type { Variants } from './variants.js'
 
 export interface World {
   /** A short name for the world, e.g. `world-3`: shown in the journal instead of the token. */
@@ -34,6 +35,11 @@ export interface World {
   lastUsed: number
   /** The answers of its reads (GET), kept while its records stay as they were: see reads.ts. */
   reads: Reads
+  /**
+   * The alternatives of the assumption ledger this world is served under instead of relay-mock's choices
+   * (see variants.ts); undefined when none, so that the pipeline's check costs one property read.
+   */
+  variants: Variants | undefined
 }
 
 /** Creates a world over a seeded (and cached) scenario world and its loaded, shared store. */
@@ -49,6 +55,8 @@ export function createWorld(options: {
   faults?: ReadonlyArray<ArmedFault>
   /** How many records clients may create in it (the oldest created go first beyond). Default no cap. */
   maxRecords?: number
+  /** The alternatives it is served under (see variants.ts). Default none. */
+  variants?: Variants
 }): World {
   const { id, token, scenario, seeded } = options
   const store = layerStore(options.base, { maxRecords: options.maxRecords })
@@ -67,5 +75,6 @@ export function createWorld(options: {
     revoked: false,
     lastUsed: Date.now(),
     reads: new Reads(),
+    variants: options.variants && Object.keys(options.variants).length > 0 ? options.variants : undefined,
   }
 }

@@ -8,6 +8,7 @@ import type { Scenarios } from './scenarios.js'
 import type { RelayServiceSettings } from './service.js'
 import { createWorld, type World } from './world.js'
 import { isBearerToken } from './token.js'
+import { toVariants, type Variants } from './variants.js'
 
 /**
  * The worlds of a service, seeded from its scenarios; those of the start tokens (`settings.tokens`) are pinned.
@@ -23,8 +24,10 @@ export function createWorlds({ settings, scenarios }: { settings: RelayServiceSe
   const pinned = new Set<string>(settings.tokens)
   let count = 0
 
-  async function add({ token, scenario, faults = [] }: { token?: string; scenario?: string | Scenario; faults?: ReadonlyArray<ArmedFault> } = {}): Promise<World> {
+  async function add({ token, scenario, faults = [], variants }: { token?: string; scenario?: string | Scenario; faults?: ReadonlyArray<ArmedFault>; variants?: Variants | ReadonlyArray<string> } = {}): Promise<World> {
     const chosen = scenarios.named(scenario ?? settings.scenario)
+    // Read before anything is taken: a wrong variant is the caller's mistake, said at once.
+    const served = variants === undefined ? settings.variants : toVariants(variants)
     const worldToken = token ?? newToken()
     // A world no request could reach is a mistake to say at once: its token is one the service reads.
     if (!isBearerToken(worldToken)) {
@@ -53,6 +56,7 @@ export function createWorlds({ settings, scenarios }: { settings: RelayServiceSe
       journalLimit: settings.journalLimit,
       faults: [...settings.faults, ...faults],
       maxRecords: settings.worldRecords,
+      variants: served,
     })
     if (byToken.size >= settings.maxWorlds) remove(idlest(byToken.values(), pinned, settings.maxWorlds))
     byToken.set(worldToken, world)
@@ -66,7 +70,8 @@ export function createWorlds({ settings, scenarios }: { settings: RelayServiceSe
     const { seeded: seed, base } = await scenarios.seeded(chosen)
     // The faults armed for this world (not its old scenario's) stay armed, and count again from zero.
     const own = world.faults.filter((fault) => !world.scenario.faults?.includes(fault))
-    const fresh = createWorld({ id: world.id, token: world.token, scenario: chosen, seeded: seed, base, journalLimit: settings.journalLimit, faults: own, maxRecords: settings.worldRecords })
+    // Its variants stay too: a reset re-seeds the records, not the service's answers.
+    const fresh = createWorld({ id: world.id, token: world.token, scenario: chosen, seeded: seed, base, journalLimit: settings.journalLimit, faults: own, maxRecords: settings.worldRecords, variants: world.variants })
     Object.assign(world, fresh)
     return world
   }
@@ -84,7 +89,7 @@ export function createWorlds({ settings, scenarios }: { settings: RelayServiceSe
     byId,
     /** The first token's world. */
     first: (): World => byToken.values().next().value as World,
-    /** Adds a world with its own token (a fresh one by default), scenario and armed faults. */
+    /** Adds a world with its own token (a fresh one by default), scenario, armed faults and variants (default the service's). */
     add,
     reset,
     remove,

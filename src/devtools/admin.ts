@@ -11,6 +11,8 @@ import { toProblem, type Reply } from '../core/problems.js'
 import { defineRoute, type Method, type Route } from '../core/route.js'
 import { FAULT_KINDS, FAULT_STEPS, formatFault, stepOf, toArmedFault } from '../core/faults.js'
 import type { World } from '../core/world.js'
+import { ASSUMPTIONS } from '../core/assumptions.js'
+import { servedVariants, toVariants } from '../core/variants.js'
 
 /** What a person needs to try a world by hand: its token, location, scenario and the visit to send. */
 export function describeWorld(world: World) {
@@ -21,7 +23,40 @@ export function describeWorld(world: World) {
     locationId: world.location.id,
     visit: world.visit,
     hints: world.hints,
+    variants: world.variants ?? {},
   }
+}
+
+/** A world's variants as the admin API shows them, with every alternative it could be served under. */
+function variantsOf(world: World) {
+  return {
+    variants: world.variants ?? {},
+    served: servedVariants(),
+    assumptions: ASSUMPTIONS.map((entry) => ({
+      id: entry.id,
+      question: entry.question,
+      choice: entry.choice,
+      alternatives: entry.alternatives.filter((alternative) => alternative.notServed === undefined).map(({ id, answer }) => ({ id, answer })),
+    })).filter((entry) => entry.alternatives.length > 0),
+  }
+}
+
+/** Sets a world's variants from an admin call's body: `{"variants": {"create.status": "200-no-location"}}` or a list of `<assumption>=<alternative>`. */
+function setVariants(world: World, body: unknown, merge: boolean): Reply {
+  const given = (body as { variants?: unknown } | undefined)?.variants
+  const list = Array.isArray(given) && given.every((item) => typeof item === 'string')
+  const map = typeof given === 'object' && given !== null && !Array.isArray(given) && Object.values(given).every((value) => typeof value === 'string')
+  if (!list && !map) {
+    return toProblem(422, 'Please send {"variants": {"<assumption>": "<alternative>"}} or {"variants": ["<assumption>=<alternative>"]}; GET /__relay/variants lists them.')
+  }
+  try {
+    const read = toVariants(given as string[] | Record<string, string>)
+    const next = merge ? { ...(world.variants ?? {}), ...read } : read
+    world.variants = Object.keys(next).length > 0 ? Object.freeze(next) : undefined
+  } catch (error) {
+    return toProblem(422, (error as Error).message)
+  }
+  return { status: 200, body: variantsOf(world) }
 }
 
 /** A world's armed faults as the admin API shows them, with the table of kinds and steps to choose from. */
@@ -118,6 +153,14 @@ function adminRoutes(marks: ResetMarks): Route<any, any>[] {
       const only = query.route ?? query.step
       world.faults = only ? world.faults.filter((f) => f.route !== only && stepOf(f.route) !== only) : []
       return { status: 200, body: faultsOf(world) }
+    }),
+    admin('/__relay/variants', 'GET', 'The alternatives of the assumption ledger the world is served under, and every one it could be', ({ world }) => ({ status: 200, body: variantsOf(world) })),
+    admin('/__relay/variants', 'PUT', 'Serve the world under these alternatives only: {"variants": {"create.status": "200-no-location"}} (or a list of "<assumption>=<alternative>"); {} for relay-mock\'s choices', ({ world, body }) => setVariants(world, body, false)),
+    admin('/__relay/variants', 'POST', 'Add alternatives to those the world is served under, as PUT takes them', ({ world, body }) => setVariants(world, body, true)),
+    admin('/__relay/variants', 'DELETE', "Serve the world under relay-mock's choices again (?assumption=<id> for one)", ({ world, query }) => {
+      const rest = Object.fromEntries(Object.entries(world.variants ?? {}).filter(([id]) => query.assumption !== undefined && id !== query.assumption))
+      world.variants = Object.keys(rest).length > 0 ? Object.freeze(rest) : undefined
+      return { status: 200, body: variantsOf(world) }
     }),
     admin('/openapi/advanced.json', 'GET', 'OpenAPI 3 document of the advanced integration', () => ({ status: 200, body: toOpenApi('advanced') }), { public: true }),
     admin('/openapi/simple.json', 'GET', 'OpenAPI 3 document of the simple integration', () => ({ status: 200, body: toOpenApi('simple') }), { public: true }),

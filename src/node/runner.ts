@@ -56,7 +56,7 @@ export interface RunOptions {
   flows?: Flow[]
   /** Run only these cases: ids, or prefixes ending in `/` or `*` (e.g. `advanced/*`). */
   cases?: string[]
-  /** Run only the cases of these suites (advanced, simple, resilience; default all). */
+  /** Run only the cases of these suites (advanced, simple, resilience, variants; default all). */
   suites?: string[]
   /** RELAY_REQUEST_TIMEOUT_MS, the client's own timeout per request. Default 5000. */
   requestTimeoutMs?: number
@@ -477,7 +477,7 @@ async function runClient(context: RunContext, visit: ClientVisit, env: RelayEnv)
 /** One run of one case: a fresh world and listener, the client, the rules. `slot` numbers the run's result file. */
 async function runCase(context: RunContext, kase: ConformanceCase, slot: number): Promise<CaseResult> {
   const { service, reporters } = context
-  const world = await service.addWorld({ scenario: kase.scenario, faults: kase.faults ?? [] })
+  const world = await service.addWorld({ scenario: kase.scenario, faults: kase.faults ?? [], ...(kase.variants ? { variants: kase.variants } : {}) })
   const server = createServer(service, { world })
   let closed = false
   try {
@@ -498,7 +498,7 @@ async function runCase(context: RunContext, kase: ConformanceCase, slot: number)
     for (const unsubscribe of unsubscribes) unsubscribe()
 
     const requests = world.journal.entries()
-    const caseContext: CaseContext = { flow: kase.flow, requests, token: world.token, visit, client: run, outcome: kase.outcome, faults: kase.faults, deadlineMs: context.timeoutMs }
+    const caseContext: CaseContext = { flow: kase.flow, requests, token: world.token, visit, client: run, outcome: kase.outcome, outcomes: kase.outcomes, faults: kase.faults, deadlineMs: context.timeoutMs, variants: kase.variants }
     const checks = evaluate(caseContext)
     return {
       id: kase.id,
@@ -524,6 +524,7 @@ async function runCase(context: RunContext, kase: ConformanceCase, slot: number)
       token: maskToken(world.token),
       ...(kase.faults ? { faults: kase.faults } : {}),
       ...(kase.cell ? { cell: kase.cell } : {}),
+      ...(kase.variants ? { variants: kase.variants } : {}),
     }
   } finally {
     if (!closed) await close(server)

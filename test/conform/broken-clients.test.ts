@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createRelayService } from '../../src/core/mock.js'
 import { rules } from '../../src/core/rules/index.js'
 import { runConformance, type ClientFunction } from '../../src/node/runner.js'
 // @ts-expect-error: a plain ES module without types (it also runs as a process)
@@ -46,6 +47,12 @@ interface Broken {
 }
 
 const fn = (defect: string): ClientFunction => createDefectiveClient(defect) as ClientFunction
+/** The defective client with its own list of the rental companies: those of the seeded world, so the unknown owner is not on it. */
+const staleOwnerList = (async () => {
+  const service = await createRelayService({ tokens: [] })
+  const world = await service.addWorld({ scenario: 'existing-vehicle' })
+  return createDefectiveClient('stale-owner-list', { RELAY_REGISTERED_OWNERS: world.store.rentalCompanies.all().map((company) => company.kennitala).join(',') })
+}) as unknown as () => Promise<string>
 const shell = (name: string, from: string, to: string) => async () => `bash ${await variant('examples/clients/shell/client.sh', name, [from, to])}`
 const python = (name: string, from: string, to: string) => async () => `python3 ${await variant('examples/clients/python/client.py', name, [from, to])}`
 // The example retries a 503 after its Retry-After, which gets past the one failure these cases inject.
@@ -114,6 +121,19 @@ const broken: Broken[] = [
   { defect: 'sends a request refused with 401 three times', client: fn('retry-refusal'), case: 'resilience/company-lookup/token-revoked/once', breaks: ['resilience.no-retry-on-refusal'] },
   { defect: 'has no request timeout (process): killed at the deadline', client: `${DEFECTIVE} no-timeout`, case: 'resilience/payment-create/hang/once', breaks: ['client.completes', 'resilience.deadline'], timeoutMs: 3000, timedOut: true },
   { defect: 'reports paid when the answer to its payment was lost', client: fn('paid-after-failure'), case: 'resilience/payment-create/garbage/once', breaks: ['client.outcome'] },
+  // The fidelity rules: clients correct against relay-mock (test/conform/variants.test.ts runs each in its flow case
+  // too), each leaning on one of its choices where the interface is silent, in the variant case that answers otherwise
+  { defect: 'takes only a 201 as created', client: fn('only-201-created'), case: 'variants/create.status=200-no-location/advanced-new-vehicle', breaks: ['advanced.custodian-after-create', 'advanced.single-payment', 'fidelity.create.status'] },
+  { defect: 'takes only a 201 as a recorded simple payment', client: fn('only-201-created'), case: 'variants/create.status=200-no-location/simple-accepted', breaks: ['client.outcome', 'fidelity.create.status'] },
+  { defect: "reads the new vehicle's id from Location", client: fn('id-from-location'), case: 'variants/create.status=201-no-location/advanced-new-vehicle', breaks: ['advanced.custodian-after-create', 'fidelity.create.status'] },
+  { defect: 'refuses a record with a field the interface does not list (process)', client: `${DEFECTIVE} strict-records`, case: 'variants/records.extra-fields=extra/advanced-existing-vehicle', breaks: ['advanced.vehicle-lookup', 'advanced.single-payment', 'client.completes', 'fidelity.records.extra-fields'] },
+  { defect: "reads an error's title as a problem document's", client: fn('problem-title'), case: 'variants/error.body=json-message/advanced-payment-unavailable', breaks: ['client.completes', 'fidelity.error.body'] },
+  { defect: 'decides paid from the simple answer\'s status being new', client: fn('paid-from-status-new'), case: 'variants/simple.answer=id-only/simple-accepted', breaks: ['client.outcome', 'fidelity.simple.answer'] },
+  { defect: 'takes a 403 for a bug of its own', client: fn('throws-on-403'), case: 'variants/auth.refusal=403/simple-token-revoked', breaks: ['client.completes', 'fidelity.auth.refusal'] },
+  { defect: 'reads the scheme of a 401\'s challenge', client: fn('needs-challenge'), case: 'variants/auth.refusal=401-no-challenge/simple-token-revoked', breaks: ['client.completes', 'fidelity.auth.refusal'] },
+  { defect: 'takes only a 422 as the simple endpoint\'s refusal', client: fn('refusal-422-only'), case: 'variants/simple.refusal-status=400/simple-rejected', breaks: ['client.completes', 'fidelity.simple.refusal-status'] },
+  { defect: 'keys on the HTTP status where a refusal is 200', client: fn('simple-keys-on-status'), case: 'variants/simple.refusal-status=200/simple-rejected', breaks: ['client.outcome', 'fidelity.simple.refusal-status'] },
+  { defect: 'reports rejected for an owner missing from its own list of rental companies, whatever the answer', client: staleOwnerList, case: 'variants/simple.unknown-owner=accepted/simple-unknown-owner', breaks: ['client.outcome', 'fidelity.simple.unknown-owner'] },
 ]
 
 async function run(item: Broken) {

@@ -23,7 +23,7 @@ function cells(row: string): string[] {
 
 const ruleRows = rulesPage
   .split('\n')
-  .filter((line) => /^\|\s*`[a-z]+\.[a-z-]+`\s*\|/.test(line))
+  .filter((line) => /^\|\s*`[a-z]+(\.[a-z-]+)+`\s*\|/.test(line))
   .map(cells)
 const contractRows = readme
   .split('\n')

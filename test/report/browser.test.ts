@@ -328,6 +328,35 @@ describe('in Chromium', () => {
     })
   })
 
+  describe('the live page of a world served under a variant', () => {
+    let service: RelayService
+    let server: Server
+    let page: Page
+    let errors: string[]
+    beforeAll(async () => {
+      // As `relay-mock serve --scenario new-vehicle --variant create.status=200-no-location` serves it.
+      service = await createServedService({ scenario: 'new-vehicle', variants: ['create.status=200-no-location'] })
+      ;({ server, page, errors } = await openLivePage(browser, service))
+    })
+    afterAll(async () => {
+      await page?.close()
+      if (server) await close(server)
+    })
+
+    it('shows the variants in force, adds one from its form, and goes back to relay-mock\'s choices', async () => {
+      const variants = page.locator('#variants')
+      expect(await variants.locator('.variants code').allInnerTexts()).toEqual(['create.status=200-no-location'])
+      await page.locator('#variant').selectOption('error.body=json-message')
+      await page.locator('#variant-form button[type=submit]').click()
+      await page.locator('#variants .variants code', { hasText: 'error.body=json-message' }).waitFor({ timeout: 10_000 })
+      expect(service.world.variants).toEqual({ 'create.status': '200-no-location', 'error.body': 'json-message' })
+      await page.locator('#variants-clear').click()
+      await page.locator('#variants', { hasText: 'This world answers with relay-mock’s choices' }).waitFor({ timeout: 10_000 })
+      expect(service.world.variants).toBeUndefined()
+      expect(errors).toEqual([])
+    })
+  })
+
   describe('the live page of a world with a fault armed', () => {
     let service: RelayService
     let server: Server

@@ -140,3 +140,20 @@ describe('GET /__relay/live', () => {
     expect(first.visits.find((v: any) => v.number === 1)).toHaveProperty('html')
   })
 })
+
+describe('the live page and the variants', () => {
+  it('shows the variants in force in the world panel, and a change of them is a new state', async () => {
+    const service = await createServedService({ tokens: [token], scenario: 'existing-vehicle' })
+    const poll = async (state?: string) => json((await service.handle({ method: 'GET', url: `/__relay/live${state ? `?state=${encodeURIComponent(state)}` : ''}`, headers: AUTH })).text)
+    const first = await poll()
+    expect(first.worldHtml).toContain('This world answers with relay-mock’s choices')
+    expect(first.worldHtml).toContain('<option value="create.status=200-no-location">')
+    await service.handle({ method: 'POST', url: '/__relay/variants', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ variants: ['error.body=json-message'] }) })
+    const next = await poll(first.state)
+    expect(next.state).not.toBe(first.state)
+    expect(next.worldHtml).toContain('<code>error.body=json-message</code>')
+    expect(next.worldHtml).toContain('Back to relay-mock’s choices')
+    await service.handle({ method: 'DELETE', url: '/__relay/variants', headers: { ...AUTH, 'content-type': 'application/json' } })
+    expect((await poll(next.state)).worldHtml).toContain('This world answers with relay-mock’s choices')
+  })
+})

@@ -10,7 +10,7 @@ it('lists every admin call the mock answers, each with what it does', async () =
   )
   for (const [call, summary] of Object.entries(endpoints)) {
     const [method, path] = call.split(' ')
-    const answer = await service.handle({ method, url: path, headers: { accept: 'application/json', 'content-type': 'application/json', authorization: 'Bearer admin-token-0123456789' }, body: method === 'GET' || method === 'DELETE' ? undefined : path === '/__relay/faults' ? '{"route":"POST /payments","kind":"reset"}' : '{"name":"default"}' })
+    const answer = await service.handle({ method, url: path, headers: { accept: 'application/json', 'content-type': 'application/json', authorization: 'Bearer admin-token-0123456789' }, body: method === 'GET' || method === 'DELETE' ? undefined : path === '/__relay/faults' ? '{"route":"POST /payments","kind":"reset"}' : path === '/__relay/variants' ? '{"variants":{}}' : '{"name":"default"}' })
     expect(answer.status, `${call} answers`).toBeLessThan(400)
     expect(String(summary).length).toBeGreaterThan(10)
   }

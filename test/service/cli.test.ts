@@ -169,6 +169,27 @@ describe('relay-mock serve', () => {
     expect((await interrupt(serve)).code).toBe(0)
   }, 60_000)
 
+  it('serves every world under --variant, shows it in the banner, and the admin API changes it', async () => {
+    const serve = start(['serve', '--port', '0', '--scenario', 'new-vehicle', '--variant', 'create.status=200-no-location', '--variant', 'auth.refusal=403'])
+    children.push(serve.child)
+    const [, baseUrl] = await serve.waitFor(/serving the relay service at (http:\/\/\S+)/)
+    await serve.waitFor(/variants\s+create\.status=200-no-location, auth\.refusal=403/)
+    const post = () =>
+      fetch(`${baseUrl}/vehicles`, { method: 'POST', headers: { authorization: 'Bearer relay-mock-token', 'content-type': 'application/json' }, body: JSON.stringify({ plate: 'QQ9Q9', country: 'is' }) })
+    const created = await post()
+    expect([created.status, created.headers.get('location')]).toEqual([200, null])
+    expect((await fetch(`${baseUrl}/vehicles?plate=QQ9Q9`)).status).toBe(403)
+    await fetch(`${baseUrl}/__relay/variants`, { method: 'DELETE', headers: { authorization: 'Bearer relay-mock-token' } })
+    expect((await post()).status).toBe(201)
+    expect((await interrupt(serve)).code).toBe(0)
+  })
+
+  it('exits 2 in one line when a --variant is no served alternative', () => {
+    const result = run(['serve', '--port', '0', '--variant', 'create.status=204'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toMatch(/^relay-mock serve: --variant "create\.status=204" is refused \(create\.status has no alternative "204"; its alternatives are 200-no-location, 201-no-location\): expected <assumption>=<alternative>, one of create\.status=200-no-location, .*\.\n$/)
+  })
+
   it('exits 2 naming the scenarios when the scenario is unknown', () => {
     const result = run(['serve', '--port', '0', '--scenario', 'no-such-world'])
     expect(result.code).toBe(2)
@@ -202,6 +223,6 @@ describe('relay-mock with no command', () => {
   it('exits 2 asking for a command', () => {
     const result = run([])
     expect(result.code).toBe(2)
-    expect(result.stderr).toBe('relay-mock: Please name a command: serve, conform, case, compare, demo or scenarios (relay-mock --help describes them).\n')
+    expect(result.stderr).toBe('relay-mock: Please name a command: serve, conform, case, compare, demo, scenarios or assumptions (relay-mock --help describes them).\n')
   })
 })

@@ -5,6 +5,9 @@
 import { existsSync } from 'node:fs'
 import { scenarios } from '../../../scenarios/index.js'
 import { parseFault } from '../../core/faults.js'
+import { expectedVariant, toVariants, variantRefusal } from '../../core/variants.js'
+
+type VariantErrorLike = Error & { why?: string }
 import { reservePort } from '../../node/server.js'
 import { refused, UsageError } from '../checks.js'
 import type { ServeOptions } from './serve.js'
@@ -13,7 +16,7 @@ import type { ServeOptions } from './serve.js'
  * Throws a UsageError naming the option if serve could not start with `args`.
  * @example await checkServe({ ...args, scenario: 'no-such-world' }) // throws: --scenario "no-such-world" is not a scenario: ...
  */
-export async function checkServe(args: Pick<ServeOptions, 'scenario' | 'host' | 'port' | 'fault'>): Promise<void> {
+export async function checkServe(args: Pick<ServeOptions, 'scenario' | 'host' | 'port' | 'fault' | 'variant'>): Promise<void> {
   // Not a built-in name: a file of the user's own, read and checked field by field when serve loads it.
   if (!scenarios.has(args.scenario) && !existsSync(args.scenario)) {
     throw refused('--scenario', args.scenario, 'is neither a scenario nor a file', `one of ${[...scenarios.keys()].join(', ')}, or a scenario file of your own (.json, .js, .ts)`)
@@ -25,6 +28,15 @@ export async function checkServe(args: Pick<ServeOptions, 'scenario' | 'host' | 
       // The faults' own sentence names the part refused and what is allowed: `"x" is not a fault: expected ...`.
       throw new UsageError(`--fault ${(error as Error).message}.`)
     }
+  }
+  for (const variant of args.variant ?? []) {
+    const why = variantRefusal(variant)
+    if (why !== undefined) throw refused('--variant', variant, `is refused (${why})`, expectedVariant())
+  }
+  try {
+    toVariants(args.variant ?? [])
+  } catch (error) {
+    throw new UsageError(`--variant: ${(error as VariantErrorLike).why ?? (error as Error).message}.`)
   }
   await tryListening(args.host, args.port)
 }

@@ -5,6 +5,7 @@ import { RelayMockError } from '../../core/errors.js'
 import { formatFault, parseFault } from '../../core/faults.js'
 import { createRelayService } from '../../core/mock.js'
 import { maskSecret } from '../../core/mask.js'
+import { formatVariants } from '../../core/variants.js'
 import { devtools } from '../../devtools/admin.js'
 import type { World } from '../../core/world.js'
 import { close, createServer, listen } from '../../node/server.js'
@@ -28,6 +29,8 @@ export interface ServeOptions {
   latency?: number | [number, number]
   /** Faults as people write them: `POST /payments=reset:once`. */
   fault?: string[]
+  /** Alternatives of the assumption ledger to serve: `create.status=200-no-location`. */
+  variant?: string[]
 }
 
 /**
@@ -44,6 +47,7 @@ export async function serve(args: ServeOptions): Promise<number> {
   })
   const service = await createRelayService({
     faults,
+    variants: args.variant,
     tokens: args.token,
     scenario: await resolveScenario(args.scenario),
     seed: args.seed,
@@ -83,6 +87,7 @@ function banner(baseUrl: string, worlds: World[], latency?: number | [number, nu
     `  token       ${pc.green(world.token)}${worlds.length > 1 ? pc.dim(`  (+${worlds.length - 1} more: ${worlds.slice(1).map((w) => maskSecret(w.token)).join(', ')})`) : ''}`,
     `  location    ${world.location.id}  ${pc.dim(world.location.name)}`,
     `  scenario    ${world.scenario.name}  ${pc.dim(world.scenario.description)}`,
+    ...(world.variants ? [`  variants    ${formatVariants(world.variants)}  ${pc.dim('(each world; /__relay/variants to change)')}`] : []),
     ...(world.faults.length ? [`  faults      ${world.faults.map(formatFault).join(', ')}  ${pc.dim('(each world; /__relay/faults to change)')}`] : []),
     ...(latency ? [`  latency     ${Array.isArray(latency) ? `${latency[0]}–${latency[1]} ms` : `${latency} ms`} on every answer of the service`] : []),
     // The token rides in the fragment: a browser never sends it, so no server or proxy logs it.

@@ -32,6 +32,14 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
           describe: 'Break one request of the flows: <route>=<kind>[:once], e.g. "POST /payments=reset:once"; repeat for more (see the README\'s fault table)',
         }),
       )
+      .option(
+        'variant',
+        checked('variant', text, {
+          repeatable: true,
+          describe: 'Answer as a real service might where the interface is silent: <assumption>=<alternative>, e.g. "create.status=200-no-location"; repeat for more (see relay-mock assumptions)',
+        }),
+      )
+      .example('$0 serve --variant create.status=200-no-location', 'Answer creates 200 without Location, as a real service might')
       .example('$0 serve --scenario ./my-world.json', 'Serve a world of your own (see examples/worlds/)')
       // What needs the scenarios or the network is checked here, still before anything starts.
       .check(async (args) => {

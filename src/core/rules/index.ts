@@ -22,6 +22,7 @@ import resilienceDeadline from './resilience.deadline.js'
 import resilienceNoResend from './resilience.no-resend.js'
 import resilienceNoRetryOnRefusal from './resilience.no-retry-on-refusal.js'
 import resilienceRetryAfter from './resilience.retry-after.js'
+import { fidelityRules } from './fidelity.js'
 import type { CaseContext, CaseInput, Check, Rule, RuleOutcome } from './types.js'
 
 /** Every rule, in the order of docs/rules.md's table. */
@@ -48,6 +49,7 @@ export const rules: ReadonlyArray<Rule> = [
   resilienceBoundedRetries,
   resilienceNoRetryOnRefusal,
   resilienceDeadline,
+  ...fidelityRules,
 ]
 
 const byId = new Map(rules.map((rule) => [rule.id, rule]))
@@ -95,7 +97,7 @@ export interface EvaluateOptions {
  */
 export function evaluate(context: CaseContext, options: EvaluateOptions = {}): Check[] {
   return rules
-    .filter((rule) => rule.flows.includes(context.flow))
+    .filter((rule) => rule.flows.includes(context.flow) && (rule.applies === undefined || rule.applies(context)))
     .map((rule): Check => {
       let missing: CaseInput[]
       let outcome: RuleOutcome

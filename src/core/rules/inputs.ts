@@ -74,6 +74,10 @@ export const visitInputs = z
     client: clientEnd.optional(),
     faults: z.array(armedFault).optional().meta({ description: "the faults armed on the case's world" }),
     cell: matrixCell.optional(),
+    variants: z
+      .record(z.string(), z.string())
+      .optional()
+      .meta({ description: 'the alternatives of the assumption ledger the world answered under, e.g. {"create.status": "200-no-location"}' }),
   })
   .strict()
   .meta({ title: 'VisitInputs', description: "a visit's inputs: { visit?, token?, client?, outcome?, case?, flow? }" })

@@ -29,6 +29,11 @@ export interface ConformanceCase {
   faults?: ArmedFault[]
   /** The matrix cell the case is (its faults break that step), when it is one. */
   cell?: MatrixCell
+  /**
+   * The alternatives of the assumption ledger the case's world is served under (the suite `variants`),
+   * e.g. `{ 'create.status': '200-no-location' }`: the rule `fidelity.<assumption>` judges the client there.
+   */
+  variants?: Readonly<Record<string, string>>
 }
 
 export interface Suite {

@@ -71,6 +71,10 @@ export interface CaseContext {
   faults?: ReadonlyArray<ArmedFault>
   /** The time the case gave the client to finish its visit (conform --timeout), when known. */
   deadlineMs?: number
+  /** The alternatives of the assumption ledger the case's world was served under, when any (see variants.ts). */
+  variants?: Readonly<Record<string, string>>
+  /** Every outcome a correct client may reach in this case, when the suite lists more than one. */
+  outcomes?: ReadonlyArray<Outcome>
 }
 
 /** What one rule found in one case. */
@@ -111,6 +115,12 @@ export interface Rule {
    * what it could see: the rules never guess.
    */
   needs?: ReadonlyArray<CaseInput> | ((context: CaseContext) => ReadonlyArray<CaseInput>)
+  /**
+   * Whether the rule is judged in this context at all (default: always). A rule that applies to a few
+   * cases only (a `fidelity` rule, to the cases of its assumption's variants) is left out of the others'
+   * checks instead of being listed as skipped in every case.
+   */
+  applies?(context: CaseContext): boolean
   check(context: CaseContext): RuleOutcome
 }
 
@@ -158,6 +168,8 @@ export interface CaseResult {
   faults?: ArmedFault[]
   /** The matrix cell the case is, when it is one (resilience). */
   cell?: MatrixCell
+  /** The alternatives of the assumption ledger the case's world was served under, when any (the suite `variants`). */
+  variants?: Readonly<Record<string, string>>
 }
 
 /** How many cases ended each way, the rules behind them, and whether the run passes. */

@@ -60,6 +60,8 @@ function toCase(id: string, title: string | undefined, requests: JournalEntry[],
     ...(client ? { client } : {}),
     ...(inputs?.outcome ? { outcome: inputs.outcome } : {}),
     ...(inputs?.faults ? { faults: inputs.faults } : {}),
+    ...(inputs?.outcomes ? { outcomes: inputs.outcomes } : {}),
+    ...(inputs?.variants ? { variants: inputs.variants } : {}),
   }
   const checks = evaluate(context, { hint: HINT })
   const first = requests[0]
@@ -89,6 +91,7 @@ function toCase(id: string, title: string | undefined, requests: JournalEntry[],
     ...(first?.worldId ? { worldId: first.worldId } : {}),
     ...(inputs?.faults ? { faults: inputs.faults } : {}),
     ...(inputs?.cell ? { cell: inputs.cell } : {}),
+    ...(inputs?.variants ? { variants: inputs.variants } : {}),
   }
 }
 

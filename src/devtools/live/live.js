@@ -82,6 +82,16 @@
     e.preventDefault(); var name = /** @type {HTMLSelectElement} */ (document.getElementById('scenario')).value;
     act('PUT', 'scenario', { name: name }, function(j){ return 'Switched to ' + j.scenario.name + ': the world is re-seeded.'; });
   });
+  // The variants' form is in the world panel, drawn afresh by each poll: its events are caught on the document.
+  document.addEventListener('submit', function(e){
+    if (!e.target || /** @type {HTMLElement} */ (e.target).id !== 'variant-form') return;
+    e.preventDefault(); var variant = /** @type {HTMLSelectElement} */ (document.getElementById('variant')).value;
+    act('POST', 'variants', { variants: [variant] }, function(){ return 'This world now answers under ' + variant + '.'; });
+  });
+  document.addEventListener('click', function(e){
+    if (!e.target || /** @type {HTMLElement} */ (e.target).id !== 'variants-clear') return;
+    act('DELETE', 'variants', undefined, function(){ return 'This world answers with relay-mock’s choices again.'; });
+  });
   document.getElementById('reset').addEventListener('click', function(){
     act('POST', 'reset', {}, function(j){ return 'The world is re-seeded (' + j.scenario.name + ').'; });
   });

@@ -2,6 +2,8 @@
 // records, and the journal grouped into visits, each with its verdict and sequence diagram. One HTML
 // string with its stylesheet (live.css, ../diagram.css) and script (live.js) inlined. The server renders every fragment (with the same
 // diagram as the HTML report); the page polls GET /__relay/live and swaps in what changed.
+import { assumption } from '../../core/assumptions.js'
+import { servedVariants } from '../../core/variants.js'
 import { checkTally, DIAGRAM_CSS, inlineCode, toChecksList, toSequenceDiagram } from '../diagram.js'
 import { CASE_BADGES } from '../marks.js'
 import { FAULT_KINDS, formatFault, stepOf } from '../../core/faults.js'
@@ -117,6 +119,23 @@ export function renderFaults(world: World): SafeHtml {
 }
 
 /**
+ * The alternatives of the assumption ledger the world answers under, and a form to add one or go back to
+ * relay-mock's choices (the page's script sends them to /__relay/variants).
+ * @example renderVariants(mock.world)
+ */
+export function renderVariants(world: World): SafeHtml {
+  const inForce = Object.entries(world.variants ?? {})
+  return html`<section class="card variants-card" aria-labelledby="variants-h" id="variants">
+<h2 id="variants-h">Where the interface is silent</h2>
+${inForce.length
+    ? html`<p class="muted small">This world answers as a real service may instead of as relay-mock chose:</p>
+<ul class="variants">${inForce.map(([id, alternative]) => html`<li><code>${id}=${alternative}</code> <span class="muted">${assumption(id)?.alternatives.find((a) => a.id === alternative)?.answer ?? ''}</span></li>`)}</ul>`
+    : html`<p class="muted small">This world answers with relay-mock’s choices (<code>relay-mock assumptions</code> lists them). Try your client where a real service answers otherwise:</p>`}
+<form id="variant-form" class="variant-form"><label for="variant">Answer as</label> <select id="variant">${servedVariants().map((variant) => html`<option value="${variant}">${variant}</option>`)}</select> <button type="submit">Add</button>${inForce.length ? html` <button type="button" id="variants-clear">Back to relay-mock’s choices</button>` : ''}</form>
+</section>`
+}
+
+/**
  * The world panel: how to connect, the visit to try, the faults armed, and the records, the ones clients created first.
  * @example renderWorld(mock.world)
  */
@@ -157,6 +176,7 @@ export function renderWorld(world: World): SafeHtml {
 <p class="muted hint">Also try: owner <code>${world.hints.unknownKennitala}</code> (not in the service), plate <code>${world.hints.unknownPlate}</code> (unknown).</p>
 </section>
 ${renderFaults(world)}
+${renderVariants(world)}
 <section class="card" aria-labelledby="world-h">
 <h2 id="world-h">The world</h2>
 <details class="records-box" id="w-payments" open><summary>Payments <span class="count">${records.payments.length}</span></summary>

@@ -1,6 +1,7 @@
 // What the live page shows of one world, computed on each poll: its requests (its own, and those no
 // token attributed to any world), its visits with their verdicts, and which records the clients made.
 // The state belongs to one mounted set of dev tools (createLiveState per service), never to the module.
+import { formatVariants } from '../../core/variants.js'
 import type { JournalEntry, Journal } from '../../core/journal.js'
 import type { RelayService } from '../../core/mock.js'
 import type { World } from '../../core/world.js'
@@ -83,8 +84,8 @@ export function createLiveState(service: RelayService, marks: ResetMarks = creat
     const shown = entries(world)
     const last = shown.at(-1)
     const quiet = last === undefined || now - Date.parse(last.time) >= quietMs
-    // Arming or clearing a fault sends no request of the world's, so the faults are part of the key.
-    const key = [world.id, generation(world.journal), world.scenario.name, shown.length, last?.seq ?? 0, quiet ? 'c' : 'o', world.faults.map(formatFault).join(',')].join('.')
+    // Arming or clearing a fault, or changing the variants, sends no request of the world's, so they are part of the key.
+    const key = [world.id, generation(world.journal), world.scenario.name, shown.length, last?.seq ?? 0, quiet ? 'c' : 'o', world.faults.map(formatFault).join(','), formatVariants(world.variants)].join('.')
     return { state: key, entries: shown, quietMs }
   }
 

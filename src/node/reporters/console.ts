@@ -5,6 +5,7 @@
 import pc from 'picocolors'
 import { plural } from '../../core/text.js'
 import { CASE_BADGES } from '../../devtools/marks.js'
+import { toHeld, type HeldAssumption } from '../../core/rules/held.js'
 import { cellAt, toMatrix, type Matrix } from '../../core/rules/matrix.js'
 import type { CaseResult, CaseStart, CaseStatus, Check, Reporter, RunResult, RunStart } from '../../core/rules/types.js'
 
@@ -128,6 +129,8 @@ function runEndLines(result: RunResult, c: Colors): string[] {
   }
   const matrix = toMatrix(result.cases)
   if (matrix) lines.push('', ...matrixLines(matrix, c))
+  const held = toHeld(result.cases)
+  if (held) lines.push('', ...heldLines(held, c))
   const { summary } = result
   // A captured conversation (conform --from) ran no client: its cases are visits, with no client time.
   const captured = result.cases.length > 0 && result.cases.every((kase) => kase.scenario === 'captured')
@@ -239,6 +242,21 @@ const SHORT: Record<string, string> = {
   garbage: 'html',
   slow: 'slow',
   'token-revoked': '401',
+}
+
+/**
+ * The variant cases beside the matrix: a row per assumption, whether the client held under each alternative.
+ * @example heldLines(toHeld(result.cases)!, pc.createColors(false)).join('\n')
+ */
+export function heldLines(held: ReadonlyArray<HeldAssumption>, c: Colors): string[] {
+  const width = Math.max(...held.map((entry) => entry.assumption.length))
+  return [
+    `${c.bold('Where the interface is silent')} ${c.dim("(the variants: the client under a real service's other answers; relay-mock assumptions lists them)")}`,
+    ...held.map((entry) => {
+      const alternatives = entry.alternatives.map((alternative) => `${alternative.id} ${mark(c, alternative.status)}`).join('  ')
+      return `  ${mark(c, entry.held ? 'passed' : 'failed')} ${entry.assumption.padEnd(width)}  ${alternatives}`
+    }),
+  ]
 }
 
 /**

@@ -26,6 +26,8 @@ export function toCaseInputs(kase: CaseResult): VisitInputs {
     ...(kase.expectedOutcomes ? { outcomes: kase.expectedOutcomes } : {}),
     ...(kase.faults ? { faults: kase.faults } : {}),
     ...(kase.cell ? { cell: kase.cell } : {}),
+    // The world's variants: `conform --from` judges the case under the same alternatives (the fidelity rules).
+    ...(kase.variants ? { variants: { ...kase.variants } } : {}),
     ...(hadClient
       ? {
           client: {

@@ -9,6 +9,7 @@ import { html, raw, type SafeHtml } from '../../devtools/live/html.js'
 import { REPORT_CSS, REPORT_JS } from './assets.generated.js'
 import { ruleById } from '../../core/rules/index.js'
 import { allOf, capitalize, plural } from '../../core/text.js'
+import { toHeld, type HeldAssumption } from '../../core/rules/held.js'
 import { cellAt, toMatrix, type Matrix } from '../../core/rules/matrix.js'
 import type { CaseResult, CaseStatus, Check, Reporter, RunResult } from '../../core/rules/types.js'
 
@@ -55,6 +56,15 @@ function readableTime(iso: string): string {
 function badge(status: CaseStatus): SafeHtml {
   const { icon, text } = CASE_BADGES[status]
   return html`<span class="pill ${status}"><span aria-hidden="true">${icon}</span> ${text}</span>`
+}
+
+/** The variant cases beside the matrix: a row per assumption, whether the client held, each alternative's cases. */
+function heldTable(held: ReadonlyArray<HeldAssumption>, anchorOf: (caseId: string) => string): SafeHtml {
+  return html`<section class="head-section" aria-labelledby="variants-title"><h2 id="variants-title">Where the interface is silent</h2>
+<p class="muted">The flow cases again, where the mock answered as a real service may instead of as relay-mock chose (<code>relay-mock assumptions</code> lists the choices).</p>
+<table class="index"><thead><tr><th scope="col">Held</th><th scope="col">Assumption</th><th scope="col">Under each alternative</th></tr></thead>
+<tbody>${held.map((entry) => html`<tr><td>${badge(entry.held ? 'passed' : 'failed')}</td><td><code>${entry.assumption}</code> <span class="muted">${entry.question}</span></td><td>${entry.alternatives.map((alternative, i) => html`${i ? html`<br>` : ''}<code>${alternative.id}</code> ${alternative.caseIds.map((id, j) => html`${j ? ', ' : ''}<a href="#${anchorOf(id)}">${badge(alternative.status)}</a>`)}`)}</td></tr>`)}</tbody></table>
+</section>`
 }
 
 /** How the client process ended, in a sentence: the diagram's last step. */
@@ -176,6 +186,7 @@ export function toHtmlReport(result: RunResult, options: HtmlReportOptions = {})
     return anchor
   })
   const matrix = toMatrix(cases)
+  const held = toHeld(cases)
   // A capture (conform --from) has visits, not cases: no client ran for it here.
   const captured = cases.length > 0 && cases.every((c) => c.scenario === 'captured')
   const noun = captured ? 'visit' : 'case'
@@ -229,6 +240,7 @@ ${summary.rulesBroken.length
       })}</ul></section>`
     : ''}
 ${matrix ? html`${matrixTable(matrix, (id) => anchors[cases.findIndex((c) => c.id === id)])}
+` : ''}${held ? html`${heldTable(held, (id) => anchors[cases.findIndex((c) => c.id === id)])}
 ` : ''}<section class="head-section" aria-labelledby="index-title"><h2 id="index-title">${captured ? 'Visits' : 'Cases'}</h2>
 <table class="index"><thead><tr><th scope="col">Result</th><th scope="col">${captured ? 'Visit' : 'Case'}</th><th scope="col">What it exercises</th><th scope="col" class="num">Time</th></tr></thead>
 <tbody>${cases.map((c, i) => html`<tr><td>${badge(c.status)}</td><td><a href="#${anchors[i]}"><code>${c.id}</code></a></td><td>${inlineCode(c.title)}${c.status === 'failed' ? html` <span class="muted">— ${plural(c.checks.filter((k) => k.status === 'failed').length, 'rule')} broken</span>` : ''}${c.status === 'partial' ? html` <span class="muted">— ${plural(c.checks.filter((k) => k.status === 'not-checked').length, 'rule')} not checked</span>` : ''}</td><td class="num">${seconds(c.durationMs)}</td></tr>`)}</tbody></table>

@@ -4,8 +4,10 @@
 // message, missing? }], requests, faults?, cell?, ... }] }`. A case's status is passed | warning |
 // partial | failed | not-reached | flaky; a check's passed | failed | skipped | not-checked | warning.
 // `matrix` (when the run had fault cells): each cell's step, kind, mode, status, case and rules.
+// `variants` (when the run had variant cases): [{ assumption, question, held, alternatives: [{ id, status, caseIds }] }].
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { toHeld } from '../../core/rules/held.js'
 import { toMatrix } from '../../core/rules/matrix.js'
 import type { CaseResult, Reporter, RunResult } from '../../core/rules/types.js'
 
@@ -31,8 +33,10 @@ function toJsonCase(kase: CaseResult) {
  */
 export function toJsonReport(result: RunResult) {
   const matrix = toMatrix(result.cases)
-  // The matrix (when the run had fault cells): each cell's step, kind, mode, status, case and rules.
-  return { summary: result.summary, ...(matrix ? { matrix } : {}), cases: result.cases.map(toJsonCase) }
+  const variants = toHeld(result.cases)
+  // The matrix (when the run had fault cells): each cell's step, kind, mode, status, case and rules. The
+  // variants (when the run had variant cases): each assumption, whether the client held, each alternative's status and cases.
+  return { summary: result.summary, ...(matrix ? { matrix } : {}), ...(variants ? { variants } : {}), cases: result.cases.map(toJsonCase) }
 }
 
 /**

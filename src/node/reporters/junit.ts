@@ -5,6 +5,7 @@
 // pass. A case not reached is a <failure type="not-reached">; a warning passes with a note in
 // system-out, and is a <failure type="warning"> only under --strict. system-out lists the rules not
 // checked, the warnings and the rules that did not apply.
+import { toHeld } from '../../core/rules/held.js'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import junitModule, { type Builder } from 'junit-report-builder'
@@ -31,8 +32,15 @@ export function toJUnitXml(result: RunResult): string {
   const skippedReasons: string[] = []
   for (const flow of result.summary.flows) {
     const suite = builder.testSuite().name(`relay-mock conform: ${flow}`).timestamp(result.summary.startedAt)
+    // For each assumption the flow's variant cases varied: whether the client held under every alternative.
+    for (const entry of toHeld(result.cases.filter((k) => k.flow === flow)) ?? []) {
+      const failedUnder = entry.alternatives.filter((alternative) => alternative.status !== 'passed' && alternative.status !== 'warning').map((alternative) => alternative.id)
+      suite.property(`relay-mock.assumption.${entry.assumption}`, entry.held ? 'held' : `did not hold under ${failedUnder.join(', ')}`)
+    }
     for (const kase of result.cases.filter((k) => k.flow === flow)) {
       const test = suite.testCase().className(flow).name(kase.id).time(kase.durationMs / 1000)
+      // A variant case says which alternative of the ledger its world answered under (the summary's table is the console's and HTML's).
+      for (const [id, alternative] of Object.entries(kase.variants ?? {})) test.property('relay-mock.variant', `${id}=${alternative}`)
       const of = (status: Check['status']) => kase.checks.filter((check) => check.status === status)
       const failed = of('failed')
       const unchecked = of('not-checked')

@@ -53,6 +53,16 @@ export const DEFECTS = [
   'rejected-when-unknown',
   'gives-up-on-503',
   'gives-up-on-lookup',
+  // Correct against relay-mock, but each leaning on one of its choices where the interface is silent:
+  'only-201-created',
+  'id-from-location',
+  'strict-records',
+  'problem-title',
+  'paid-from-status-new',
+  'throws-on-403',
+  'needs-challenge',
+  'refusal-422-only',
+  'stale-owner-list',
 ]
 
 /** No answer the client could read: the connection failed, timed out, or a 2xx was not JSON. */
@@ -65,6 +75,17 @@ const retryAfterMs = (value) => {
   return Number.isNaN(date) ? 1000 : Math.max(0, date - Date.now())
 }
 const isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v)
+/** An error the defective client does not recover from: it ends the run with exit 1. */
+class Fatal extends Error {}
+const FIELDS = { '/rental-companies': ['id', 'name', 'kennitala'], '/vehicles': ['id', 'plate', 'country'] }
+function strictRecords(path, body) {
+  const [route] = path.split('?')
+  const allowed = Array.isArray(body) ? FIELDS[route] : ['id', 'link']
+  for (const record of Array.isArray(body) ? body : [body]) {
+    const extra = isRecord(record) && allowed ? Object.keys(record).filter((key) => !allowed.includes(key)) : []
+    if (extra.length > 0 && !(route === '/payment')) throw new Fatal(`${route}: unexpected field ${extra[0]}`)
+  }
+}
 const idOf = (v) => (isRecord(v) && typeof v.id === 'string' && v.id ? v.id : undefined)
 
 /** Runs the flow with `defect`; resolves with { report, exitCode }. */
@@ -90,8 +111,18 @@ export async function runDefective(defect, env) {
       } catch {
         if (response.ok) return LOST
       }
-      return { status: response.status, ok: response.ok, body: parsed, retryAfter: response.headers.get('retry-after') }
-    } catch {
+      const answer = { status: response.status, ok: response.ok, body: parsed, retryAfter: response.headers.get('retry-after'), location: response.headers.get('location') }
+      // defect(strict-records): refuses a record that carries a field it does not know.
+      if (has('strict-records') && response.ok) strictRecords(path, parsed)
+      // defect(problem-title): logs an advanced error's title, as a problem document has one.
+      if (has('problem-title') && !response.ok && visit.flow === 'advanced') console.error(`${method} ${path}: ${parsed.title.trim()}`)
+      // defect(throws-on-403): takes a 403 for a bug of its own, where a refused token is 401.
+      if (has('throws-on-403') && response.status === 403) throw new Fatal(`${method} ${path}: 403 Forbidden`)
+      // defect(needs-challenge): reads the scheme of a 401's WWW-Authenticate.
+      if (has('needs-challenge') && response.status === 401) console.error(`refused: ${response.headers.get('www-authenticate').split(' ')[0]}`)
+      return answer
+    } catch (error) {
+      if (error instanceof Fatal || error instanceof TypeError && !/fetch failed|terminated/.test(error.message)) throw error
       return LOST
     }
   }
@@ -136,7 +167,17 @@ export async function runDefective(defect, env) {
       payment: { amount: has('simple-amount-string') ? String(visit.amount) : visit.amount, currency: visit.currency },
     })
     if (ambiguous(answer)) return lostPayment(answer)
-    const id = idOf(answer.body)
+    // defect(stale-owner-list): an owner missing from its own list of rental companies is never recorded, it holds.
+    if (has('stale-owner-list') && !(env.RELAY_REGISTERED_OWNERS ?? '').split(',').includes(visit.ownerKennitala)) return { report: { outcome: 'rejected' }, exitCode: 0 }
+    // defect(id-from-location): reads the payment's id from Location.
+    const id = has('id-from-location') ? answer.location?.split('/').at(-1) : idOf(answer.body)
+    // defect(refusal-422-only): a refusal is a 422; any other status without an id is a bug to it.
+    if (has('refusal-422-only') && !id && answer.status !== 422) throw new Fatal(`POST /payment: unexpected ${answer.status}`)
+    // defect(only-201-created): only a 201 is a recorded payment. defect(paid-from-status-new): paid when `status` is `new`.
+    if (has('only-201-created') || has('paid-from-status-new')) {
+      const paid = has('only-201-created') ? answer.status === 201 : answer.body?.status === 'new'
+      return { report: paid ? { outcome: 'paid', ...(id ? { paymentId: id } : {}) } : { outcome: 'rejected', message: answer.body?.message }, exitCode: 0 }
+    }
     if (has('simple-keys-on-status') ? answer.ok : id) return { report: { outcome: 'paid', ...(id ? { paymentId: id } : {}) }, exitCode: 0 }
     return { report: { outcome: 'rejected', message: answer.body?.message }, exitCode: has('simple-exit-1-when-refused') ? 1 : 0 }
   }
@@ -158,8 +199,8 @@ export async function runDefective(defect, env) {
   let vehicleId = idOf(has('last-vehicle') ? listed.at(-1) : listed[0])
   if (!vehicleId || has('create-when-found')) {
     answer = await call('POST', '/vehicles', { plate: visit.plate, country: has('country-upper-case') ? 'IS' : 'is' })
-    if (!answer.ok) return rejected('vehicle creation', answer)
-    vehicleId = idOf(answer.body)
+    if (!answer.ok || (has('only-201-created') && answer.status !== 201)) return rejected('vehicle creation', answer)
+    vehicleId = has('id-from-location') ? answer.location?.split('/').at(-1) : idOf(answer.body)
     answer = await call('POST', '/custodians', {
       vehicleId,
       rentalCompanyId: has('custodian-wrong-company') ? visit.locationId : companyId,
@@ -190,10 +231,10 @@ export async function runDefective(defect, env) {
 }
 
 /** The defective client as an in-process client function for runConformance. */
-export function createDefectiveClient(defect) {
+export function createDefectiveClient(defect, extraEnv = {}) {
   if (!DEFECTS.includes(defect)) throw new Error(`No such defect: ${defect}`)
   return async function defective(_visit, env) {
-    const { report, exitCode } = await runDefective(defect, env)
+    const { report, exitCode } = await runDefective(defect, { ...env, ...extraEnv })
     if (exitCode !== 0) throw new Error(`exit ${exitCode}`)
     return report
   }
@@ -210,7 +251,14 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     spawn('sleep', [process.argv[3] ?? '317'], { stdio: 'inherit' })
     await new Promise(() => {})
   }
-  const { report, exitCode, hang } = await runDefective(defect, process.env)
+  let ran
+  try {
+    ran = await runDefective(defect, process.env)
+  } catch (error) {
+    console.error(String(error?.stack ?? error))
+    process.exit(1)
+  }
+  const { report, exitCode, hang } = ran
   const file = process.env.RELAY_RESULT_FILE
   if (file) writeFileSync(file, defect === 'bad-result-file' ? report.outcome : JSON.stringify(report))
   console.error(`outcome: ${report.outcome}`)

@@ -1,0 +1,82 @@
+// The variants: the flow cases run again in a world that answers as a real service may where the
+// interface is silent (an alternative of the assumption ledger, src/core/assumptions.ts). Each served
+// alternative a client could come to depend on runs against the one or two flow cases that meet it; the
+// rule fidelity.<assumption> fails a client that completes the flow under relay-mock's choice but not here.
+// Two served alternatives have no case: no flow case of a correct client meets an invalid-field answer
+// (invalid.status), and a client that fetches a link is failed by http.known-endpoint already (links.fetchable).
+import { assumption } from '../src/core/assumptions.js'
+import type { ConformanceCase } from '../src/core/rules/suite.js'
+import { defineSuite } from '../src/core/rules/suite.js'
+import type { Flow, Outcome } from '../src/core/rules/types.js'
+
+/** A flow case as the variants meet it: its world, its flow, and what a correct client reaches there. */
+interface Base {
+  /** The flow case it repeats, e.g. `advanced/new-vehicle` (its id goes into the variant case's). */
+  of: string
+  flow: Flow
+  scenario: string
+  outcome: Outcome
+  outcomes?: Outcome[]
+  faults?: ConformanceCase['faults']
+  what: string
+}
+
+const NEW_VEHICLE: Base = { of: 'advanced/new-vehicle', flow: 'advanced', scenario: 'new-vehicle', outcome: 'paid', what: 'create the vehicle, link it, pay' }
+const EXISTING_VEHICLE: Base = { of: 'advanced/existing-vehicle', flow: 'advanced', scenario: 'existing-vehicle', outcome: 'paid', what: 'pay for the listed vehicle' }
+const PAYMENT_UNAVAILABLE: Base = {
+  of: 'advanced/payment-unavailable',
+  flow: 'advanced',
+  scenario: 'payment-unavailable',
+  outcome: 'paid',
+  outcomes: ['paid', 'rejected'],
+  what: 'the first POST /payments answers 503: retry after Retry-After, or stop and report rejected',
+}
+const SIMPLE_ACCEPTED: Base = { of: 'simple/accepted', flow: 'simple', scenario: 'existing-vehicle', outcome: 'paid', what: 'the payment is accepted' }
+const SIMPLE_REJECTED: Base = { of: 'simple/rejected', flow: 'simple', scenario: 'simple-failure', outcome: 'rejected', what: 'the payment is refused: report rejected, exit 0' }
+const SIMPLE_REVOKED: Base = {
+  of: 'simple/token-revoked',
+  flow: 'simple',
+  scenario: 'existing-vehicle',
+  outcome: 'rejected',
+  faults: [{ route: 'POST /payment', kind: 'token-revoked', mode: 'once' }],
+  what: 'the token is refused: report rejected, exit 0',
+}
+
+function variant(id: string, base: Base, outcome: Outcome = base.outcome): ConformanceCase {
+  const at = id.indexOf('=')
+  const entry = assumption(id.slice(0, at))
+  const alternative = entry?.alternatives.find((a) => a.id === id.slice(at + 1))
+  if (!entry || !alternative || alternative.notServed !== undefined) throw new Error(`Failed to define the variants suite: ${id} is no served alternative of the ledger.`)
+  const changed = outcome !== base.outcome
+  return {
+    id: `variants/${id}/${base.of.replace('/', '-')}`,
+    flow: base.flow,
+    scenario: base.scenario,
+    title: `${base.of} (${base.what}) where ${alternative.answer.charAt(0).toLowerCase()}${alternative.answer.slice(1).replace(/\.$/, '')}${changed ? `: a correct client reports ${outcome}` : ''}`,
+    outcome,
+    ...(base.outcomes && !changed ? { outcomes: base.outcomes } : {}),
+    ...(base.faults ? { faults: base.faults } : {}),
+    variants: { [entry.id]: alternative.id },
+  }
+}
+
+export default defineSuite({
+  name: 'variants',
+  description: "The flow cases again where the mock answers as a real service may instead of as relay-mock chose (relay-mock assumptions lists the choices)",
+  cases: [
+    variant('create.status=200-no-location', NEW_VEHICLE),
+    variant('create.status=200-no-location', SIMPLE_ACCEPTED),
+    variant('create.status=201-no-location', NEW_VEHICLE),
+    variant('error.body=json-message', PAYMENT_UNAVAILABLE),
+    variant('error.body=json-message', SIMPLE_REJECTED),
+    variant('auth.refusal=403', SIMPLE_REVOKED),
+    variant('auth.refusal=401-no-challenge', SIMPLE_REVOKED),
+    variant('simple.answer=id-only', SIMPLE_ACCEPTED),
+    variant('simple.answer=status-accepted', SIMPLE_ACCEPTED),
+    variant('simple.refusal-status=400', SIMPLE_REJECTED),
+    variant('simple.refusal-status=200', SIMPLE_REJECTED),
+    variant('simple.unknown-owner=accepted', { of: 'simple/unknown-owner', flow: 'simple', scenario: 'unknown-owner', outcome: 'rejected', what: 'the owner is not a registered rental company' }, 'paid'),
+    variant('records.extra-fields=extra', EXISTING_VEHICLE),
+    variant('records.extra-fields=extra', NEW_VEHICLE),
+  ],
+})
