@@ -41,12 +41,12 @@ export const FAULT_KINDS = {
   unavailable: {
     applied: false,
     sees: `503 with \`Retry-After: ${RETRY_AFTER_SECONDS}\` (seconds); nothing was applied`,
-    correct: 'waits at least Retry-After and retries (3 attempts in all at most), or gives up and says so',
+    correct: 'waits at least Retry-After and retries (3 attempts in all are enough; more than 5 fail), or gives up and says so',
   },
   'rate-limited': {
     applied: false,
     sees: `429 with \`Retry-After\` as an HTTP-date ${RETRY_AFTER_DATE_AHEAD_S} s ahead; nothing was applied`,
-    correct: 'waits until that date and retries (3 attempts in all at most), or gives up and says so',
+    correct: 'waits until that date and retries (3 attempts in all are enough; more than 5 fail), or gives up and says so',
   },
   'server-error': {
     applied: true,
