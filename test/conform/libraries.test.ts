@@ -12,7 +12,8 @@
 // request's timeout, while the others' clients start), with a 4 s request timeout: twice the matrix's
 // slow answer, so a slow answer never looks hung, and the hung lookups that got and urllib3 retry end
 // well within the case's deadline.
-import { beforeAll, describe, expect, it } from 'vitest'
+import { writeFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FAULT_STEPS } from '../../src/core/faults.js'
 import { runConformance } from '../../src/node/runner.js'
 import type { RunResult } from '../../src/core/rules/types.js'
@@ -61,6 +62,25 @@ describe('the HTTP libraries, through the whole default run', () => {
         runs.set(library.command(mode), run)
       }
     }
+  })
+
+  // The figures of docs/http-libraries.md: RELAY_LIBRARY_FIGURES=<file> writes each run's counts and cells.
+  afterAll(async () => {
+    const file = process.env.RELAY_LIBRARY_FIGURES
+    if (!file) return
+    const figures = []
+    for (const library of LIBRARIES) {
+      for (const mode of ['defaults', 'recipe'] as const) {
+        const result = await runOf(library.command(mode))
+        figures.push({
+          library: library.name,
+          mode,
+          summary: result.summary,
+          cases: result.cases.map((kase) => ({ id: kase.id, status: kase.status, outcome: kase.report?.outcome, rules: kase.checks.filter((c) => c.status === 'failed' || c.status === 'warning').map((c) => `${c.rule} ${c.status}`) })),
+        })
+      }
+    }
+    writeFileSync(file, JSON.stringify({ run: RUN, figures }, null, 2))
   })
 
   for (const library of LIBRARIES) {
