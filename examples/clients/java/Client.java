@@ -9,7 +9,7 @@
 // When the service fails (docs/http-libraries.md, "Java"): every request gives up after
 // RELAY_REQUEST_TIMEOUT_MS; a 503 or 429 is sent again once its Retry-After has passed (seconds or an
 // HTTP-date; longer than 10 s: give up); a lookup (GET) also after no answer, its own timeout or an
-// unreadable 2xx (at once) and after a 5xx (0.6 s, then 1.2 s); 3 attempts in all. A POST whose answer
+// unreadable 2xx (at once) and after a 5xx (0.6 s later); 3 attempts in all. A POST whose answer
 // was lost (no answer, a timeout, 500/502/504, a cut-off or non-JSON 2xx) may have been recorded, so
 // it is never sent again blind: the vehicle is looked up first, and a payment is reported `unknown`.
 import java.io.IOException;
@@ -33,7 +33,7 @@ import java.util.Set;
 
 public class Client {
     static final int MAX_ATTEMPTS = 3;
-    static final long BACKOFF_MS = 600; // before the first retry after a 5xx; doubled after that
+    static final long BACKOFF_MS = 600; // before a retry after a 5xx that named no Retry-After: at least 500 ms
     static final long MAX_RETRY_AFTER_MS = 10_000; // a longer wait keeps the customer standing there
 
     static String env(String name) {
@@ -128,7 +128,7 @@ public class Client {
      * One request, with its retries: the wait before the next attempt, or -1 to stop. A POST goes again only
      * where the answer says nothing was done (408, 429, 503); a GET also after no answer or a 5xx.
      */
-    static long waitBeforeRetry(String method, Answer answer, int attempt) {
+    static long waitBeforeRetry(String method, Answer answer) {
         if (answer.lost == null && (answer.status == 429 || answer.status == 503)) {
             long after = answer.retryAfterMs >= 0 ? answer.retryAfterMs : BACKOFF_MS;
             return after > MAX_RETRY_AFTER_MS ? -1 : after + 100; // a little past it: clocks differ
@@ -136,14 +136,14 @@ public class Client {
         if (answer.lost == null && answer.status == 408) return BACKOFF_MS;
         if (!method.equals("GET")) return -1;
         if (answer.lost != null) return 0;
-        if (answer.status >= 500) return BACKOFF_MS << (attempt - 1);
+        if (answer.status >= 500) return BACKOFF_MS;
         return -1;
     }
 
     static Answer call(String method, String path, Object body) throws InterruptedException {
         Answer answer = attempt(method, path, body);
         for (int attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {
-            long wait = waitBeforeRetry(method, answer, attempt);
+            long wait = waitBeforeRetry(method, answer);
             if (wait < 0) break;
             System.err.println("  retrying " + method + " " + path + " in " + wait + " ms after: " + answer.said());
             Thread.sleep(wait);
@@ -155,6 +155,7 @@ public class Client {
 
     /** Ends the flow with an outcome. */
     static final class Finished extends Exception {
+        private static final long serialVersionUID = 1L;
         final Map<String, Object> result = new LinkedHashMap<>();
         Finished(String outcome, String paymentId, String message) {
             super(outcome, null, false, false);
