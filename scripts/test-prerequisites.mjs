@@ -188,8 +188,11 @@ export function findJava(ctx) {
     if (!file || seen.includes(file) || !ctx.isExecutable(file)) continue
     const run = ctx.run(file, ['-version'])
     const major = javaMajor(`${run.stderr}\n${run.stdout}`)
-    seen.push(`${file} is ${major === undefined ? 'not a java that says its version' : `Java ${major}`}`)
-    if (major !== undefined && major >= JAVA_MIN) return { found: `${file} (Java ${major})`, ...(file === first ? {} : { pathDirs: [dirname(file)] }) }
+    // The tests compile the Java example once with javac: a JRE alone (java without javac beside it) is not enough.
+    const javac = join(dirname(file), ctx.platform === 'win32' ? 'javac.exe' : 'javac')
+    const jdk = major !== undefined && major >= JAVA_MIN && ctx.isExecutable(javac)
+    seen.push(`${file} is ${major === undefined ? 'not a java that says its version' : `Java ${major}`}${major !== undefined && major >= JAVA_MIN && !jdk ? ' without javac beside it (a JRE, not a JDK)' : ''}`)
+    if (jdk) return { found: `${file} (Java ${major})`, ...(file === first ? {} : { pathDirs: [dirname(file)] }) }
   }
   return { missing: seen.length ? seen.join('; ') : 'no java on PATH, and JAVA_HOME is not set' }
 }

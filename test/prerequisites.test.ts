@@ -89,13 +89,14 @@ describe('finding python3 and java', () => {
     expect(missingLine(mac, { need: urllib3, missing: '/usr/local/bin/python3 cannot import urllib3' })).toBe("Missing Python's urllib3, for the Python example client: /usr/local/bin/python3 cannot import urllib3. Please run python3 -m pip install urllib3.")
   })
 
-  it('takes java 17 or later: from PATH, else from JAVA_HOME put first on PATH; an older one is named', () => {
+  it('takes java 17 or later with javac beside it: from PATH, else from JAVA_HOME put first on PATH; an older one or a JRE is named', () => {
     expect(javaMajor('openjdk version "17.0.15" 2025-04-15')).toBe(17)
     expect(javaMajor('java version "1.8.0_392"')).toBe(8)
     expect(javaMajor('openjdk version "21" 2023-09-19')).toBe(21)
     const versions: Record<string, string> = { '/usr/bin/java': 'openjdk version "11.0.2"', '/opt/jdk-21/bin/java': 'openjdk version "21.0.1"' }
     const run = (file: string) => ({ status: 0, stdout: '', stderr: versions[file] })
-    expect(findJava(machine({ files: Object.keys(versions), env: { PATH: '/usr/bin', JAVA_HOME: '/opt/jdk-21' }, run }))).toEqual({ found: '/opt/jdk-21/bin/java (Java 21)', pathDirs: ['/opt/jdk-21/bin'] })
+    expect(findJava(machine({ files: [...Object.keys(versions), '/opt/jdk-21/bin/javac'], env: { PATH: '/usr/bin', JAVA_HOME: '/opt/jdk-21' }, run }))).toEqual({ found: '/opt/jdk-21/bin/java (Java 21)', pathDirs: ['/opt/jdk-21/bin'] })
+    expect(findJava(machine({ files: Object.keys(versions), env: { PATH: '/usr/bin', JAVA_HOME: '/opt/jdk-21' }, run }))).toEqual({ missing: '/usr/bin/java is Java 11; /opt/jdk-21/bin/java is Java 21 without javac beside it (a JRE, not a JDK)' })
     expect(findJava(machine({ files: ['/usr/bin/java'], env: { PATH: '/usr/bin' }, run }))).toEqual({ missing: '/usr/bin/java is Java 11' })
   })
 })

@@ -41,22 +41,22 @@ export const FAULT_KINDS = {
   unavailable: {
     applied: false,
     sees: `503 with \`Retry-After: ${RETRY_AFTER_SECONDS}\` (seconds); nothing was applied`,
-    correct: 'waits at least Retry-After and retries (3 attempts in all at most), or gives up and says so',
+    correct: 'waits at least Retry-After and retries (3 attempts in all are enough; more than 5 fail), or gives up and says so',
   },
   'rate-limited': {
     applied: false,
     sees: `429 with \`Retry-After\` as an HTTP-date ${RETRY_AFTER_DATE_AHEAD_S} s ahead; nothing was applied`,
-    correct: 'waits until that date and retries (3 attempts in all at most), or gives up and says so',
+    correct: 'waits until that date and retries (3 attempts in all are enough; more than 5 fail), or gives up and says so',
   },
   'server-error': {
     applied: true,
     sees: '500 problem JSON, after the request was applied',
-    correct: 'GET: retries after 500 ms or more. POST: does not resend blind; after POST /payments or POST /payment reports `unknown`',
+    correct: 'GET: retries after 500 ms or more (sooner is a warning). POST: does not resend blind (a failure); after POST /payments or POST /payment reports `unknown`',
   },
   reset: {
     applied: true,
     sees: 'the connection is reset after the request was applied: no status line at all',
-    correct: 'GET: may retry at once. POST: does not resend blind; after a payment reports `unknown`',
+    correct: 'GET: may retry at once. POST: does not resend blind (a failure); after a payment reports `unknown`',
     inProcess: 'a network error (`HttpResponse.error()`)',
   },
   hang: {
@@ -84,7 +84,7 @@ export const FAULT_KINDS = {
   'token-revoked': {
     applied: false,
     sees: '401 for this token from this request on',
-    correct: 'tries once more at most, then gives up and says so; never pays without an id',
+    correct: 'tries once more at most (a second retry fails), then gives up and says so; never pays without an id',
   },
 } as const satisfies Record<string, FaultKindInfo>
 

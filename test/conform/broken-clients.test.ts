@@ -117,8 +117,10 @@ const broken: Broken[] = [
   // The resilience rules (test/conform/matrix.test.ts runs each of these across its matrix rows)
   { defect: 'sends a payment again after the connection was reset', client: fn('resend-payment'), case: 'resilience/payment-create/reset/once', breaks: ['resilience.no-resend'] },
   { defect: 'retries a 503 at once, ignoring Retry-After', client: fn('no-retry-after'), case: 'resilience/payment-create/unavailable/once', breaks: ['resilience.retry-after'] },
-  { defect: 'tries a lookup 5 times after resets', client: fn('retry-forever'), case: 'resilience/vehicle-lookup/reset/always', breaks: ['resilience.bounded-retries'] },
+  { defect: 'tries a lookup 6 times after resets, without waiting (a retry storm)', client: fn('retry-forever'), case: 'resilience/vehicle-lookup/reset/always', breaks: ['resilience.bounded-retries'] },
   { defect: 'sends a request refused with 401 three times', client: fn('retry-refusal'), case: 'resilience/company-lookup/token-revoked/once', breaks: ['resilience.no-retry-on-refusal'] },
+  { defect: 'sends a payment refused with 422 three times', client: fn('retry-refusal'), case: 'simple/rejected', breaks: ['resilience.no-retry-on-refusal'] },
+  { defect: 'keeps waiting out Retry-After past the case\'s deadline (process): killed while retrying', client: `${DEFECTIVE} retries-past-deadline`, case: 'resilience/vehicle-lookup/unavailable/always', breaks: ['client.completes', 'resilience.deadline'], timeoutMs: 2500, timedOut: true },
   { defect: 'has no request timeout (process): killed at the deadline', client: `${DEFECTIVE} no-timeout`, case: 'resilience/payment-create/hang/once', breaks: ['client.completes', 'resilience.deadline'], timeoutMs: 3000, timedOut: true },
   { defect: 'reports paid when the answer to its payment was lost', client: fn('paid-after-failure'), case: 'resilience/payment-create/garbage/once', breaks: ['client.outcome'] },
   // The fidelity rules: clients correct against relay-mock (test/conform/variants.test.ts runs each in its flow case
@@ -136,9 +138,27 @@ const broken: Broken[] = [
   { defect: 'reports rejected for an owner missing from its own list of rental companies, whatever the answer', client: staleOwnerList, case: 'variants/simple.unknown-owner=accepted/simple-unknown-owner', breaks: ['client.outcome', 'fidelity.simple.unknown-owner'] },
 ]
 
-async function run(item: Broken) {
+/** Safe but short of best: each warning a rule gives, shown by a client that does that one thing. */
+interface SecondBest {
+  defect: string
+  client: Client
+  case: string
+  /** Exactly the rules that warn in that case (none fails). */
+  warns: string[]
+}
+
+const secondBest: SecondBest[] = [
+  { defect: 'makes 4 attempts at a lookup, as axios-retry and urllib3 Retry(total=3) do', client: fn('four-attempts'), case: 'resilience/vehicle-lookup/reset/always', warns: ['resilience.bounded-retries'] },
+  { defect: 'retries a lookup at once after a 500', client: fn('quick-retry'), case: 'resilience/vehicle-lookup/server-error/once', warns: ['resilience.bounded-retries'] },
+  { defect: 'gives up on a lookup at once after a reset', client: fn('gives-up-on-lookup'), case: 'resilience/vehicle-lookup/reset/once', warns: ['resilience.bounded-retries'] },
+  { defect: 'gives up at once on a 503 it was told to retry after a second', client: fn('gives-up-on-503'), case: 'resilience/payment-create/unavailable/once', warns: ['resilience.retry-after'] },
+  { defect: 'sends a payment refused with 422 once more', client: fn('retry-refusal-once'), case: 'simple/rejected', warns: ['resilience.no-retry-on-refusal'] },
+  { defect: 'reports rejected when the answer to its payment was lost', client: fn('rejected-when-unknown'), case: 'resilience/payment-create/reset/once', warns: ['client.outcome'] },
+]
+
+async function run(item: Broken | SecondBest) {
   const client = typeof item.client === 'function' && item.client.length === 0 ? await (item.client as () => Promise<string>)() : (item.client as string | ClientFunction)
-  const result = await runConformance({ client, cases: [item.case], jobs: 1, timeoutMs: item.timeoutMs ?? 10_000 })
+  const result = await runConformance({ client, cases: [item.case], jobs: 1, timeoutMs: ('timeoutMs' in item ? item.timeoutMs : undefined) ?? 10_000 })
   return result.cases[0]
 }
 
@@ -154,6 +174,17 @@ describe('broken clients', () => {
         expect(check.message).toMatch(/^Expected /)
         expect(check.message).toContain('(interface: §')
       }
+    })
+  }
+
+  for (const item of secondBest) {
+    it.concurrent(`${item.case}: a client that ${item.defect} is warned by exactly ${item.warns.join(', ')}, and fails nothing`, async () => {
+      const result = await run(item)
+      expect(result.checks.filter((check) => check.status === 'failed').map((check) => `${check.rule}: ${check.message}`)).toEqual([])
+      const warned = result.checks.filter((check) => check.status === 'warning')
+      expect(warned.map((check) => check.rule).sort()).toEqual([...item.warns].sort())
+      expect(result.status).toBe('warning')
+      for (const check of warned) expect(check.message).toMatch(/^Expected /)
     })
   }
 

@@ -1,10 +1,14 @@
-// The example clients (real processes, three languages) pass the default conform run: every case of
+// The example clients (real processes, four languages) pass the default conform run: every case of
 // both flows and every cell of the resilience matrix, each in a fresh world, cells in parallel. The
 // conformance rules are the one judge: a case that does not pass is listed with each rule that failed
 // or warned there and its message (a cell not reached names the request it never made). The examples
 // make no second-best choice, so a warning is listed too. The in-process reference client runs both
 // flows here; matrix.test.ts runs it through every cell.
-import { describe, expect, it } from 'vitest'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import advanced from '../../suites/advanced.js'
 import simple from '../../suites/simple.js'
 import { FAULT_STEPS } from '../../src/core/faults.js'
@@ -33,12 +37,24 @@ function offOutcome(result: RunResult): string[] {
   })
 }
 
+// `java Client.java` compiles the source on every start; the cases run the classes compiled once, on a
+// JVM told to start quickly (the client runs for a second: no optimising compiler, one GC thread).
+const javaClasses = mkdtempSync(join(os.tmpdir(), 'relay-mock-java-'))
+const JAVA = `java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -cp ${javaClasses} Client`
+
 const examples = [
   { name: 'shell (bash, curl, jq)', command: 'bash examples/clients/shell/client.sh' },
   { name: 'Python (urllib3)', command: 'python3 examples/clients/python/client.py' },
   // Built by `npm run build` (npm test builds first).
   { name: 'TypeScript (ky)', command: 'node dist/examples/clients/typescript/client.js' },
+  { name: 'Java (java.net.http)', command: JAVA },
 ]
+
+beforeAll(() => {
+  // A JDK 17 or later (Debian: default-jdk-headless); .ci/run installs it where missing.
+  execFileSync('javac', ['-d', javaClasses, 'examples/clients/java/Client.java'], { stdio: 'inherit' })
+})
+afterAll(() => rmSync(javaClasses, { recursive: true, force: true }))
 
 describe('the example clients', () => {
   // The conform defaults: 4 cases per core at once (they mostly wait), and the 5 s request timeout,

@@ -53,11 +53,23 @@ const broken: Broken[] = [
     expect: (cell) => (TOLD_TO_WAIT.includes(cell.kind) ? ['failed', ['resilience.retry-after']] : PASS),
   },
   {
-    defect: 'tries a failing lookup 5 times',
+    defect: 'tries a failing lookup 6 times',
     client: fn('retry-forever'),
-    // Every kind but hang, whose five attempts would take 25 s (bounded-retries judges them as any other).
+    // Every kind but hang, whose six attempts would take 30 s (bounded-retries judges them as any other).
     cases: ['server-error', 'reset', 'truncated', 'garbage', 'unavailable', 'rate-limited', 'slow', 'token-revoked'].map((kind) => `resilience/vehicle-lookup/${kind}/*`),
     expect: (cell) => (cell.mode === 'always' && [...LOST, ...TOLD_TO_WAIT].includes(cell.kind) ? ['failed', ['resilience.bounded-retries']] : PASS),
+  },
+  {
+    defect: 'tries a failing lookup 4 times (a warning)',
+    client: fn('four-attempts'),
+    cases: ['server-error', 'reset', 'truncated', 'garbage', 'unavailable', 'slow', 'token-revoked'].map((kind) => `resilience/company-lookup/${kind}/*`),
+    expect: (cell) => (cell.mode === 'always' && [...LOST, ...TOLD_TO_WAIT].includes(cell.kind) ? ['warning', ['resilience.bounded-retries']] : PASS),
+  },
+  {
+    defect: 'retries a lookup at once after a 5xx (a warning)',
+    client: fn('quick-retry'),
+    cases: ['resilience/vehicle-lookup/server-error/*', 'resilience/vehicle-lookup/reset/*', 'resilience/vehicle-lookup/unavailable/*'],
+    expect: (cell) => (cell.kind === 'server-error' ? ['warning', ['resilience.bounded-retries']] : PASS),
   },
   {
     defect: 'sends a refused request again (401 three times)',

@@ -12,8 +12,8 @@ export function expectedCalls(context: CaseContext): ExpectedCall[] {
 }
 
 /**
- * Where a call's last attempt failed (5xx), the flow ends there: retry that call (at most 3 attempts
- * in all) or stop; going on as if it had succeeded is what client.stops-on-failure forbids.
+ * Where a call's last attempt failed (5xx), the flow ends there: retry that call (3 attempts in all
+ * are enough) or stop; going on as if it had succeeded is what client.stops-on-failure forbids.
  */
 function stopAtFailure(calls: ExpectedCall[], { requests }: CaseContext): ExpectedCall[] {
   for (let i = 0; i < calls.length; i++) {
@@ -21,7 +21,7 @@ function stopAtFailure(calls: ExpectedCall[], { requests }: CaseContext): Expect
     const attempts = requests.filter((entry) => entry.route === id)
     const last = attempts.at(-1)
     if (last && last.response.status >= 500) {
-      calls[i] = { ...calls[i], note: `${calls[i].note ?? ''}; it answered ${last.response.status}: retry it (at most 3 attempts in all) or stop, and the customer's payment still completes`.replace(/^; /, '') }
+      calls[i] = { ...calls[i], note: `${calls[i].note ?? ''}; it answered ${last.response.status}: retry it (3 attempts in all are enough) or stop, and the customer's payment still completes`.replace(/^; /, '') }
       return calls.slice(0, i + 1)
     }
   }

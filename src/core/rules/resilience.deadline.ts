@@ -1,10 +1,12 @@
 // resilience.deadline: a request that gets no answer must not stop the visit: the client gives up on
 // it after its own timeout (RELAY_REQUEST_TIMEOUT_MS) and finishes the visit within the case's
-// deadline. A client still waiting when the case killed it fails here, naming the hung request.
-// Needs the client's run where a request hung (only the runner sees the process); elsewhere it does not apply.
+// deadline. A client still waiting when the case killed it fails here, naming the hung request; so
+// does one still retrying (its retries outlasted the visit: a Retry-After waited out again and again,
+// a backoff that grows past the deadline), naming its last attempt. Needs the client's run where a
+// request hung (only the runner sees the process); a retry is judged when the run is there.
 import { defineRule } from './define.js'
 import type { JournalEntry } from '../journal.js'
-import { fail, ms, named, pass, skip } from './facts.js'
+import { attempts, fail, ms, named, pass, skip } from './facts.js'
 import { plural } from '../text.js'
 
 const hungRequest = (entry: JournalEntry) => entry.fault?.kind === 'hang'
@@ -12,13 +14,23 @@ const hungRequest = (entry: JournalEntry) => entry.fault?.kind === 'hang'
 export default defineRule({
   id: 'resilience.deadline',
   flows: ['advanced', 'simple'],
-  title: 'a request that gets no answer does not stall the visit: the client gives up on it (its own timeout) and finishes within the case\'s deadline',
+  title: 'a request that gets no answer, or a request retried, does not stall the visit: the client gives up (its own timeout, a bound on its retries) and finishes within the case\'s deadline',
   cite: '§7 Errors; the client contract (RELAY_REQUEST_TIMEOUT_MS)',
   needsCase: false,
   needs: ({ requests }) => (requests.some(hungRequest) ? ['client'] : []),
   check({ client, requests, deadlineMs }) {
     const hung = requests.filter(hungRequest)
-    if (hung.length === 0) return skip('Does not apply: every request got an answer.')
+    if (hung.length === 0) {
+      const retried = attempts(requests).filter((group) => group.length > 1)
+      if (retried.length === 0) return skip('Does not apply: every request got an answer, and none was sent again.')
+      if (!client?.timedOut) return skip('Does not apply: every request got an answer, and the client finished.')
+      const last = retried.at(-1)!
+      const limit = deadlineMs ?? client.durationMs
+      return fail(
+        `Expected the client to finish the visit within the case's deadline of ${ms(limit)}; it was still retrying ${last[0].route} (${last.length} attempts, the last ${named(requests, last.at(-1)!)}) when it was killed after ${ms(client.durationMs)}. Bound the retries (3 attempts, a ceiling on Retry-After) so that a failing service ends the visit in time.`,
+        { seq: last.at(-1)!.seq, expected: `done within ${ms(limit)}`, actual: 'killed at the deadline while retrying' },
+      )
+    }
     const last = hung.at(-1)!
     if (!client) return pass(`${named(requests, last)} got no answer; whether the client gave up on it in time needs its run.`, { seq: last.seq })
     if (client.timedOut) {

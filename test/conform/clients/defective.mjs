@@ -63,6 +63,10 @@ export const DEFECTS = [
   'needs-challenge',
   'refusal-422-only',
   'stale-owner-list',
+  'four-attempts',
+  'quick-retry',
+  'retry-refusal-once',
+  'retries-past-deadline',
 ]
 
 /** No answer the client could read: the connection failed, timed out, or a 2xx was not JSON. */
@@ -127,8 +131,9 @@ export async function runDefective(defect, env) {
     }
   }
   const call = async (method, path, body) => {
-    // defect(retry-forever): 5 attempts in all.
-    const attempts = has('retry-forever') ? 5 : 3
+    // defect(retry-forever): 6 attempts in all. defect(four-attempts): 4, as axios-retry's defaults make.
+    // defect(retries-past-deadline): 5, and keeps waiting out each Retry-After past the case's deadline.
+    const attempts = has('retry-forever') ? 6 : has('four-attempts') ? 4 : has('retries-past-deadline') ? 5 : 3
     let answer = await send(method, path, body)
     for (let attempt = 1; attempt < attempts; attempt++) {
       let wait
@@ -139,10 +144,11 @@ export async function runDefective(defect, env) {
       } else if (method === 'GET' && (answer.lost || answer.status >= 500)) {
         // defect(gives-up-on-lookup): stops at the first lookup that failed.
         if (has('gives-up-on-lookup')) break
-        wait = answer.lost ? 0 : 600
+        // defect(quick-retry): retries a 5xx at once, as axios-retry's and urllib3's first retry does.
+        wait = answer.lost || has('quick-retry') ? 0 : 600
       }
-      // defect(retry-refusal): sends a refused request again.
-      else if (has('retry-refusal') && answer.status >= 400 && answer.status < 500) wait = 0
+      // defect(retry-refusal): sends a refused request again (and again). defect(retry-refusal-once): once.
+      else if ((has('retry-refusal') || (has('retry-refusal-once') && attempt === 1)) && answer.status >= 400 && answer.status < 500) wait = 0
       // defect(resend-payment): sends a payment whose answer was lost once more.
       else if (has('resend-payment') && attempt === 1 && /^\/payments?$/.test(path) && ambiguous(answer)) wait = 600
       else break

@@ -1,0 +1,109 @@
+// The clients people actually write: a location client on each common HTTP library with its retry
+// add-on, once at the library's documented defaults (only a timeout set) and once set up as
+// docs/http-libraries.md says, each through the whole default conform run (both flows and every cell
+// of the fault matrix). The flow is the same in each (test/conform/clients/libraries/flow.mjs, and its
+// Python twin); only the HTTP layer differs, so each verdict is the library's:
+// - ky, got and requests + urllib3's Retry at their defaults pass (warnings allowed: quick or many
+//   retries, a lookup or a 503 given up at once);
+// - axios-retry at its defaults fails for sending a POST again after a reset (its default retryCondition
+//   retries a network error of any method: a payment paid twice), and for that alone;
+// - each recipe passes with no warning.
+// The eight runs start together, 3 cases of each at a time (they mostly wait: on Retry-After, on a hung
+// request's timeout, while the others' clients start), with the conform defaults otherwise: a 5 s
+// request timeout, at which a client starved of the CPU on a busy machine still reads an answer sent
+// at once, and a slow answer (2 s) never looks hung; urllib3's four attempts at a hung lookup end
+// after 23 s, within the 30 s deadline.
+import { writeFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { FAULT_STEPS } from '../../src/core/faults.js'
+import { runConformance } from '../../src/node/runner.js'
+import type { RunResult } from '../../src/core/rules/types.js'
+
+type Mode = 'defaults' | 'recipe'
+
+const LIBRARIES: { name: string; command: (mode: Mode) => string; defaults: 'pass' | 'resends POSTs' }[] = [
+  { name: 'ky', command: (mode) => `node test/conform/clients/libraries/ky.mjs ${mode}`, defaults: 'pass' },
+  { name: 'got', command: (mode) => `node test/conform/clients/libraries/got.mjs ${mode}`, defaults: 'pass' },
+  { name: 'axios + axios-retry', command: (mode) => `node test/conform/clients/libraries/axios-retry.mjs ${mode}`, defaults: 'resends POSTs' },
+  { name: 'requests + urllib3 Retry', command: (mode) => `python3 test/conform/clients/libraries/requests_client.py ${mode}`, defaults: 'pass' },
+]
+
+const RUN = { jobs: 3 }
+
+/** The runs, all started at once: vitest runs only a few concurrent tests at a time, the runs need not wait. */
+const runs = new Map<string, Promise<RunResult>>()
+const runOf = (command: string) => runs.get(command)!
+
+/** The cells where a POST's connection is reset after the service recorded it: axios-retry sends it again. */
+const RESET_POSTS = Object.entries(FAULT_STEPS)
+  .filter(([, route]) => route.startsWith('POST'))
+  .flatMap(([step]) => [`resilience/${step}/reset/once`, `resilience/${step}/reset/always`])
+
+/** Each case that is not `status`, with the rules that failed or warned there and what they said. */
+function casesNot(result: RunResult, ...statuses: string[]): string[] {
+  return result.cases
+    .filter((kase) => !statuses.includes(kase.status))
+    .map((kase) => `${kase.id}: ${kase.status}${kase.checks.filter((c) => c.status === 'failed' || c.status === 'warning').map((c) => `\n  ${c.rule} (${c.status}): ${c.message}`).join('')}`)
+}
+
+/** Each case whose report is not an outcome its suite lists (a failed case is judged by its rules). */
+function offOutcome(result: RunResult): string[] {
+  return result.cases.flatMap((kase) => {
+    const allowed = kase.expectedOutcomes ?? (kase.expectedOutcome ? [kase.expectedOutcome] : [])
+    return kase.status === 'failed' || (kase.report && allowed.includes(kase.report.outcome)) ? [] : [`${kase.id}: wrote ${JSON.stringify(kase.report ?? null)}, expected ${allowed.join(' or ')}`]
+  })
+}
+
+describe('the HTTP libraries, through the whole default run', () => {
+  beforeAll(() => {
+    for (const library of LIBRARIES) {
+      for (const mode of ['defaults', 'recipe'] as const) {
+        const run = runConformance({ client: library.command(mode), ...RUN })
+        run.catch(() => undefined) // awaited by its test; a rejection before then is not unhandled
+        runs.set(library.command(mode), run)
+      }
+    }
+  })
+
+  // The figures of docs/http-libraries.md: RELAY_LIBRARY_FIGURES=<file> writes each run's counts and cells.
+  afterAll(async () => {
+    const file = process.env.RELAY_LIBRARY_FIGURES
+    if (!file) return
+    const figures = []
+    for (const library of LIBRARIES) {
+      for (const mode of ['defaults', 'recipe'] as const) {
+        const result = await runOf(library.command(mode))
+        figures.push({
+          library: library.name,
+          mode,
+          summary: result.summary,
+          cases: result.cases.map((kase) => ({ id: kase.id, status: kase.status, outcome: kase.report?.outcome, rules: kase.checks.filter((c) => c.status === 'failed' || c.status === 'warning').map((c) => `${c.rule} ${c.status}`) })),
+        })
+      }
+    }
+    writeFileSync(file, JSON.stringify({ run: RUN, figures }, null, 2))
+  })
+
+  for (const library of LIBRARIES) {
+    it.concurrent(`${library.name} at its defaults ${library.defaults === 'pass' ? 'passes (warnings allowed)' : 'fails for sending POSTs again after a reset, and for that alone'}`, async () => {
+      const result = await runOf(library.command('defaults'))
+      expect(result.cases).toHaveLength(120)
+      expect(offOutcome(result)).toEqual([])
+      if (library.defaults === 'pass') {
+        expect(casesNot(result, 'passed', 'warning')).toEqual([])
+      } else {
+        const failed = result.cases.filter((kase) => kase.status === 'failed')
+        expect(failed.map((kase) => kase.id).sort()).toEqual([...RESET_POSTS].sort())
+        for (const kase of failed) expect(kase.checks.filter((c) => c.status === 'failed').map((c) => c.rule), kase.id).toEqual(['resilience.no-resend'])
+        expect(casesNot(result, 'passed', 'warning', 'failed')).toEqual([])
+      }
+    }, 300_000)
+
+    it.concurrent(`${library.name} set up as docs/http-libraries.md says passes every case with no warning`, async () => {
+      const result = await runOf(library.command('recipe'))
+      expect(result.cases).toHaveLength(120)
+      expect(casesNot(result, 'passed')).toEqual([])
+      expect(offOutcome(result)).toEqual([])
+    }, 300_000)
+  }
+})
