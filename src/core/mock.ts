@@ -21,7 +21,7 @@ export { RelayMockError } from './errors.js'
  * const answer = await mock.handle({ method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: 'Bearer relay-mock-token' } })
  */
 export async function createRelayService(options: RelayServiceOptions = {}): Promise<RelayService> {
-  const { extensions: mounted = [], scenarios: ownScenarios = [], seedCache, ...rest } = options
+  const { extensions: mounted = [], scenarios: ownScenarios = [], seedCache, upstream, ...rest } = options
   const settings: RelayServiceSettings = { ...MOCK_DEFAULTS, ...withoutUndefined(rest) }
   const scenarios = createScenarios({ settings, own: ownScenarios, seedCache })
   const worlds = createWorlds({ settings, scenarios })
@@ -35,7 +35,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     },
   })
   const extensions = createExtensions({ settings, worlds })
-  const { answer, handle, preflight } = createPipeline({ settings, worlds, journal, extensions })
+  const { answer, handle, preflight } = createPipeline({ settings, worlds, journal, extensions, upstream })
 
   for (const token of settings.tokens) await worlds.add({ token })
 

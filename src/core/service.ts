@@ -4,6 +4,7 @@
 // from each of them so that none imports another in a circle.
 import type { ArmedFault, TransportFault } from './faults.js'
 import type { Journal, JournalEntry } from './journal.js'
+import type { Upstream } from './upstream.js'
 import type { Route } from './route.js'
 import type { Scenario } from './scenario.js'
 import type { SeededWorld } from './seed.js'
@@ -57,6 +58,12 @@ export interface RelayServiceOptions {
    * a start reads a world instead of seeding it. Default none: every world is seeded.
    */
   seedCache?: SeedCache
+  /**
+   * Forward the service's requests to a real service instead of answering them (`relay-mock proxy`):
+   * route, token → world, faults, the journal and the dev tools work as before; the answer is the
+   * upstream's. A token the service has not seen gets a world of its own. Default none: the mock answers.
+   */
+  upstream?: Upstream
 }
 
 /**
@@ -71,7 +78,7 @@ export interface SeedCache {
 }
 
 /** The settings a service runs with: its options over MOCK_DEFAULTS. */
-export type RelayServiceSettings = Required<Omit<RelayServiceOptions, 'extensions' | 'scenarios' | 'adminToken' | 'seedCache'>> & { adminToken?: string }
+export type RelayServiceSettings = Required<Omit<RelayServiceOptions, 'extensions' | 'scenarios' | 'adminToken' | 'seedCache' | 'upstream'>> & { adminToken?: string }
 
 /**
  * What a dev tool plugs into the service (the admin API, the live page): routes of its own, answered
