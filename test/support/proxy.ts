@@ -117,3 +117,14 @@ export async function call(url: string, token: string | undefined, init: { metho
   }
   return { status: response.status, headers: response.headers, body: parsed, text }
 }
+
+/** A request by node:http, for what fetch will not send (a GET with a body, hop-by-hop headers): its status. */
+export function rawCall(url: string, init: { method: string; headers?: Record<string, string>; body?: string }): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const headers = { ...init.headers, ...(init.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(init.body)) }) }
+    const request = http.request(url, { method: init.method, headers })
+    request.on('response', (response) => response.resume().on('end', () => resolve(response.statusCode!)))
+    request.on('error', reject)
+    request.end(init.body)
+  })
+}
