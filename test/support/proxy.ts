@@ -5,6 +5,7 @@ import net, { type AddressInfo } from 'node:net'
 import { afterEach } from 'vitest'
 import { createAssumptionLedger, type AssumptionLedger } from '../../src/core/assumption-report.js'
 import { createRelayService, type RelayService, type RelayServiceOptions } from '../../src/core/mock.js'
+import type { Upstream } from '../../src/core/upstream.js'
 import { assumptionsTool } from '../../src/devtools/assumptions.js'
 import { devtools } from '../../src/devtools/admin.js'
 import { close, createServer, listen } from '../../src/node/server.js'
@@ -78,15 +79,22 @@ export interface Proxy {
 }
 
 /** `relay-mock proxy` in process: the forwarder, the ledger and the service with the dev tools, listening. */
-export async function proxyTo(upstream: string, options: Partial<ForwarderOptions> & Pick<RelayServiceOptions, 'faults' | 'adminToken'> = {}): Promise<Proxy> {
-  const { faults, adminToken, ...forwarding } = options
+export async function proxyTo(upstream: string, options: Partial<ForwarderOptions> & Pick<RelayServiceOptions, 'faults' | 'adminToken'> & { observe?: Upstream['observe'] } = {}): Promise<Proxy> {
+  const { faults, adminToken, observe, ...forwarding } = options
   const forwarder = createForwarder({ baseUrl: upstream, ...forwarding })
   const ledger = createAssumptionLedger(forwarder.baseUrl)
   const service = await createRelayService({
     tokens: [],
     faults,
     adminToken,
-    upstream: { baseUrl: forwarder.baseUrl, forward: forwarder.forward, observe: ledger.observe },
+    upstream: {
+      baseUrl: forwarder.baseUrl,
+      forward: forwarder.forward,
+      observe: (observation) => {
+        ledger.observe(observation)
+        observe?.(observation)
+      },
+    },
     extensions: [devtools(), assumptionsTool(ledger)],
   })
   const server = createServer(service)

@@ -8,6 +8,8 @@ import { createAssumptionLedger, type AssumptionReport } from '../../core/assump
 import { RelayMockError } from '../../core/errors.js'
 import { formatFault, parseFault } from '../../core/faults.js'
 import { createRelayService } from '../../core/mock.js'
+import type { UpstreamObservation } from '../../core/upstream.js'
+import { createWorldRecording, type WorldRecording } from '../../core/world-recording.js'
 import { assumptionsPage, assumptionsTool } from '../../devtools/assumptions.js'
 import { devtools } from '../../devtools/admin.js'
 import { close, createServer, listen } from '../../node/server.js'
@@ -50,6 +52,11 @@ export async function proxy(args: ProxyOptions): Promise<number> {
     timeoutMs: args.upstreamTimeout * 1000,
   })
   const ledger = createAssumptionLedger(forwarder.baseUrl)
+  const recording = args.record ? createWorldRecording(forwarder.baseUrl) : undefined
+  const observe = (observation: UpstreamObservation) => {
+    ledger.observe(observation)
+    recording?.observe(observation)
+  }
   const service = await createRelayService({
     // No world of its own at start: each real token the client sends gets one on first sight.
     tokens: [],
@@ -58,7 +65,7 @@ export async function proxy(args: ProxyOptions): Promise<number> {
     journalBytes: args.journalBytes,
     maxWorlds: args.maxWorlds,
     adminToken: args.adminToken,
-    upstream: { baseUrl: forwarder.baseUrl, forward: forwarder.forward, observe: ledger.observe },
+    upstream: { baseUrl: forwarder.baseUrl, forward: forwarder.forward, observe },
     extensions: [devtools(), assumptionsTool(ledger)],
   })
   const server = createServer(service)
@@ -75,6 +82,7 @@ export async function proxy(args: ProxyOptions): Promise<number> {
       console.error(pc.red(`relay-mock proxy: failed to write the report to ${args.reportDir}: ${(error as Error).message}`))
     }
     console.log(summary(report, args.reportDir))
+    if (recording && args.record) record(recording, args.record)
     const contradicted = report.assumptions.some((a) => a.status === 'contradicted')
     void close(server).then(() => {
       forwarder.close()
@@ -92,6 +100,18 @@ export function writeReport(dir: string, report: AssumptionReport): void {
   mkdirSync(dir, { recursive: true })
   writeFileSync(join(dir, 'assumptions.json'), `${JSON.stringify(report, null, 2)}\n`)
   writeFileSync(join(dir, 'assumptions.html'), assumptionsPage(report).value)
+}
+
+/** Writes the recorded world as a scenario file, and says what it holds and what it left out. */
+function record(recording: WorldRecording, path: string): void {
+  try {
+    const { file, left } = recording.toScenarioFile()
+    writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`)
+    console.log(`${pc.bold('Recorded')} ${file.companies?.length ?? 0} rental companies, ${file.vehicles?.length ?? 0} vehicles and ${file.payments?.length ?? 0} payments to ${path}: relay-mock serve --scenario ${path}`)
+    if (left.length) console.log(pc.dim(`  left out, as a scenario file cannot hold them (an id not a UUID, a kennitala or plate relay-mock refuses, a payment whose vehicle was not seen): ${left.slice(0, 5).join(', ')}${left.length > 5 ? ` and ${left.length - 5} more` : ''}`))
+  } catch (error) {
+    console.error(pc.red(`relay-mock proxy: failed to write the recorded world to ${path}: ${(error as Error).message}`))
+  }
 }
 
 /** The report in a few lines for the console. */
