@@ -74,12 +74,16 @@ const ok = (status: number) => status >= 200 && status < 300
 const location = (o: Observed) => header(o.headers as Record<string, string | string[] | undefined>, 'location')
 const contentType = (o: Observed) => (header(o.headers as Record<string, string | string[] | undefined>, 'content-type') ?? '').toLowerCase()
 
-/** The answer's body as JSON, or undefined when it is empty or not JSON. */
+/** The answer's body as JSON, or undefined when it is empty or not JSON: parsed once per answer, whichever check asks first. */
 function json(o: Observed): unknown {
   if (o.text === '') return undefined
+  if (parsed.has(o)) return parsed.get(o)
   const read = parseJsonText(o.text)
-  return 'value' in read ? read.value : undefined
+  const value = 'value' in read ? read.value : undefined
+  parsed.set(o, value)
+  return value
 }
+const parsed = new WeakMap<Observed, unknown>()
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -350,10 +354,9 @@ export function findingsOf(o: Observed): Finding[] {
   if (!o.route && !(o.path === '/rental-comapnies' || o.path === '/payment')) return []
   if (o.method === 'HEAD' || o.text === '') return []
   const where = o.route ?? `${o.method} ${o.path}`
-  const read = parseJsonText(o.text)
-  if (!('value' in read)) return [{ kind: 'not-json', message: `${where} answered ${o.status} with a body that is not JSON (${contentType(o) || 'no Content-Type'}); the interface's answers are all JSON (§1).` }]
+  const body = json(o)
+  if (body === undefined) return [{ kind: 'not-json', message: `${where} answered ${o.status} with a body that is not JSON (${contentType(o) || 'no Content-Type'}); the interface's answers are all JSON (§1).` }]
   if (!ok(o.status) || !o.route) return []
-  const body = read.value
   const found: Finding[] = []
   const route = routeById(o.route)
   if (o.route && CREATES.has(o.route)) {
