@@ -41,6 +41,7 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
 
   const mock: RelayService = {
     settings,
+    ...(upstream ? { upstream: upstream.baseUrl } : {}),
     worlds: worlds.byToken as ReadonlyMap<string, World>,
     get world(): World {
       return worlds.first()

@@ -149,6 +149,8 @@ export interface RelayResponse {
 /** The mock service: its worlds by token, its journal, and the pipeline behind every transport. */
 export interface RelayService {
   settings: RelayServiceSettings
+  /** The real service's base URL when this service forwards to one (`relay-mock proxy`); undefined when it answers itself. */
+  readonly upstream?: string
   /** Every world, by token. */
   worlds: ReadonlyMap<string, World>
   /** The first token's world. */

@@ -195,3 +195,20 @@ describe('in front of a service that departs from the interface', () => {
     expect(findings.find((f) => f.kind === 'not-json')!.message).toMatch(/GET \/vehicles answered 200 with a body that is not JSON \(text\/html\)/)
   })
 })
+
+describe('the report as a page', () => {
+  it("is linked from the proxy's live page (not serve's) and answered as HTML to a browser", async () => {
+    const upstream = await mockUpstream()
+    const proxy = await proxyTo(upstream.url)
+    await call(`${proxy.url}/vehicles`, TOKEN, { body: vehicleBody() })
+    const live = await call(`${proxy.url}/__relay/`, undefined, { headers: { accept: 'text/html' } })
+    expect(live.text).toContain('id="assumptions-link"')
+    expect(live.text).toContain(`Assumptions against ${upstream.url}`)
+    expect((await call(`${upstream.url}/__relay/`, undefined, { headers: { accept: 'text/html' } })).text).not.toContain('assumptions-link')
+    const page = await call(`${proxy.url}/__relay/assumptions`, TOKEN, { headers: { accept: 'text/html' } })
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(page.text).toContain(`relay-mock's assumptions against ${upstream.url}`)
+    expect(page.text).toMatch(/✓ confirmed: <code>create\.status<\/code>/)
+    expect(page.text).not.toContain(TOKEN)
+  })
+})
