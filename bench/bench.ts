@@ -1,7 +1,8 @@
 // `npm run bench`: relay-mock's HTTP server under load on loopback (autocannon), beside a bare
 // node:http server answering the same JSON in the same run (and the same bare server writing a turn's
-// answers together, as relay-mock does), with a 24-vehicle and a 30,000-vehicle world; then the time
-// from spawning `relay-mock serve` to its first answer.
+// answers together, as relay-mock does), with a 24-vehicle and a 30,000-vehicle world; `relay-mock
+// proxy` in front of the 24-vehicle server beside direct traffic to it; then the time from spawning
+// `relay-mock serve` to its first answer.
 //
 // Each server runs in a worker thread of its own and autocannon in the main thread, so that the
 // load generator and the server under test never share an event loop. Flags: --duration <s> per
@@ -31,11 +32,13 @@ const TARGETS = {
   /** The same target as a share of the bare server's spawn: 150 ms was set where a bare node:http server took 90. */
   spawnVsBare: 150 / 90,
   p99Ms: 10,
+  /** What `relay-mock proxy` may add to the p99 of the server it forwards to, at the same connections. */
+  proxyAddedP99Ms: 2,
 }
 
 // --- The servers, each in a worker thread ---
 
-type ServerRole = { role: 'bare'; getText: string; postText: string; batched: boolean } | { role: 'mock'; vehicles: number }
+type ServerRole = { role: 'bare'; getText: string; postText: string; batched: boolean } | { role: 'mock'; vehicles: number } | { role: 'proxy'; upstreamPort: number }
 
 /** What a server worker reports once it listens. */
 interface Listening {
@@ -57,6 +60,22 @@ async function serveInWorker(role: ServerRole): Promise<void> {
   const { createRelayService } = await import('../src/core/mock.js')
   const { createServer, listen } = await import('../src/node/server.js')
   const { devtools } = await import('../src/devtools/admin.js')
+  if (role.role === 'proxy') {
+    // As `relay-mock proxy` runs it: the journal, the dev tools, the assumption ledger on every answer.
+    const { createForwarder } = await import('../src/node/upstream.js')
+    const { createAssumptionLedger } = await import('../src/core/assumption-report.js')
+    const { assumptionsTool } = await import('../src/devtools/assumptions.js')
+    const forwarder = createForwarder({ baseUrl: `http://127.0.0.1:${role.upstreamPort}` })
+    const ledger = createAssumptionLedger(forwarder.baseUrl)
+    const proxy = await createRelayService({
+      tokens: [],
+      upstream: { baseUrl: forwarder.baseUrl, forward: forwarder.forward, observe: ledger.observe },
+      extensions: [devtools(), assumptionsTool(ledger)],
+    })
+    const proxyUrl = await listen(createServer(proxy), { port: 0, host: '127.0.0.1' })
+    parentPort!.postMessage({ port: Number(new URL(proxyUrl).port) } satisfies Listening)
+    return
+  }
   const started = performance.now()
   // As `relay-mock serve` runs it: the dev tools mounted, the journal on.
   const service = await createRelayService({ vehicles: role.vehicles, extensions: [devtools()] })
@@ -218,6 +237,7 @@ async function main(): Promise<void> {
   // The same bare server writing a turn's answers together, as relay-mock does: not the targets' baseline
   // (that is node:http as it comes), but what shows the pipeline's own cost.
   const batched = await startWorker({ role: 'bare', getText, postText: postAnswer.text, batched: true })
+  const proxied = await startWorker({ role: 'proxy', upstreamPort: small.info.port })
 
   const configs: Config[] = [
     { name: 'bare node:http  GET /vehicles', worker: bare.worker, port: bare.info.port, request: { method: 'GET', path: getPath } },
@@ -228,6 +248,8 @@ async function main(): Promise<void> {
     { name: 'relay-mock 24    POST /payments', worker: small.worker, port: small.info.port, request: { method: 'POST', path: '/payments', body: paymentBody } },
     { name: 'relay-mock 30000 GET /vehicles', worker: large.worker, port: large.info.port, request: { method: 'GET', path: `/vehicles?plate=${large.info.visit!.plate}` } },
     { name: 'relay-mock 30000 POST /payments', worker: large.worker, port: large.info.port, request: { method: 'POST', path: '/payments', body: large.info.paymentBody! } },
+    { name: 'proxy → 24      GET /vehicles', worker: proxied.worker, port: proxied.info.port, request: { method: 'GET', path: getPath } },
+    { name: 'proxy → 24      POST /payments', worker: proxied.worker, port: proxied.info.port, request: { method: 'POST', path: '/payments', body: paymentBody } },
   ]
   // Rounds interleave the servers, so that a burst of load from elsewhere on the machine lands on
   // all of them rather than on one; each figure is the median of its rounds.
@@ -236,7 +258,7 @@ async function main(): Promise<void> {
   for (let round = 0; round < rounds; round++) {
     for (const [i, config] of configs.entries()) runs[i].push(await load(config, seconds))
   }
-  await Promise.all([bare, batched, small, large].map(({ worker }) => worker.terminate()))
+  await Promise.all([bare, batched, small, large, proxied].map(({ worker }) => worker.terminate()))
   const rows = configs.map((config, i): Row => ({
     name: config.name,
     requestsPerSecond: median(runs[i].map((r) => r.requestsPerSecond)),
@@ -270,7 +292,7 @@ async function main(): Promise<void> {
   const caFile = process.env.NODE_EXTRA_CA_CERTS
   const withoutCa = caFile ? await spawns(Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_EXTRA_CA_CERTS'))) : undefined
 
-  const [bareGet, barePost, batchedGet, batchedPost, smallGet, smallPost, largeGet, largePost] = rows
+  const [bareGet, barePost, batchedGet, batchedPost, smallGet, smallPost, largeGet, largePost, proxyGet, proxyPost] = rows
   const ratio = (a: Row, b: Row) => a.requestsPerSecond / b.requestsPerSecond
   console.table(
     rows.map((row, i) => ({
@@ -279,7 +301,8 @@ async function main(): Promise<void> {
       'p50 ms': row.p50Ms,
       'p99 ms': row.p99Ms,
       'worst p99 ms': row.worstP99Ms,
-      'vs bare': ratio(row, i % 2 === 0 ? bareGet : barePost).toFixed(2),
+      // The proxy's rows are set beside the server they forward to, not the bare one.
+      'vs bare': i >= 8 ? `${ratio(row, i % 2 === 0 ? smallGet : smallPost).toFixed(2)} of direct` : ratio(row, i % 2 === 0 ? bareGet : barePost).toFixed(2),
       'busy µs/req': row.busyUs.toFixed(0),
       'rounds req/s': runs[i].map((r) => Math.round(r.requestsPerSecond)).join(' '),
       'non-2xx': row.non2xx,
@@ -293,6 +316,8 @@ async function main(): Promise<void> {
   const largeVsSmallPost = ratio(largePost, smallPost)
   const spawnMedian = median(mockSpawns)
   const mockP99 = Math.max(smallGet.p99Ms, smallPost.p99Ms, largeGet.p99Ms, largePost.p99Ms)
+  const proxyAddedGet = proxyGet.p99Ms - smallGet.p99Ms
+  const proxyAddedPost = proxyPost.p99Ms - smallPost.p99Ms
   const mark = (ok: boolean) => (ok ? 'ok  ' : 'MISS')
   const ms = (n: number) => `${n.toFixed(0)} ms`
   console.log(
@@ -317,6 +342,7 @@ async function main(): Promise<void> {
       `  ${mark(spawnMedian <= TARGETS.spawnMs)} spawn to first answer <= ${TARGETS.spawnMs} ms: ${ms(spawnMedian)}`,
       `  ${mark(spawnMedian / median(bareSpawns) <= TARGETS.spawnVsBare)} spawn to first answer <= ${TARGETS.spawnVsBare.toFixed(2)}x bare (150 ms where bare took 90 ms): ${(spawnMedian / median(bareSpawns)).toFixed(2)}x`,
       `  ${mark(mockP99 < TARGETS.p99Ms)} p99 < ${TARGETS.p99Ms} ms at ${CONNECTIONS} connections (median of rounds, worst endpoint): ${mockP99} ms`,
+      `  ${mark(Math.max(proxyAddedGet, proxyAddedPost) <= TARGETS.proxyAddedP99Ms)} relay-mock proxy adds <= ${TARGETS.proxyAddedP99Ms} ms to the p99 of the server behind it at ${CONNECTIONS} connections: GET ${proxyGet.p99Ms} ms against ${smallGet.p99Ms} ms direct (+${proxyAddedGet}), POST ${proxyPost.p99Ms} ms against ${smallPost.p99Ms} ms (+${proxyAddedPost})`,
     ].join('\n'),
   )
   if (json) {

@@ -199,6 +199,26 @@ export const scenarioName: Check<string> = {
   },
 }
 
+/**
+ * The base URL of a real service: http:// or https://, with a host, no query or fragment.
+ * @example upstreamUrl.parse('https://staging.example.com/api') // 'https://staging.example.com/api'
+ */
+export const upstreamUrl: Check<string> = {
+  expected: 'the base URL of the real service, http:// or https://, such as https://staging.example.com',
+  parse(text) {
+    let url: URL
+    try {
+      url = new URL(text.trim())
+    } catch {
+      refuse('is not a URL')
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') refuse(`is not an http:// or https:// URL`)
+    if (url.search || url.hash) refuse('has a query or a fragment')
+    if (url.username || url.password) refuse('carries credentials (the client sends its own token)')
+    return text.trim()
+  },
+}
+
 /** Text checked against a list once the list is loaded (a case id): anything but blank here. */
 export const text: Check<string> = {
   expected: 'a value that is not blank',

@@ -8,12 +8,13 @@ import { caseCommand } from './commands/case.js'
 import { compareCommand } from './commands/compare.js'
 import { conformCommand } from './commands/conform.js'
 import { demoCommand } from './commands/demo.js'
+import { proxyCommand } from './commands/proxy.js'
 import { scenariosCommand } from './commands/scenarios.js'
 import { serveCommand } from './commands/serve.js'
 import { checkSwitches, failHandler } from './usage.js'
 
 const args = hideBin(process.argv)
-const commands = ['serve', 'conform', 'case', 'compare', 'demo', 'scenarios', 'assumptions']
+const commands = ['serve', 'proxy', 'conform', 'case', 'compare', 'demo', 'scenarios', 'assumptions']
 
 const cli: Argv = yargs(args)
   .scriptName('relay-mock')
@@ -22,6 +23,7 @@ const cli: Argv = yargs(args)
   // Values stay as typed, so that a refusal shows "abc" (not NaN) and each check reads its own numbers.
   .parserConfiguration({ 'parse-numbers': false, 'parse-positional-numbers': false })
   .command(serveCommand)
+  .command(proxyCommand)
   .command(conformCommand)
   .command(caseCommand)
   .command(compareCommand)

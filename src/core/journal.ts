@@ -46,6 +46,18 @@ export interface JournalEntry {
   auth: AuthVerdict
   /** The fault this request met, when one was armed for it (see FAULT_KINDS). */
   fault?: FaultRecord
+  /** `relay-mock proxy` only: the upstream's part in the answer (its status, or what went wrong on the way). */
+  upstream?: UpstreamNote
+}
+
+/** What the journal keeps of the upstream's part in a proxied answer. */
+export interface UpstreamNote {
+  /** The upstream's status; null when it gave none (trouble) or was not asked (a fault that forwards nothing, a refusal of the proxy's own). */
+  status: number | null
+  /** What went wrong on the way, when something did: its kind (see UPSTREAM_TROUBLES) and the transport's words. */
+  trouble?: { kind: string; detail: string }
+  /** How long the upstream took to answer whole. */
+  durationMs?: number
 }
 
 /** What the mock makes of a request's Authorization header. */

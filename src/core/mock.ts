@@ -22,7 +22,7 @@ export { RelayMockError } from './errors.js'
  * const answer = await mock.handle({ method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: 'Bearer relay-mock-token' } })
  */
 export async function createRelayService(options: RelayServiceOptions = {}): Promise<RelayService> {
-  const { extensions: mounted = [], scenarios: ownScenarios = [], seedCache, variants, ...rest } = options
+  const { extensions: mounted = [], scenarios: ownScenarios = [], seedCache, variants, upstream, ...rest } = options
   const read = variants === undefined ? undefined : toVariants(variants)
   const settings: RelayServiceSettings = { ...MOCK_DEFAULTS, ...withoutUndefined(rest), variants: read && Object.keys(read).length > 0 ? read : undefined }
   const scenarios = createScenarios({ settings, own: ownScenarios, seedCache })
@@ -37,12 +37,13 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
     },
   })
   const extensions = createExtensions({ settings, worlds })
-  const { answer, handle, preflight } = createPipeline({ settings, worlds, journal, extensions })
+  const { answer, handle, preflight } = createPipeline({ settings, worlds, journal, extensions, upstream })
 
   for (const token of settings.tokens) await worlds.add({ token })
 
   const mock: RelayService = {
     settings,
+    ...(upstream ? { upstream: upstream.baseUrl } : {}),
     worlds: worlds.byToken as ReadonlyMap<string, World>,
     get world(): World {
       return worlds.first()

@@ -9,6 +9,7 @@ import type { AuthVerdict, Journal } from './journal.js'
 import { maskAuthorization } from './mask.js'
 import { toProblem, toValidationProblem, type Reply } from './problems.js'
 import { header, parseBearer, parseQueryOnce, pendingBodyRefusal, readJsonBody, resolveRoute, SERVICE_TABLE } from './protocol.js'
+import { askUpstream, UPSTREAM_SCENARIO, type Proxied, type Upstream } from './proxy.js'
 import { createRecorder, type Arrival } from './recorder.js'
 import { CONTINUE, textOf, toResponse } from './response.js'
 import type { Route } from './route.js'
@@ -24,10 +25,11 @@ import type { Worlds } from './worlds.js'
  * const pipeline = createPipeline({ settings, worlds, journal, extensions })
  * const answer = pipeline.answer({ method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: 'Bearer relay-mock-token' } })
  */
-export function createPipeline({ settings, worlds, journal, extensions }: { settings: RelayServiceSettings; worlds: Worlds; journal: Journal; extensions: Extensions }): Pick<RelayService, 'answer' | 'handle' | 'preflight'> {
+export function createPipeline({ settings, worlds, journal, extensions, upstream }: { settings: RelayServiceSettings; worlds: Worlds; journal: Journal; extensions: Extensions; upstream?: Upstream }): Pick<RelayService, 'answer' | 'handle' | 'preflight'> {
   const byToken = worlds.byToken
   const { isExtensionPath } = extensions
   const record = createRecorder({ settings, journal, worlds, extensions: extensions.mounted })
+  const worldOf = upstream ? createWorldsOnSight(worlds) : undefined
 
   /** Answers one request, as a promise: `answer` (the pipeline every transport calls) for callers that await. Never rejects. */
   async function handle(request: RelayRequest): Promise<RelayResponse> {
@@ -60,6 +62,8 @@ export function createPipeline({ settings, worlds, journal, extensions }: { sett
     if (isExtensionPath(path)) return extensions.answer(request, path, search)
 
     const arrival: Arrival = { request, started, arrivedMs, path, search, query: parseQueryOnce(search), world: request.world, auth: 'missing', route: undefined, parsedBody: undefined, bodyError: undefined }
+    // A proxy asks the upstream where the mock asks its handler; a body always may come (the upstream decides).
+    if (upstream) return request.bodyPending ? CONTINUE : proxied(arrival, upstream, worldOf!)
     let ran: Ran | Promise<Ran> | undefined
     try {
       ran = decide(arrival, byToken, settings.bodyLimit)
@@ -81,6 +85,15 @@ export function createPipeline({ settings, worlds, journal, extensions }: { sett
     return record(arrival, reply, fault, text)
   }
 
+  /** The proxy's path: ask the upstream, then wait, record and answer as the mock does; observers hear of it with the upstream's answer. */
+  function proxied(arrival: Arrival, to: Upstream, worldFor: (token: string) => Promise<World | undefined>): Promise<RelayResponse> {
+    const asked: Promise<Proxied> = askUpstream(arrival, to, worldFor, settings.bodyLimit).catch((error: unknown) => ({ reply: pipelineFailed(error) }))
+    return asked.then((settled) => {
+      if (to.observe) arrival.onRecorded = (entry) => to.observe!({ entry, upstream: settled.upstream })
+      return finish(arrival, settled)
+    })
+  }
+
   return {
     handle,
     answer,
@@ -92,6 +105,29 @@ export function createPipeline({ settings, worlds, journal, extensions }: { sett
 function varied(variants: Variants, arrival: Arrival, ran: Ran): Ran {
   const reply = varyReply(variants, ran.reply, { route: arrival.route, path: arrival.path })
   return reply === ran.reply ? ran : { reply, ...(ran.fault ? { fault: ran.fault } : {}) }
+}
+
+/**
+ * The world of a token on first sight, for a proxy: a real token is not one the service was started
+ * with, so each gets a world of its own the first time it comes (reaching only its own traffic, as on
+ * `serve`), with no records of its own. Undefined for a token no world can have.
+ */
+function createWorldsOnSight(worlds: Worlds): (token: string) => Promise<World | undefined> {
+  const pending = new Map<string, Promise<World | undefined>>()
+  return (token) => {
+    const known = worlds.byToken.get(token)
+    if (known) return Promise.resolve(known)
+    let made = pending.get(token)
+    if (!made) {
+      made = worlds.add({ token, scenario: UPSTREAM_SCENARIO }).then(
+        (world) => world,
+        () => undefined,
+      )
+      pending.set(token, made)
+      void made.then(() => pending.delete(token))
+    }
+    return made
+  }
 }
 
 /**

@@ -22,7 +22,9 @@ const TYPES: Record<number, string> = {
   415: 'unsupported-media-type',
   422: 'invalid-request',
   500: 'mock-failure',
+  502: 'upstream-failed',
   503: 'service-unavailable',
+  504: 'upstream-timeout',
 }
 
 /**

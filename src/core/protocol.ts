@@ -119,6 +119,39 @@ export function header(headers: Headers | undefined, name: string): string | und
 }
 
 
+/**
+ * The hop-by-hop headers of RFC 9110 7.6.1 (and the ones older proxies still send): they describe one
+ * connection, so a proxy never forwards them; the names a `Connection` header lists are dropped too.
+ */
+export const HOP_BY_HOP: ReadonlySet<string> = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'proxy-authorization',
+  'proxy-authenticate',
+])
+
+/**
+ * The headers a proxy forwards: every one but the hop-by-hop ones and those `Connection` names, and
+ * none of `drop` (the proxy sets `host`, `content-length` and the like itself).
+ * @example endToEnd({ connection: 'close, x-trace', 'x-trace': '1', accept: '*\/*' }) // { accept: '*\/*' }
+ */
+export function endToEnd(headers: Headers, drop: ReadonlySet<string> = new Set()): Record<string, string | string[]> {
+  const named = new Set((header(headers, 'connection') ?? '').split(',').map((name) => name.trim().toLowerCase()).filter(Boolean))
+  const out: Record<string, string | string[]> = {}
+  for (const name in headers) {
+    const value = headers[name]
+    const lower = name.toLowerCase()
+    if (value === undefined || HOP_BY_HOP.has(lower) || named.has(lower) || drop.has(lower)) continue
+    out[lower] = value
+  }
+  return out
+}
+
 /** The service's own route table, compiled once. */
 export const SERVICE_TABLE: ReadonlyArray<CompiledRoute> = compileRoutes(serviceRoutes)
 

@@ -6,7 +6,7 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import { isoOf } from './clock.js'
 import { FAULT_KINDS, type ArmedFault, type TransportFault } from './faults.js'
-import { tell, type AuthVerdict, type Journal, type JournalEntry } from './journal.js'
+import { tell, type AuthVerdict, type Journal, type JournalEntry, type UpstreamNote } from './journal.js'
 import { maskHeader, maskHeaders, maskQuery, maskSearch, SECRET_HEADERS } from './mask.js'
 import type { Reply } from './problems.js'
 import { bodyVerdict, header, utf8Bytes } from './protocol.js'
@@ -35,6 +35,10 @@ export interface Arrival {
   route: Route<any, any> | undefined
   parsedBody: unknown
   bodyError: string | undefined
+  /** Set by the proxy (`relay-mock proxy`): the upstream's part. Its answer's headers are then passed as they came. */
+  upstream?: UpstreamNote
+  /** Told of the entry once it is recorded (the proxy's observers). */
+  onRecorded?(entry: JournalEntry): void
 }
 
 /**
@@ -65,8 +69,10 @@ export function createRecorder({ settings, journal, worlds, extensions }: { sett
     const transport = fault && isTransportFault(fault.kind) ? fault.kind : undefined
     let text = replyText
     // Most answers have no headers of their own: they share one object rather than each keep a copy in the journal.
-    let headers: Record<string, string> = reply.body === undefined ? { ...reply.headers } : reply.headers ? { ...JSON_HEADERS, ...reply.headers } : JSON_HEADERS
-    if (request.method === 'HEAD') ({ headers, text } = withoutBody({ status: reply.status, headers, text }))
+    // A proxied answer's headers are the upstream's (or the proxy's problem's), as they came.
+    const proxied = arrival.upstream !== undefined
+    let headers: Record<string, string> = reply.body === undefined || proxied ? { ...reply.headers } : reply.headers ? { ...JSON_HEADERS, ...reply.headers } : JSON_HEADERS
+    if (request.method === 'HEAD' && !proxied) ({ headers, text } = withoutBody({ status: reply.status, headers, text }))
     const kept = journalBody(request.body, settings.journalBodyBytes)
     if (kept?.bodyTruncated) parsedBody = undefined
     const requestHeaders = journalHeaders(last, request.headers)
@@ -83,12 +89,14 @@ export function createRecorder({ settings, journal, worlds, extensions }: { sett
       auth: arrival.auth,
     }
     if (fault) entry.fault = { kind: fault.kind, mode: fault.mode, applied: FAULT_KINDS[fault.kind].applied }
+    if (arrival.upstream) entry.upstream = arrival.upstream
     // What the entry holds, about: its texts (the parsed body is as large as the text it came from).
     const size = ENTRY_OVERHEAD + path.length + 2 * search.length + requestHeaders.bytes + 2 * (kept?.bodyText?.length ?? 0) + text.length
     journal.record(entry, size)
     const owner = world && byToken.get(world.token) === world ? world : undefined
     owner?.journal.record(entry, size)
     for (const extension of extensions) tell('a dev tool', entry, extension.onRecord, owner)
+    arrival.onRecorded?.(entry)
     if (!transport) return { status: reply.status, headers, text }
     const answer: RelayResponse = { status: reply.status, headers, text, fault: transport }
     if (transport === 'hang') answer.onClosed = () => void (entry.durationMs = Math.round((performance.now() - started) * 1000) / 1000)

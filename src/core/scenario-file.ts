@@ -6,7 +6,7 @@ import { isValidKennitala } from './kennitala.js'
 import { toValidationProblem } from './problems.js'
 import { FAULT_KINDS, FAULT_STEPS, toArmedFault, type FaultKind } from './faults.js'
 import { defineScenario, SIMPLE_PAYMENT_BEHAVIOURS, type Scenario, type Visit } from './scenario.js'
-import { amountValue, country, date, kennitala, plate, timestamp, type FieldError } from './schemas.js'
+import { amountValue, country, date, kennitala, paymentStatus, plate, timestamp, uuid, type FieldError } from './schemas.js'
 import { normalizePlate } from './store.js'
 
 const faultRoutes: string[] = [...Object.values(FAULT_STEPS), ...Object.keys(FAULT_STEPS)]
@@ -28,6 +28,7 @@ const companyEntry = z
   .object({
     name: z.string().min(1, { error: 'is empty' }).meta({ description: "the company's name, e.g. Glansi Bílaleiga ehf." }),
     kennitala,
+    id: uuid.optional().meta({ description: "the company's id (default: one made from the world's seed); relay-mock proxy --record keeps the real service's" }),
   })
   .strict()
 
@@ -38,6 +39,20 @@ const vehicleEntry = z
     company: kennitala.optional().meta({ description: "the kennitala of one of the file's companies: the vehicle's custodian (leave it out for a vehicle no company holds)" }),
     acquiredOn: date.optional().meta({ description: 'the date the company took the vehicle, YYYY-MM-DD (needed with company)' }),
     active: z.boolean().optional().meta({ description: 'true or false (default true): GET /vehicles lists only active vehicles' }),
+    id: uuid.optional().meta({ description: "the vehicle's id (default: one made from the world's seed)" }),
+    custodianId: uuid.optional().meta({ description: "the id of the custodian record linking it to its company (default: one made from the world's seed)" }),
+  })
+  .strict()
+
+/** A payment already recorded in the world, for one of the file's vehicles (what relay-mock proxy --record saw). */
+const paymentEntry = z
+  .object({
+    id: uuid.optional().meta({ description: "the payment's id (default: one made from the world's seed)" }),
+    plate: plate.meta({ description: "the plate of one of the file's vehicles: the payment's vehicle" }),
+    amount: amountValue,
+    startedOn: timestamp,
+    endedOn: timestamp,
+    status: paymentStatus.optional(),
   })
   .strict()
 
@@ -71,8 +86,14 @@ export const scenarioFile = z
       .optional()
       .meta({ description: `how POST /payment answers: ${SIMPLE_PAYMENT_BEHAVIOURS.join(', ')} (default accept)` }),
     faults: z.array(faultEntry).optional().meta({ description: 'a list of { route, kind, mode? }' }),
-    companies: z.array(companyEntry).optional().meta({ description: 'a list of { name, kennitala }' }),
+    location: z
+      .object({ id: uuid, name: z.string().min(1, { error: 'is empty' }) })
+      .strict()
+      .optional()
+      .meta({ description: "the location of the world's token: { id, name } (default: a generated one); its id is the locationId payments send" }),
+    companies: z.array(companyEntry).optional().meta({ description: 'a list of { name, kennitala, id? }' }),
     vehicles: z.array(vehicleEntry).optional().meta({ description: 'a list of { plate, country?, company?, acquiredOn?, active? }' }),
+    payments: z.array(paymentEntry).optional().meta({ description: 'a list of { plate, amount, startedOn, endedOn, status?, id? }: payments already in the world' }),
     visit: visitEntry.meta({ description: 'the visit: { plate, ownerKennitala, registrationDate?, visitStart?, visitEnd?, amount? }' }),
   })
   .strict()
@@ -89,6 +110,11 @@ export const scenarioFile = z
         ctx.addIssue({ code: 'custom', path: ['vehicles', i, 'company'], input: vehicle.company, message: 'is not the kennitala of any of the companies' })
       }
       if (vehicle.acquiredOn === undefined) ctx.addIssue({ code: 'custom', path: ['vehicles', i, 'acquiredOn'], input: undefined, message: 'is missing' })
+    })
+    file.payments?.forEach((payment, i) => {
+      if (!vehicles.some((v) => normalizePlate(v.plate) === normalizePlate(payment.plate))) {
+        ctx.addIssue({ code: 'custom', path: ['payments', i, 'plate'], input: payment.plate, message: 'is not the plate of any of the vehicles' })
+      }
     })
     if (file.visit.registrationDate === undefined && ownersVehicle(file) === undefined) {
       ctx.addIssue({ code: 'custom', path: ['visit', 'registrationDate'], input: undefined, message: 'is missing' })
@@ -138,18 +164,32 @@ export function toScenario(file: ScenarioFile): Scenario {
 
       // The file's companies come first: they are the ones a person looks for in `serve`'s list.
       const companyIds = new Map<string, string>()
+      if (file.location) data.locations.unshift({ ...file.location })
       const own = companies.map((company) => {
-        const id = random.uuid()
+        const id = company.id ?? random.uuid()
         companyIds.set(company.kennitala, id)
         return { id, name: company.name, kennitala: company.kennitala }
       })
       data.rentalCompanies.unshift(...own)
       for (const entry of vehicles) {
-        const vehicle = { id: random.uuid(), plate: entry.plate, country: entry.country ?? 'is', active: entry.active ?? true }
+        const vehicle = { id: entry.id ?? random.uuid(), plate: entry.plate, country: entry.country ?? 'is', active: entry.active ?? true }
         data.vehicles.push(vehicle)
         if (entry.company !== undefined) {
-          data.custodians.push({ id: random.uuid(), vehicleId: vehicle.id, rentalCompanyId: companyIds.get(entry.company)!, acquiredOn: `${entry.acquiredOn} 00:00:00` })
+          data.custodians.push({ id: entry.custodianId ?? random.uuid(), vehicleId: vehicle.id, rentalCompanyId: companyIds.get(entry.company)!, acquiredOn: `${entry.acquiredOn} 00:00:00` })
         }
+      }
+      for (const payment of file.payments ?? []) {
+        const vehicle = data.vehicles.find((v) => normalizePlate(v.plate) === normalizePlate(payment.plate))!
+        data.payments.push({
+          id: payment.id ?? random.uuid(),
+          locationId: data.locations[0].id,
+          vehicleId: vehicle.id,
+          amount: { amount: payment.amount, currency: 'ISK' },
+          startedOn: payment.startedOn,
+          endedOn: payment.endedOn,
+          status: payment.status ?? 'new',
+          via: 'advanced',
+        })
       }
       const { visit } = file
       return {

@@ -4,6 +4,7 @@
 // from each of them so that none imports another in a circle.
 import type { ArmedFault, TransportFault } from './faults.js'
 import type { Journal, JournalEntry } from './journal.js'
+import type { Upstream } from './upstream.js'
 import type { Route } from './route.js'
 import type { Scenario } from './scenario.js'
 import type { SeededWorld } from './seed.js'
@@ -64,6 +65,12 @@ export interface RelayServiceOptions {
    * a start reads a world instead of seeding it. Default none: every world is seeded.
    */
   seedCache?: SeedCache
+  /**
+   * Forward the service's requests to a real service instead of answering them (`relay-mock proxy`):
+   * route, token → world, faults, the journal and the dev tools work as before; the answer is the
+   * upstream's. A token the service has not seen gets a world of its own. Default none: the mock answers.
+   */
+  upstream?: Upstream
 }
 
 /**
@@ -78,7 +85,7 @@ export interface SeedCache {
 }
 
 /** The settings a service runs with: its options over MOCK_DEFAULTS. */
-export type RelayServiceSettings = Required<Omit<RelayServiceOptions, 'extensions' | 'scenarios' | 'adminToken' | 'seedCache' | 'variants'>> & {
+export type RelayServiceSettings = Required<Omit<RelayServiceOptions, 'extensions' | 'scenarios' | 'adminToken' | 'seedCache' | 'variants' | 'upstream'>> & {
   adminToken?: string
   /** The variants of every world made without its own, read (see variants.ts); undefined when none. */
   variants: Variants | undefined
@@ -153,6 +160,8 @@ export interface RelayResponse {
 /** The mock service: its worlds by token, its journal, and the pipeline behind every transport. */
 export interface RelayService {
   settings: RelayServiceSettings
+  /** The real service's base URL when this service forwards to one (`relay-mock proxy`); undefined when it answers itself. */
+  readonly upstream?: string
   /** Every world, by token. */
   worlds: ReadonlyMap<string, World>
   /** The first token's world. */

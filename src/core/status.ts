@@ -17,6 +17,7 @@ export const STATUS_TEXT: Record<number, string> = {
   500: 'Internal Server Error',
   502: 'Bad Gateway',
   503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 }
 
 /**

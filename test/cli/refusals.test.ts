@@ -164,7 +164,7 @@ describe.concurrent('an unknown option or command', () => {
 
   it('lists the commands when none is near', async () => {
     const run = await relayMock('frobnicate')
-    expect(run).toMatchObject({ code: 2, stdout: '', stderr: 'relay-mock: Unknown command "frobnicate": expected serve, conform, case, compare, demo, scenarios or assumptions.\n' })
+    expect(run).toMatchObject({ code: 2, stdout: '', stderr: 'relay-mock: Unknown command "frobnicate": expected serve, proxy, conform, case, compare, demo, scenarios or assumptions.\n' })
   })
 
   it('refuses a stray argument after a command', async () => {

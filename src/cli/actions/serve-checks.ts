@@ -46,7 +46,7 @@ export async function checkServe(args: Pick<ServeOptions, 'scenario' | 'host' | 
  * resolves, is an address of this machine and has the port free is known only by trying, and trying
  * now costs nothing while the world (seconds for a large fleet) is not built yet.
  */
-async function tryListening(host: string, port: number): Promise<void> {
+export async function tryListening(host: string, port: number): Promise<void> {
   try {
     await reservePort(host, port)
   } catch (error) {

@@ -70,6 +70,13 @@
       var url = URL.createObjectURL(blob), link = document.createElement('a'); link.href = url; link.download = a.getAttribute('data-download'); document.body.appendChild(link); link.click(); link.remove(); setTimeout(function(){ URL.revokeObjectURL(url); }, 1000);
     }).catch(function(err){ status.classList.add('error'); status.textContent = 'Failed: ' + err.message; });
   }); });
+  // relay-mock proxy only: the assumptions held against the real service, opened as a page of their own.
+  document.querySelectorAll('a[data-open]').forEach(function(a){ a.addEventListener('click', function(e){
+    e.preventDefault();
+    fetch(api(a.getAttribute('href')), { headers: headers({ accept: 'text/html' }) }).then(function(r){ if (!r.ok) throw new Error('HTTP ' + r.status); return r.text(); }).then(function(text){
+      window.open(URL.createObjectURL(new Blob([text], { type: 'text/html' })), '_blank');
+    }).catch(function(err){ status.classList.add('error'); status.textContent = 'Failed: ' + err.message; });
+  }); });
   var status = document.getElementById('action-status');
   function act(method, path, body, done){
     status.classList.remove('error'); status.textContent = 'Working…';

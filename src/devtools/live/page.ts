@@ -314,7 +314,7 @@ export function toLivePage(view: LiveView): string {
 <div class="visits-head">
 <h1 id="visits-h">Visits</h1>
 <p id="counts" class="counts"></p>
-<p class="links"><a href="journal.har" id="har-link" data-download="relay-mock-journal.har">Download the journal as HAR</a> · <a href="visits" id="visits-link" data-download="relay-mock-visits.json">Verdicts as JSON</a></p>
+<p class="links"><a href="journal.har" id="har-link" data-download="relay-mock-journal.har">Download the journal as HAR</a> · <a href="visits" id="visits-link" data-download="relay-mock-visits.json">Verdicts as JSON</a>${mock.upstream ? html` · <a href="assumptions" id="assumptions-link" data-open="assumptions">Assumptions against ${mock.upstream}</a>` : ''}</p>
 </div>
 <p class="explain">Each visit is one paid visit as your system reports it: it starts at <code>GET /rental-companies</code> (advanced flow) or <code>POST /payment</code> (simple flow) and holds every request until the next one starts. It is checked against every rule; those that compare the requests with the visit your system was given (its plate, owner, dates, amount) or with its exit status are <em>not checked</em> here, and say so, so a visit that broke nothing is <em>partial</em>, not passed: <code>relay-mock conform</code> checks them all.</p>
 <p id="announce" class="visually-hidden" role="status" aria-live="polite"></p>

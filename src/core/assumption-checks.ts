@@ -1,0 +1,472 @@
+// The assumption ledger held against a real service's answers: for each assumption, what in an answer
+// confirms or contradicts relay-mock's choice (and which alternative the service made instead), and the
+// answers that depart from the interface itself (findings). Plain data in, verdicts out: `relay-mock
+// proxy` feeds it each upstream answer; the ledger itself is assumptions.ts.
+import type { z } from 'zod'
+import { ASSUMPTIONS, type AssumptionId } from './assumptions.js'
+import { header, KNOWN_SLIPS, parseJsonText, resolveRoute, routeById, SERVICE_TABLE } from './protocol.js'
+import { normalizePlate } from './store.js'
+import { uuid } from './schemas.js'
+import { validate } from './validate.js'
+
+/** One request and the real service's answer to it, as the checks read them. */
+export interface Observed {
+  /** The journal's seq of the request. */
+  seq: number
+  method: string
+  path: string
+  /** The query string as journaled (credentials masked), with its `?`, or ''. */
+  search: string
+  query: Readonly<Record<string, string>>
+  /** The service's endpoint the request named (`POST /vehicles`), or null. */
+  route: string | null
+  /** The request's body as parsed JSON, when it was. */
+  body: unknown
+  /** Why relay-mock could not read the body, when a body it reads was unreadable: its refusal's status and sentence. */
+  bodyError?: { status: 400 | 413 | 415; problem: string }
+  /** Whether the request carried a body at all. */
+  hasBody: boolean
+  /** Whether the request carried a Bearer token at all. */
+  bearer: boolean
+  /** The upstream's answer. */
+  status: number
+  headers: Readonly<Record<string, string | string[] | undefined>>
+  text: string
+}
+
+/** What a world's earlier answers taught: owners the service does not know, links it handed out. */
+export interface Memory {
+  unknownOwners: Set<string>
+  links: Set<string>
+}
+
+/** A check's verdict on one answer. */
+export interface CheckVerdict {
+  status: 'confirmed' | 'contradicted'
+  /** The ledger's alternative the answer matches, when it matches one. */
+  alternative?: string
+  /** What relay-mock would have answered, in a few words. */
+  expected: string
+  /** What came, in a few words. */
+  came: string
+}
+
+/** A check of one assumption: the verdict an answer gives it, or undefined when the answer says nothing of it. */
+export type AssumptionCheck = (observed: Observed, memory: Memory) => CheckVerdict | undefined
+
+/** An assumption traffic cannot show: why not, in one sentence. */
+export interface NotObservable {
+  notObservable: string
+}
+
+/** An answer that departs from the interface itself, whatever relay-mock assumed. */
+export interface Finding {
+  /** What kind of departure: `not-json`, `field-missing`, `field-type`, `id-not-uuid`, `link-form`, `upstream-trouble`, `accepted-invalid`. */
+  kind: string
+  /** Where and what, one sentence; the same departure at the same place has the same message. */
+  message: string
+}
+
+const CREATES = new Set(['POST /vehicles', 'POST /custodians', 'POST /payments'])
+const SIMPLE = 'POST /payment'
+
+const ok = (status: number) => status >= 200 && status < 300
+const location = (o: Observed) => header(o.headers as Record<string, string | string[] | undefined>, 'location')
+const contentType = (o: Observed) => (header(o.headers as Record<string, string | string[] | undefined>, 'content-type') ?? '').toLowerCase()
+
+/** The answer's body as JSON, or undefined when it is empty or not JSON: parsed once per answer, whichever check asks first. */
+function json(o: Observed): unknown {
+  if (o.text === '') return undefined
+  if (parsed.has(o)) return parsed.get(o)
+  const read = parseJsonText(o.text)
+  const value = 'value' in read ? read.value : undefined
+  parsed.set(o, value)
+  return value
+}
+const parsed = new WeakMap<Observed, unknown>()
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+const confirmed = (expected: string, came: string): CheckVerdict => ({ status: 'confirmed', expected, came })
+const contradicted = (expected: string, came: string, alternative?: string): CheckVerdict => ({ status: 'contradicted', expected, came, ...(alternative ? { alternative } : {}) })
+
+/**
+ * Each assumption of the ledger, once: its check, or why traffic cannot show it. A test holds this
+ * table to the ledger, so that an assumption added there without deciding here is caught.
+ */
+export const ASSUMPTION_CHECKS: Record<AssumptionId, AssumptionCheck | NotObservable> = {
+  'create.status'(o) {
+    const simpleSuccess = o.route === SIMPLE && isObject(json(o)) && (json(o) as Record<string, unknown>).id !== undefined
+    if (!o.route || !(CREATES.has(o.route) || simpleSuccess) || !ok(o.status)) return undefined
+    const expected = '201 with Location'
+    const link = location(o)
+    const came = `${o.status} ${link ? `with Location: ${link}` : 'without Location'}`
+    if (o.status === 201 && link) return confirmed(expected, came)
+    if (o.status === 200 && !link) return contradicted(expected, came, '200-no-location')
+    if (o.status === 201 && !link) return contradicted(expected, came, '201-no-location')
+    return contradicted(expected, came)
+  },
+  'invalid.status'(o) {
+    const route = routeById(o.route)
+    if (!route?.body || o.body === undefined || o.status === 401 || o.status === 403 || o.status >= 500 || o.status === 429) return undefined
+    if (validate(route.body, o.body).success) return undefined
+    const expected = '422 (a field the schema refuses)'
+    if (o.status === 422) return confirmed(expected, '422')
+    if (o.status === 400) return contradicted(expected, '400', '400')
+    // Accepting it is a finding of its own (the service takes what relay-mock refuses), not a status.
+    if (ok(o.status)) return undefined
+    return contradicted(expected, String(o.status))
+  },
+  'error.body'(o) {
+    if (!o.route && o.status !== 404 && o.status !== 405) return undefined
+    if (o.status < 400 || o.method === 'HEAD' || o.route === SIMPLE) return undefined
+    const body = json(o)
+    const type = contentType(o)
+    const expected = 'application/problem+json with message'
+    const came = `${type || 'no Content-Type'}${isObject(body) ? ` {${Object.keys(body).join(', ')}}` : body === undefined ? ', not JSON' : ''}`
+    const hasMessage = isObject(body) && typeof body.message === 'string'
+    if (type.startsWith('application/problem+json') && hasMessage) return confirmed(expected, came)
+    if (type.startsWith('application/json') && hasMessage && Object.keys(body).every((key) => key === 'message')) return contradicted(expected, came, 'json-message')
+    return contradicted(expected, came)
+  },
+  'auth.refusal'(o) {
+    if (!o.route) return undefined
+    const refused = o.status === 401 || o.status === 403
+    if (o.bearer && !refused) return undefined
+    const expected = '401 with WWW-Authenticate: Bearer'
+    const challenge = header(o.headers as Record<string, string | string[] | undefined>, 'www-authenticate')
+    const came = `${o.status}${challenge ? ` with WWW-Authenticate: ${challenge}` : ' without WWW-Authenticate'}${o.bearer ? '' : ' (no token sent)'}`
+    if (o.status === 401 && challenge && /^bearer\b/i.test(challenge.trim())) return confirmed(expected, came)
+    if (o.status === 403) return contradicted(expected, came, '403')
+    if (o.status === 401) return contradicted(expected, came, '401-no-challenge')
+    return contradicted(expected, came)
+  },
+  'simple.answer'(o) {
+    const body = json(o)
+    if (o.route !== SIMPLE || !ok(o.status) || !isObject(body) || body.id === undefined) return undefined
+    const expected = 'id, status "new" and message'
+    const came = `{${Object.keys(body).join(', ')}}`
+    if (typeof body.status === 'string' && typeof body.message === 'string') {
+      return body.status === 'new' ? confirmed(expected, came) : contradicted(expected, `${came}, status ${JSON.stringify(body.status)}`, 'status-accepted')
+    }
+    if (Object.keys(body).every((key) => key === 'id')) return contradicted(expected, came, 'id-only')
+    return contradicted(expected, came)
+  },
+  'simple.refusal-status'(o) {
+    const body = json(o)
+    // Only a body the service reads as JSON is refused for its content (a malformed one is a 400 in relay-mock too).
+    if (o.route !== SIMPLE || o.body === undefined || !isObject(body) || body.id !== undefined) return undefined
+    if (o.status === 401 || o.status === 403 || o.status === 429 || o.status >= 500) return undefined
+    const expected = '422 with message, no id'
+    const came = `${o.status} {${Object.keys(body).join(', ')}}`
+    if (o.status === 422) return confirmed(expected, came)
+    if (o.status === 400) return contradicted(expected, came, '400')
+    if (o.status === 200) return contradicted(expected, came, '200')
+    return contradicted(expected, came)
+  },
+  'simple.unknown-owner'(o, memory) {
+    const owner = isObject(o.body) && isObject(o.body.vehicle) ? o.body.vehicle.owner : undefined
+    if (o.route !== SIMPLE || typeof owner !== 'string' || !memory.unknownOwners.has(owner)) return undefined
+    if (o.status === 401 || o.status === 403 || o.status === 429 || o.status >= 500) return undefined
+    const body = json(o)
+    const expected = `refused (no id): ${owner} is no rental company (GET /rental-companies answered [])`
+    if (isObject(body) && body.id !== undefined) return contradicted(expected, `${o.status} with id ${String(body.id)}`, 'accepted')
+    return confirmed(expected, `${o.status} without id`)
+  },
+  'records.extra-fields'(o) {
+    const create = o.route !== null && CREATES.has(o.route) && ok(o.status)
+    if (!create && (o.method !== 'GET' || o.status !== 200)) return undefined
+    const listed = create ? ['id', 'link'] : listedFields(o.route)
+    if (!listed) return undefined
+    const body = json(o)
+    const records = (Array.isArray(body) ? body : [body]).filter(isObject)
+    if (records.length === 0) return undefined
+    const extra = [...new Set(records.flatMap((record) => Object.keys(record).filter((key) => !listed.includes(key))))]
+    const expected = `exactly ${listed.join(', ')}`
+    if (extra.length === 0) return confirmed(expected, `the listed fields (${o.route})`)
+    return contradicted(expected, `more fields: ${extra.join(', ')} (${o.route})`, 'extra')
+  },
+  'links.fetchable'(o, memory) {
+    if (o.method !== 'GET' || !memory.links.has(o.path) || o.status === 401 || o.status === 403 || o.status === 429 || o.status >= 500) return undefined
+    const expected = `GET ${o.path} answers the record`
+    if (o.status === 200) return confirmed(expected, '200')
+    if (o.status === 404 || o.status === 405 || o.status === 410) return contradicted(expected, String(o.status), 'not-fetchable')
+    return contradicted(expected, String(o.status))
+  },
+  'slip.path'(o) {
+    if (o.path !== '/rental-comapnies' || o.status === 401 || o.status === 403 || o.status === 429 || o.status >= 500) return undefined
+    const expected = '404'
+    if (o.status === 404) return confirmed(expected, '404')
+    if (ok(o.status)) return contradicted(expected, String(o.status), 'served')
+    return contradicted(expected, String(o.status))
+  },
+  'slip.method'(o) {
+    if (o.method !== 'GET' || o.path !== '/payment' || o.status === 401 || o.status === 403 || o.status === 429 || o.status >= 500) return undefined
+    const expected = '405'
+    if (o.status === 405) return confirmed(expected, '405')
+    if (o.status === 404) return contradicted(expected, '404', '404')
+    if (ok(o.status) && o.hasBody) return contradicted(expected, `${o.status} (served with its body)`, 'get-with-body')
+    return contradicted(expected, String(o.status))
+  },
+  'request.refusals'(o) {
+    // A path or method the service lacks (the slips have assumptions of their own), or a body it cannot read.
+    if (o.status === 401 || o.status === 403 || o.status === 429 || o.status >= 500) return undefined
+    const slip = KNOWN_SLIPS.some((known) => known.path === o.path && (known.method === undefined || known.method === o.method))
+    let expected: number | undefined
+    if (!o.route && !slip) {
+      const found = resolveRoute(SERVICE_TABLE, o.method, o.path)
+      if ('reply' in found && (found.reply.status === 404 || found.reply.status === 405)) expected = found.reply.status
+    } else if (o.route && o.bodyError !== undefined) {
+      expected = o.bodyError.status
+    }
+    if (expected === undefined) return undefined
+    const what = `${expected}`
+    if (o.status === expected) return confirmed(what, String(o.status))
+    if (o.status === 400) return contradicted(what, '400', '400-all')
+    if (ok(o.status) && o.bodyError !== undefined) return contradicted(what, `${o.status} (the body was read anyway)`, o.bodyError.status === 415 ? 'json-without-content-type' : undefined)
+    return contradicted(what, String(o.status))
+  },
+  'http.head'(o) {
+    if (o.method !== 'HEAD' || !o.route || o.status === 401 || o.status === 403 || o.status === 429 || o.status >= 500) return undefined
+    const expected = "GET's status and headers, no body"
+    if (o.status === 405) return contradicted(expected, '405', '405')
+    return confirmed(expected, String(o.status))
+  },
+  'http.options'(o) {
+    if (o.method !== 'OPTIONS' || !('route' in resolveRoute(SERVICE_TABLE, 'GET', o.path) || 'route' in resolveRoute(SERVICE_TABLE, 'POST', o.path))) return undefined
+    if (o.status === 429 || o.status >= 500) return undefined
+    const allow = header(o.headers as Record<string, string | string[] | undefined>, 'allow')
+    const expected = '204 with Allow'
+    const came = `${o.status}${allow ? ` with Allow: ${allow}` : ''}`
+    if (ok(o.status) && allow) return confirmed(expected, came)
+    if (o.status === 405) return contradicted(expected, came, '405')
+    return contradicted(expected, came)
+  },
+  'http.expect-continue': { notObservable: 'relay-mock proxy answers 100 Continue itself and forwards the whole request, so the upstream never sees Expect.' },
+  'request.check-order'(o) {
+    const route = routeById(o.route)
+    if (o.bearer || !route?.body) return undefined
+    const badBody = o.bodyError !== undefined || (o.body !== undefined && !validate(route.body, o.body).success)
+    if (!badBody || o.status === 429 || o.status >= 500) return undefined
+    const expected = '401 (the token is checked before the body)'
+    if (o.status === 401 || o.status === 403) return confirmed(expected, String(o.status))
+    if (o.status === 400 || o.status === 413 || o.status === 415 || o.status === 422) return contradicted(expected, `${o.status} (the body before the token)`, 'body-first')
+    return contradicted(expected, String(o.status))
+  },
+  'http.get-body'(o) {
+    if (o.method !== 'GET' || !o.hasBody || !o.route || o.status === 401 || o.status === 403 || o.status === 429 || o.status >= 500) return undefined
+    const expected = 'the body ignored: answered as without it'
+    if (o.status === 400 || o.status === 415 || o.status === 413) return contradicted(expected, String(o.status), 'refused')
+    return confirmed(expected, String(o.status))
+  },
+  'time.zone': { notObservable: "Timestamps go from the client to the service; how the service reads their zone does not show in its answers." },
+  'custodian.acquired-on': { notObservable: 'A refused custodian does not say in a form relay-mock can read whether acquiredOn was the reason (its ids may name nothing too).' },
+  'amount.unit': { notObservable: "The unit is what an amount means; the service's answers carry no unit." },
+  'vehicle.country'(o) {
+    const country = isObject(o.body) ? o.body.country : undefined
+    if (o.route !== 'POST /vehicles' || typeof country !== 'string' || country === 'is' || !/^[a-z]{2}$/.test(country)) return undefined
+    if (o.status === 401 || o.status === 403 || o.status === 429 || o.status >= 500) return undefined
+    const expected = `${country} accepted (any lower-case two-letter code)`
+    if (ok(o.status)) return confirmed(expected, String(o.status))
+    if (o.status === 400 || o.status === 422) return contradicted(expected, String(o.status), 'is-only')
+    return undefined
+  },
+  'kennitala.format'(o) {
+    const kennitala = o.query.kennitala
+    if (o.route !== 'GET /rental-companies' || !kennitala || !/^\d{6}-\d{4}$/.test(kennitala)) return undefined
+    if (o.status === 401 || o.status === 403 || o.status === 429 || o.status >= 500) return undefined
+    const expected = '422: a kennitala is ten digits, no hyphen'
+    const body = json(o)
+    if (o.status === 422 || o.status === 400) return confirmed(expected, String(o.status))
+    if (o.status === 200 && Array.isArray(body) && body.length > 0) return contradicted(expected, `200 with ${body.length} companies`, 'hyphen')
+    return undefined
+  },
+  'plate.format'(o) {
+    const asked = o.query.plate
+    const body = json(o)
+    if (o.route !== 'GET /vehicles' || o.status !== 200 || !asked || !Array.isArray(body)) return undefined
+    // Seen only when the service matched a plate written otherwise (case, spaces, hyphens).
+    const otherwise = body.find((item) => isObject(item) && typeof item.plate === 'string' && item.plate !== asked && normalizePlate(item.plate) === normalizePlate(asked))
+    if (!otherwise) return undefined
+    return confirmed('plates matched without regard to case, spaces or hyphens', `${JSON.stringify(asked)} found ${JSON.stringify((otherwise as { plate: string }).plate)}`)
+  },
+  'location.id': { notObservable: "The proxy does not know the location's id, and a refused payment does not say in a form relay-mock can read that the location was the reason." },
+  'vehicles.several'(o) {
+    const body = json(o)
+    if (o.route !== 'GET /vehicles' || o.status !== 200 || !Array.isArray(body) || body.length < 2) return undefined
+    return confirmed('several active vehicles may share a plate', `${body.length} vehicles for ${JSON.stringify(o.query.plate ?? '')}`)
+  },
+  'query.extra'(o) {
+    const documented = o.route === 'GET /rental-companies' ? 'kennitala' : o.route === 'GET /vehicles' ? 'plate' : undefined
+    if (!documented || o.status === 401 || o.status === 403 || o.status === 429 || o.status >= 500) return undefined
+    const extra = Object.keys(o.query).filter((name) => name !== documented)
+    if (extra.length === 0 || !o.query[documented]) return undefined
+    const expected = `extra parameters ignored (${extra.join(', ')})`
+    if (o.status === 400) return contradicted(expected, '400', 'refused')
+    if (ok(o.status)) return confirmed(expected, String(o.status))
+    return undefined
+  },
+  'lists.paging'(o) {
+    const body = json(o)
+    if ((o.route !== 'GET /rental-companies' && o.route !== 'GET /vehicles') || o.status !== 200) return undefined
+    const pagingHeader = ['link', 'x-next-page', 'x-total-count'].find((name) => header(o.headers as Record<string, string | string[] | undefined>, name) !== undefined)
+    const expected = 'a JSON array of every match, no paging'
+    if (pagingHeader) return contradicted(expected, `paged (${pagingHeader} header)`, 'paged')
+    if (isObject(body) && ('next' in body || 'items' in body || 'data' in body)) return contradicted(expected, `an object {${Object.keys(body).join(', ')}}`, 'paged')
+    return Array.isArray(body) ? confirmed(expected, `an array of ${body.length}`) : undefined
+  },
+}
+
+/**
+ * What an answer teaches about later ones in its world: an owner the service does not know (an empty
+ * GET /rental-companies), and each link a create handed out (its `link` and `Location`).
+ */
+export function learn(o: Observed, memory: Memory): void {
+  const body = json(o)
+  if (o.route === 'GET /rental-companies' && o.status === 200 && Array.isArray(body) && o.query.kennitala) {
+    if (body.length === 0) remember(memory.unknownOwners, o.query.kennitala)
+    else memory.unknownOwners.delete(o.query.kennitala)
+  }
+  if (o.route && CREATES.has(o.route) && ok(o.status)) {
+    if (isObject(body) && typeof body.link === 'string') remember(memory.links, body.link)
+    const link = location(o)
+    if (link?.startsWith('/')) remember(memory.links, link)
+  }
+}
+
+/** At most this many owners and links are remembered per world: memory stays bounded. */
+const MEMORY_MAX = 1000
+
+function remember(set: Set<string>, value: string): void {
+  if (set.size >= MEMORY_MAX) set.delete(set.values().next().value as string)
+  set.add(value)
+}
+
+/**
+ * The answer's departures from the interface itself: a body that is not JSON, a documented field missing
+ * or of another type, an id not in UUID form, a link not of the form `/<resource>/<id>`, a body relay-mock
+ * refuses that the service accepted.
+ * @example findingsOf({ ...observed, route: 'POST /vehicles', status: 201, text: '{"id":"7"}' }) // [{ kind: 'id-not-uuid', ... }, { kind: 'field-missing', ... }]
+ */
+export function findingsOf(o: Observed): Finding[] {
+  if (!o.route && !(o.path === '/rental-comapnies' || o.path === '/payment')) return []
+  if (o.method === 'HEAD' || o.text === '') return []
+  const where = o.route ?? `${o.method} ${o.path}`
+  const body = json(o)
+  if (body === undefined) return [{ kind: 'not-json', message: `${where} answered ${o.status} with a body that is not JSON (${contentType(o) || 'no Content-Type'}); the interface's answers are all JSON (§1).` }]
+  if (!ok(o.status) || !o.route) return []
+  const found: Finding[] = []
+  const route = routeById(o.route)
+  if (o.route && CREATES.has(o.route)) {
+    const resource = o.route.slice('POST /'.length)
+    fields(found, where, body, { id: 'string', link: 'string' })
+    if (isObject(body)) {
+      idForm(found, where, 'id', body.id)
+      if (typeof body.link === 'string' && typeof body.id === 'string' && body.link !== `/${resource}/${body.id}`) {
+        found.push({ kind: 'link-form', message: `${where} answered a link ${JSON.stringify(body.link)}, not /${resource}/<id> with its id (§2: link fields are /<resource>/<id>).` })
+      }
+    }
+    rejectedByRelayMock(found, o, route)
+    return found
+  }
+  if (o.route === SIMPLE) {
+    if (isObject(body) && body.id !== undefined) idForm(found, where, 'id', body.id)
+    else if (!isObject(body) || typeof body.message !== 'string') found.push({ kind: 'field-missing', message: `${where} answered ${o.status} with neither an id nor a message string (§7.1: a failure carries message).` })
+    if (isObject(body) && body.id !== undefined) rejectedByRelayMock(found, o, route)
+    return found
+  }
+  const schema = route?.answers[200]?.schema
+  const listed = listedFields(o.route)
+  if (o.method !== 'GET' || o.status !== 200 || !schema || !listed) return found
+  const list = isArraySchema(schema)
+  if (list && !Array.isArray(body)) return [{ kind: 'field-type', message: `${where} answered a JSON ${typeof body}, not an array (§4: a JSON array).` }]
+  const records = list ? (body as unknown[]) : [body]
+  const types = fieldTypes(schema)
+  records.forEach((record, i) => {
+    const at = list ? `${where} item ${i}` : where
+    if (!isObject(record)) return found.push({ kind: 'field-type', message: `${at} is not an object.` })
+    fields(found, at, record, types)
+    for (const name of ['id', 'vehicleId', 'rentalCompanyId', 'locationId']) if (name in record) idForm(found, at, name, record[name])
+  })
+  return dedupe(found)
+}
+
+/** A create or simple payment the service accepted although relay-mock refuses its body (a schema's 422). */
+function rejectedByRelayMock(found: Finding[], o: Observed, route: ReturnType<typeof routeById>): void {
+  if (!route?.body || o.body === undefined) return
+  const result = validate(route.body, o.body)
+  if (!result.success) {
+    const fieldsWrong = [...new Set(result.error.issues.map((issue) => issue.path.join('.') || '(body)'))].join(', ')
+    found.push({ kind: 'accepted-invalid', message: `${o.route} accepted (${o.status}) a body relay-mock refuses with 422 (${fieldsWrong}): relay-mock is stricter than the service there.` })
+  }
+}
+
+function fields(found: Finding[], where: string, body: unknown, types: Record<string, string>): void {
+  if (!isObject(body)) {
+    found.push({ kind: 'field-type', message: `${where} answered ${body === null ? 'null' : Array.isArray(body) ? 'an array' : `a ${typeof body}`}, not an object.` })
+    return
+  }
+  for (const [name, type] of Object.entries(types)) {
+    if (!(name in body)) found.push({ kind: 'field-missing', message: `${where} answered without the documented field ${name}.` })
+    else if (jsonType(body[name]) !== type) found.push({ kind: 'field-type', message: `${where} answered ${name} as ${jsonType(body[name])}, not ${type}.` })
+  }
+}
+
+function idForm(found: Finding[], where: string, name: string, value: unknown): void {
+  if (typeof value === 'string' && !uuid.safeParse(value).success) {
+    found.push({ kind: 'id-not-uuid', message: `${where} answered ${name} ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)}, not in UUID form (§2: identifiers are UUID strings).` })
+  }
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'array'
+  return typeof value
+}
+
+function dedupe(found: Finding[]): Finding[] {
+  const seen = new Set<string>()
+  return found.filter((finding) => !seen.has(finding.message.replace(/ item \d+/, '')) && seen.add(finding.message.replace(/ item \d+/, '')))
+}
+
+/** The fields a route's 200 answer lists (its records' or its list items'), from the schema that documents it. */
+export function listedFields(routeId: string | null): string[] | undefined {
+  const schema = routeById(routeId)?.answers[200]?.schema
+  if (!schema || routeId === SIMPLE) return undefined
+  const shape = objectShape(isArraySchema(schema) ? (schema as unknown as { element: z.ZodType }).element : schema)
+  return shape ? Object.keys(shape) : undefined
+}
+
+function isArraySchema(schema: z.ZodType): boolean {
+  return (schema as unknown as { _zod: { def: { type: string } } })._zod.def.type === 'array'
+}
+
+function objectShape(schema: z.ZodType): Record<string, z.ZodType> | undefined {
+  return (schema as unknown as { shape?: Record<string, z.ZodType> }).shape
+}
+
+/** The JSON type of each field a route's 200 answer documents. */
+function fieldTypes(schema: z.ZodType): Record<string, string> {
+  const shape = objectShape(isArraySchema(schema) ? (schema as unknown as { element: z.ZodType }).element : schema) ?? {}
+  const types: Record<string, string> = {}
+  for (const [name, field] of Object.entries(shape)) {
+    const type = (field as unknown as { _zod: { def: { type: string } } })._zod.def.type
+    types[name] = type === 'int' ? 'number' : type === 'enum' ? 'string' : type
+  }
+  return types
+}
+
+/**
+ * The ids of the variant cases of `conform` that hold a client to an alternative of an assumption, as a
+ * `--case` pattern, and the command that runs them. The one place that knows the cases' id form.
+ * @example variantCases('create.status', '200-no-location').command // "relay-mock conform --suite variants --case 'variants/create.status=200-no-location/*'"
+ */
+export function variantCases(assumptionId: string, alternativeId?: string): { pattern: string; command: string } {
+  const pattern = alternativeId ? `variants/${assumptionId}=${alternativeId}/*` : `variants/${assumptionId}=*`
+  return { pattern, command: `relay-mock conform --suite variants --case '${pattern}'` }
+}
+
+/** The ledger's ids, for the test that holds ASSUMPTION_CHECKS to it. */
+export const LEDGER_IDS: readonly string[] = ASSUMPTIONS.map((entry) => entry.id)

@@ -1,0 +1,208 @@
+// The assumption ledger's standing against one real service, built answer by answer: each assumption
+// `confirmed`, `contradicted` or `unseen` with its evidence, and the findings (answers that depart from
+// the interface, and the upstream's trouble). What GET /__relay/assumptions answers and what
+// `relay-mock proxy` writes on exit. Bounded: a few pieces of evidence per verdict, findings counted.
+import { ASSUMPTIONS } from './assumptions.js'
+import { MOCK_DEFAULTS } from './defaults.js'
+import { bodyVerdict, routeById } from './protocol.js'
+import { ASSUMPTION_CHECKS, findingsOf, learn, variantCases, type Finding, type Memory, type Observed } from './assumption-checks.js'
+import { UPSTREAM_TROUBLES, type UpstreamObservation, type UpstreamTroubleKind } from './upstream.js'
+
+/** One answer that bore on an assumption. */
+export interface Evidence {
+  /** The request's seq in the journal (GET /__relay/journal, the HAR). */
+  seq: number
+  /** The request, e.g. `POST /vehicles` (a query's credentials masked). */
+  request: string
+  /** What relay-mock would have answered. */
+  relayMock: string
+  /** What the real service answered. */
+  came: string
+  /** The ledger's alternative the answer matches, when it matches one. */
+  alternative?: string
+}
+
+export type AssumptionStatus = 'confirmed' | 'contradicted' | 'unseen'
+
+export interface AssumptionStanding {
+  id: string
+  question: string
+  choice: string
+  status: AssumptionStatus
+  /** How many answers confirmed it and how many contradicted it. */
+  confirmedBy: number
+  contradictedBy: number
+  /** The first few answers of each kind, contradicting ones first. */
+  evidence: Evidence[]
+  /** When contradicted: the alternatives the service was seen to make, and the variant cases of `conform` that now matter most. */
+  variants?: Array<{ alternative: string | null; answer: string | null; cases: string | null; command: string | null; notServed?: string }>
+}
+
+export interface FindingStanding extends Finding {
+  /** How many answers showed it. */
+  count: number
+  /** The seqs of the first few. */
+  seqs: number[]
+}
+
+export interface AssumptionReport {
+  /** The real service's base URL. */
+  upstream: string
+  /** How many of its answers were checked. */
+  answers: number
+  assumptions: AssumptionStanding[]
+  findings: FindingStanding[]
+}
+
+/** Evidence kept per assumption and verdict, and findings kept in all: enough to act on, bounded whatever the traffic. */
+const EVIDENCE_KEPT = 3
+const FINDINGS_KEPT = 200
+
+interface Tally {
+  answers: number
+  confirmed: Map<string, { count: number; evidence: Evidence[] }>
+  contradicted: Map<string, { count: number; evidence: Evidence[]; alternatives: Set<string | null> }>
+  findings: Map<string, FindingStanding>
+}
+
+function createTally(): Tally {
+  return { answers: 0, confirmed: new Map(), contradicted: new Map(), findings: new Map() }
+}
+
+/**
+ * The standing of the ledger against one upstream: the whole traffic's, and each world's (a token sees
+ * its own only, as with the journal).
+ * @example
+ * const ledger = createAssumptionLedger('https://staging.example')
+ * service = await createRelayService({ upstream: { ...forwarder, observe: ledger.observe } })
+ * ledger.report().assumptions.filter((a) => a.status === 'contradicted')
+ */
+export function createAssumptionLedger(upstream: string) {
+  const whole = createTally()
+  const worlds = new Map<string, { tally: Tally; memory: Memory }>()
+
+  function worldOf(id: string) {
+    let state = worlds.get(id)
+    if (!state) {
+      // Worlds come and go with tokens (the service's cap): the oldest world's standing goes first; the whole stays.
+      if (worlds.size >= 1000) worlds.delete(worlds.keys().next().value as string)
+      state = { tally: createTally(), memory: { unknownOwners: new Set(), links: new Set() } }
+      worlds.set(id, state)
+    }
+    return state
+  }
+
+  /** Checks one journaled request with the upstream's answer to it. */
+  function observe({ entry, upstream: result }: UpstreamObservation): void {
+    if (!result) return
+    const state = entry.worldId === null ? undefined : worldOf(entry.worldId)
+    const tallies = state ? [whole, state.tally] : [whole]
+    const request = `${entry.request.method} ${entry.request.path}${entry.request.search}`
+    if ('trouble' in result) {
+      const finding = { kind: 'upstream-trouble', message: `${entry.request.method} ${entry.request.path}: ${UPSTREAM_TROUBLES[result.trouble.kind as UpstreamTroubleKind] ?? result.trouble.kind} (${result.trouble.detail}); the client got ${entry.response.status}.` }
+      for (const tally of tallies) addFinding(tally, finding, entry.seq)
+      return
+    }
+    const { answer } = result
+    const observed: Observed = {
+      seq: entry.seq,
+      method: entry.request.method,
+      path: entry.request.path,
+      search: entry.request.search,
+      query: entry.request.query,
+      route: entry.route,
+      body: entry.request.body,
+      ...bodyRefusal(entry),
+      hasBody: entry.request.bodyText !== undefined,
+      bearer: entry.auth !== 'missing' && entry.auth !== 'malformed',
+      status: answer.status,
+      headers: answer.headers,
+      text: answer.text,
+    }
+    const memory = state?.memory ?? { unknownOwners: new Set<string>(), links: new Set<string>() }
+    for (const tally of tallies) tally.answers++
+    for (const [id, check] of Object.entries(ASSUMPTION_CHECKS)) {
+      if (typeof check !== 'function') continue
+      const verdict = check(observed, memory)
+      if (!verdict) continue
+      const evidence: Evidence = { seq: entry.seq, request: request.length > 200 ? `${request.slice(0, 200)}…` : request, relayMock: verdict.expected, came: verdict.came, ...(verdict.alternative ? { alternative: verdict.alternative } : {}) }
+      for (const tally of tallies) {
+        if (verdict.status === 'confirmed') {
+          const kept = tally.confirmed.get(id) ?? { count: 0, evidence: [] }
+          kept.count++
+          if (kept.evidence.length < EVIDENCE_KEPT) kept.evidence.push(evidence)
+          tally.confirmed.set(id, kept)
+        } else {
+          const kept = tally.contradicted.get(id) ?? { count: 0, evidence: [], alternatives: new Set<string | null>() }
+          kept.count++
+          kept.alternatives.add(verdict.alternative ?? null)
+          if (kept.evidence.length < EVIDENCE_KEPT) kept.evidence.push(evidence)
+          tally.contradicted.set(id, kept)
+        }
+      }
+    }
+    for (const finding of findingsOf(observed)) for (const tally of tallies) addFinding(tally, finding, entry.seq)
+    learn(observed, memory)
+  }
+
+  /** The standing: the whole traffic's, or one world's. */
+  function report(worldId?: string): AssumptionReport {
+    const tally = worldId === undefined ? whole : (worlds.get(worldId)?.tally ?? createTally())
+    return {
+      upstream,
+      answers: tally.answers,
+      assumptions: ASSUMPTIONS.map((entry) => standing(entry, tally)),
+      findings: [...tally.findings.values()],
+    }
+  }
+
+  return { observe, report }
+}
+
+export type AssumptionLedger = ReturnType<typeof createAssumptionLedger>
+
+function standing(entry: (typeof ASSUMPTIONS)[number], tally: Tally): AssumptionStanding {
+  const yes = tally.confirmed.get(entry.id)
+  const no = tally.contradicted.get(entry.id)
+  const status: AssumptionStatus = no ? 'contradicted' : yes ? 'confirmed' : 'unseen'
+  const result: AssumptionStanding = {
+    id: entry.id,
+    question: entry.question,
+    choice: entry.choice,
+    status,
+    confirmedBy: yes?.count ?? 0,
+    contradictedBy: no?.count ?? 0,
+    evidence: [...(no?.evidence ?? []), ...(yes?.evidence ?? [])],
+  }
+  if (no) {
+    result.variants = [...no.alternatives].map((alternative) => {
+      const known = alternative === null ? undefined : entry.alternatives.find((a) => a.id === alternative)
+      // An alternative relay-mock serves no variant of has no cases to run: the ledger says why.
+      if (known?.notServed) return { alternative: known.id, answer: known.answer, cases: null, command: null, notServed: known.notServed }
+      const { pattern, command } = variantCases(entry.id, known?.id)
+      return { alternative: known?.id ?? null, answer: known?.answer ?? null, cases: pattern, command }
+    })
+  }
+  return result
+}
+
+function addFinding(tally: Tally, finding: Finding, seq: number): void {
+  const key = `${finding.kind}\u0000${finding.message}`
+  const kept = tally.findings.get(key)
+  if (kept) {
+    kept.count++
+    if (kept.seqs.length < EVIDENCE_KEPT) kept.seqs.push(seq)
+    return
+  }
+  if (tally.findings.size >= FINDINGS_KEPT) return
+  tally.findings.set(key, { ...finding, count: 1, seqs: [seq] })
+}
+
+
+/** relay-mock's refusal of the request's body (its status and sentence), read from the journal's entry as the mock reads a body. */
+function bodyRefusal(entry: UpstreamObservation['entry']): { bodyError?: { status: 400 | 413 | 415; problem: string } } {
+  if (entry.request.bodyError === undefined) return {}
+  const { request } = entry
+  const verdict = bodyVerdict({ method: request.method, headers: request.headers, body: request.bodyText, ...(request.bodyBytes !== undefined ? { bodyBytes: request.bodyBytes } : {}) }, routeById(entry.route), MOCK_DEFAULTS.bodyLimit)
+  return verdict && 'status' in verdict ? { bodyError: { status: verdict.status, problem: verdict.problem } } : {}
+}

@@ -1,0 +1,125 @@
+// The proxy's step of the pipeline: "ask the upstream" in place of "ask the handler". A request on the
+// service's paths goes through the same route match, token → world, faults and journal as the mock's
+// own, but its answer is the real service's. The asking itself is the transport's (Node's HTTP client):
+// the core only says what to send and makes the answer, or the upstream's trouble, a reply.
+import { FAULT_KINDS, faultReply, revokedReply, takeFault, type ArmedFault } from './faults.js'
+import type { AuthVerdict } from './journal.js'
+import { toProblem, type Reply } from './problems.js'
+import { endToEnd, header, parseBearer, parseJsonText, resolveRoute, SERVICE_TABLE } from './protocol.js'
+import type { Arrival } from './recorder.js'
+import { defineScenario } from './scenario.js'
+import type { RelayRequest } from './service.js'
+import type { World } from './world.js'
+import { UPSTREAM_TROUBLES, type Upstream, type UpstreamAnswer, type UpstreamRequest, type UpstreamResult, type UpstreamTrouble } from './upstream.js'
+
+export { UPSTREAM_TROUBLES } from './upstream.js'
+export type { Upstream, UpstreamAnswer, UpstreamObservation, UpstreamRequest, UpstreamResult, UpstreamTrouble, UpstreamTroubleKind } from './upstream.js'
+
+/** The headers the proxy sets itself or must not pass on: Host is the upstream's, the length is the body's as sent. */
+const REQUEST_DROP: ReadonlySet<string> = new Set(['host', 'content-length', 'expect', 'accept-encoding'])
+/** Of the upstream's answer: the length is recomputed for the text sent, and the proxy asks for no encoding. */
+const ANSWER_DROP: ReadonlySet<string> = new Set(['content-length', 'content-encoding', 'date'])
+
+/**
+ * The request as the proxy forwards it: end-to-end headers only (RFC 9110 7.6.1), the client's own
+ * Authorization untouched (the proxy adds no credential), and no Accept-Encoding: the proxy reads the
+ * answer to check it, so it asks for it as identity.
+ * @example toUpstreamRequest({ method: 'GET', url: '/vehicles?plate=AB1', headers: { connection: 'keep-alive', authorization: 'Bearer t' } }).headers // { authorization: 'Bearer t' }
+ */
+export function toUpstreamRequest(request: RelayRequest): UpstreamRequest {
+  const forwarded: UpstreamRequest = { method: request.method, url: request.url, headers: endToEnd(request.headers, REQUEST_DROP) }
+  if (request.body !== undefined) forwarded.body = request.body
+  return forwarded
+}
+
+/** The upstream's answer as a reply: its status and end-to-end headers, the body parsed when it is JSON, else its text. */
+export function upstreamReply(answer: UpstreamAnswer, method: string): { reply: Reply; text: string } {
+  const headers: Record<string, string> = {}
+  const passed = endToEnd(answer.headers, method === 'HEAD' ? DATE_ONLY : ANSWER_DROP)
+  for (const name in passed) {
+    const value = passed[name]
+    headers[name] = Array.isArray(value) ? value.join(', ') : value
+  }
+  const read = answer.text === '' ? undefined : parseJsonText(answer.text)
+  const body = read === undefined ? undefined : 'value' in read ? read.value : answer.text
+  return { reply: { status: answer.status, body, headers }, text: answer.text }
+}
+const DATE_ONLY: ReadonlySet<string> = new Set(['content-encoding', 'date'])
+
+/**
+ * The answer to a request the upstream could not answer: 504 when it took too long, else 502, saying
+ * what happened on the way and that the request may have reached the service all the same.
+ * @example troubleReply({ kind: 'refused', detail: 'connect ECONNREFUSED 127.0.0.1:1' }, 'http://127.0.0.1:1').status // 502
+ */
+export function troubleReply(trouble: UpstreamTrouble, baseUrl: string): Reply {
+  const status = trouble.kind === 'timeout' ? 504 : 502
+  const mayHave = trouble.kind === 'refused' || trouble.kind === 'dns' || trouble.kind === 'tls' ? 'The request did not reach the service.' : 'The service may have applied the request: look it up before sending a POST again.'
+  return toProblem(status, `relay-mock proxy: ${UPSTREAM_TROUBLES[trouble.kind]} (${baseUrl}: ${trouble.detail}). ${mayHave}`)
+}
+
+/**
+ * The scenario of a proxy's worlds: no records of its own (the upstream holds them), so that the live page
+ * and GET /__relay/world show none that the real service does not have.
+ */
+export const UPSTREAM_SCENARIO = defineScenario({
+  name: 'upstream',
+  description: "The real service's records: relay-mock forwards each request and holds none of its own",
+  seed({ data, unusedPlate, unusedKennitala, visitDefaults }) {
+    data.rentalCompanies = []
+    data.vehicles = []
+    data.custodians = []
+    data.payments = []
+    return { plate: unusedPlate(), ownerKennitala: unusedKennitala(), registrationDate: '2025-01-01', ...visitDefaults }
+  },
+})
+
+/** What the proxy's step gives the pipeline: the reply, the fault it met, the text sent, and the upstream's part. */
+export interface Proxied {
+  reply: Reply
+  fault?: ArmedFault
+  text?: string
+  upstream?: UpstreamResult
+}
+
+/**
+ * The proxy's step for one request on the service's paths: the token's world (made on first sight: a
+ * real token gets a world of its own, reaching only its own traffic), the route, a fault that forwards
+ * nothing, else the upstream's answer (broken afterwards by a fault that applies first). It notes on
+ * `arrival` what the journal keeps, as the mock's own step does.
+ */
+export async function askUpstream(arrival: Arrival, upstream: Upstream, worldOf: (token: string) => Promise<World | undefined>, bodyLimit: number): Promise<Proxied> {
+  const { request } = arrival
+  const bearer = parseBearer(header(request.headers, 'authorization'))
+  let auth: AuthVerdict = bearer.verdict
+  const world = bearer.verdict === 'ok' ? await worldOf(bearer.token) : undefined
+  arrival.world = world
+  if (world) world.lastUsed = arrival.arrivedMs
+  const found = resolveRoute(SERVICE_TABLE, request.method, arrival.path)
+  if ('route' in found) arrival.route = found.route
+  arrival.auth = auth
+  if (world?.revoked) {
+    arrival.auth = 'revoked'
+    return { reply: revokedReply() }
+  }
+  if (request.bodyTooLarge) {
+    return { reply: toProblem(413, `The body is larger than ${bodyLimit} bytes, the most relay-mock proxy reads; it was not forwarded. Please send the documented JSON object.`) }
+  }
+  const fault = world && arrival.route ? takeFault(world, arrival.route.id) : undefined
+  const armedBy = fault && world?.scenario.faults?.includes(fault) ? `the scenario ${world.scenario.name}` : 'this world'
+  if (fault && !FAULT_KINDS[fault.kind].applied) {
+    if (fault.kind === 'token-revoked') world!.revoked = true
+    return { reply: faultReply(fault, undefined, Date.now(), armedBy), fault }
+  }
+  const result = await upstream.forward(toUpstreamRequest(request))
+  if ('trouble' in result) {
+    arrival.upstream = { status: null, trouble: result.trouble }
+    return { reply: troubleReply(result.trouble, upstream.baseUrl), upstream: result }
+  }
+  arrival.upstream = { status: result.answer.status, durationMs: result.answer.durationMs }
+  // A token the upstream refuses is an unknown one, as the mock would journal it.
+  if (auth === 'ok' && (result.answer.status === 401 || result.answer.status === 403)) arrival.auth = auth = 'unknown-token'
+  const { reply, text } = upstreamReply(result.answer, request.method)
+  if (!fault) return { reply, text, upstream: result }
+  const broken = faultReply(fault, reply, Date.now(), armedBy)
+  return { reply: broken, fault, text: broken === reply ? text : undefined, upstream: result }
+}

@@ -1,0 +1,61 @@
+// The assumption ledger's standing against the real service, as a dev tool of `relay-mock proxy`:
+// GET /__relay/assumptions (a token's own world's, or the whole traffic's for the admin token), and the
+// same as a readable page (the report `proxy --report-dir` writes, and the live page's view of it).
+import type { AssumptionLedger, AssumptionReport } from '../core/assumption-report.js'
+import type { ServiceExtension } from '../core/mock.js'
+import { defineRoute, type Route } from '../core/route.js'
+import { html, type SafeHtml } from './live/html.js'
+import { onlyAdminSeesAll } from './paging.js'
+
+/**
+ * The ledger's route under /__relay/, for a proxy's service.
+ * @example createRelayService({ upstream, extensions: [devtools(), assumptionsTool(ledger)] })
+ */
+export function assumptionsTool(ledger: AssumptionLedger): ServiceExtension {
+  const route = defineRoute<Record<string, string>, any>({
+    method: 'GET',
+    path: '/__relay/assumptions',
+    integration: 'admin',
+    summary: "relay-mock's assumptions held against the real service's answers: each confirmed, contradicted or unseen, with evidence, and the findings (answers that depart from the interface, upstream trouble); ?scope=all the whole traffic's, for the admin token",
+    answers: {},
+    handle: ({ world, query, admin, headers }) => {
+      const refused = onlyAdminSeesAll(query, admin)
+      if (refused) return refused
+      const report = query.scope === 'all' ? ledger.report() : ledger.report(world.id)
+      const accept = headers?.accept
+      if (typeof accept === 'string' && accept.includes('text/html') && query.format !== 'json') {
+        return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: assumptionsPage(report).value }
+      }
+      return { status: 200, body: { world: query.scope === 'all' ? null : world.id, ...report } }
+    },
+  }) as Route<any, any>
+  return { routes: () => [route] }
+}
+
+const STATUS_MARK = { confirmed: '✓ confirmed', contradicted: '✗ contradicted', unseen: '· unseen' } as const
+
+/**
+ * The report as a page a person reads: the contradicted assumptions first, with what to run next.
+ * @example assumptionsPage(ledger.report()).value.startsWith('<!doctype html>') // true
+ */
+export function assumptionsPage(report: AssumptionReport): SafeHtml {
+  const order = { contradicted: 0, confirmed: 1, unseen: 2 } as const
+  const sorted = [...report.assumptions].sort((a, b) => order[a.status] - order[b.status])
+  const counts = { confirmed: 0, contradicted: 0, unseen: 0 }
+  for (const a of report.assumptions) counts[a.status]++
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>relay-mock: assumptions against ${report.upstream}</title>
+<style>body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:60rem;padding:0 1rem;color:#1d2330}table{border-collapse:collapse;width:100%;margin:.5rem 0}td,th{border-bottom:1px solid #d8dce4;padding:.3rem .5rem;text-align:left;vertical-align:top}.contradicted{color:#a31919}.confirmed{color:#176b2c}.unseen{color:#5b6472}code{background:#f1f3f7;padding:0 .2rem}section{margin:1.2rem 0}</style></head>
+<body><h1>relay-mock's assumptions against ${report.upstream}</h1>
+<p>${report.answers} answers checked: ${counts.contradicted} contradicted, ${counts.confirmed} confirmed, ${counts.unseen} unseen; ${report.findings.length} findings.</p>
+${sorted.map(
+  (a) => html`<section id="${a.id}"><h2 class="${a.status}">${STATUS_MARK[a.status]}: <code>${a.id}</code></h2>
+<p>${a.question} relay-mock answers: ${a.choice}.</p>
+${a.variants?.length ? html`<p>Run the variant cases that now matter most:</p><ul>${a.variants.map((v) => html`<li>${v.alternative ? html`the alternative <code>${v.alternative}</code> (${v.answer})` : 'no alternative of the ledger fits'}: ${v.command ? html`<code>${v.command}</code>` : `no variant cases (${v.notServed ?? ''})`}</li>`)}</ul>` : ''}
+${a.evidence.length ? html`<table><tr><th>seq</th><th>request</th><th>relay-mock would answer</th><th>the service answered</th></tr>${a.evidence.map((e) => html`<tr><td>${e.seq}</td><td><code>${e.request}</code></td><td>${e.relayMock}</td><td>${e.came}</td></tr>`)}</table>` : ''}
+</section>`,
+)}
+<section><h2>Findings</h2>${report.findings.length === 0 ? html`<p>None: every answer had the interface's form.</p>` : html`<table><tr><th>kind</th><th>what</th><th>answers</th><th>seqs</th></tr>${report.findings.map((f) => html`<tr><td>${f.kind}</td><td>${f.message}</td><td>${f.count}</td><td>${f.seqs.join(', ')}</td></tr>`)}</table>`}</section>
+</body></html>
+`
+}

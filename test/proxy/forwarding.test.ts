@@ -1,0 +1,134 @@
+// relay-mock proxy forwards the service's requests to a real upstream and answers with its answer,
+// through the same pipeline as serve: journal, admin API, HAR, worlds per token. Dev tool paths stay.
+import http from 'node:http'
+import { describe, expect, it } from 'vitest'
+import { call, closeAfterEach, handUpstream, mockUpstream, proxyTo } from '../support/proxy.js'
+import { FRESH_PLATE, vehicleBody } from '../support/bodies.js'
+
+closeAfterEach()
+const TOKEN = 'upstream-token-0001'
+
+describe('relay-mock proxy in front of relay-mock serve', () => {
+  it("answers a lookup and a create with the upstream's status, headers and body", async () => {
+    const upstream = await mockUpstream()
+    const proxy = await proxyTo(upstream.url)
+    const world = upstream.service.world
+    const company = world.store.rentalCompanies.all()[0]
+    const direct = await call(`${upstream.url}/rental-companies?kennitala=${company.kennitala}`, TOKEN)
+    const proxied = await call(`${proxy.url}/rental-companies?kennitala=${company.kennitala}`, TOKEN)
+    expect(proxied.status).toBe(200)
+    expect(proxied.body).toEqual(direct.body)
+    const created = await call(`${proxy.url}/vehicles`, TOKEN, { body: vehicleBody() })
+    expect(created.status).toBe(201)
+    expect(created.headers.get('location')).toBe(created.body.link)
+    // The upstream applied it: the real world holds the vehicle.
+    expect(world.store.vehicles.activeByPlate(FRESH_PLATE)).toHaveLength(1)
+  })
+
+  it("journals the proxied traffic with the upstream's part, the token masked, and exports it as HAR", async () => {
+    const upstream = await mockUpstream()
+    const proxy = await proxyTo(upstream.url)
+    await call(`${proxy.url}/vehicles?plate=${FRESH_PLATE}`, TOKEN)
+    const journal = await call(`${proxy.url}/__relay/journal`, TOKEN)
+    expect(journal.status).toBe(200)
+    const [entry] = journal.body.entries
+    expect(entry).toMatchObject({ route: 'GET /vehicles', auth: 'ok', response: { status: 200, body: [] }, upstream: { status: 200 } })
+    expect(entry.request.headers.authorization).toBe('Bearer …0001')
+    const har = await call(`${proxy.url}/__relay/journal.har`, TOKEN)
+    expect(har.status).toBe(200)
+    expect(har.text).toContain('/vehicles')
+    expect(har.text).not.toContain(TOKEN)
+    expect(JSON.stringify(journal.body)).not.toContain(TOKEN)
+  })
+
+  it('gives each token a world of its own: a token reaches only its own traffic', async () => {
+    const upstream = await mockUpstream({ tokens: ['token-of-location-a', 'token-of-location-b'] })
+    const proxy = await proxyTo(upstream.url)
+    await call(`${proxy.url}/vehicles?plate=AAA11`, 'token-of-location-a')
+    await call(`${proxy.url}/vehicles?plate=BBB22`, 'token-of-location-b')
+    const a = await call(`${proxy.url}/__relay/journal`, 'token-of-location-a')
+    const b = await call(`${proxy.url}/__relay/journal`, 'token-of-location-b')
+    expect(a.body.entries.map((e: any) => e.request.search)).toEqual(['?plate=AAA11'])
+    expect(b.body.entries.map((e: any) => e.request.search)).toEqual(['?plate=BBB22'])
+    // A token the proxy never saw reaches nothing.
+    expect((await call(`${proxy.url}/__relay/journal`, 'token-never-seen-here')).status).toBe(401)
+  })
+
+  it("forwards a request without a token as it came, and answers the upstream's refusal", async () => {
+    const upstream = await mockUpstream()
+    const proxy = await proxyTo(upstream.url)
+    const refused = await call(`${proxy.url}/vehicles?plate=AB123`, undefined)
+    expect(refused.status).toBe(401)
+    expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer/)
+    expect(upstream.service.journal.page({}).entries).toHaveLength(1)
+  })
+})
+
+describe('what the proxy forwards', () => {
+  async function echo() {
+    const seen: Array<{ method: string; url: string; headers: http.IncomingHttpHeaders; body: string }> = []
+    const url = await handUpstream((req, res) => {
+      let body = ''
+      req.on('data', (chunk) => (body += chunk))
+      req.on('end', () => {
+        seen.push({ method: req.method!, url: req.url!, headers: req.headers, body })
+        res.writeHead(200, { 'content-type': 'application/json', connection: 'x-upstream-hop', 'x-upstream-hop': 'secret', 'keep-alive': 'timeout=5' })
+        res.end('[]')
+      })
+    })
+    return { url, seen }
+  }
+
+  it('forwards method, path, query, body and end-to-end headers, never hop-by-hop ones; Host is the upstream\'s', async () => {
+    const upstream = await echo()
+    const proxy = await proxyTo(upstream.url)
+    // node:http, since fetch refuses to send Connection and Keep-Alive itself.
+    await new Promise<void>((resolve, reject) => {
+      const request = http.get(`${proxy.url}/vehicles?plate=AB123&x=1`, {
+        headers: { authorization: `Bearer ${TOKEN}`, connection: 'x-client-hop', 'x-client-hop': '1', te: 'trailers', 'proxy-authorization': 'Basic c2VjcmV0', 'x-request-id': 'r-42', 'keep-alive': 'timeout=9' },
+      })
+      request.on('response', (response) => response.resume().on('end', resolve))
+      request.on('error', reject)
+    })
+    await call(`${proxy.url}/vehicles`, TOKEN, { body: vehicleBody() })
+    const [lookup, create] = upstream.seen
+    expect(lookup).toMatchObject({ method: 'GET', url: '/vehicles?plate=AB123&x=1' })
+    expect(lookup.headers.authorization).toBe(`Bearer ${TOKEN}`)
+    expect(lookup.headers['x-request-id']).toBe('r-42')
+    for (const hop of ['x-client-hop', 'te', 'proxy-authorization', 'keep-alive']) expect(lookup.headers[hop], hop).toBeUndefined()
+    expect(lookup.headers.host).toBe(new URL(upstream.url).host)
+    expect(create).toMatchObject({ method: 'POST', url: '/vehicles', body: JSON.stringify(vehicleBody()) })
+    expect(create.headers['content-type']).toBe('application/json')
+  })
+
+  it("drops the upstream's hop-by-hop headers from its answer", async () => {
+    const upstream = await echo()
+    const proxy = await proxyTo(upstream.url)
+    const answer = await call(`${proxy.url}/vehicles?plate=AB123`, TOKEN)
+    expect(answer.status).toBe(200)
+    expect(answer.headers.get('x-upstream-hop')).toBeNull()
+  })
+
+  it("never forwards a dev tool's path: the admin API and the OpenAPI documents are the proxy's own", async () => {
+    const upstream = await echo()
+    const proxy = await proxyTo(upstream.url)
+    await call(`${proxy.url}/vehicles?plate=AB123`, TOKEN)
+    expect((await call(`${proxy.url}/__relay/journal`, TOKEN)).status).toBe(200)
+    expect((await call(`${proxy.url}/__relay/assumptions`, TOKEN)).status).toBe(200)
+    expect((await call(`${proxy.url}/openapi/advanced.json`, undefined)).status).toBe(200)
+    expect((await call(`${proxy.url}/__relay/no-such-tool`, TOKEN)).status).toBe(404)
+    expect(upstream.seen.map((s) => s.url)).toEqual(['/vehicles?plate=AB123'])
+  })
+
+  it('keeps its connections to the upstream alive between requests', async () => {
+    const ports = new Set<number>()
+    const url = await handUpstream((req, res) => {
+      ports.add(req.socket.remotePort!)
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end('[]')
+    })
+    const proxy = await proxyTo(url)
+    for (let i = 0; i < 5; i++) await call(`${proxy.url}/vehicles?plate=AB12${i}`, TOKEN)
+    expect(ports.size).toBe(1)
+  })
+})
