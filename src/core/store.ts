@@ -251,7 +251,7 @@ interface Records<T> {
   /**
    * The records an @msw/data query finds, oldest first (every record without a query), answered by
    * the library: its `where` takes values or predicates per field.
-   * @example await store.payments.findMany((q) => q.where({ status: 'paid', amount: { currency: 'ISK' } }))
+   * @example await store.payments.findMany((q) => q.where({ status: 'new', amount: { currency: 'ISK' } }))
    */
   findMany(query?: RecordQuery<T>): Promise<Array<Readonly<T>>>
   /** The oldest record an @msw/data query finds, or undefined. */

@@ -15,7 +15,7 @@ import { amountValue, date, kennitala, plate, timestamp } from '../core/schemas.
 import { readJson, resolveScenario } from './user-files.js'
 
 const flow = z.enum(FLOWS, { error: 'is not a flow' }).meta({ description: 'advanced or simple' })
-const outcome = clientReport.shape.outcome.meta({ description: 'paid, skipped or rejected' })
+const outcome = clientReport.shape.outcome.meta({ description: 'paid, skipped, rejected or unknown' })
 const outcomes = z
   .union([outcome, z.array(outcome).min(1)], { error: 'is not an outcome' })
   .meta({ description: 'paid, skipped or rejected, or a list of the outcomes a correct client may reach' })

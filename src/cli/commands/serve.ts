@@ -29,7 +29,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         'fault',
         checked('fault', text, {
           repeatable: true,
-          describe: 'Break one request of the flows: <route>=<kind>[:once], e.g. "POST /payments=reset:once"; repeat for more (see the README\'s fault table)',
+          describe: 'Break one request of the flows: <route>=<kind>[:once], e.g. "POST /payments=reset:once"; repeat for more (see docs/faults.md)',
         }),
       )
       .option(
