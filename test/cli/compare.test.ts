@@ -1,6 +1,5 @@
 // `relay-mock compare` as a user runs it: relay-mock's own documents compare clean (exit 0), an edited copy
 // names what it contradicts (exit 1), and a document that cannot be read is one line and exit 2.
-import { execFile } from 'node:child_process'
 import { readFile, writeFile } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -9,23 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { toOpenApi } from '../../src/core/openapi.js'
 import { close, createServer, listen } from '../../src/node/server.js'
 import { createServedService } from '../support/service.js'
-import { CLI_ENV, ROOT, useBuiltCli } from '../support/cli.js'
+import { ROOT, runCli, useBuiltCli } from '../support/cli.js'
 
 const scratch = useBuiltCli('relay-mock-compare-')
 
-interface Ended {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-function relayMock(...args: string[]): Promise<Ended> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/relay-mock.js', ...args], { cwd: ROOT, env: CLI_ENV, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr })
-    })
-  })
-}
+const relayMock = (...args: string[]) => runCli(args)
 
 let advanced: string
 let simple: string

@@ -1,6 +1,6 @@
 // A bad command line, as a user types it (`node bin/relay-mock.js ...`): one line on stderr naming
 // the option, the value and what is allowed, exit status 2, nothing started, no stack trace.
-import { execFile, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -8,6 +8,7 @@ import os from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli, type Ended } from '../support/cli.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, GITHUB_ACTIONS: undefined }
@@ -24,19 +25,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-interface Ended {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-function relayMock(...args: string[]): Promise<Ended> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/relay-mock.js', ...args], { cwd: root, env, timeout: 20_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr })
-    })
-  })
-}
+const relayMock = (...args: string[]) => runCli(args, 20_000)
 
 /** The one thing every refusal shares: a single line, exit 2, nothing on stdout, no stack. */
 function expectRefusal(run: Ended, command: string): string {

@@ -1,5 +1,6 @@
 // What the tests of the built command line share: where the package is, an environment without
 // colours or GitHub Actions, and a scratch folder that exists only once the CLI is known to be built.
+import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
@@ -29,4 +30,23 @@ export function useBuiltCli(prefix: string): () => string {
     if (dir) await rm(dir, { recursive: true, force: true })
   })
   return () => dir!
+}
+
+/** How a run of the command line ended: its exit status (null for a signal) and what it printed. */
+export interface Ended {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/**
+ * Runs `node bin/relay-mock.js <args>` from the package's root in CLI_ENV, to its end (or `timeoutMs`).
+ * @example const { code, stderr } = await runCli(['serve', '--port', 'x'])
+ */
+export function runCli(args: readonly string[], timeoutMs = 30_000): Promise<Ended> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['bin/relay-mock.js', ...args], { cwd: ROOT, env: CLI_ENV, timeout: timeoutMs }, (error, stdout, stderr) => {
+      resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr })
+    })
+  })
 }
