@@ -79,7 +79,11 @@ export const VARIED: Readonly<Record<string, Vary | 'handler'>> = {
   },
 }
 
-const ORDER = Object.keys(VARIED)
+/** The reshaping alternatives in their order, each key read once into its assumption and alternative. */
+const ORDER: ReadonlyArray<{ id: string; alternative: string; vary: Vary }> = Object.entries(VARIED).flatMap(([key, vary]) => {
+  const at = key.indexOf('=')
+  return typeof vary === 'function' ? [{ id: key.slice(0, at), alternative: key.slice(at + 1), vary }] : []
+})
 
 /**
  * The reply as the world's variants answer it (the reply itself when none reshapes it). Called only for
@@ -88,12 +92,7 @@ const ORDER = Object.keys(VARIED)
  */
 export function varyReply(variants: Variants, reply: Reply, request: VariedRequest): Reply {
   let varied = reply
-  for (const key of ORDER) {
-    const vary = VARIED[key]
-    if (typeof vary !== 'function') continue
-    const at = key.indexOf('=')
-    if (variants[key.slice(0, at)] === key.slice(at + 1)) varied = vary(varied, request)
-  }
+  for (const { id, alternative, vary } of ORDER) if (variants[id] === alternative) varied = vary(varied, request)
   return varied
 }
 
