@@ -1,23 +1,16 @@
 // What `relay-mock proxy` checks of its options beyond their form, before it starts: each fault is one
 // it can inject, the CA file holds a certificate, and the server can listen at --host and --port.
 import { readFileSync } from 'node:fs'
-import { parseFault } from '../../core/faults.js'
-import { refused, UsageError } from '../checks.js'
+import { refused } from '../checks.js'
 import type { ProxyOptions } from './proxy.js'
-import { tryListening } from './serve-checks.js'
+import { checkFaults, tryListening } from './serve-checks.js'
 
 /**
  * Throws a UsageError naming the option if proxy could not start with `args`.
  * @example await checkProxy({ ...args, upstreamCa: 'notes.txt' }) // throws: --upstream-ca "notes.txt" holds no PEM certificate: ...
  */
 export async function checkProxy(args: Pick<ProxyOptions, 'host' | 'port' | 'fault' | 'upstreamCa'>): Promise<void> {
-  for (const fault of args.fault ?? []) {
-    try {
-      parseFault(fault)
-    } catch (error) {
-      throw new UsageError(`--fault ${(error as Error).message}.`)
-    }
-  }
+  checkFaults(args.fault)
   if (args.upstreamCa !== undefined && !readFileSync(args.upstreamCa, 'utf8').includes('-----BEGIN CERTIFICATE-----')) {
     throw refused('--upstream-ca', args.upstreamCa, 'holds no PEM certificate', 'a PEM file with -----BEGIN CERTIFICATE----- (the CA that signed the upstream\'s certificate)')
   }

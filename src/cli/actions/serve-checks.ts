@@ -6,11 +6,11 @@ import { existsSync } from 'node:fs'
 import { scenarios } from '../../../scenarios/index.js'
 import { parseFault } from '../../core/faults.js'
 import { expectedVariant, toVariants, variantRefusal } from '../../core/variants.js'
-
-type VariantErrorLike = Error & { why?: string }
 import { reservePort } from '../../node/server.js'
 import { refused, UsageError } from '../checks.js'
 import type { ServeOptions } from './serve.js'
+
+type VariantErrorLike = Error & { why?: string }
 
 /**
  * Throws a UsageError naming the option if serve could not start with `args`.
@@ -21,14 +21,7 @@ export async function checkServe(args: Pick<ServeOptions, 'scenario' | 'host' | 
   if (!scenarios.has(args.scenario) && !existsSync(args.scenario)) {
     throw refused('--scenario', args.scenario, 'is neither a scenario nor a file', `one of ${[...scenarios.keys()].join(', ')}, or a scenario file of your own (.json, .js, .ts)`)
   }
-  for (const fault of args.fault ?? []) {
-    try {
-      parseFault(fault)
-    } catch (error) {
-      // The faults' own sentence names the part refused and what is allowed: `"x" is not a fault: expected ...`.
-      throw new UsageError(`--fault ${(error as Error).message}.`)
-    }
-  }
+  checkFaults(args.fault)
   for (const variant of args.variant ?? []) {
     const why = variantRefusal(variant)
     if (why !== undefined) throw refused('--variant', variant, `is refused (${why})`, expectedVariant())
@@ -39,6 +32,18 @@ export async function checkServe(args: Pick<ServeOptions, 'scenario' | 'host' | 
     throw new UsageError(`--variant: ${(error as VariantErrorLike).why ?? (error as Error).message}.`)
   }
   await tryListening(args.host, args.port)
+}
+
+/** Throws a UsageError for the first --fault that is no fault the mock can inject (serve's and proxy's). */
+export function checkFaults(faults: readonly string[] | undefined): void {
+  for (const fault of faults ?? []) {
+    try {
+      parseFault(fault)
+    } catch (error) {
+      // The faults' own sentence names the part refused and what is allowed: `"x" is not a fault: expected ...`.
+      throw new UsageError(`--fault ${(error as Error).message}.`)
+    }
+  }
 }
 
 /**
