@@ -33,6 +33,8 @@ const common = {
     // compare's OpenAPI validator reads the OpenAPI schemas from its own folder at run time, and only
     // compare loads it.
     '@seriousme/openapi-schema-validator',
+    // proxy's HTTP client, and only proxy loads it.
+    'undici',
   ],
   plugins: [
     {

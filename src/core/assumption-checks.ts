@@ -32,6 +32,8 @@ export interface Observed {
   status: number
   headers: Readonly<Record<string, string | string[] | undefined>>
   text: string
+  /** The body as JSON, when the proxy has read it already (`null`: not JSON). */
+  json?: { value: unknown } | null
 }
 
 /** What a world's earlier answers taught: owners the service does not know, links it handed out. */
@@ -68,6 +70,8 @@ export interface Finding {
 }
 
 const CREATES = new Set(['POST /vehicles', 'POST /custodians', 'POST /payments'])
+/** The fields every create's answer documents (§2). */
+const CREATED_FIELDS = [['id', 'string'], ['link', 'string']] as const
 const SIMPLE = 'POST /payment'
 
 const ok = (status: number) => status >= 200 && status < 300
@@ -77,6 +81,7 @@ const contentType = (o: Observed) => (header(o.headers as Record<string, string 
 /** The answer's body as JSON, or undefined when it is empty or not JSON: parsed once per answer, whichever check asks first. */
 function json(o: Observed): unknown {
   if (o.text === '') return undefined
+  if (o.json !== undefined) return o.json?.value
   if (parsed.has(o)) return parsed.get(o)
   const read = parseJsonText(o.text)
   const value = 'value' in read ? read.value : undefined
@@ -361,7 +366,7 @@ export function findingsOf(o: Observed): Finding[] {
   const route = routeById(o.route)
   if (o.route && CREATES.has(o.route)) {
     const resource = o.route.slice('POST /'.length)
-    fields(found, where, body, { id: 'string', link: 'string' })
+    fields(found, where, body, CREATED_FIELDS)
     if (isObject(body)) {
       idForm(found, where, 'id', body.id)
       if (typeof body.link === 'string' && typeof body.id === 'string' && body.link !== `/${resource}/${body.id}`) {
@@ -403,12 +408,12 @@ function rejectedByRelayMock(found: Finding[], o: Observed, route: ReturnType<ty
   }
 }
 
-function fields(found: Finding[], where: string, body: unknown, types: Record<string, string>): void {
+function fields(found: Finding[], where: string, body: unknown, types: ReadonlyArray<readonly [string, string]>): void {
   if (!isObject(body)) {
     found.push({ kind: 'field-type', message: `${where} answered ${body === null ? 'null' : Array.isArray(body) ? 'an array' : `a ${typeof body}`}, not an object.` })
     return
   }
-  for (const [name, type] of Object.entries(types)) {
+  for (const [name, type] of types) {
     if (!(name in body)) found.push({ kind: 'field-missing', message: `${where} answered without the documented field ${name}.` })
     else if (jsonType(body[name]) !== type) found.push({ kind: 'field-type', message: `${where} answered ${name} as ${jsonType(body[name])}, not ${type}.` })
   }
@@ -433,11 +438,16 @@ function dedupe(found: Finding[]): Finding[] {
 
 /** The fields a route's 200 answer lists (its records' or its list items'), from the schema that documents it. */
 export function listedFields(routeId: string | null): string[] | undefined {
+  if (routeId === null) return undefined
+  if (LISTED.has(routeId)) return LISTED.get(routeId)
   const schema = routeById(routeId)?.answers[200]?.schema
-  if (!schema || routeId === SIMPLE) return undefined
-  const shape = objectShape(isArraySchema(schema) ? (schema as unknown as { element: z.ZodType }).element : schema)
-  return shape ? Object.keys(shape) : undefined
+  const shape = !schema || routeId === SIMPLE ? undefined : objectShape(isArraySchema(schema) ? (schema as unknown as { element: z.ZodType }).element : schema)
+  const listed = shape ? Object.keys(shape) : undefined
+  LISTED.set(routeId, listed)
+  return listed
 }
+/** listedFields by route: read from the schemas once, not on every answer. */
+const LISTED = new Map<string, string[] | undefined>()
 
 function isArraySchema(schema: z.ZodType): boolean {
   return (schema as unknown as { _zod: { def: { type: string } } })._zod.def.type === 'array'
@@ -447,16 +457,19 @@ function objectShape(schema: z.ZodType): Record<string, z.ZodType> | undefined {
   return (schema as unknown as { shape?: Record<string, z.ZodType> }).shape
 }
 
-/** The JSON type of each field a route's 200 answer documents. */
-function fieldTypes(schema: z.ZodType): Record<string, string> {
+/** The JSON type of each field a route's 200 answer documents, as [name, type] pairs (read once per schema). */
+function fieldTypes(schema: z.ZodType): ReadonlyArray<readonly [string, string]> {
+  const known = FIELD_TYPES.get(schema)
+  if (known) return known
   const shape = objectShape(isArraySchema(schema) ? (schema as unknown as { element: z.ZodType }).element : schema) ?? {}
-  const types: Record<string, string> = {}
-  for (const [name, field] of Object.entries(shape)) {
+  const types = Object.entries(shape).map(([name, field]) => {
     const type = (field as unknown as { _zod: { def: { type: string } } })._zod.def.type
-    types[name] = type === 'int' ? 'number' : type === 'enum' ? 'string' : type
-  }
+    return [name, type === 'int' ? 'number' : type === 'enum' ? 'string' : type] as const
+  })
+  FIELD_TYPES.set(schema, types)
   return types
 }
+const FIELD_TYPES = new WeakMap<z.ZodType, ReadonlyArray<readonly [string, string]>>()
 
 /**
  * The ids of the variant cases of `conform` that hold a client to an alternative of an assumption, as a

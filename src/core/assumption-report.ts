@@ -5,7 +5,7 @@
 import { ASSUMPTIONS } from './assumptions.js'
 import { MOCK_DEFAULTS } from './defaults.js'
 import { bodyVerdict, routeById } from './protocol.js'
-import { ASSUMPTION_CHECKS, findingsOf, learn, variantCases, type Finding, type Memory, type Observed } from './assumption-checks.js'
+import { ASSUMPTION_CHECKS, findingsOf, learn, variantCases, type AssumptionCheck, type CheckVerdict, type Finding, type Memory, type Observed } from './assumption-checks.js'
 import { UPSTREAM_TROUBLES, type UpstreamObservation, type UpstreamTroubleKind } from './upstream.js'
 
 /** One answer that bore on an assumption. */
@@ -54,6 +54,15 @@ export interface AssumptionReport {
   findings: FindingStanding[]
 }
 
+/** The assumption checks, as [id, check] pairs: those traffic can show. */
+const CHECKS = Object.entries(ASSUMPTION_CHECKS).filter((pair): pair is [string, AssumptionCheck] => typeof pair[1] === 'function')
+
+/** One answer as evidence of a verdict. */
+function toEvidence(entry: UpstreamObservation['entry'], verdict: CheckVerdict): Evidence {
+  const request = `${entry.request.method} ${entry.request.path}${entry.request.search}`
+  return { seq: entry.seq, request: request.length > 200 ? `${request.slice(0, 200)}…` : request, relayMock: verdict.expected, came: verdict.came, ...(verdict.alternative ? { alternative: verdict.alternative } : {}) }
+}
+
 /** Evidence kept per assumption and verdict, and findings kept in all: enough to act on, bounded whatever the traffic. */
 const EVIDENCE_KEPT = 3
 const FINDINGS_KEPT = 200
@@ -97,7 +106,6 @@ export function createAssumptionLedger(upstream: string) {
     if (!result) return
     const state = entry.worldId === null ? undefined : worldOf(entry.worldId)
     const tallies = state ? [whole, state.tally] : [whole]
-    const request = `${entry.request.method} ${entry.request.path}${entry.request.search}`
     if ('trouble' in result) {
       const finding = { kind: 'upstream-trouble', message: `${entry.request.method} ${entry.request.path}: ${UPSTREAM_TROUBLES[result.trouble.kind as UpstreamTroubleKind] ?? result.trouble.kind} (${result.trouble.detail}); the client got ${entry.response.status}.` }
       for (const tally of tallies) addFinding(tally, finding, entry.seq)
@@ -112,32 +120,35 @@ export function createAssumptionLedger(upstream: string) {
       query: entry.request.query,
       route: entry.route,
       body: entry.request.body,
-      ...bodyRefusal(entry),
       hasBody: entry.request.bodyText !== undefined,
       bearer: entry.auth !== 'missing' && entry.auth !== 'malformed',
       status: answer.status,
       headers: answer.headers,
       text: answer.text,
     }
+    if (answer.json !== undefined) observed.json = answer.json
+    const refused = bodyRefusal(entry)
+    if (refused) observed.bodyError = refused
     const memory = state?.memory ?? { unknownOwners: new Set<string>(), links: new Set<string>() }
     for (const tally of tallies) tally.answers++
-    for (const [id, check] of Object.entries(ASSUMPTION_CHECKS)) {
-      if (typeof check !== 'function') continue
+    for (const [id, check] of CHECKS) {
       const verdict = check(observed, memory)
       if (!verdict) continue
-      const evidence: Evidence = { seq: entry.seq, request: request.length > 200 ? `${request.slice(0, 200)}…` : request, relayMock: verdict.expected, came: verdict.came, ...(verdict.alternative ? { alternative: verdict.alternative } : {}) }
+      // Made only when a tally still keeps evidence of this kind: most answers only count.
+      let evidence: Evidence | undefined
+      const evidenceOf = (): Evidence => (evidence ??= toEvidence(entry, verdict))
       for (const tally of tallies) {
         if (verdict.status === 'confirmed') {
-          const kept = tally.confirmed.get(id) ?? { count: 0, evidence: [] }
+          let kept = tally.confirmed.get(id)
+          if (!kept) tally.confirmed.set(id, (kept = { count: 0, evidence: [] }))
           kept.count++
-          if (kept.evidence.length < EVIDENCE_KEPT) kept.evidence.push(evidence)
-          tally.confirmed.set(id, kept)
+          if (kept.evidence.length < EVIDENCE_KEPT) kept.evidence.push(evidenceOf())
         } else {
-          const kept = tally.contradicted.get(id) ?? { count: 0, evidence: [], alternatives: new Set<string | null>() }
+          let kept = tally.contradicted.get(id)
+          if (!kept) tally.contradicted.set(id, (kept = { count: 0, evidence: [], alternatives: new Set<string | null>() }))
           kept.count++
           kept.alternatives.add(verdict.alternative ?? null)
-          if (kept.evidence.length < EVIDENCE_KEPT) kept.evidence.push(evidence)
-          tally.contradicted.set(id, kept)
+          if (kept.evidence.length < EVIDENCE_KEPT) kept.evidence.push(evidenceOf())
         }
       }
     }
@@ -200,9 +211,9 @@ function addFinding(tally: Tally, finding: Finding, seq: number): void {
 
 
 /** relay-mock's refusal of the request's body (its status and sentence), read from the journal's entry as the mock reads a body. */
-function bodyRefusal(entry: UpstreamObservation['entry']): { bodyError?: { status: 400 | 413 | 415; problem: string } } {
-  if (entry.request.bodyError === undefined) return {}
+function bodyRefusal(entry: UpstreamObservation['entry']): { status: 400 | 413 | 415; problem: string } | undefined {
+  if (entry.request.bodyError === undefined) return undefined
   const { request } = entry
   const verdict = bodyVerdict({ method: request.method, headers: request.headers, body: request.bodyText, ...(request.bodyBytes !== undefined ? { bodyBytes: request.bodyBytes } : {}) }, routeById(entry.route), MOCK_DEFAULTS.bodyLimit)
-  return verdict && 'status' in verdict ? { bodyError: { status: verdict.status, problem: verdict.problem } } : {}
+  return verdict && 'status' in verdict ? { status: verdict.status, problem: verdict.problem } : undefined
 }

@@ -86,12 +86,18 @@ export function createPipeline({ settings, worlds, journal, extensions, upstream
   }
 
   /** The proxy's path: ask the upstream, then wait, record and answer as the mock does; observers hear of it with the upstream's answer. */
-  function proxied(arrival: Arrival, to: Upstream, worldFor: (token: string) => Promise<World | undefined>): Promise<RelayResponse> {
-    const asked: Promise<Proxied> = askUpstream(arrival, to, worldFor, settings.bodyLimit).catch((error: unknown) => ({ reply: pipelineFailed(error) }))
-    return asked.then((settled) => {
+  function proxied(arrival: Arrival, to: Upstream, worldFor: (token: string) => World | Promise<World | undefined>): Promise<RelayResponse> {
+    let asked: Promise<Proxied>
+    try {
+      asked = askUpstream(arrival, to, worldFor, settings.bodyLimit)
+    } catch (error) {
+      asked = Promise.reject(error as Error)
+    }
+    const settle = (settled: Proxied) => {
       if (to.observe) arrival.onRecorded = (entry) => to.observe!({ entry, upstream: settled.upstream })
       return finish(arrival, settled)
-    })
+    }
+    return asked.then(settle, (error: unknown) => settle({ reply: pipelineFailed(error) }))
   }
 
   return {
@@ -112,11 +118,11 @@ function varied(variants: Variants, arrival: Arrival, ran: Ran): Ran {
  * with, so each gets a world of its own the first time it comes (reaching only its own traffic, as on
  * `serve`), with no records of its own. Undefined for a token no world can have.
  */
-function createWorldsOnSight(worlds: Worlds): (token: string) => Promise<World | undefined> {
+function createWorldsOnSight(worlds: Worlds): (token: string) => World | Promise<World | undefined> {
   const pending = new Map<string, Promise<World | undefined>>()
   return (token) => {
     const known = worlds.byToken.get(token)
-    if (known) return Promise.resolve(known)
+    if (known) return known
     let made = pending.get(token)
     if (!made) {
       made = worlds.add({ token, scenario: UPSTREAM_SCENARIO }).then(

@@ -140,8 +140,10 @@ export const HOP_BY_HOP: ReadonlySet<string> = new Set([
  * none of `drop` (the proxy sets `host`, `content-length` and the like itself).
  * @example endToEnd({ connection: 'close, x-trace', 'x-trace': '1', accept: '*\/*' }) // { accept: '*\/*' }
  */
-export function endToEnd(headers: Headers, drop: ReadonlySet<string> = new Set()): Record<string, string | string[]> {
-  const named = new Set((header(headers, 'connection') ?? '').split(',').map((name) => name.trim().toLowerCase()).filter(Boolean))
+export function endToEnd(headers: Headers, drop: ReadonlySet<string> = NO_NAMES): Record<string, string | string[]> {
+  const connection = header(headers, 'connection')
+  // Most say only keep-alive or close, which name no header of their own.
+  const named = connection === undefined || PLAIN_CONNECTION.test(connection) ? NO_NAMES : new Set(connection.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean))
   const out: Record<string, string | string[]> = {}
   for (const name in headers) {
     const value = headers[name]
@@ -151,6 +153,9 @@ export function endToEnd(headers: Headers, drop: ReadonlySet<string> = new Set()
   }
   return out
 }
+
+const NO_NAMES: ReadonlySet<string> = new Set()
+const PLAIN_CONNECTION = /^\s*(?:keep-alive|close)\s*$/i
 
 /** The service's own route table, compiled once. */
 export const SERVICE_TABLE: ReadonlyArray<CompiledRoute> = compileRoutes(serviceRoutes)

@@ -42,6 +42,7 @@ export function upstreamReply(answer: UpstreamAnswer, method: string): { reply: 
   }
   const read = answer.text === '' ? undefined : parseJsonText(answer.text)
   const body = read === undefined ? undefined : 'value' in read ? read.value : answer.text
+  answer.json = read !== undefined && 'value' in read ? read : null
   return { reply: { status: answer.status, body, headers }, text: answer.text }
 }
 const DATE_ONLY: ReadonlySet<string> = new Set(['content-encoding', 'date'])
@@ -85,13 +86,19 @@ export interface Proxied {
  * The proxy's step for one request on the service's paths: the token's world (made on first sight: a
  * real token gets a world of its own, reaching only its own traffic), the route, a fault that forwards
  * nothing, else the upstream's answer (broken afterwards by a fault that applies first). It notes on
- * `arrival` what the journal keeps, as the mock's own step does.
+ * `arrival` what the journal keeps, as the mock's own step does. A known token's world is at hand: only
+ * the upstream is waited for.
  */
-export async function askUpstream(arrival: Arrival, upstream: Upstream, worldOf: (token: string) => Promise<World | undefined>, bodyLimit: number): Promise<Proxied> {
+export function askUpstream(arrival: Arrival, upstream: Upstream, worldOf: (token: string) => World | Promise<World | undefined>, bodyLimit: number): Promise<Proxied> {
+  const bearer = parseBearer(header(arrival.request.headers, 'authorization'))
+  if (bearer.verdict !== 'ok') return forwardIn(arrival, upstream, undefined, bearer.verdict, bodyLimit)
+  const world = worldOf(bearer.token)
+  return isPromise(world) ? world.then((made) => forwardIn(arrival, upstream, made, 'ok', bodyLimit)) : forwardIn(arrival, upstream, world, 'ok', bodyLimit)
+}
+
+function forwardIn(arrival: Arrival, upstream: Upstream, world: World | undefined, verdict: AuthVerdict, bodyLimit: number): Promise<Proxied> {
   const { request } = arrival
-  const bearer = parseBearer(header(request.headers, 'authorization'))
-  let auth: AuthVerdict = bearer.verdict
-  const world = bearer.verdict === 'ok' ? await worldOf(bearer.token) : undefined
+  let auth = verdict
   arrival.world = world
   if (world) world.lastUsed = arrival.arrivedMs
   const found = resolveRoute(SERVICE_TABLE, request.method, arrival.path)
@@ -99,27 +106,32 @@ export async function askUpstream(arrival: Arrival, upstream: Upstream, worldOf:
   arrival.auth = auth
   if (world?.revoked) {
     arrival.auth = 'revoked'
-    return { reply: revokedReply() }
+    return Promise.resolve({ reply: revokedReply() })
   }
   if (request.bodyTooLarge) {
-    return { reply: toProblem(413, `The body is larger than ${bodyLimit} bytes, the most relay-mock proxy reads; it was not forwarded. Please send the documented JSON object.`) }
+    return Promise.resolve({ reply: toProblem(413, `The body is larger than ${bodyLimit} bytes, the most relay-mock proxy reads; it was not forwarded. Please send the documented JSON object.`) })
   }
   const fault = world && arrival.route ? takeFault(world, arrival.route.id) : undefined
   const armedBy = fault && world?.scenario.faults?.includes(fault) ? `the scenario ${world.scenario.name}` : 'this world'
   if (fault && !FAULT_KINDS[fault.kind].applied) {
     if (fault.kind === 'token-revoked') world!.revoked = true
-    return { reply: faultReply(fault, undefined, Date.now(), armedBy), fault }
+    return Promise.resolve({ reply: faultReply(fault, undefined, Date.now(), armedBy), fault })
   }
-  const result = await upstream.forward(toUpstreamRequest(request))
-  if ('trouble' in result) {
-    arrival.upstream = { status: null, trouble: result.trouble }
-    return { reply: troubleReply(result.trouble, upstream.baseUrl), upstream: result }
-  }
-  arrival.upstream = { status: result.answer.status, durationMs: result.answer.durationMs }
-  // A token the upstream refuses is an unknown one, as the mock would journal it.
-  if (auth === 'ok' && (result.answer.status === 401 || result.answer.status === 403)) arrival.auth = auth = 'unknown-token'
-  const { reply, text } = upstreamReply(result.answer, request.method)
-  if (!fault) return { reply, text, upstream: result }
-  const broken = faultReply(fault, reply, Date.now(), armedBy)
-  return { reply: broken, fault, text: broken === reply ? text : undefined, upstream: result }
+  return upstream.forward(toUpstreamRequest(request)).then((result): Proxied => {
+    if ('trouble' in result) {
+      arrival.upstream = { status: null, trouble: result.trouble }
+      return { reply: troubleReply(result.trouble, upstream.baseUrl), upstream: result }
+    }
+    arrival.upstream = { status: result.answer.status, durationMs: result.answer.durationMs }
+    // A token the upstream refuses is an unknown one, as the mock would journal it.
+    if (auth === 'ok' && (result.answer.status === 401 || result.answer.status === 403)) arrival.auth = auth = 'unknown-token'
+    const { reply, text } = upstreamReply(result.answer, request.method)
+    if (!fault) return { reply, text, upstream: result }
+    const broken = faultReply(fault, reply, Date.now(), armedBy)
+    return { reply: broken, fault, text: broken === reply ? text : undefined, upstream: result }
+  })
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as Promise<T> | undefined)?.then === 'function'
 }

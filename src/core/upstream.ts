@@ -17,6 +17,8 @@ export interface UpstreamAnswer {
   status: number
   headers: Record<string, string | string[] | undefined>
   text: string
+  /** The body read as JSON, once it has been (`null`: it is not JSON), so that it is parsed once for the client and the checks alike. */
+  json?: { value: unknown } | null
   /** How long the upstream took, from the request sent to the body's end. */
   durationMs: number
 }
