@@ -35,6 +35,8 @@ export function maskAuthorization(value: string): string {
 
 /** A Cookie or Set-Cookie value with each cookie's value masked (Set-Cookie's attributes kept). */
 function maskCookies(value: string, setCookie: boolean): string {
+  // Several Set-Cookie headers are journaled one per line: each line is a cookie of its own.
+  if (setCookie && value.includes('\n')) return value.split('\n').map((line) => maskCookies(line, true)).join('\n')
   return value
     .split(';')
     .map((pair, i) => {

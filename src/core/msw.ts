@@ -2,7 +2,7 @@
 // to the pipeline. The pipeline itself resolves the route (protocol.ts), so msw needs no pattern of its
 // own per endpoint: those answered exactly what the catch-all answers.
 import { http, HttpResponse, type HttpHandler } from 'msw'
-import type { RelayService } from './mock.js'
+import type { RelayResponse, RelayService } from './mock.js'
 import { utf8Bytes } from './protocol.js'
 
 /**
@@ -37,12 +37,12 @@ export function toHandlers(mock: RelayService, { baseUrl = 'http://relay.test' }
         })
       })
     }
-    if (answer.fault === 'truncated') return new Response(answer.text.slice(0, Math.floor(answer.text.length / 2)), { status: answer.status, headers: answer.headers })
+    if (answer.fault === 'truncated') return new Response(answer.text.slice(0, Math.floor(answer.text.length / 2)), { status: answer.status, headers: headerPairs(answer.headers) })
     // The length as the Node server sends it, so that a HEAD's headers match its GET's here too; a
     // HEAD's answer or a 204 has no body at all (a Response with one for a 204 throws).
     const bodiless = answer.status === 204 || request.method === 'HEAD'
     const sent = answer.status === 204 ? answer.headers : { ...answer.headers, 'content-length': answer.headers['content-length'] ?? String(utf8Bytes(answer.text)) }
-    return new Response(bodiless ? null : answer.text, { status: answer.status, headers: sent })
+    return new Response(bodiless ? null : answer.text, { status: answer.status, headers: headerPairs(sent) })
   }
   // A predicate rather than a path pattern: msw decodes a pattern's parameters with decodeURIComponent,
   // which throws on a malformed escape (/vehicles/%E0%A4%A) before any handler can answer it.
@@ -52,4 +52,15 @@ export function toHandlers(mock: RelayService, { baseUrl = 'http://relay.test' }
     return url.origin === origin && url.pathname.startsWith(`${prefix}/`)
   }
   return [http.all(under, respond)]
+}
+
+/** Headers as a Response takes them: a field with several values (Set-Cookie) once per value. */
+function headerPairs(headers: RelayResponse['headers']): Array<[string, string]> {
+  const pairs: Array<[string, string]> = []
+  for (const name in headers) {
+    const value = headers[name]
+    if (typeof value === 'string') pairs.push([name, value])
+    else for (const one of value) pairs.push([name, one])
+  }
+  return pairs
 }

@@ -9,7 +9,8 @@ import { expectedAt, type FieldError, type Problem } from './schemas.js'
 export interface Reply {
   status: number
   body: unknown
-  headers?: Record<string, string>
+  /** Header names in lower case; a field sent more than once (Set-Cookie) as the list of its values. */
+  headers?: Record<string, string | string[]>
 }
 
 const TYPES: Record<number, string> = {

@@ -34,11 +34,13 @@ export function toUpstreamRequest(request: RelayRequest): UpstreamRequest {
 
 /** The upstream's answer as a reply: its status and end-to-end headers, the body parsed when it is JSON, else its text. */
 export function upstreamReply(answer: UpstreamAnswer, method: string): { reply: Reply; text: string } {
-  const headers: Record<string, string> = {}
+  const headers: Record<string, string | string[]> = {}
   const passed = endToEnd(answer.headers, method === 'HEAD' ? DATE_ONLY : ANSWER_DROP)
   for (const name in passed) {
     const value = passed[name]
-    headers[name] = Array.isArray(value) ? value.join(', ') : value
+    // A field sent more than once is one list, comma-separated (RFC 9110 5.3); Set-Cookie is the
+    // exception (its dates hold commas): each stays a header of its own.
+    headers[name] = Array.isArray(value) && name !== 'set-cookie' ? value.join(', ') : value
   }
   const read = answer.text === '' ? undefined : parseJsonText(answer.text)
   const body = read === undefined ? undefined : 'value' in read ? read.value : answer.text

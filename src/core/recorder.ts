@@ -71,13 +71,13 @@ export function createRecorder({ settings, journal, worlds, extensions }: { sett
     // Most answers have no headers of their own: they share one object rather than each keep a copy in the journal.
     // A proxied answer's headers are the upstream's (or the proxy's problem's), as they came.
     const proxied = arrival.upstream !== undefined
-    let headers: Record<string, string> = reply.body === undefined || proxied ? { ...reply.headers } : reply.headers ? { ...JSON_HEADERS, ...reply.headers } : JSON_HEADERS
+    let headers: RelayResponse['headers'] = reply.body === undefined || proxied ? { ...reply.headers } : reply.headers ? { ...JSON_HEADERS, ...reply.headers } : JSON_HEADERS
     if (request.method === 'HEAD' && !proxied) ({ headers, text } = withoutBody({ status: reply.status, headers, text }))
     const kept = journalBody(request.body, settings.journalBodyBytes)
     if (kept?.bodyTruncated) parsedBody = undefined
     const requestHeaders = journalHeaders(last, request.headers)
     const journaled = requestPart(last, arrival, requestHeaders.headers, kept, parsedBody, bodyError)
-    const response = responsePart(last, reply, headers, request.method, transport)
+    const response = responsePart(last, reply, journalAnswerHeaders(headers), request.method, transport)
     const entry: JournalEntry = {
       seq: ++seq,
       time: isoOf(arrival.arrivedMs),
@@ -222,4 +222,19 @@ function journalBody(body: string | undefined, keep: number): KeptBody | undefin
   const bytes = utf8Bytes(body)
   if (bytes <= keep) return { bodyText: body }
   return { bodyText: ownPrefix(body, keep), bodyTruncated: true, bodyBytes: bytes, bodySha256: bytesToHex(sha256(utf8ToBytes(body))) }
+}
+
+/**
+ * An answer's headers as the journal keeps them: one text per field, a field sent more than once (a
+ * proxied Set-Cookie) with its values on lines of their own, as no header value can hold a line break.
+ */
+function journalAnswerHeaders(headers: RelayResponse['headers']): Record<string, string> {
+  let out: Record<string, string> | undefined
+  for (const name in headers) {
+    const value = headers[name]
+    if (typeof value === 'string') continue
+    out ??= { ...(headers as Record<string, string>) }
+    out[name] = value.join('\n')
+  }
+  return out ?? (headers as Record<string, string>)
 }

@@ -30,7 +30,7 @@ export function toResponse(reply: Reply): RelayResponse {
  * A HEAD's answer: GET's status and headers, the length of the body GET would send, and no body (RFC 9110 9.3.2).
  * @example withoutBody({ status: 200, headers: {}, text: '[]' }) // { status: 200, headers: { 'content-length': '2' }, text: '' }
  */
-export function withoutBody(answer: RelayResponse): RelayResponse {
+export function withoutBody<H extends RelayResponse['headers']>(answer: { status: number; headers: H; text: string }): { status: number; headers: H & { 'content-length': string }; text: string } {
   return { status: answer.status, headers: { ...answer.headers, 'content-length': String(utf8Bytes(answer.text)) }, text: '' }
 }
 
@@ -42,7 +42,7 @@ export function textOf(reply: Reply): string {
   return reply.body === undefined ? '' : typeof reply.body === 'string' && !isJson(reply.headers) ? reply.body : JSON.stringify(reply.body)
 }
 
-function isJson(headers: Record<string, string> | undefined): boolean {
+function isJson(headers: Reply['headers']): boolean {
   const type = headers?.['content-type']
   return !type || type.includes('json')
 }

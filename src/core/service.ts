@@ -146,7 +146,8 @@ export interface RelayRequest {
 /** An answer as plain data: what a transport writes back. */
 export interface RelayResponse {
   status: number
-  headers: Record<string, string>
+  /** Header names in lower case; a field sent more than once (a proxied Set-Cookie) as the list of its values. */
+  headers: Record<string, string | string[]>
   text: string
   /**
    * A fault the transport must carry out instead of writing the answer plainly: reset the connection,

@@ -27,10 +27,10 @@ export const EXTRA_FIELDS: Readonly<Record<string, unknown>> = Object.freeze({ c
 const isCreate = (reply: Reply, { route }: VariedRequest) => route?.method === 'POST' && reply.status === 201
 const isSimple = ({ route }: VariedRequest) => route?.id === 'POST /payment'
 
-function withoutHeader(headers: Record<string, string> | undefined, name: string): Record<string, string> | undefined {
+function withoutHeader<H extends Record<string, string | string[]>>(headers: H | undefined, name: string): H | undefined {
   if (!headers || !(name in headers)) return headers
   const { [name]: _, ...rest } = headers
-  return rest
+  return rest as H
 }
 
 /** A problem's status changed, its body's `status` and `title` with it. */

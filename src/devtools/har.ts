@@ -54,7 +54,8 @@ export { statusText }
 
 // Masked again on the way out: entries from anywhere (not only the mock's journal) may be exported.
 function toHeaders(headers: Record<string, string>): Header[] {
-  return Object.entries(maskHeaders(headers)).map(([name, value]) => ({ name, value }))
+  // A field sent more than once (a proxied Set-Cookie) is journaled one value per line: one header each, as it came.
+  return Object.entries(maskHeaders(headers)).flatMap(([name, value]) => (value.includes('\n') ? value.split('\n').map((one) => ({ name, value: one })) : [{ name, value }]))
 }
 
 function toQueryString(search: string): QueryString[] {

@@ -120,6 +120,28 @@ describe('what the proxy forwards', () => {
     expect(upstream.seen.map((s) => s.url)).toEqual(['/vehicles?plate=AB123'])
   })
 
+  it("passes each of the upstream's Set-Cookie headers on as its own, and journals and exports them one by one", async () => {
+    // A load balancer's sticky-session cookies: their Expires dates hold commas, so joined into one header they no longer parse.
+    const cookies = ['AWSALB=a1; Expires=Thu, 03 Dec 2026 10:00:00 GMT; Path=/', 'AWSALBCORS=a1; Expires=Thu, 03 Dec 2026 10:00:00 GMT; Path=/; SameSite=None; Secure']
+    const url = await handUpstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': cookies, vary: ['accept', 'accept-encoding'] })
+      res.end('[]')
+    })
+    const proxy = await proxyTo(url)
+    const answer = await call(`${proxy.url}/vehicles?plate=AB123`, TOKEN)
+    expect(answer.status, answer.text).toBe(200)
+    expect(answer.headers.getSetCookie()).toEqual(cookies)
+    // Any other field sent twice is one comma-separated list (RFC 9110 5.3).
+    expect(answer.headers.get('vary')).toBe('accept, accept-encoding')
+    // Shown and exported one by one, each cookie's value masked as a credential.
+    const masked = ['AWSALB=…; Expires=Thu, 03 Dec 2026 10:00:00 GMT; Path=/', 'AWSALBCORS=…; Expires=Thu, 03 Dec 2026 10:00:00 GMT; Path=/; SameSite=None; Secure']
+    const [entry] = (await call(`${proxy.url}/__relay/journal`, TOKEN)).body.entries
+    expect(entry.response.headers['set-cookie'].split('\n')).toEqual(masked)
+    const har = (await call(`${proxy.url}/__relay/journal.har`, TOKEN)).body
+    const exported = har.log.entries[0].response.headers.filter((h: { name: string }) => h.name === 'set-cookie').map((h: { value: string }) => h.value)
+    expect(exported).toEqual(masked)
+  })
+
   it('keeps its connections to the upstream alive between requests', async () => {
     const ports = new Set<number>()
     const url = await handUpstream((req, res) => {

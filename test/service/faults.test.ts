@@ -121,7 +121,7 @@ describe('faults in the pipeline', () => {
   it('unavailable says Retry-After in seconds; rate-limited as an HTTP-date at least two seconds ahead', async () => {
     expect((await hit('unavailable')).answer.headers['retry-after']).toBe('1')
     const before = Date.now()
-    const date = Date.parse((await hit('rate-limited')).answer.headers['retry-after'])
+    const date = Date.parse(String((await hit('rate-limited')).answer.headers['retry-after']))
     expect(date - before).toBeGreaterThanOrEqual(2_000)
   })
 
