@@ -131,13 +131,12 @@ function response(answers: ReadonlyArray<PipelineAnswer>, route?: Route<any, any
     ...(Object.keys(content).length
       ? {
           content: Object.fromEntries(
-            Object.entries(content).map(([mediaType, schemas]) => [
-              mediaType,
-              {
-                schema: schemas.length === 1 ? toSchema(schemas[0], 'output') : { anyOf: schemas.map((schema) => toSchema(schema, 'output')) },
-                ...(!faulted && faultsOf(byMedia[mediaType]) ? { [FAULT_EXTENSION]: faultsOf(byMedia[mediaType]) } : {}),
-              },
-            ]),
+            Object.entries(content).map(([mediaType, schemas]) => {
+              // Marked here only when the response is not marked as a whole.
+              const faults = faulted ? undefined : faultsOf(byMedia[mediaType])
+              const schema = schemas.length === 1 ? toSchema(schemas[0], 'output') : { anyOf: schemas.map((one) => toSchema(one, 'output')) }
+              return [mediaType, { schema, ...(faults ? { [FAULT_EXTENSION]: faults } : {}) }]
+            }),
           ),
         }
       : {}),

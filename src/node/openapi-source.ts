@@ -10,6 +10,8 @@ import type { ServiceDocument } from '../core/compare.js'
 import { importExternal } from '../core/import-external.js'
 
 const REACH = 'Please check the URL and that this machine can reach it (--timeout gives it longer)'
+/** What to do about a file a $ref names that was read but holds no JSON or YAML object. */
+const PART_CONTENT = 'Please write each file a $ref names as JSON or YAML, a mapping at its top'
 const BUNDLE = 'Please bundle its files into one first, e.g. npx -p @seriousme/openapi-schema-validator bundle-api <files> -o bundled.json'
 
 /** How long a URL may take to answer before its document counts as unreadable. */
@@ -183,7 +185,12 @@ async function readReferenced(main: Json, mainUrl: URL, source: string, timeoutM
       if (outcome.status === 'rejected') {
         const error = outcome.reason as unknown
         if (!(error instanceof Unread)) throw error
-        const advice = url.protocol === 'file:' ? 'Please check the $ref: a relative $ref names a file relative to the file it is in' : 'Please check the $ref and that this machine can reach its URL (--timeout gives it longer)'
+        const advice =
+          error.advice === PART_CONTENT
+            ? PART_CONTENT
+            : url.protocol === 'file:'
+              ? 'Please check the $ref: a relative $ref names a file relative to the file it is in'
+              : 'Please check the $ref and that this machine can reach its URL (--timeout gives it longer)'
         throw unreadable(source, `the $ref ${ref} in ${where} names ${name}, which cannot be read: ${error.reason}`, advice)
       }
       const id = decoded(url.href)!
@@ -231,10 +238,10 @@ async function readPart(url: URL, timeoutMs: number, Validator: ValidatorClass):
   // document (one validator a file: a validator's `specification` is its last document's).
   const reader = new Validator()
   const result = await reader.validate(value)
-  if (typeof result.errors === 'string' && /YAML\/JSON/.test(result.errors)) throw new Unread('it is neither JSON nor YAML')
+  if (typeof result.errors === 'string' && /YAML\/JSON/.test(result.errors)) throw new Unread('it is neither JSON nor YAML', PART_CONTENT)
   const document = reader.specification as unknown
   if (document && typeof document === 'object' && !Array.isArray(document)) return document as Json
-  throw new Unread('it holds no JSON or YAML object')
+  throw new Unread('it holds no JSON or YAML mapping', PART_CONTENT)
 }
 
 /** The URL of a document named on the command line: an http(s) or file: URL, or a path. */

@@ -202,7 +202,7 @@ describe('readOpenApi with a document split across files', () => {
   it('refuses a $ref to a file that is neither JSON nor YAML', async () => {
     const main = await writeSplit(join(dir, 'broken'))
     await written('broken/schemas/vehicle.json', '{"VehicleBody": {\n')
-    expect(await refusal(main)).toContain(`: the $ref schemas/vehicle.json#/VehicleBody in ${main} names ${join(dir, 'broken/schemas/vehicle.json')}, which cannot be read: it is neither JSON nor YAML.`)
+    expect(await refusal(main)).toContain(`: the $ref schemas/vehicle.json#/VehicleBody in ${main} names ${join(dir, 'broken/schemas/vehicle.json')}, which cannot be read: it is neither JSON nor YAML. Please write each file a $ref names as JSON or YAML`)
   })
 
   it('refuses a $ref whose part names nothing in its file', async () => {
