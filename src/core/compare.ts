@@ -4,7 +4,7 @@
 // fetching and validating the documents is the edge's work (src/node/openapi-source.ts).
 import { z } from 'zod'
 import type { AssumptionId } from './assumptions.js'
-import { toOpenApi } from './openapi.js'
+import { FAULT_EXTENSION, toOpenApi } from './openapi.js'
 import { KNOWN_SLIPS } from './protocol.js'
 import { date, timestamp, uuid } from './schemas.js'
 
@@ -255,7 +255,8 @@ function compareOperation(name: string, our: Json, their: Json, add: (d: Differe
   }
 
   for (const status of ours) {
-    if (explained.has(status) || has(status)) continue
+    // An answer only a fault relay-mock injects gives is its test tool, not a claim about the service.
+    if (explained.has(status) || has(status) || ourResponses[status]?.[FAULT_EXTENSION]) continue
     at({ where: `responses.${status}`, kind: 'answer-status-missing', relayMock: status, finding: `relay-mock documents ${status}: ${firstLine(ourResponses[status]?.description)}` })
   }
   for (const status of theirs) {
@@ -275,7 +276,7 @@ function compareOperation(name: string, our: Json, their: Json, add: (d: Differe
     const ourMedia = Object.keys(ourContent).map(bare)
     const theirMedia = Object.keys(theirContent).map(bare)
     if (!explained.has(`${status} media`) && theirMedia.length > 0) {
-      for (const media of ourMedia.filter((m) => !theirMedia.includes(m))) {
+      for (const media of ourMedia.filter((m) => !theirMedia.includes(m) && !ourContent[m]?.[FAULT_EXTENSION])) {
         const description = ourContent[media]?.schema?.description
         at({ where: `responses.${status}.${media}`, kind: 'answer-media-type', relayMock: media, theirs: theirMedia, finding: `relay-mock also answers ${status} as ${media}${description ? ` (${description})` : ''}; the service's document does not.` })
       }

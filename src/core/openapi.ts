@@ -10,6 +10,12 @@ const cache = new Map<string, object>()
 
 /** The extension naming the ids of the assumption ledger an answer rests on (`relay-mock assumptions` lists them). */
 const ASSUMPTION = 'x-relay-assumption'
+/**
+ * The extension naming the faults an answer (a response, or one media type of it) comes from when it comes
+ * only from faults relay-mock injects: its test tools, which `relay-mock compare` does not hold against a
+ * service's document that leaves them out.
+ */
+export const FAULT_EXTENSION = 'x-relay-fault'
 
 /** What the answers of a path rather than an operation rest on: the interface's two slips among them. */
 const PATH_ASSUMPTIONS: Record<keyof typeof PATH_ANSWERS, string[]> = {
@@ -98,9 +104,12 @@ function operation(route: Route<any, any>) {
 function response(answers: ReadonlyArray<PipelineAnswer>, route?: Route<any, any>) {
   const descriptions = [...new Set(answers.map((answer) => answer.description))]
   const content: Record<string, z.ZodType[]> = {}
+  /** The answers of each media type, for the faults they come from. */
+  const byMedia: Record<string, PipelineAnswer[]> = {}
   const headers: Record<string, { descriptions: string[]; count: number }> = {}
   for (const answer of answers) {
     const mediaType = answer.mediaType ?? (answer.status >= 400 && !route?.refuse ? PROBLEM_JSON : 'application/json')
+    ;(byMedia[mediaType] ??= []).push(answer)
     if (answer.schema && !(content[mediaType] ??= []).includes(answer.schema)) content[mediaType].push(answer.schema)
     for (const [name, description] of Object.entries(answer.headers ?? {})) {
       const header = (headers[name] ??= { descriptions: [], count: 0 })
@@ -108,8 +117,10 @@ function response(answers: ReadonlyArray<PipelineAnswer>, route?: Route<any, any
       if (!header.descriptions.includes(description)) header.descriptions.push(description)
     }
   }
+  const faulted = faultsOf(answers)
   return {
     description: descriptions.length === 1 ? descriptions[0] : descriptions.map((d) => `- ${d}`).join('\n'),
+    ...(faulted ? { [FAULT_EXTENSION]: faulted } : {}),
     ...(Object.keys(headers).length
       ? {
           headers: Object.fromEntries(
@@ -120,12 +131,20 @@ function response(answers: ReadonlyArray<PipelineAnswer>, route?: Route<any, any
     ...(Object.keys(content).length
       ? {
           content: Object.fromEntries(
-            Object.entries(content).map(([mediaType, schemas]) => [
-              mediaType,
-              { schema: schemas.length === 1 ? toSchema(schemas[0], 'output') : { anyOf: schemas.map((schema) => toSchema(schema, 'output')) } },
-            ]),
+            Object.entries(content).map(([mediaType, schemas]) => {
+              // Marked here only when the response is not marked as a whole.
+              const faults = faulted ? undefined : faultsOf(byMedia[mediaType])
+              const schema = schemas.length === 1 ? toSchema(schemas[0], 'output') : { anyOf: schemas.map((one) => toSchema(one, 'output')) }
+              return [mediaType, { schema, ...(faults ? { [FAULT_EXTENSION]: faults } : {}) }]
+            }),
           ),
         }
       : {}),
   }
+}
+
+/** The faults the answers come from when every one comes from a fault; undefined when any is the service's own. */
+function faultsOf(answers: ReadonlyArray<PipelineAnswer>): string[] | undefined {
+  if (answers.length === 0 || answers.some((answer) => !answer.fault)) return undefined
+  return [...new Set(answers.map((answer) => answer.fault!))]
 }

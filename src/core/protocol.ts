@@ -5,7 +5,7 @@
 // or `auth.*` rule, and the reverse.
 import { serviceRoutes, type ServiceRouteId } from './handlers/index.js'
 import { toProblem, type Reply } from './problems.js'
-import { FAULT_STEPS, RETRY_AFTER_DATE_AHEAD_S, RETRY_AFTER_SECONDS } from './faults.js'
+import { FAULT_STEPS, RETRY_AFTER_DATE_AHEAD_S, RETRY_AFTER_SECONDS, type FaultKind } from './faults.js'
 import { readingOnce } from './once.js'
 import { TOKEN_CHARACTERS } from './token.js'
 import { MASK_MARK } from './mask.js'
@@ -569,8 +569,12 @@ export function utf8Bytes(text: string): number {
 /** The media type of a problem answer (RFC 9457). */
 export const PROBLEM_JSON = 'application/problem+json'
 
-/** A documented answer with its status: the pipeline gives several answers of one status (a 401 of two shapes). */
-export type PipelineAnswer = Answer & { status: number }
+/**
+ * A documented answer with its status: the pipeline gives several answers of one status (a 401 of two
+ * shapes). `fault`: the answer is sent only when that fault is armed (relay-mock's test tool, not a
+ * claim about the service).
+ */
+export type PipelineAnswer = Answer & { status: number; fault?: FaultKind }
 
 /**
  * Every answer the pipeline itself can give a route beyond its handler's (the route table's `answers`):
@@ -595,13 +599,13 @@ export function pipelineAnswers(route: Route<any, any>): PipelineAnswer[] {
   if (route.body || route.query) answers.push(refusal(422, 'A field is missing or invalid: `errors` names each, with what was expected'))
   if ((Object.values(FAULT_STEPS) as string[]).includes(route.id)) {
     // What the mock sends when a fault is armed on this route (see FAULT_KINDS).
-    answers.push(refusal(401, 'The token was revoked (relay-mock: the fault token-revoked)', challenge))
-    answers.push(refusal(429, 'Too many requests (relay-mock: the fault rate-limited); nothing was applied', { 'Retry-After': `an HTTP-date ${RETRY_AFTER_DATE_AHEAD_S} s ahead or more` }))
-    answers.push(refusal(503, 'Unavailable just now (relay-mock: the fault unavailable); nothing was applied', { 'Retry-After': `seconds (${RETRY_AFTER_SECONDS})` }))
-    answers.push(asProblem(500, 'The service failed after applying the request (relay-mock: the fault server-error): do not resend a POST blind'))
+    answers.push({ ...refusal(401, 'The token was revoked (relay-mock: the fault token-revoked)', challenge), fault: 'token-revoked' })
+    answers.push({ ...refusal(429, 'Too many requests (relay-mock: the fault rate-limited); nothing was applied', { 'Retry-After': `an HTTP-date ${RETRY_AFTER_DATE_AHEAD_S} s ahead or more` }), fault: 'rate-limited' })
+    answers.push({ ...refusal(503, 'Unavailable just now (relay-mock: the fault unavailable); nothing was applied', { 'Retry-After': `seconds (${RETRY_AFTER_SECONDS})` }), fault: 'unavailable' })
+    answers.push({ ...asProblem(500, 'The service failed after applying the request (relay-mock: the fault server-error): do not resend a POST blind'), fault: 'server-error' })
     // garbage lets the handler answer, then sends its status with a proxy's page instead of its body.
     for (const status of Object.keys(route.answers)) {
-      answers.push({ status: Number(status), description: "A proxy's HTML error page in place of the answer, after the request was applied (relay-mock: the fault garbage)", schema: proxyPage, mediaType: 'text/html' })
+      answers.push({ status: Number(status), description: "A proxy's HTML error page in place of the answer, after the request was applied (relay-mock: the fault garbage)", schema: proxyPage, mediaType: 'text/html', fault: 'garbage' })
     }
   }
   return answers

@@ -1,6 +1,6 @@
 // `relay-mock compare` as a user runs it: relay-mock's own documents compare clean (exit 0), an edited copy
 // names what it contradicts (exit 1), and a document that cannot be read is one line and exit 2.
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile, rm, writeFile } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -9,6 +9,7 @@ import { toOpenApi } from '../../src/core/openapi.js'
 import { close, createServer, listen } from '../../src/node/server.js'
 import { createServedService } from '../support/service.js'
 import { ROOT, runCli, useBuiltCli } from '../support/cli.js'
+import { writeSplit } from '../support/split-openapi.js'
 
 const scratch = useBuiltCli('relay-mock-compare-')
 
@@ -112,6 +113,26 @@ describe('relay-mock compare', () => {
     expect(run.stdout).toBe('')
     expect(run.stderr).toBe(`Failed to read the OpenAPI document ${url}: it could not be fetched (ECONNREFUSED). Please check the URL and that this machine can reach it (--timeout gives it longer).\n`)
     expect(run.stderr).not.toMatch(/^\s*at /m)
+  })
+
+  it('compares a document split across files as the one it was split from', async () => {
+    const split = await writeSplit(join(scratch(), 'split'))
+    const [whole, parts] = await Promise.all([relayMock('compare', advanced, '--json'), relayMock('compare', split, '--json')])
+    expect(parts.stderr).toBe('')
+    expect(parts.code).toBe(whole.code)
+    expect({ ...JSON.parse(parts.stdout), documents: [] }).toEqual({ ...JSON.parse(whole.stdout), documents: [] })
+  })
+
+  it('refuses a document whose $ref names a missing file in one line, naming both: exit 2', async () => {
+    const split = await writeSplit(join(scratch(), 'split-missing'))
+    const missing = join(scratch(), 'split-missing/schemas/vehicle.json')
+    await rm(missing)
+    const run = await relayMock('compare', split)
+    expect(run.code).toBe(2)
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toBe(
+      `Failed to read the OpenAPI document ${split}: the $ref schemas/vehicle.json#/VehicleBody in ${split} names ${missing}, which cannot be read: there is no such file. Please check the $ref: a relative $ref names a file relative to the file it is in.\n`,
+    )
   })
 
   it('refuses a bad --timeout like any option: exit 2', async () => {

@@ -174,18 +174,23 @@ const plain: Array<{ name: string; edit: (docs: Docs) => void; expected: Partial
     name: 'an answer status missing, and one added',
     edit: ({ advanced }) => {
       const ops = advanced.paths['/payments'].post.responses
-      delete ops['503']
+      delete ops['413']
       ops['409'] = { description: 'A payment for this visit exists' }
     },
     expected: [
-      { operation: 'POST /payments', where: 'responses.503', kind: 'answer-status-missing', relayMock: '503' },
+      { operation: 'POST /payments', where: 'responses.413', kind: 'answer-status-missing', relayMock: '413' },
       { operation: 'POST /payments', where: 'responses.409', kind: 'answer-status-added', theirs: '409', finding: 'The service documents 409: A payment for this visit exists.' },
     ],
   },
   {
     name: 'an answer media type missing',
-    edit: ({ advanced }) => delete advanced.paths['/vehicles'].post.responses['201'].content['text/html'],
-    expected: [{ operation: 'POST /vehicles', where: 'responses.201.text/html', kind: 'answer-media-type', relayMock: 'text/html', theirs: ['application/json'] }],
+    edit: ({ simple }) => delete simple.paths['/payment'].post.responses['401'].content['application/problem+json'],
+    expected: [{ operation: 'POST /payment', where: 'responses.401.application/problem+json', kind: 'answer-media-type', relayMock: 'application/problem+json', theirs: ['application/json'] }],
+  },
+  {
+    name: 'an answer media type added',
+    edit: ({ advanced }) => (advanced.paths['/vehicles'].post.responses['201'].content['application/xml'] = { schema: { type: 'string' } }),
+    expected: [{ operation: 'POST /vehicles', where: 'responses.201.application/xml', kind: 'answer-media-type', theirs: 'application/xml' }],
   },
   {
     name: 'an answer field missing, and one of another type',
@@ -251,6 +256,49 @@ describe('compareOpenApi', () => {
         if (d.assumption.alternative) expect(entry!.alternatives.map((a) => a.id), d.assumption.id).toContain(d.assumption.alternative)
       }
     }
+  })
+
+  it("reports no answer that only a fault relay-mock injects gives, and still reports a real difference beside it", () => {
+    /** Whether relay-mock's document marks the answer as a fault's only. */
+    const fault = (answer: any) => Boolean(answer?.['x-relay-fault'])
+    let removed = 0
+    const comparison = compareEdited(({ advanced, simple }) => {
+      for (const doc of [advanced, simple]) {
+        for (const item of Object.values<any>(doc.paths)) {
+          for (const op of Object.values<any>(item)) {
+            for (const [status, response] of Object.entries<any>(op.responses)) {
+              if (fault(response)) {
+                delete op.responses[status]
+                removed++
+                continue
+              }
+              for (const [media, content] of Object.entries<any>(response.content ?? {})) {
+                if (fault(content)) {
+                  delete response.content[media]
+                  removed++
+                }
+              }
+            }
+          }
+        }
+      }
+      delete advanced.paths['/payments'].post.responses['415']
+    })
+    // 429, 500 and 503 on each faultable operation, and the garbage fault's HTML page beside its answers.
+    expect(removed).toBeGreaterThan(20)
+    expect(findings(comparison)).toEqual([expect.objectContaining({ operation: 'POST /payments', where: 'responses.415', kind: 'answer-status-missing', relayMock: '415' })])
+    expect(comparison.contradicted).toBe(0)
+  })
+
+  it("marks as a fault's only the answers only a fault gives", () => {
+    const responses = toOpenApi('advanced').paths['/vehicles'].post.responses
+    expect(responses['503']['x-relay-fault']).toEqual(['unavailable'])
+    expect(responses['201']['x-relay-fault']).toBeUndefined()
+    expect(responses['201'].content['text/html']['x-relay-fault']).toEqual(['garbage'])
+    expect(responses['201'].content['application/json']['x-relay-fault']).toBeUndefined()
+    // 401 is also the token check's answer: relay-mock's own, whatever the fault token-revoked adds.
+    expect(responses['401']['x-relay-fault']).toBeUndefined()
+    expect(responses['413']['x-relay-fault']).toBeUndefined()
   })
 
   it('matches a path whose parameter has another name', () => {

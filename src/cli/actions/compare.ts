@@ -8,7 +8,7 @@ import { readOpenApi } from '../../node/openapi-source.js'
 export interface CompareArgs {
   documents: string[]
   json?: boolean
-  /** Seconds a URL may take. */
+  /** Seconds each URL may take (a document, or a file its $refs name). */
   timeout?: number
 }
 
@@ -42,7 +42,7 @@ export function comparisonLines(comparison: Comparison, c: Colors): string[] {
       lines.push(`  ${c.red('✗')} ${c.red(`${d.assumption!.id} contradicted${alternative}`)}: ${said(d)}${d.finding ? ` ${d.finding}` : ''}`)
     }
     const findings = differences.filter((d) => !d.assumption)
-    // The statuses the service leaves out, on one line: relay-mock documents its limits and faults too.
+    // The statuses the service leaves out, on one line: relay-mock documents its limits too.
     const unlisted = findings.filter((d) => d.kind === 'answer-status-missing')
     for (const d of findings.filter((d) => d.kind !== 'answer-status-missing')) lines.push(`  ${c.yellow('•')} ${d.kind} ${said(d)}${d.finding ? ` ${c.dim(d.finding)}` : ''}`)
     if (unlisted.length > 0) {
