@@ -124,7 +124,11 @@ describe('what the proxy forwards', () => {
     // A load balancer's sticky-session cookies: their Expires dates hold commas, so joined into one header they no longer parse.
     const cookies = ['AWSALB=a1; Expires=Thu, 03 Dec 2026 10:00:00 GMT; Path=/', 'AWSALBCORS=a1; Expires=Thu, 03 Dec 2026 10:00:00 GMT; Path=/; SameSite=None; Secure']
     const url = await handUpstream((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': cookies, vary: ['accept', 'accept-encoding'] })
+      res.setHeader('content-type', 'application/json')
+      res.setHeader('set-cookie', cookies)
+      // Sent as two header lines, as a server may.
+      res.setHeader('vary', ['accept', 'accept-encoding'])
+      res.writeHead(200)
       res.end('[]')
     })
     const proxy = await proxyTo(url)
