@@ -63,7 +63,7 @@ export interface NotObservable {
 
 /** An answer that departs from the interface itself, whatever relay-mock assumed. */
 export interface Finding {
-  /** What kind of departure: `not-json`, `field-missing`, `field-type`, `id-not-uuid`, `link-form`, `upstream-trouble`, `accepted-invalid`. */
+  /** What kind of departure: `not-json`, `field-missing`, `field-type`, `id-not-uuid`, `link-form`, `upstream-trouble`, `accepted-invalid`, `too-large-to-check`. */
   kind: string
   /** Where and what, one sentence; the same departure at the same place has the same message. */
   message: string

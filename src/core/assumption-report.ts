@@ -112,6 +112,15 @@ export function createAssumptionLedger(upstream: string) {
       return
     }
     const { answer } = result
+    if (answer.passedOn) {
+      // Passed on as it came, never held whole: there is nothing whole to check.
+      const finding = { kind: 'too-large-to-check', message: `${entry.request.method} ${entry.request.path} answered ${answer.status} with a body larger than the proxy's body limit: passed on whole as it came, checked no further (the journal keeps its first bytes).` }
+      for (const tally of tallies) {
+        tally.answers++
+        addFinding(tally, finding, entry.seq)
+      }
+      return
+    }
     const observed: Observed = {
       seq: entry.seq,
       method: entry.request.method,

@@ -39,6 +39,8 @@ export interface JournalEntry {
     status: number
     headers: Record<string, string>
     body: unknown
+    /** `relay-mock proxy`: set when the upstream's answer was larger than the body limit. It was passed on whole as it came; `body` holds its first bytes as text. */
+    bodyTruncated?: true
   }
   /** The documented endpoint the request matched, e.g. `GET /vehicles`; null when it matched none. */
   route: string | null

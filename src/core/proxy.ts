@@ -35,19 +35,22 @@ export function toUpstreamRequest(request: RelayRequest): UpstreamRequest {
 /** The upstream's answer as a reply: its status and end-to-end headers, the body parsed when it is JSON, else its text. */
 export function upstreamReply(answer: UpstreamAnswer, method: string): { reply: Reply; text: string } {
   const headers: Record<string, string | string[]> = {}
-  const passed = endToEnd(answer.headers, method === 'HEAD' ? DATE_ONLY : ANSWER_DROP)
+  // A body passed on as it comes is sent as it came: its own length, when it named one, holds.
+  const passed = endToEnd(answer.headers, method === 'HEAD' ? DATE_ONLY : answer.passedOn ? PASSED_ON_DROP : ANSWER_DROP)
   for (const name in passed) {
     const value = passed[name]
     // A field sent more than once is one list, comma-separated (RFC 9110 5.3); Set-Cookie is the
     // exception (its dates hold commas): each stays a header of its own.
     headers[name] = Array.isArray(value) && name !== 'set-cookie' ? value.join(', ') : value
   }
-  const read = answer.text === '' ? undefined : parseJsonText(answer.text)
+  // A body passed on as it comes is journaled as the text of its first bytes: never whole JSON.
+  const read = answer.text === '' ? undefined : answer.passedOn ? { problem: 'passed on as it came' } : parseJsonText(answer.text)
   const body = read === undefined ? undefined : 'value' in read ? read.value : answer.text
   answer.json = read !== undefined && 'value' in read ? read : null
   return { reply: { status: answer.status, body, headers }, text: answer.text }
 }
 const DATE_ONLY: ReadonlySet<string> = new Set(['content-encoding', 'date'])
+const PASSED_ON_DROP: ReadonlySet<string> = new Set(['date'])
 
 /**
  * The answer to a request the upstream could not answer: 504 when it took too long, else 502, saying
@@ -128,7 +131,12 @@ function forwardIn(arrival: Arrival, upstream: Upstream, world: World | undefine
     // A token the upstream refuses is an unknown one, as the mock would journal it.
     if (auth === 'ok' && (result.answer.status === 401 || result.answer.status === 403)) arrival.auth = auth = 'unknown-token'
     const { reply, text } = upstreamReply(result.answer, request.method)
-    if (!fault) return { reply, text, upstream: result }
+    if (!fault) {
+      if (result.answer.passedOn) arrival.passedOn = result.answer.passedOn
+      return { reply, text, upstream: result }
+    }
+    // A fault strikes what the proxy holds of the answer: the rest of a body passed on is dropped.
+    result.answer.passedOn?.cancel()
     const broken = faultReply(fault, reply, Date.now(), armedBy)
     return { reply: broken, fault, text: broken === reply ? text : undefined, upstream: result }
   })

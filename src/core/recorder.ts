@@ -15,6 +15,7 @@ import { JSON_HEADERS, textOf, withoutBody } from './response.js'
 import type { Route } from './route.js'
 import type { RelayRequest, RelayResponse, RelayServiceSettings, ServiceExtension } from './service.js'
 import type { World } from './world.js'
+import type { BodyStream } from './upstream.js'
 import type { Worlds } from './worlds.js'
 
 /**
@@ -37,6 +38,8 @@ export interface Arrival {
   bodyError: string | undefined
   /** Set by the proxy (`relay-mock proxy`): the upstream's part. Its answer's headers are then passed as they came. */
   upstream?: UpstreamNote
+  /** Set by the proxy: the upstream's answer, larger than the body limit, to pass on as it comes (the reply holds its first bytes). */
+  passedOn?: BodyStream
   /** Told of the entry once it is recorded (the proxy's observers). */
   onRecorded?(entry: JournalEntry): void
 }
@@ -84,7 +87,7 @@ export function createRecorder({ settings, journal, worlds, extensions }: { sett
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       worldId: world?.id ?? null,
       request: journaled,
-      response,
+      response: arrival.passedOn ? { ...response, bodyTruncated: true } : response,
       route: route?.id ?? null,
       auth: arrival.auth,
     }
@@ -97,6 +100,7 @@ export function createRecorder({ settings, journal, worlds, extensions }: { sett
     owner?.journal.record(entry, size)
     for (const extension of extensions) tell('a dev tool', entry, extension.onRecord, owner)
     arrival.onRecorded?.(entry)
+    if (arrival.passedOn) return { status: reply.status, headers, text, passedOn: arrival.passedOn }
     if (!transport) return { status: reply.status, headers, text }
     const answer: RelayResponse = { status: reply.status, headers, text, fault: transport }
     if (transport === 'hang') answer.onClosed = () => void (entry.durationMs = Math.round((performance.now() - started) * 1000) / 1000)

@@ -4,7 +4,7 @@
 // from each of them so that none imports another in a circle.
 import type { ArmedFault, TransportFault } from './faults.js'
 import type { Journal, JournalEntry } from './journal.js'
-import type { Upstream } from './upstream.js'
+import type { BodyStream, Upstream } from './upstream.js'
 import type { Route } from './route.js'
 import type { Scenario } from './scenario.js'
 import type { SeededWorld } from './seed.js'
@@ -154,6 +154,11 @@ export interface RelayResponse {
    * never answer, or stop the body halfway. Transports that cannot do one say so (see FAULT_KINDS).
    */
   fault?: TransportFault
+  /**
+   * A body to send as it comes instead of `text` (`relay-mock proxy`, for an upstream's answer larger
+   * than the body limit): `text` then holds only its first bytes, as journaled. Node's server only.
+   */
+  passedOn?: BodyStream
   /** For `hang`: call when the client gave up (the connection closed), to date the journal entry. */
   onClosed?(): void
 }

@@ -19,8 +19,19 @@ export interface UpstreamAnswer {
   text: string
   /** The body read as JSON, once it has been (`null`: it is not JSON), so that it is parsed once for the client and the checks alike. */
   json?: { value: unknown } | null
-  /** How long the upstream took, from the request sent to the body's end. */
+  /** How long the upstream took, from the request sent to the body's end (to the limit's, for a body passed on as it comes). */
   durationMs: number
+  /**
+   * Set when the body is larger than the proxy reads (its body limit): the whole body, raw, as it comes
+   * (the part already read first), to be passed on to the client as it is. `text` then holds only the
+   * body's first bytes, for the journal; nothing is checked past them.
+   */
+  passedOn?: BodyStream
+}
+
+/** A body passed on as it comes, never held whole. `cancel()` drops it and breaks off the upstream's answer. */
+export interface BodyStream extends AsyncIterable<Uint8Array> {
+  cancel(): void
 }
 
 /** What went wrong on the way to the upstream, by kind: each is a 502 (a 504 for `timeout`) to the client. */

@@ -92,7 +92,7 @@ function harEntry(entry: JournalEntry, base: string): RelayHarEntry {
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: toHeaders(response.headers),
-      content: { size: utf8Bytes(responseText), mimeType: responseType, text: responseText },
+      content: { size: utf8Bytes(responseText), mimeType: responseType, text: responseText, ...(response.bodyTruncated ? { comment: 'larger than the proxy reads: passed on whole as it came, only its first bytes kept here' } : {}) },
       redirectURL: response.headers.location ?? '',
       headersSize: -1,
       bodySize: utf8Bytes(responseText),

@@ -3,7 +3,7 @@
 // cheaper than going through Request/Response and web streams.
 import http from 'node:http'
 import net, { type AddressInfo, type Socket } from 'node:net'
-import type { Duplex } from 'node:stream'
+import { pipeline, type Duplex } from 'node:stream'
 import { describeError } from '../core/errors.js'
 import { RelayMockError, type RelayService, type RelayRequest, type RelayResponse } from '../core/mock.js'
 import { toProblem } from '../core/problems.js'
@@ -242,10 +242,23 @@ function afterTurnsAnswers(then: () => void): void {
 }
 
 function writeAnswer(res: http.ServerResponse, answer: RelayResponse): void {
+  if (answer.passedOn) return passOn(res, answer, answer.passedOn)
   // A HEAD's answer names the length of the body GET would send; a 204 names none (RFC 9110 8.6).
   const length = answer.status === 204 ? undefined : (answer.headers['content-length'] ?? Buffer.byteLength(answer.text))
   res.writeHead(answer.status, length === undefined ? answer.headers : { ...answer.headers, 'content-length': length })
   res.end(answer.text)
+}
+
+/**
+ * Sends a body as it comes (a proxied answer larger than the body limit): at the client's pace, and if
+ * either side breaks off, so does the other (the client sees the upstream's answer broken off; a client
+ * gone breaks off the upstream's answer).
+ */
+function passOn(res: http.ServerResponse, answer: RelayResponse, body: AsyncIterable<Uint8Array>): void {
+  res.writeHead(answer.status, answer.headers)
+  pipeline(body, res, (error) => {
+    if (error) res.destroy()
+  })
 }
 
 /** Carries out a fault that is no answer, or a broken one: what a real network does to a client. */

@@ -4,11 +4,12 @@
 // request), which is most of what a proxy adds to a request besides its two socket writes; its errors
 // carry the system's code (ECONNREFUSED, ENOTFOUND, a TLS code, an HTTP parse error) for the 502's
 // sentence; a private CA is a connect option.
+import { Readable } from 'node:stream'
 import tls from 'node:tls'
 import zlib from 'node:zlib'
 import { Pool, type Dispatcher } from 'undici'
 import { RelayMockError } from '../core/errors.js'
-import type { Upstream, UpstreamRequest, UpstreamResult, UpstreamTroubleKind } from '../core/upstream.js'
+import type { BodyStream, Upstream, UpstreamRequest, UpstreamResult, UpstreamTroubleKind } from '../core/upstream.js'
 
 export interface ForwarderOptions {
   /** The upstream's base URL: `http://` or `https://`, with a path prefix if the service has one. */
@@ -17,7 +18,7 @@ export interface ForwarderOptions {
   ca?: string
   /** How long one request may take, from sent to its answer's end. Default 30 s. */
   timeoutMs?: number
-  /** The largest answer body read, in bytes; beyond it the request is a 502. Default 1 MiB, the service's own body limit. */
+  /** The largest answer body read, in bytes; a larger one is passed on as it comes, its first bytes journaled and nothing checked past them (an encoded one is a 502). Default 1 MiB, serve's body limit. */
   bodyLimit?: number
 }
 
@@ -82,6 +83,7 @@ export function createForwarder({ baseUrl, ca, timeoutMs = UPSTREAM_TIMEOUT_MS, 
       let headers: Record<string, string | string[] | undefined> = {}
       const chunks: Buffer[] = []
       let size = 0
+      let passedOn: PassedOn | undefined
       const options: Dispatcher.DispatchOptions = { method: request.method as Dispatcher.HttpMethod, path: `${prefix}${request.url}`, headers: { ...request.headers, 'accept-encoding': 'identity' } }
       if (request.body !== undefined) options.body = request.body
       dispatchSoon(options, {
@@ -95,16 +97,30 @@ export function createForwarder({ baseUrl, ca, timeoutMs = UPSTREAM_TIMEOUT_MS, 
           headers = answerHeaders as Record<string, string | string[] | undefined>
         },
         onResponseData(active, chunk) {
+          if (passedOn) {
+            if (!passedOn.push(chunk)) active.pause()
+            return
+          }
           size += chunk.length
-          if (size > bodyLimit) {
-            // Settled first: aborting reports the answer as broken off.
-            settle({ trouble: { kind: 'too-large', detail: `its body was over ${bodyLimit} bytes` } })
+          chunks.push(chunk)
+          if (size <= bodyLimit) return
+          const encoding = String(headers['content-encoding'] ?? '').trim().toLowerCase()
+          if (encoding !== '' && encoding !== 'identity') {
+            // Encoded, its size once decoded is unknown: not passed on, as it cannot be journaled.
+            settle({ trouble: { kind: 'too-large', detail: `its ${encoding} body was over ${bodyLimit} bytes` } })
             active.abort(new Error('too large'))
             return
           }
-          chunks.push(chunk)
+          // Larger than the proxy reads: passed on to the client as it comes, with the first bytes journaled.
+          passedOn = passOn(active, chunks)
+          const head = Buffer.concat(chunks).subarray(0, bodyLimit)
+          settle({ answer: { status, headers, text: head.toString('utf8'), durationMs: Math.round((performance.now() - started) * 1000) / 1000, passedOn } })
         },
         onResponseEnd() {
+          if (passedOn) {
+            passedOn.whole = true
+            return void passedOn.push(null)
+          }
           let raw = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
           const encoding = String(headers['content-encoding'] ?? '').trim().toLowerCase()
           try {
@@ -115,6 +131,8 @@ export function createForwarder({ baseUrl, ca, timeoutMs = UPSTREAM_TIMEOUT_MS, 
           settle({ answer: { status, headers, text: raw.toString('utf8'), durationMs: Math.round((performance.now() - started) * 1000) / 1000 } })
         },
         onResponseError(_controller, error: NodeJS.ErrnoException) {
+          // Broken off while passed on: the client's answer breaks off too, as the upstream's did.
+          if (passedOn) return void passedOn.destroy(error)
           if (settled) return
           const kind = troubleOf(error)
           // Broken off before any answer (most often a kept-alive connection the upstream had closed
@@ -136,6 +154,23 @@ export function createForwarder({ baseUrl, ca, timeoutMs = UPSTREAM_TIMEOUT_MS, 
     forward: (request) => attempt(request, false),
     close: () => void pool.destroy().catch(() => undefined),
   }
+}
+
+/** A body passed on as it comes (see UpstreamAnswer.passedOn): a Readable fed by the upstream's answer, pausing it while the client is slow. */
+type PassedOn = Readable & BodyStream & { whole?: true }
+
+function passOn(controller: Dispatcher.DispatchController, read: Buffer[]): PassedOn {
+  const stream = new Readable({
+    read: () => controller.resume(),
+    destroy(error, callback) {
+      // The client went away, or the proxy dropped it (a fault): the upstream's answer is broken off.
+      if (!stream.whole && !controller.aborted) controller.abort(error ?? new Error('passed-on body dropped'))
+      callback(error)
+    },
+  }) as PassedOn
+  stream.cancel = () => void stream.destroy()
+  for (const chunk of read) stream.push(chunk)
+  return stream
 }
 
 /** A body the upstream encoded although asked for identity, decoded (within the limit: a small bomb is refused). */

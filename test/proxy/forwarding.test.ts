@@ -2,6 +2,7 @@
 // through the same pipeline as serve: journal, admin API, HAR, worlds per token. Dev tool paths stay.
 import http from 'node:http'
 import { describe, expect, it } from 'vitest'
+import { parseFault } from '../../src/core/faults.js'
 import { call, closeAfterEach, handUpstream, mockUpstream, proxyTo } from '../support/proxy.js'
 import { FRESH_PLATE, vehicleBody } from '../support/bodies.js'
 
@@ -156,5 +157,76 @@ describe('what the proxy forwards', () => {
     const proxy = await proxyTo(url)
     for (let i = 0; i < 5; i++) await call(`${proxy.url}/vehicles?plate=AB12${i}`, TOKEN)
     expect(ports.size).toBe(1)
+  })
+})
+
+describe('bodies larger than the body limit', () => {
+  it('passes an answer larger than the limit on whole, byte for byte, journals its first bytes and checks nothing in it', async () => {
+    // Two-byte characters astride the limit: passed on as bytes, not as text read back.
+    const whole = JSON.stringify([{ id: 'é'.repeat(3000), plate: 'AB123' }])
+    const url = await handUpstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(whole) })
+      res.end(whole)
+    })
+    const proxy = await proxyTo(url, { bodyLimit: 1025 })
+    const answer = await call(`${proxy.url}/vehicles?plate=AB123`, TOKEN)
+    expect(answer.status).toBe(200)
+    expect(answer.text).toBe(whole)
+    expect(answer.headers.get('content-length')).toBe(String(Buffer.byteLength(whole)))
+    const [entry] = (await call(`${proxy.url}/__relay/journal`, TOKEN)).body.entries
+    expect(entry.response.bodyTruncated).toBe(true)
+    expect(whole.startsWith(entry.response.body.replace(/\uFFFD$/, ''))).toBe(true)
+    expect(Buffer.byteLength(entry.response.body)).toBeLessThanOrEqual(1025 + 2)
+    const { assumptions, findings } = (await call(`${proxy.url}/__relay/assumptions`, TOKEN)).body
+    expect(findings).toEqual([expect.objectContaining({ kind: 'too-large-to-check', count: 1, seqs: [entry.seq] })])
+    expect(assumptions.filter((a: { status: string }) => a.status !== 'unseen')).toEqual([])
+  })
+
+  it("breaks off the upstream's answer when the client goes away before it is whole", async () => {
+    let upstreamClosed!: () => void
+    const closed = new Promise<void>((resolve) => (upstreamClosed = resolve))
+    const url = await handUpstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      // An endless answer: only the client's going away ends it.
+      const more = () => {
+        while (res.write(`"${'x'.repeat(16 * 1024)}",`)) if (res.destroyed) return
+      }
+      res.on('drain', more)
+      res.on('close', () => upstreamClosed())
+      res.write('[')
+      more()
+    })
+    const proxy = await proxyTo(url, { bodyLimit: 64 * 1024 })
+    const aborting = new AbortController()
+    const answer = await fetch(`${proxy.url}/vehicles?plate=AB123`, { headers: { authorization: `Bearer ${TOKEN}` }, signal: aborting.signal })
+    const reader = answer.body!.getReader()
+    let read = 0
+    while (read < 256 * 1024) read += (await reader.read()).value!.length
+    aborting.abort()
+    await closed
+    // The proxy held no more than the limit while it passed the answer on, and is up for the next one.
+    expect((await call(`${proxy.url}/__relay/journal`, TOKEN)).body.entries[0].response.bodyTruncated).toBe(true)
+  })
+
+  it('lets a fault strike what the proxy holds of such an answer, and breaks off the rest', async () => {
+    let upstreamClosed!: (whole: boolean) => void
+    const closed = new Promise<boolean>((resolve) => (upstreamClosed = resolve))
+    const url = await handUpstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.on('close', () => upstreamClosed(res.writableFinished))
+      res.write('[')
+      // Far more than a socket takes in at once: the upstream is still sending when the fault strikes.
+      const more = () => {
+        for (let i = 0; i < 4096 && !res.destroyed; i++) if (!res.write(`"${'x'.repeat(4096)}",`)) return
+        res.end('""]')
+      }
+      res.on('drain', more)
+      more()
+    })
+    const proxy = await proxyTo(url, { bodyLimit: 64 * 1024, faults: [parseFault('GET /vehicles=garbage:once')] })
+    const answer = await call(`${proxy.url}/vehicles?plate=AB123`, TOKEN)
+    expect(answer.status).toBe(200)
+    expect(answer.text).toContain('502 Bad Gateway')
+    expect(await closed).toBe(false)
   })
 })
