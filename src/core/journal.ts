@@ -37,6 +37,7 @@ export interface JournalEntry {
   }
   response: {
     status: number
+    /** Names in lower case; a field sent more than once (a proxied Set-Cookie) holds its values one per line. */
     headers: Record<string, string>
     body: unknown
     /** `relay-mock proxy`: set when the upstream's answer was larger than the body limit. It was passed on whole as it came; `body` holds its first bytes as text. */

@@ -131,12 +131,12 @@ function forwardIn(arrival: Arrival, upstream: Upstream, world: World | undefine
     // A token the upstream refuses is an unknown one, as the mock would journal it.
     if (auth === 'ok' && (result.answer.status === 401 || result.answer.status === 403)) arrival.auth = auth = 'unknown-token'
     const { reply, text } = upstreamReply(result.answer, request.method)
-    if (!fault) {
-      if (result.answer.passedOn) arrival.passedOn = result.answer.passedOn
-      return { reply, text, upstream: result }
-    }
-    // A fault strikes what the proxy holds of the answer: the rest of a body passed on is dropped.
-    result.answer.passedOn?.cancel()
+    const { passedOn } = result.answer
+    // The answer as it came (no fault, or one that only delays it): a body passed on goes on whole.
+    // A fault that breaks the answer strikes what the proxy holds of it, and the rest is dropped.
+    if (passedOn && (!fault || fault.kind === 'slow')) arrival.passedOn = passedOn
+    else passedOn?.cancel()
+    if (!fault) return { reply, text, upstream: result }
     const broken = faultReply(fault, reply, Date.now(), armedBy)
     return { reply: broken, fault, text: broken === reply ? text : undefined, upstream: result }
   })

@@ -201,7 +201,8 @@ function lowerHeaders(headers: ReadonlyArray<Header> | undefined): Record<string
     const key = name.toLowerCase()
     // HTTP/2 pseudo-headers (":authority") are how a browser records the request line, not headers a client sent.
     if (key.startsWith(':')) continue
-    out[key] = key in out ? `${out[key]}, ${value}` : value
+    // Set-Cookie once per cookie, as the journal keeps it (its dates hold commas); any other field as one list.
+    out[key] = key in out ? `${out[key]}${key === 'set-cookie' ? '\n' : ', '}${value}` : value
   }
   return out
 }

@@ -112,8 +112,10 @@ export function createForwarder({ baseUrl, ca, timeoutMs = UPSTREAM_TIMEOUT_MS, 
             return
           }
           // Larger than the proxy reads: passed on to the client as it comes, with the first bytes journaled.
-          passedOn = passOn(active, chunks)
+          passedOn = passOn(active, chunks, timeoutMs)
           const head = Buffer.concat(chunks).subarray(0, bodyLimit)
+          // The stream holds what was read until the client takes it: not this list too.
+          chunks.length = 0
           settle({ answer: { status, headers, text: head.toString('utf8'), durationMs: Math.round((performance.now() - started) * 1000) / 1000, passedOn } })
         },
         onResponseEnd() {
@@ -126,6 +128,7 @@ export function createForwarder({ baseUrl, ca, timeoutMs = UPSTREAM_TIMEOUT_MS, 
           try {
             raw = decoded(raw, encoding, bodyLimit)
           } catch (error) {
+            if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return settle({ trouble: { kind: 'too-large', detail: `its ${encoding} body was over ${bodyLimit} bytes decoded` } })
             return settle({ trouble: { kind: 'not-http', detail: `its ${encoding} body could not be decoded: ${describe(error as Error)}` } })
           }
           settle({ answer: { status, headers, text: raw.toString('utf8'), durationMs: Math.round((performance.now() - started) * 1000) / 1000 } })
@@ -159,15 +162,24 @@ export function createForwarder({ baseUrl, ca, timeoutMs = UPSTREAM_TIMEOUT_MS, 
 /** A body passed on as it comes (see UpstreamAnswer.passedOn): a Readable fed by the upstream's answer, pausing it while the client is slow. */
 type PassedOn = Readable & BodyStream & { whole?: true }
 
-function passOn(controller: Dispatcher.DispatchController, read: Buffer[]): PassedOn {
+function passOn(controller: Dispatcher.DispatchController, read: Buffer[], stallMs: number): PassedOn {
+  // A body that stops moving for as long as the upstream may take to answer (the upstream stalled, or
+  // the client stopped reading) is broken off, so that neither holds a connection of the pool for good.
+  const stalled = setTimeout(() => stream.destroy(new Error(`the body passed on moved no byte in ${stallMs} ms (--upstream-timeout)`)), stallMs)
   const stream = new Readable({
-    read: () => controller.resume(),
+    read() {
+      stalled.refresh()
+      controller.resume()
+    },
     destroy(error, callback) {
+      clearTimeout(stalled)
       // The client went away, or the proxy dropped it (a fault): the upstream's answer is broken off.
       if (!stream.whole && !controller.aborted) controller.abort(error ?? new Error('passed-on body dropped'))
       callback(error)
     },
   }) as PassedOn
+  // Broken off before the server pipes it (a delayed answer): the pipe reads the error then, and nothing is thrown meanwhile.
+  stream.on('error', () => undefined)
   stream.cancel = () => void stream.destroy()
   for (const chunk of read) stream.push(chunk)
   return stream

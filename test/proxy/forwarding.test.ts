@@ -204,8 +204,36 @@ describe('bodies larger than the body limit', () => {
     while (read < 256 * 1024) read += (await reader.read()).value!.length
     aborting.abort()
     await closed
-    // The proxy held no more than the limit while it passed the answer on, and is up for the next one.
     expect((await call(`${proxy.url}/__relay/journal`, TOKEN)).body.entries[0].response.bodyTruncated).toBe(true)
+  })
+
+  it('breaks off an answer passed on that stops moving for --upstream-timeout, the client\'s and the upstream\'s', async () => {
+    let upstreamClosed!: () => void
+    const closed = new Promise<void>((resolve) => (upstreamClosed = resolve))
+    const url = await handUpstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.on('close', () => upstreamClosed())
+      // More than the limit, then nothing more: a stalled upstream.
+      res.write(`["${'x'.repeat(4096)}"`)
+    })
+    const proxy = await proxyTo(url, { bodyLimit: 1024, timeoutMs: 300 })
+    const answer = await fetch(`${proxy.url}/vehicles?plate=AB123`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    expect(answer.status).toBe(200)
+    await expect(answer.text()).rejects.toThrow()
+    await closed
+  })
+
+  it('passes such an answer on whole under the slow fault, which only delays it', async () => {
+    const whole = JSON.stringify([{ id: 'x'.repeat(4096) }])
+    const url = await handUpstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(whole)
+    })
+    const proxy = await proxyTo(url, { bodyLimit: 1024, faults: [parseFault('GET /vehicles=slow:once')] })
+    const answer = await call(`${proxy.url}/vehicles?plate=AB123`, TOKEN)
+    expect(answer.text).toBe(whole)
+    const [entry] = (await call(`${proxy.url}/__relay/journal`, TOKEN)).body.entries
+    expect(entry).toMatchObject({ fault: { kind: 'slow' }, response: { status: 200, bodyTruncated: true } })
   })
 
   it('lets a fault strike what the proxy holds of such an answer, and breaks off the rest', async () => {
