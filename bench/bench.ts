@@ -1,7 +1,8 @@
 // `npm run bench`: relay-mock's HTTP server under load on loopback (autocannon), beside a bare
 // node:http server answering the same JSON in the same run (and the same bare server writing a turn's
 // answers together, as relay-mock does), with a 24-vehicle and a 30,000-vehicle world; `relay-mock
-// proxy` in front of the 24-vehicle server beside direct traffic to it; then the time from spawning
+// proxy` in front of the 24-vehicle server beside direct traffic to it and beside a bare forwarding
+// proxy in front of the same server (the proxy's baseline); then the time from spawning
 // `relay-mock serve` to its first answer.
 //
 // Each server runs in a worker thread of its own and autocannon in the main thread, so that the
@@ -14,6 +15,7 @@ import { availableParallelism, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 import autocannon from 'autocannon'
+import { createBareProxy } from './bare-proxy.js'
 import { createBareServer } from './bare-server.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -38,7 +40,7 @@ const TARGETS = {
 
 // --- The servers, each in a worker thread ---
 
-type ServerRole = { role: 'bare'; getText: string; postText: string; batched: boolean } | { role: 'mock'; vehicles: number } | { role: 'proxy'; upstreamPort: number }
+type ServerRole = { role: 'bare'; getText: string; postText: string; batched: boolean } | { role: 'mock'; vehicles: number } | { role: 'proxy'; upstreamPort: number } | { role: 'bare-proxy'; upstreamPort: number }
 
 /** What a server worker reports once it listens. */
 interface Listening {
@@ -54,6 +56,11 @@ interface Listening {
 async function serveInWorker(role: ServerRole): Promise<void> {
   if (role.role === 'bare') {
     const server = createBareServer(role.getText, role.postText, { batched: role.batched })
+    server.listen(0, '127.0.0.1', () => parentPort!.postMessage({ port: (server.address() as { port: number }).port } satisfies Listening))
+    return
+  }
+  if (role.role === 'bare-proxy') {
+    const server = createBareProxy(`http://127.0.0.1:${role.upstreamPort}`)
     server.listen(0, '127.0.0.1', () => parentPort!.postMessage({ port: (server.address() as { port: number }).port } satisfies Listening))
     return
   }
@@ -238,6 +245,8 @@ async function main(): Promise<void> {
   // (that is node:http as it comes), but what shows the pipeline's own cost.
   const batched = await startWorker({ role: 'bare', getText, postText: postAnswer.text, batched: true })
   const proxied = await startWorker({ role: 'proxy', upstreamPort: small.info.port })
+  // The proxy's baseline: a bare forwarding proxy in front of the same server (see bare-proxy.ts).
+  const bareProxied = await startWorker({ role: 'bare-proxy', upstreamPort: small.info.port })
 
   const configs: Config[] = [
     { name: 'bare node:http  GET /vehicles', worker: bare.worker, port: bare.info.port, request: { method: 'GET', path: getPath } },
@@ -250,6 +259,8 @@ async function main(): Promise<void> {
     { name: 'relay-mock 30000 POST /payments', worker: large.worker, port: large.info.port, request: { method: 'POST', path: '/payments', body: large.info.paymentBody! } },
     { name: 'proxy → 24      GET /vehicles', worker: proxied.worker, port: proxied.info.port, request: { method: 'GET', path: getPath } },
     { name: 'proxy → 24      POST /payments', worker: proxied.worker, port: proxied.info.port, request: { method: 'POST', path: '/payments', body: paymentBody } },
+    { name: 'bare proxy → 24 GET /vehicles', worker: bareProxied.worker, port: bareProxied.info.port, request: { method: 'GET', path: getPath } },
+    { name: 'bare proxy → 24 POST /payments', worker: bareProxied.worker, port: bareProxied.info.port, request: { method: 'POST', path: '/payments', body: paymentBody } },
   ]
   // Rounds interleave the servers, so that a burst of load from elsewhere on the machine lands on
   // all of them rather than on one; each figure is the median of its rounds.
@@ -258,7 +269,7 @@ async function main(): Promise<void> {
   for (let round = 0; round < rounds; round++) {
     for (const [i, config] of configs.entries()) runs[i].push(await load(config, seconds))
   }
-  await Promise.all([bare, batched, small, large, proxied].map(({ worker }) => worker.terminate()))
+  await Promise.all([bare, batched, small, large, proxied, bareProxied].map(({ worker }) => worker.terminate()))
   const rows = configs.map((config, i): Row => ({
     name: config.name,
     requestsPerSecond: median(runs[i].map((r) => r.requestsPerSecond)),
@@ -292,7 +303,7 @@ async function main(): Promise<void> {
   const caFile = process.env.NODE_EXTRA_CA_CERTS
   const withoutCa = caFile ? await spawns(Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_EXTRA_CA_CERTS'))) : undefined
 
-  const [bareGet, barePost, batchedGet, batchedPost, smallGet, smallPost, largeGet, largePost, proxyGet, proxyPost] = rows
+  const [bareGet, barePost, batchedGet, batchedPost, smallGet, smallPost, largeGet, largePost, proxyGet, proxyPost, bareProxyGet, bareProxyPost] = rows
   const ratio = (a: Row, b: Row) => a.requestsPerSecond / b.requestsPerSecond
   console.table(
     rows.map((row, i) => ({
@@ -318,6 +329,8 @@ async function main(): Promise<void> {
   const mockP99 = Math.max(smallGet.p99Ms, smallPost.p99Ms, largeGet.p99Ms, largePost.p99Ms)
   const proxyAddedGet = proxyGet.p99Ms - smallGet.p99Ms
   const proxyAddedPost = proxyPost.p99Ms - smallPost.p99Ms
+  const bareProxyAddedGet = bareProxyGet.p99Ms - smallGet.p99Ms
+  const bareProxyAddedPost = bareProxyPost.p99Ms - smallPost.p99Ms
   const mark = (ok: boolean) => (ok ? 'ok  ' : 'MISS')
   const ms = (n: number) => `${n.toFixed(0)} ms`
   console.log(
@@ -343,6 +356,7 @@ async function main(): Promise<void> {
       `  ${mark(spawnMedian / median(bareSpawns) <= TARGETS.spawnVsBare)} spawn to first answer <= ${TARGETS.spawnVsBare.toFixed(2)}x bare (150 ms where bare took 90 ms): ${(spawnMedian / median(bareSpawns)).toFixed(2)}x`,
       `  ${mark(mockP99 < TARGETS.p99Ms)} p99 < ${TARGETS.p99Ms} ms at ${CONNECTIONS} connections (median of rounds, worst endpoint): ${mockP99} ms`,
       `  ${mark(Math.max(proxyAddedGet, proxyAddedPost) <= TARGETS.proxyAddedP99Ms)} relay-mock proxy adds <= ${TARGETS.proxyAddedP99Ms} ms to the p99 of the server behind it at ${CONNECTIONS} connections: GET ${proxyGet.p99Ms} ms against ${smallGet.p99Ms} ms direct (+${proxyAddedGet}), POST ${proxyPost.p99Ms} ms against ${smallPost.p99Ms} ms (+${proxyAddedPost})`,
+      `       in the same run a bare forwarding proxy (bench/bare-proxy.ts: no journal, no checks) adds GET +${bareProxyAddedGet} ms, POST +${bareProxyAddedPost} ms: what any proxy costs on this machine; relay-mock proxy's requests a second are ${ratio(proxyGet, bareProxyGet).toFixed(2)}x (GET) and ${ratio(proxyPost, bareProxyPost).toFixed(2)}x (POST) of it`,
     ].join('\n'),
   )
   if (json) {

@@ -49,6 +49,40 @@ export function upstreamReply(answer: UpstreamAnswer, method: string): { reply: 
   answer.json = read !== undefined && 'value' in read ? read : null
   return { reply: { status: answer.status, body, headers }, text: answer.text }
 }
+
+/**
+ * upstreamReply with a memory of the last answer: an answer the same as the last (status, headers and
+ * body text) is the last one's reply, not parsed again, so that the journal's entries share it as they
+ * share a mock's repeated answers (read-only). A client polling a lookup gets the same answer many times.
+ */
+function createAnswerReader(): typeof upstreamReply {
+  let last: { answer: UpstreamAnswer; method: string; reply: Reply; json: UpstreamAnswer['json'] } | undefined
+  return (answer, method) => {
+    if (last !== undefined && !answer.passedOn && sameAnswer(last.answer, answer) && last.method === method) {
+      answer.json = last.json
+      return { reply: last.reply, text: answer.text }
+    }
+    const read = upstreamReply(answer, method)
+    last = answer.passedOn ? undefined : { answer, method, reply: read.reply, json: answer.json }
+    return read
+  }
+}
+
+function sameAnswer(a: UpstreamAnswer, b: UpstreamAnswer): boolean {
+  if (a.status !== b.status || a.text !== b.text) return false
+  let count = 0
+  for (const name in a.headers) {
+    const value = a.headers[name]
+    const other = b.headers[name]
+    if (typeof value === 'string' ? value !== other : Array.isArray(value) ? !Array.isArray(other) || value.join('\n') !== other.join('\n') : other !== undefined) return false
+    count++
+  }
+  for (const _ in b.headers) count--
+  return count === 0
+}
+
+/** Each upstream's answer reader (see createAnswerReader). */
+const readers = new WeakMap<Upstream, typeof upstreamReply>()
 const DATE_ONLY: ReadonlySet<string> = new Set(['content-encoding', 'date'])
 const PASSED_ON_DROP: ReadonlySet<string> = new Set(['date'])
 
@@ -130,7 +164,9 @@ function forwardIn(arrival: Arrival, upstream: Upstream, world: World | undefine
     arrival.upstream = { status: result.answer.status, durationMs: result.answer.durationMs }
     // A token the upstream refuses is an unknown one, as the mock would journal it.
     if (auth === 'ok' && (result.answer.status === 401 || result.answer.status === 403)) arrival.auth = auth = 'unknown-token'
-    const { reply, text } = upstreamReply(result.answer, request.method)
+    let read = readers.get(upstream)
+    if (!read) readers.set(upstream, (read = createAnswerReader()))
+    const { reply, text } = read(result.answer, request.method)
     const { passedOn } = result.answer
     // The answer as it came (no fault, or one that only delays it): a body passed on goes on whole.
     // A fault that breaks the answer strikes what the proxy holds of it, and the rest is dropped.

@@ -74,7 +74,8 @@ export function createRecorder({ settings, journal, worlds, extensions }: { sett
     // Most answers have no headers of their own: they share one object rather than each keep a copy in the journal.
     // A proxied answer's headers are the upstream's (or the proxy's problem's), as they came.
     const proxied = arrival.upstream !== undefined
-    let headers: RelayResponse['headers'] = reply.body === undefined || proxied ? { ...reply.headers } : reply.headers ? { ...JSON_HEADERS, ...reply.headers } : JSON_HEADERS
+    // (A proxied reply's headers are its own object, never changed: kept as they are.)
+    let headers: RelayResponse['headers'] = proxied ? (reply.headers ?? {}) : reply.body === undefined ? { ...reply.headers } : reply.headers ? { ...JSON_HEADERS, ...reply.headers } : JSON_HEADERS
     if (request.method === 'HEAD' && !proxied) ({ headers, text } = withoutBody({ status: reply.status, headers, text }))
     const kept = journalBody(request.body, settings.journalBodyBytes)
     if (kept?.bodyTruncated) parsedBody = undefined
