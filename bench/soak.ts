@@ -143,9 +143,9 @@ function send(agent: http.Agent, baseUrl: string, request: Sent, read200 = false
   })
 }
 
-/** A 502 or 504 of the proxy's own: it could not get the upstream's answer (relay-mock serve answers neither). */
+/** A 502 or 504 of the proxy's own: it could not get the upstream's answer (relay-mock serve answers neither). A HEAD's has no body to say so. */
 function upstreamTrouble({ status, text }: Answer): boolean {
-  return (status === 502 || status === 504) && text !== undefined && text.includes('relay-mock proxy:')
+  return (status === 502 || status === 504) && (text === '' || text?.includes('relay-mock proxy:') === true)
 }
 
 /** What the proxy's 502 or 504 says went wrong, e.g. `the upstream did not answer in time (…)`. */
