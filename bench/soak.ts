@@ -6,9 +6,14 @@
 // printing the server's RSS and its heap after a collection before and after; it fails when the heap grew
 // by more than 64 MB (the journal keeps 4 KiB of each body) or the RSS reached 1 GB.
 //
+// With --proxy, a `relay-mock proxy` in a process of its own stands in front of that server (its
+// upstream) and every phase's traffic goes through it: the limits above are the proxy's, the upstream's
+// memory is printed beside, and a 502 or 504 of the proxy's own (the upstream in trouble) is a 5xx too,
+// counted apart.
+//
 // Flags: --requests N (fuzz requests, default 1,000,000), --minutes D (soak length, default 10),
 // --seconds S (soak length in seconds instead), --every S (interval, default 60), --seed N,
-// --large N (large bodies, default 2,500; 0 skips them), --json.
+// --large N (large bodies, default 2,500; 0 skips them), --proxy, --json.
 import { fork, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import http from 'node:http'
@@ -45,10 +50,20 @@ export interface Memory {
 }
 
 /** Starts the server process with the soak's caps (or `options`). */
-export async function startServer(options: object = SOAK_SETTINGS): Promise<Served> {
-  // Imported from its TypeScript source (by a test), the server is the build's (npm test builds first).
+export function startServer(options: object = SOAK_SETTINGS): Promise<Served> {
+  return startProcess('soak-server', options)
+}
+
+/** Starts a proxy process in front of `upstream` (as `relay-mock proxy --upstream`), with the soak's caps that apply to it. */
+export function startProxy(upstream: Served, options: Pick<typeof SOAK_SETTINGS, 'adminToken' | 'journalBytes' | 'maxWorlds'> = SOAK_SETTINGS): Promise<Served> {
+  const { adminToken, journalBytes, maxWorlds } = options
+  return startProcess('soak-proxy', { upstream: upstream.baseUrl, adminToken, journalBytes, maxWorlds })
+}
+
+async function startProcess(name: string, options: object): Promise<Served> {
+  // Imported from its TypeScript source (by a test), the process is the build's (npm test builds first).
   const fromSource = import.meta.url.endsWith('.ts')
-  const script = fileURLToPath(new URL(fromSource ? '../dist-bench/bench/soak-server.js' : './soak-server.js', import.meta.url))
+  const script = fileURLToPath(new URL(fromSource ? `../dist-bench/bench/${name}.js` : `./${name}.js`, import.meta.url))
   const child = fork(script, [JSON.stringify(options)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: ['--expose-gc'] })
   let exit: { code: number | null; signal: string | null } | undefined
   child.on('exit', (code, signal) => (exit = { code, signal }))
@@ -79,6 +94,11 @@ export async function startServer(options: object = SOAK_SETTINGS): Promise<Serv
   }
 }
 
+/** Set when the server, or the upstream behind a proxy, ended on its own. */
+function down(server: Served, upstream?: Served): boolean {
+  return server.exited() !== undefined || upstream?.exited() !== undefined
+}
+
 // --- Requests ---
 
 export interface Sent {
@@ -88,8 +108,15 @@ export interface Sent {
   body?: string
 }
 
-/** One request; resolves with the status, or with 0 when the connection failed (reset, refused). `onText` gets a 200's text. */
-function send(agent: http.Agent, baseUrl: string, request: Sent, onText?: (text: string) => void): Promise<number> {
+/** An answer: its status (0 when the connection failed: reset, refused), and its body when it was read. */
+interface Answer {
+  status: number
+  /** Read for a 5xx (to tell whose it is) and, when asked, for a 200. */
+  text?: string
+}
+
+/** One request; resolves with its answer, reading a 200's body when `read200`. */
+function send(agent: http.Agent, baseUrl: string, request: Sent, read200 = false): Promise<Answer> {
   const url = new URL(baseUrl)
   return new Promise((resolve) => {
     const req = http.request(
@@ -102,19 +129,32 @@ function send(agent: http.Agent, baseUrl: string, request: Sent, onText?: (text:
         headers: { ...request.headers, ...(request.body !== undefined ? { 'content-length': Buffer.byteLength(request.body) } : {}) },
       },
       (res) => {
+        const status = res.statusCode ?? 0
         const chunks: Buffer[] = []
-        if (onText && res.statusCode === 200) res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        const read = (read200 && status === 200) || status >= 500
+        if (read) res.on('data', (chunk: Buffer) => chunks.push(chunk))
         else res.resume()
-        res.on('end', () => {
-          if (chunks.length > 0) onText!(Buffer.concat(chunks).toString('utf8'))
-          resolve(res.statusCode ?? 0)
-        })
-        res.on('error', () => resolve(0))
+        res.on('end', () => resolve(read ? { status, text: Buffer.concat(chunks).toString('utf8') } : { status }))
+        res.on('error', () => resolve({ status: 0 }))
       },
     )
-    req.on('error', () => resolve(0))
+    req.on('error', () => resolve({ status: 0 }))
     req.end(request.body)
   })
+}
+
+/** A 502 or 504 of the proxy's own: it could not get the upstream's answer (relay-mock serve answers neither). A HEAD's has no body to say so. */
+function upstreamTrouble({ status, text }: Answer): boolean {
+  return (status === 502 || status === 504) && (text === '' || text?.includes('relay-mock proxy:') === true)
+}
+
+/** What the proxy's 502 or 504 says went wrong, e.g. `the upstream did not answer in time (…)`. */
+function troubleMessage(text: string | undefined): string {
+  try {
+    return String((JSON.parse(text ?? '') as { message?: unknown }).message ?? text)
+  } catch {
+    return text ?? ''
+  }
 }
 
 /** A small seeded generator (mulberry32): the same seed gives the same requests. */
@@ -230,36 +270,44 @@ export function fuzzRequest(random: ReturnType<typeof seeded>): Sent {
 export interface FuzzResult {
   requests: number
   serverErrors: number
+  /** Of the 5xx, those a proxy answered itself (502, 504) because it could not get the upstream's answer. */
+  upstreamTrouble: number
   /** Requests whose connection failed: the server did not answer. */
   failed: number
   crashed: boolean
   byStatus: Record<number, number>
-  /** The first few requests answered 5xx or not at all, to reproduce them. */
-  examples: Array<Sent & { status: number }>
+  /** The first few requests answered 5xx or not at all, to reproduce them (with a proxy's trouble, what it said). */
+  examples: Array<Sent & { status: number; trouble?: string }>
 }
 
-/** Sends `requests` generated requests (CONNECTIONS at a time) and counts the 5xx answers and the failures. */
-export async function runFuzz({ requests, seed = 1, server }: { requests: number; seed?: number; server: Served }): Promise<FuzzResult> {
+/**
+ * Sends `requests` generated requests (CONNECTIONS at a time) and counts the 5xx answers and the failures.
+ * `server` is where they go; `upstream`, when `server` is a proxy, is watched for a crash too.
+ */
+export async function runFuzz({ requests, seed = 1, server, upstream }: { requests: number; seed?: number; server: Served; upstream?: Served }): Promise<FuzzResult> {
   const random = seeded(seed)
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS })
-  const result: FuzzResult = { requests, serverErrors: 0, failed: 0, crashed: false, byStatus: {}, examples: [] }
+  const result: FuzzResult = { requests, serverErrors: 0, upstreamTrouble: 0, failed: 0, crashed: false, byStatus: {}, examples: [] }
   let sent = 0
   const worker = async () => {
-    while (sent < requests && !server.exited()) {
+    while (sent < requests && !down(server, upstream)) {
       sent++
       const request = fuzzRequest(random)
-      const status = await send(agent, server.baseUrl, request)
+      const answer = await send(agent, server.baseUrl, request)
+      const { status } = answer
       result.byStatus[status] = (result.byStatus[status] ?? 0) + 1
       if (status >= 500 || status === 0) {
+        const trouble = upstreamTrouble(answer)
         if (status === 0) result.failed++
         else result.serverErrors++
-        if (result.examples.length < 5) result.examples.push({ ...request, body: request.body?.slice(0, 200), status })
+        if (trouble) result.upstreamTrouble++
+        if (result.examples.length < 5) result.examples.push({ ...request, body: request.body?.slice(0, 200), status, ...(trouble ? { trouble: troubleMessage(answer.text) } : {}) })
       }
     }
   }
   await Promise.all(Array.from({ length: CONNECTIONS }, worker))
   agent.destroy()
-  result.crashed = server.exited() !== undefined
+  result.crashed = down(server, upstream)
   return result
 }
 
@@ -273,6 +321,10 @@ export interface SoakRow {
   p50Ms: number
   p99Ms: number
   serverErrors: number
+  /** Of the 5xx, a proxy's own 502 and 504: the upstream in trouble. */
+  upstreamTrouble: number
+  /** The upstream's RSS, when `server` is a proxy in front of it. */
+  upstreamRssMb?: number
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -307,8 +359,8 @@ function mixedRequest(random: ReturnType<typeof seeded>, n: number): Sent {
   }
 }
 
-/** Runs the mixed load for `seconds`, reporting each `every` seconds; `onRow` sees each row as it comes. */
-export async function runSoak({ seconds, every = 60, seed = 2, server, onRow }: { seconds: number; every?: number; seed?: number; server: Served; onRow?: (row: SoakRow) => void }): Promise<{ rows: SoakRow[]; crashed: boolean }> {
+/** Runs the mixed load for `seconds`, reporting each `every` seconds; `onRow` sees each row as it comes. With `upstream` (`server` is a proxy in front of it), its RSS too. */
+export async function runSoak({ seconds, every = 60, seed = 2, server, upstream, onRow }: { seconds: number; every?: number; seed?: number; server: Served; upstream?: Served; onRow?: (row: SoakRow) => void }): Promise<{ rows: SoakRow[]; crashed: boolean }> {
   const random = seeded(seed)
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS })
   const rows: SoakRow[] = []
@@ -316,48 +368,58 @@ export async function runSoak({ seconds, every = 60, seed = 2, server, onRow }: 
   let n = 0
   let latencies: number[] = []
   let errors = 0
+  let troubles = 0
   let stopped = false
+  const count = (answer: Answer) => {
+    if (answer.status >= 500 || answer.status === 0) errors++
+    if (upstreamTrouble(answer)) troubles++
+  }
   const worker = async () => {
-    while (!stopped && !server.exited()) {
+    while (!stopped && !down(server, upstream)) {
       const request = mixedRequest(random, n++)
       const started = performance.now()
-      const status = await send(agent, server.baseUrl, request)
+      const answer = await send(agent, server.baseUrl, request)
       latencies.push(performance.now() - started)
-      if (status >= 500 || status === 0) errors++
+      count(answer)
     }
   }
   // An open live page: one poll a second, as its script does, keeping the state key between polls.
   const page = async () => {
-    while (!stopped && !server.exited()) {
+    while (!stopped && !down(server, upstream)) {
       const started = performance.now()
       const poll = { method: 'GET', path: `/__relay/live?state=${encodeURIComponent(liveState)}`, headers: { authorization: `Bearer ${TOKEN}` } }
-      const status = await send(agent, server.baseUrl, poll, (text) => (liveState = (JSON.parse(text) as { state: string }).state))
+      const answer = await send(agent, server.baseUrl, poll, true)
+      if (answer.status === 200 && answer.text !== undefined) liveState = (JSON.parse(answer.text) as { state: string }).state
       latencies.push(performance.now() - started)
-      if (status >= 500 || status === 0) errors++
+      count(answer)
       await new Promise((resolve) => setTimeout(resolve, 1000))
     }
   }
   const workers = [...Array.from({ length: CONNECTIONS }, worker), page()]
-  for (let interval = 1; performance.now() < end && !server.exited(); interval++) {
+  const mb = async (served: Served) => (served.exited() ? 0 : Math.round((await served.rss()) / 1024 / 1024))
+  for (let interval = 1; performance.now() < end && !down(server, upstream); interval++) {
     await new Promise((resolve) => setTimeout(resolve, Math.min(every * 1000, end - performance.now())))
     const sorted = Float64Array.from(latencies).sort()
     const row: SoakRow = {
       interval,
       requests: sorted.length,
-      rssMb: server.exited() ? 0 : Math.round((await server.rss()) / 1024 / 1024),
+      rssMb: await mb(server),
       p50Ms: Math.round(percentile(sorted, 50) * 100) / 100,
       p99Ms: Math.round(percentile(sorted, 99) * 100) / 100,
       serverErrors: errors,
+      upstreamTrouble: troubles,
+      ...(upstream ? { upstreamRssMb: await mb(upstream) } : {}),
     }
     latencies = []
     errors = 0
+    troubles = 0
     rows.push(row)
     onRow?.(row)
   }
   stopped = true
   await Promise.all(workers)
   agent.destroy()
-  return { rows, crashed: server.exited() !== undefined }
+  return { rows, crashed: down(server, upstream) }
 }
 
 // --- Large bodies ---
@@ -365,8 +427,13 @@ export async function runSoak({ seconds, every = 60, seed = 2, server, onRow }: 
 export interface LargeBodiesResult {
   /** How many were answered with each status, e.g. { 422: 1250, 201: 1250 }. */
   byStatus: Record<number, number>
+  /** Of the 5xx, a proxy's own 502 and 504: the upstream in trouble. */
+  upstreamTrouble: number
   before: Memory
   after: Memory
+  /** The upstream's, when `server` is a proxy in front of it. */
+  upstreamBefore?: Memory
+  upstreamAfter?: Memory
   seconds: number
   crashed: boolean
 }
@@ -375,33 +442,40 @@ export interface LargeBodiesResult {
  * Sends `count` POST /payments bodies of `bytes` each (4 at a time), alternately refused (a valid payment
  * with an unknown field holding the bulk) and accepted (a valid payment padded with whitespace), and measures
  * the server's memory before and after. The journal keeps only a prefix of each; nothing else may keep more.
+ * With `upstream` (`server` is a proxy in front of it), the world is read from the upstream, which holds
+ * the records, and its memory is measured too.
  * @example const { before, after } = await runLargeBodies({ server, count: 200 })
  */
-export async function runLargeBodies({ server, count, bytes = 1_000_000 }: { server: Served; count: number; bytes?: number }): Promise<LargeBodiesResult> {
+export async function runLargeBodies({ server, upstream, count, bytes = 1_000_000 }: { server: Served; upstream?: Served; count: number; bytes?: number }): Promise<LargeBodiesResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 4 })
   const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }
-  let world: { locationId: string; records: { vehicles: Array<{ id: string }> } } | undefined
-  await send(agent, server.baseUrl, { method: 'GET', path: '/__relay/world', headers }, (text) => (world = JSON.parse(text)))
-  if (!world) throw new Error(`Failed to read the world at ${server.baseUrl}/__relay/world. Please check that the server runs the default scenario.`)
-  const payment = (i: number) => JSON.stringify({ locationId: world!.locationId, vehicleId: world!.records.vehicles[0].id, amount: { amount: 1500 + i, currency: 'ISK' }, startedOn: '2026-11-21 10:00:00', endedOn: '2026-11-21 10:30:00' })
+  const holder = upstream ?? server
+  const read = await send(agent, holder.baseUrl, { method: 'GET', path: '/__relay/world', headers }, true)
+  const world = read.text === undefined ? undefined : (JSON.parse(read.text) as { locationId: string; records: { vehicles: Array<{ id: string }> } })
+  if (!world) throw new Error(`Failed to read the world at ${holder.baseUrl}/__relay/world. Please check that the server runs the default scenario.`)
+  const payment = (i: number) => JSON.stringify({ locationId: world.locationId, vehicleId: world.records.vehicles[0].id, amount: { amount: 1500 + i, currency: 'ISK' }, startedOn: '2026-11-21 10:00:00', endedOn: '2026-11-21 10:30:00' })
   const refused = (i: number) => `${payment(i).slice(0, -1)},"note":"${'x'.repeat(bytes - payment(i).length - 10)}"}`
   const accepted = (i: number) => `{${' '.repeat(bytes - payment(i).length)}${payment(i).slice(1)}`
   const before = await server.memory()
+  const upstreamBefore = await upstream?.memory()
   const byStatus: Record<number, number> = {}
+  let troubles = 0
   const started = performance.now()
   let next = 0
   const worker = async () => {
-    while (next < count && !server.exited()) {
+    while (next < count && !down(server, upstream)) {
       const i = next++
-      const status = await send(agent, server.baseUrl, { method: 'POST', path: '/payments', headers, body: i % 2 === 0 ? refused(i) : accepted(i) })
-      byStatus[status] = (byStatus[status] ?? 0) + 1
+      const answer = await send(agent, server.baseUrl, { method: 'POST', path: '/payments', headers, body: i % 2 === 0 ? refused(i) : accepted(i) })
+      byStatus[answer.status] = (byStatus[answer.status] ?? 0) + 1
+      if (upstreamTrouble(answer)) troubles++
     }
   }
   await Promise.all(Array.from({ length: 4 }, worker))
   const seconds = (performance.now() - started) / 1000
   agent.destroy()
-  if (server.exited()) return { byStatus, before, after: { rss: 0, heapUsed: 0 }, seconds, crashed: true }
-  return { byStatus, before, after: await server.memory(), seconds, crashed: false }
+  const upstreamMemory = upstream ? { upstreamBefore, upstreamAfter: upstream.exited() ? { rss: 0, heapUsed: 0 } : await upstream.memory() } : {}
+  if (down(server, upstream)) return { byStatus, upstreamTrouble: troubles, before, after: server.exited() ? { rss: 0, heapUsed: 0 } : await server.memory(), ...upstreamMemory, seconds, crashed: true }
+  return { byStatus, upstreamTrouble: troubles, before, after: await server.memory(), ...upstreamMemory, seconds, crashed: false }
 }
 
 // --- The command ---
@@ -423,48 +497,76 @@ async function main(): Promise<void> {
   const every = flag('every', Math.min(60, seconds))
   const seed = flag('seed', 1)
   const large = flag('large', 2_500)
+  const proxied = process.argv.includes('--proxy')
   let failed = false
-  const server = await startServer()
+  // With --proxy, the traffic goes to the proxy (`server`), the limits are its, and the mock is its upstream.
+  const mock = await startServer()
+  const server = proxied ? await startProxy(mock).catch(async (error: unknown) => {
+    await mock.stop()
+    throw error
+  }) : mock
+  const upstream = proxied ? mock : undefined
+  const mb = (bytes: number) => `${Math.round(bytes / MB)} MB`
+  /** The line that says which of the 5xx were the proxy's 502 and 504, with what the first said. */
+  const troubleLine = (count: number, total: number, example?: string) =>
+    `  of the 5xx: ${count} the proxy's own 502 or 504 (the upstream in trouble)${count > 0 && example ? `, e.g. "${example}"` : ''}, ${total - count} others (the upstream's, passed on, or the proxy's own)`
   try {
     if (requests > 0) {
-      console.log(`Fuzz: ${requests.toLocaleString('en')} generated requests (seed ${seed}) against ${server.baseUrl}…`)
+      console.log(`Fuzz: ${requests.toLocaleString('en')} generated requests (seed ${seed}) against ${server.baseUrl}${upstream ? ` (a proxy in front of ${upstream.baseUrl})` : ''}…`)
       const started = performance.now()
-      const fuzz = await runFuzz({ requests, seed, server })
+      const fuzz = await runFuzz({ requests, seed, server, upstream })
       const secondsTaken = (performance.now() - started) / 1000
       console.log(`  ${fuzz.serverErrors} answered 5xx, ${fuzz.failed} unanswered, crashed: ${fuzz.crashed ? 'yes' : 'no'} (${Math.round(requests / secondsTaken).toLocaleString('en')} req/s)`)
+      if (upstream) console.log(troubleLine(fuzz.upstreamTrouble, fuzz.serverErrors, fuzz.examples.find((e) => e.trouble)?.trouble))
       console.log(`  by status: ${Object.entries(fuzz.byStatus).map(([status, count]) => `${status}: ${count}`).join(', ')}`)
       for (const example of fuzz.examples) console.log(`  e.g. ${example.status}: ${example.method} ${example.path.slice(0, 120)} ${JSON.stringify(example.headers)} ${example.body ?? ''}`)
       if (fuzz.serverErrors > 0 || fuzz.failed > 0 || fuzz.crashed) failed = true
     }
-    if (seconds > 0 && !server.exited()) {
-      console.log(`Soak: mixed load for ${seconds} s on ${CONNECTIONS} connections, a row every ${every} s.`)
-      console.log('  interval  requests      RSS      p50      p99  5xx')
+    if (seconds > 0 && !down(server, upstream)) {
+      console.log(`Soak: mixed load for ${seconds} s on ${CONNECTIONS} connections, a row every ${every} s${upstream ? '; RSS is the proxy\'s, "upstream" the mock\'s behind it' : ''}.`)
+      console.log(upstream ? '  interval  requests      RSS  upstream      p50      p99  5xx  of them 502/504' : '  interval  requests      RSS      p50      p99  5xx')
       const soak = await runSoak({
         seconds,
         every,
         seed: seed + 1,
         server,
-        onRow: (row) => console.log(`  ${String(row.interval).padStart(8)}  ${String(row.requests).padStart(8)}  ${String(row.rssMb).padStart(4)} MB  ${row.p50Ms.toFixed(2).padStart(5)} ms  ${row.p99Ms.toFixed(2).padStart(5)} ms  ${row.serverErrors}`),
+        upstream,
+        onRow: (row) =>
+          console.log(
+            upstream
+              ? `  ${String(row.interval).padStart(8)}  ${String(row.requests).padStart(8)}  ${String(row.rssMb).padStart(4)} MB   ${String(row.upstreamRssMb).padStart(4)} MB  ${row.p50Ms.toFixed(2).padStart(5)} ms  ${row.p99Ms.toFixed(2).padStart(5)} ms  ${String(row.serverErrors).padStart(3)}  ${row.upstreamTrouble}`
+              : `  ${String(row.interval).padStart(8)}  ${String(row.requests).padStart(8)}  ${String(row.rssMb).padStart(4)} MB  ${row.p50Ms.toFixed(2).padStart(5)} ms  ${row.p99Ms.toFixed(2).padStart(5)} ms  ${row.serverErrors}`,
+          ),
       })
       const first = soak.rows[0]
       const last = soak.rows.at(-1)
       const maxRss = Math.max(...soak.rows.map((r) => r.rssMb))
       const errors = soak.rows.reduce((sum, r) => sum + r.serverErrors, 0)
-      console.log(`  peak RSS ${maxRss} MB (limit ${RSS_LIMIT / 1024 / 1024}); p99 first ${first?.p99Ms} ms, last ${last?.p99Ms} ms (limit 2x); 5xx ${errors}; crashed: ${soak.crashed ? 'yes' : 'no'}`)
+      const upstreamPeak = upstream ? `; the upstream's peak RSS ${Math.max(...soak.rows.map((r) => r.upstreamRssMb ?? 0))} MB` : ''
+      console.log(`  peak RSS ${maxRss} MB (limit ${RSS_LIMIT / 1024 / 1024})${upstreamPeak}; p99 first ${first?.p99Ms} ms, last ${last?.p99Ms} ms (limit 2x); 5xx ${errors}; crashed: ${soak.crashed ? 'yes' : 'no'}`)
+      if (upstream) console.log(troubleLine(soak.rows.reduce((sum, r) => sum + r.upstreamTrouble, 0), errors))
       if (soak.crashed || errors > 0 || maxRss * 1024 * 1024 >= RSS_LIMIT || (first && last && last.p99Ms > 2 * first.p99Ms)) failed = true
     }
-    if (large > 0 && !server.exited()) {
-      console.log(`Large bodies: ${large.toLocaleString('en')} POST /payments of 1 MB, half refused (an unknown field) and half accepted, 4 at a time.`)
-      const result = await runLargeBodies({ server, count: large })
-      const mb = (bytes: number) => `${Math.round(bytes / MB)} MB`
+    if (large > 0 && !down(server, upstream)) {
+      console.log(`Large bodies: ${large.toLocaleString('en')} POST /payments of 1 MB, half refused (an unknown field) and half accepted, 4 at a time${upstream ? ', through the proxy' : ''}.`)
+      const result = await runLargeBodies({ server, upstream, count: large })
       const grown = result.after.heapUsed - result.before.heapUsed
+      const errors = Object.entries(result.byStatus).reduce((sum, [status, n]) => sum + (Number(status) >= 500 ? n : 0), 0)
       console.log(`  by status: ${Object.entries(result.byStatus).map(([status, n]) => `${status}: ${n}`).join(', ')} in ${result.seconds.toFixed(1)} s; crashed: ${result.crashed ? 'yes' : 'no'}`)
-      console.log(`  before: RSS ${mb(result.before.rss)}, heap after GC ${mb(result.before.heapUsed)}`)
-      console.log(`  after:  RSS ${mb(result.after.rss)} (limit ${mb(LARGE_RSS_LIMIT)}), heap after GC ${mb(result.after.heapUsed)} (${grown >= 0 ? '+' : ''}${mb(grown)}, limit +${mb(LARGE_HEAP_GROWTH_LIMIT)})`)
+      if (upstream) console.log(troubleLine(result.upstreamTrouble, errors))
+      const who = upstream ? 'proxy ' : ''
+      console.log(`  ${who}before: RSS ${mb(result.before.rss)}, heap after GC ${mb(result.before.heapUsed)}`)
+      console.log(`  ${who}after:  RSS ${mb(result.after.rss)} (limit ${mb(LARGE_RSS_LIMIT)}), heap after GC ${mb(result.after.heapUsed)} (${grown >= 0 ? '+' : ''}${mb(grown)}, limit +${mb(LARGE_HEAP_GROWTH_LIMIT)})`)
+      if (result.upstreamBefore && result.upstreamAfter) {
+        const upstreamGrown = result.upstreamAfter.heapUsed - result.upstreamBefore.heapUsed
+        console.log(`  upstream before: RSS ${mb(result.upstreamBefore.rss)}, heap after GC ${mb(result.upstreamBefore.heapUsed)}`)
+        console.log(`  upstream after:  RSS ${mb(result.upstreamAfter.rss)}, heap after GC ${mb(result.upstreamAfter.heapUsed)} (${upstreamGrown >= 0 ? '+' : ''}${mb(upstreamGrown)})`)
+      }
       if (result.crashed || Object.keys(result.byStatus).some((status) => status !== '201' && status !== '422') || result.after.rss >= LARGE_RSS_LIMIT || grown > LARGE_HEAP_GROWTH_LIMIT) failed = true
     }
   } finally {
     await server.stop()
+    if (upstream) await upstream.stop()
   }
   console.log(failed ? 'FAILED' : 'PASSED')
   process.exitCode = failed ? 1 : 0

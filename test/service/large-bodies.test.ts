@@ -3,7 +3,7 @@
 // accepted, and its heap after a collection stays near its start. The journal keeps 4 KiB of each body;
 // a kept prefix that was a slice of the whole body (a V8 sliced string) kept every megabyte.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runLargeBodies, startServer, type Served } from '../../bench/soak.js'
+import { runLargeBodies, startProxy, startServer, type Served } from '../../bench/soak.js'
 
 const MB = 1024 * 1024
 const COUNT = 240
@@ -47,4 +47,25 @@ describe('large bodies', () => {
     expect(longValue.status).toBe(422)
     expect(longValue.body.errors[0]).toMatchObject({ field: 'plate', received: `${'P'.repeat(80)}…` })
   })
+})
+
+describe('large bodies through a proxy', () => {
+  let upstream: Served
+  let proxy: Served
+  beforeAll(async () => {
+    upstream = await startServer()
+    proxy = await startProxy(upstream)
+  })
+  afterAll(async () => {
+    await proxy.stop()
+    await upstream.stop()
+  })
+
+  it(`forwards ${COUNT} bodies of 1 MB, refused and accepted, and keeps no more of them than the mock does: the proxy's heap after a collection grows by far less than one body each`, async () => {
+    const { byStatus, upstreamTrouble, before, after, crashed } = await runLargeBodies({ server: proxy, upstream, count: COUNT })
+    expect(crashed).toBe(false)
+    expect(upstreamTrouble).toBe(0)
+    expect(byStatus).toEqual({ 201: COUNT / 2, 422: COUNT / 2 })
+    expect(Math.round((after.heapUsed - before.heapUsed) / MB), `the proxy's heap after GC: ${Math.round(before.heapUsed / MB)} MB before, ${Math.round(after.heapUsed / MB)} MB after`).toBeLessThan(24)
+  }, 120_000)
 })

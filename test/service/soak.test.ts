@@ -1,7 +1,8 @@
 // The short version of `npm run soak`: generated requests and a few seconds of mixed load against a
-// served mock (the build's, in a process of its own) answer no 5xx and never bring it down.
+// served mock (the build's, in a process of its own) answer no 5xx and never bring it down; nor do they
+// through a proxy in front of it (`npm run soak -- --proxy`).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runFuzz, runSoak, startServer, type Served } from '../../bench/soak.js'
+import { runFuzz, runSoak, startProxy, startServer, type Served } from '../../bench/soak.js'
 
 describe('the soak, short', () => {
   let server: Served
@@ -24,5 +25,33 @@ describe('the soak, short', () => {
       expect(row.serverErrors).toBe(0)
       expect(row.rssMb).toBeGreaterThan(0)
     }
+  }, 60_000)
+})
+
+describe('the soak through a proxy, short', () => {
+  let upstream: Served
+  let proxy: Served
+  beforeAll(async () => {
+    upstream = await startServer()
+    proxy = await startProxy(upstream)
+  })
+  afterAll(async () => {
+    await proxy.stop()
+    await upstream.stop()
+  })
+
+  it('answers 1,000 generated requests through the proxy without a 5xx, an unanswered request or a crash of either process', async () => {
+    const result = await runFuzz({ requests: 1000, seed: 7, server: proxy, upstream })
+    expect(result.examples).toEqual([])
+    expect(result).toMatchObject({ serverErrors: 0, upstreamTrouble: 0, failed: 0, crashed: false })
+  }, 120_000)
+
+  it("counts the proxy's own 502s apart, saying what went wrong, once the upstream is gone", async () => {
+    await upstream.stop()
+    const result = await runFuzz({ requests: 50, seed: 7, server: proxy })
+    const forwarded = result.byStatus[502] ?? 0
+    expect(forwarded).toBeGreaterThan(0)
+    expect(result).toMatchObject({ serverErrors: forwarded, upstreamTrouble: forwarded, failed: 0, crashed: false })
+    expect(result.examples.map((example) => example.trouble)).toContainEqual(expect.stringMatching(/^relay-mock proxy: the upstream refused the connection/))
   }, 60_000)
 })
