@@ -94,8 +94,10 @@ export function createRecorder({ settings, journal, worlds, extensions }: { sett
     }
     if (fault) entry.fault = { kind: fault.kind, mode: fault.mode, applied: FAULT_KINDS[fault.kind].applied }
     if (arrival.upstream) entry.upstream = arrival.upstream
-    // What the entry holds, about: its texts (the parsed body is as large as the text it came from).
-    const size = ENTRY_OVERHEAD + path.length + 2 * search.length + requestHeaders.bytes + 2 * (kept?.bodyText?.length ?? 0) + text.length
+    // What the entry holds, about: its texts (the parsed body is as large as the text it came from). A
+    // mock's answer points at records its store holds; a proxied one is the upstream's JSON, parsed into
+    // objects of its own, which take about twice its text.
+    const size = ENTRY_OVERHEAD + path.length + 2 * search.length + requestHeaders.bytes + 2 * (kept?.bodyText?.length ?? 0) + (proxied ? 2 : 1) * text.length
     journal.record(entry, size)
     const owner = world && byToken.get(world.token) === world ? world : undefined
     owner?.journal.record(entry, size)
