@@ -6,7 +6,7 @@ import type { z } from 'zod'
 import { ASSUMPTIONS, type AssumptionId } from './assumptions.js'
 import { header, KNOWN_SLIPS, parseJsonText, resolveRoute, routeById, SERVICE_TABLE } from './protocol.js'
 import { normalizePlate } from './store.js'
-import { uuid } from './schemas.js'
+import { UUID_PATTERN } from './schemas.js'
 import { validate } from './validate.js'
 
 /** One request and the real service's answer to it, as the checks read them. */
@@ -70,6 +70,8 @@ export interface Finding {
 }
 
 const CREATES = new Set(['POST /vehicles', 'POST /custodians', 'POST /payments'])
+/** The headers a paged list answer names its pages by. */
+const PAGING_HEADERS = ['link', 'x-next-page', 'x-total-count']
 /** The fields every create's answer documents (§2). */
 const CREATED_FIELDS = [['id', 'string'], ['link', 'string']] as const
 const SIMPLE = 'POST /payment'
@@ -186,12 +188,17 @@ export const ASSUMPTION_CHECKS: Record<AssumptionId, AssumptionCheck | NotObserv
     const listed = create ? ['id', 'link'] : listedFields(o.route)
     if (!listed) return undefined
     const body = json(o)
-    const records = (Array.isArray(body) ? body : [body]).filter(isObject)
-    if (records.length === 0) return undefined
-    const extra = [...new Set(records.flatMap((record) => Object.keys(record).filter((key) => !listed.includes(key))))]
+    let records = 0
+    let extra: Set<string> | undefined
+    for (const record of Array.isArray(body) ? body : [body]) {
+      if (!isObject(record)) continue
+      records++
+      for (const key in record) if (!listed.includes(key)) (extra ??= new Set()).add(key)
+    }
+    if (records === 0) return undefined
     const expected = `exactly ${listed.join(', ')}`
-    if (extra.length === 0) return confirmed(expected, `the listed fields (${o.route})`)
-    return contradicted(expected, `more fields: ${extra.join(', ')} (${o.route})`, 'extra')
+    if (!extra) return confirmed(expected, `the listed fields (${o.route})`)
+    return contradicted(expected, `more fields: ${[...extra].join(', ')} (${o.route})`, 'extra')
   },
   'links.fetchable'(o, memory) {
     if (o.method !== 'GET' || !memory.links.has(o.path) || o.status === 401 || o.status === 403 || o.status === 429 || o.status >= 500) return undefined
@@ -316,7 +323,7 @@ export const ASSUMPTION_CHECKS: Record<AssumptionId, AssumptionCheck | NotObserv
   'lists.paging'(o) {
     const body = json(o)
     if ((o.route !== 'GET /rental-companies' && o.route !== 'GET /vehicles') || o.status !== 200) return undefined
-    const pagingHeader = ['link', 'x-next-page', 'x-total-count'].find((name) => header(o.headers as Record<string, string | string[] | undefined>, name) !== undefined)
+    const pagingHeader = PAGING_HEADERS.find((name) => header(o.headers as Record<string, string | string[] | undefined>, name) !== undefined)
     const expected = 'a JSON array of every match, no paging'
     if (pagingHeader) return contradicted(expected, `paged (${pagingHeader} header)`, 'paged')
     if (isObject(body) && ('next' in body || 'items' in body || 'data' in body)) return contradicted(expected, `an object {${Object.keys(body).join(', ')}}`, 'paged')
@@ -420,7 +427,7 @@ function fields(found: Finding[], where: string, body: unknown, types: ReadonlyA
 }
 
 function idForm(found: Finding[], where: string, name: string, value: unknown): void {
-  if (typeof value === 'string' && !uuid.safeParse(value).success) {
+  if (typeof value === 'string' && !UUID_PATTERN.test(value)) {
     found.push({ kind: 'id-not-uuid', message: `${where} answered ${name} ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)}, not in UUID form (§2: identifiers are UUID strings).` })
   }
 }
@@ -432,6 +439,7 @@ function jsonType(value: unknown): string {
 }
 
 function dedupe(found: Finding[]): Finding[] {
+  if (found.length < 2) return found
   const seen = new Set<string>()
   return found.filter((finding) => !seen.has(finding.message.replace(/ item \d+/, '')) && seen.add(finding.message.replace(/ item \d+/, '')))
 }

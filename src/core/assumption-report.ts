@@ -145,19 +145,18 @@ export function createAssumptionLedger(upstream: string) {
       if (!verdict) continue
       // Made only when a tally still keeps evidence of this kind: most answers only count.
       let evidence: Evidence | undefined
-      const evidenceOf = (): Evidence => (evidence ??= toEvidence(entry, verdict))
       for (const tally of tallies) {
         if (verdict.status === 'confirmed') {
           let kept = tally.confirmed.get(id)
           if (!kept) tally.confirmed.set(id, (kept = { count: 0, evidence: [] }))
           kept.count++
-          if (kept.evidence.length < EVIDENCE_KEPT) kept.evidence.push(evidenceOf())
+          if (kept.evidence.length < EVIDENCE_KEPT) kept.evidence.push((evidence ??= toEvidence(entry, verdict)))
         } else {
           let kept = tally.contradicted.get(id)
           if (!kept) tally.contradicted.set(id, (kept = { count: 0, evidence: [], alternatives: new Set<string | null>() }))
           kept.count++
           kept.alternatives.add(verdict.alternative ?? null)
-          if (kept.evidence.length < EVIDENCE_KEPT) kept.evidence.push(evidenceOf())
+          if (kept.evidence.length < EVIDENCE_KEPT) kept.evidence.push((evidence ??= toEvidence(entry, verdict)))
         }
       }
     }

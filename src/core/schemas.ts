@@ -59,9 +59,11 @@ export function isDate(value: string): boolean {
   return isCalendarDate(+m[1], +m[2], +m[3])
 }
 
+/** A UUID's form. Both cases spelled out rather than an `i` flag: the flag does not reach the OpenAPI pattern. */
+export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
+
 export const uuid = expecting(
-  // Both cases spelled out rather than an `i` flag: the flag does not reach the OpenAPI pattern.
-  z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, {
+  z.string().regex(UUID_PATTERN, {
     error: 'is not a UUID',
   }),
   'a UUID string, e.g. 3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
