@@ -352,7 +352,14 @@ export function learn(o: Observed, memory: Memory): void {
 const MEMORY_MAX = 1000
 
 function remember(set: Set<string>, value: string): void {
-  if (set.size >= MEMORY_MAX) set.delete(set.values().next().value as string)
+  if (set.has(value)) return
+  // Full: the newer half is kept. (Deleting the oldest one at a time leaves a Set with holes that each
+  // later deletion of the oldest walks past: slower with every answer.)
+  if (set.size >= MEMORY_MAX) {
+    const newer = [...set].slice(MEMORY_MAX / 2)
+    set.clear()
+    for (const kept of newer) set.add(kept)
+  }
   set.add(value)
 }
 

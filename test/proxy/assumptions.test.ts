@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto'
 import type http from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { ASSUMPTIONS } from '../../src/core/assumptions.js'
-import { ASSUMPTION_CHECKS, variantCases } from '../../src/core/assumption-checks.js'
+import { ASSUMPTION_CHECKS, learn, variantCases, type Memory, type Observed } from '../../src/core/assumption-checks.js'
 import type { AssumptionReport } from '../../src/core/assumption-report.js'
 import { activeVehicle, custodianBody, firstCompany, FRESH_PLATE, paymentBody, simpleBody, vehicleBody } from '../support/bodies.js'
 import { call, closeAfterEach, handUpstream, mockUpstream, proxyTo, rawCall } from '../support/proxy.js'
@@ -13,6 +13,25 @@ import variantsSuite from '../../suites/variants.js'
 
 closeAfterEach()
 const TOKEN = 'upstream-token-0001'
+
+describe("a world's memory", () => {
+  it('keeps the links of the latest creates, and never more than 1,000', () => {
+    const memory: Memory = { unknownOwners: new Set(), links: new Set() }
+    const create = (i: number): Observed => {
+      const id = randomUUID()
+      return { seq: i, method: 'POST', path: '/vehicles', search: '', query: {}, route: 'POST /vehicles', body: undefined, hasBody: true, bearer: true, status: 201, headers: {}, text: JSON.stringify({ id, link: `/vehicles/${id}` }) }
+    }
+    let last = ''
+    for (let i = 0; i < 5000; i++) {
+      const observed = create(i)
+      learn(observed, memory)
+      last = JSON.parse(observed.text).link
+    }
+    expect(memory.links.size).toBeLessThanOrEqual(1000)
+    expect(memory.links.size).toBeGreaterThanOrEqual(500)
+    expect(memory.links.has(last)).toBe(true)
+  })
+})
 
 describe('the checks of the ledger', () => {
   it('has a check, or says why traffic cannot show it, for every assumption of the ledger and nothing else', () => {
