@@ -51,18 +51,6 @@ export function createForwarder({ baseUrl, ca, timeoutMs = UPSTREAM_TIMEOUT_MS, 
     bodyTimeout: 0,
   })
 
-  // A turn's requests go out together, at its end, as the server writes a turn's answers (server.ts):
-  // written one after another, they wake the upstream once rather than once each.
-  let queued: Array<[Dispatcher.DispatchOptions, Dispatcher.DispatchHandler]> = []
-  const flush = () => {
-    const batch = queued
-    queued = []
-    for (const [options, handler] of batch) pool.dispatch(options, handler)
-  }
-  const dispatchSoon = (options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) => {
-    if (queued.push([options, handler]) === 1) setImmediate(flush)
-  }
-
   function attempt(request: UpstreamRequest, retried: boolean): Promise<UpstreamResult> {
     return new Promise((resolve) => {
       const started = performance.now()
@@ -86,7 +74,7 @@ export function createForwarder({ baseUrl, ca, timeoutMs = UPSTREAM_TIMEOUT_MS, 
       let passedOn: PassedOn | undefined
       const options: Dispatcher.DispatchOptions = { method: request.method as Dispatcher.HttpMethod, path: `${prefix}${request.url}`, headers: { ...request.headers, 'accept-encoding': 'identity' } }
       if (request.body !== undefined) options.body = request.body
-      dispatchSoon(options, {
+      pool.dispatch(options, {
         onRequestStart(started) {
           controller = started
           if (settled) started.abort(new Error('timed out'))
