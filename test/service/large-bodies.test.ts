@@ -3,7 +3,8 @@
 // accepted, and its heap after a collection stays near its start. The journal keeps 4 KiB of each body;
 // a kept prefix that was a slice of the whole body (a V8 sliced string) kept every megabyte.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runLargeBodies, startProxy, startServer, type Served } from '../../bench/soak.js'
+import { runLargeBodies, startServer, type Served } from '../../bench/soak.js'
+import { proxiedSoak } from '../support/soak.js'
 
 const MB = 1024 * 1024
 const COUNT = 240
@@ -50,19 +51,10 @@ describe('large bodies', () => {
 })
 
 describe('large bodies through a proxy', () => {
-  let upstream: Served
-  let proxy: Served
-  beforeAll(async () => {
-    upstream = await startServer()
-    proxy = await startProxy(upstream)
-  })
-  afterAll(async () => {
-    await proxy.stop()
-    await upstream.stop()
-  })
+  const processes = proxiedSoak()
 
   it(`forwards ${COUNT} bodies of 1 MB, refused and accepted, and keeps no more of them than the mock does: the proxy's heap after a collection grows by far less than one body each`, async () => {
-    const { byStatus, upstreamTrouble, before, after, crashed } = await runLargeBodies({ server: proxy, upstream, count: COUNT })
+    const { byStatus, upstreamTrouble, before, after, crashed } = await runLargeBodies({ server: processes.proxy(), upstream: processes.upstream(), count: COUNT })
     expect(crashed).toBe(false)
     expect(upstreamTrouble).toBe(0)
     expect(byStatus).toEqual({ 201: COUNT / 2, 422: COUNT / 2 })

@@ -2,7 +2,8 @@
 // served mock (the build's, in a process of its own) answer no 5xx and never bring it down; nor do they
 // through a proxy in front of it (`npm run soak -- --proxy`).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runFuzz, runSoak, startProxy, startServer, type Served } from '../../bench/soak.js'
+import { runFuzz, runSoak, startServer, type Served } from '../../bench/soak.js'
+import { proxiedSoak } from '../support/soak.js'
 
 describe('the soak, short', () => {
   let server: Served
@@ -29,26 +30,17 @@ describe('the soak, short', () => {
 })
 
 describe('the soak through a proxy, short', () => {
-  let upstream: Served
-  let proxy: Served
-  beforeAll(async () => {
-    upstream = await startServer()
-    proxy = await startProxy(upstream)
-  })
-  afterAll(async () => {
-    await proxy.stop()
-    await upstream.stop()
-  })
+  const processes = proxiedSoak()
 
   it('answers 1,000 generated requests through the proxy without a 5xx, an unanswered request or a crash of either process', async () => {
-    const result = await runFuzz({ requests: 1000, seed: 7, server: proxy, upstream })
+    const result = await runFuzz({ requests: 1000, seed: 7, server: processes.proxy(), upstream: processes.upstream() })
     expect(result.examples).toEqual([])
     expect(result).toMatchObject({ serverErrors: 0, upstreamTrouble: 0, failed: 0, crashed: false })
   }, 120_000)
 
   it("counts the proxy's own 502s apart, saying what went wrong, once the upstream is gone", async () => {
-    await upstream.stop()
-    const result = await runFuzz({ requests: 50, seed: 7, server: proxy })
+    await processes.upstream().stop()
+    const result = await runFuzz({ requests: 50, seed: 7, server: processes.proxy() })
     const forwarded = result.byStatus[502] ?? 0
     expect(forwarded).toBeGreaterThan(0)
     expect(result).toMatchObject({ serverErrors: forwarded, upstreamTrouble: forwarded, failed: 0, crashed: false })
