@@ -132,7 +132,7 @@ export function askUpstream(arrival: Arrival, upstream: Upstream, worldOf: (toke
   const bearer = parseBearer(header(arrival.request.headers, 'authorization'))
   if (bearer.verdict !== 'ok') return forwardIn(arrival, upstream, undefined, bearer.verdict, bodyLimit)
   const world = worldOf(bearer.token)
-  return isPromise(world) ? world.then((made) => forwardIn(arrival, upstream, made, 'ok', bodyLimit)) : forwardIn(arrival, upstream, world, 'ok', bodyLimit)
+  return world instanceof Promise ? world.then((made) => forwardIn(arrival, upstream, made, 'ok', bodyLimit)) : forwardIn(arrival, upstream, world, 'ok', bodyLimit)
 }
 
 function forwardIn(arrival: Arrival, upstream: Upstream, world: World | undefined, verdict: AuthVerdict, bodyLimit: number): Promise<Proxied> {
@@ -176,8 +176,4 @@ function forwardIn(arrival: Arrival, upstream: Upstream, world: World | undefine
     const broken = faultReply(fault, reply, Date.now(), armedBy)
     return { reply: broken, fault, text: broken === reply ? text : undefined, upstream: result }
   })
-}
-
-function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
-  return typeof (value as Promise<T> | undefined)?.then === 'function'
 }
