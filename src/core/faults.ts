@@ -2,6 +2,7 @@
 // when the network or the service lets it down can be judged. One table of kinds, one table of steps;
 // the scenarios, `serve --fault`, the admin API, the conformance matrix and docs/faults.md all read these.
 // A fault is armed on a world (its count lives there, so a reset re-arms it and worlds never share one).
+import { RelayMockError } from './errors.js'
 import { toProblem, type Reply } from './problems.js'
 
 /** The requests of the two flows a fault can break, by step name. */
@@ -133,6 +134,20 @@ export function parseFault(text: string): ArmedFault {
   }
   const [, where, kind, mode = 'always'] = match
   return toArmedFault({ route: where, kind, mode })
+}
+
+/**
+ * Reads a command's --fault values; the first that is no fault is a BAD_OPTION error naming the command.
+ * @example parseFaults(['POST /payments=reset:once'], 'relay-mock serve') // [{ route: 'POST /payments', kind: 'reset', mode: 'once' }]
+ */
+export function parseFaults(texts: readonly string[] | undefined, command: string): ArmedFault[] {
+  return (texts ?? []).map((text) => {
+    try {
+      return parseFault(text)
+    } catch (error) {
+      throw new RelayMockError('BAD_OPTION', `${command}: --fault ${(error as Error).message}.`)
+    }
+  })
 }
 
 /**

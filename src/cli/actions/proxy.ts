@@ -5,8 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import pc from 'picocolors'
 import { createAssumptionLedger, type AssumptionReport } from '../../core/assumption-report.js'
-import { RelayMockError } from '../../core/errors.js'
-import { formatFault, parseFault } from '../../core/faults.js'
+import { formatFault, parseFaults } from '../../core/faults.js'
 import { createRelayService } from '../../core/mock.js'
 import type { UpstreamObservation } from '../../core/upstream.js'
 import { createWorldRecording, type WorldRecording } from '../../core/world-recording.js'
@@ -39,13 +38,7 @@ export interface ProxyOptions {
  * @example await proxy({ upstream: 'https://staging.example', upstreamTimeout: 30, port: 4010, host: '127.0.0.1', journalLimit: 10000 })
  */
 export async function proxy(args: ProxyOptions): Promise<number> {
-  const faults = (args.fault ?? []).map((text) => {
-    try {
-      return parseFault(text)
-    } catch (error) {
-      throw new RelayMockError('BAD_OPTION', `relay-mock proxy: --fault ${(error as Error).message}.`)
-    }
-  })
+  const faults = parseFaults(args.fault, 'relay-mock proxy')
   const forwarder = createForwarder({
     baseUrl: args.upstream,
     ca: args.upstreamCa === undefined ? undefined : readFileSync(args.upstreamCa, 'utf8'),

@@ -1,8 +1,7 @@
 // `relay-mock serve`'s work, loaded only when the command runs: start the mock over HTTP, print
 // what to try, stop cleanly on SIGINT or SIGTERM.
 import pc from 'picocolors'
-import { RelayMockError } from '../../core/errors.js'
-import { formatFault, parseFault } from '../../core/faults.js'
+import { formatFault, parseFaults } from '../../core/faults.js'
 import { createRelayService } from '../../core/mock.js'
 import { maskSecret } from '../../core/mask.js'
 import { formatVariants } from '../../core/variants.js'
@@ -38,13 +37,7 @@ export interface ServeOptions {
  * @example await serve({ port: 4010, host: '127.0.0.1', scenario: 'default', seed: 2026, vehicles: 24, journalLimit: 10000 })
  */
 export async function serve(args: ServeOptions): Promise<number> {
-  const faults = (args.fault ?? []).map((text) => {
-    try {
-      return parseFault(text)
-    } catch (error) {
-      throw new RelayMockError('BAD_OPTION', `relay-mock serve: --fault ${(error as Error).message}.`)
-    }
-  })
+  const faults = parseFaults(args.fault, 'relay-mock serve')
   const service = await createRelayService({
     faults,
     variants: args.variant,
