@@ -38,8 +38,49 @@ export interface Observed {
 
 /** What a world's earlier answers taught: owners the service does not know, links it handed out. */
 export interface Memory {
-  unknownOwners: Set<string>
-  links: Set<string>
+  unknownOwners: RecentSet
+  links: RecentSet
+}
+
+/** At most this many owners and links are remembered per world: memory stays bounded. */
+const MEMORY_MAX = 1000
+
+/**
+ * A world's fresh memory.
+ * @example const memory = createMemory(); learn(observed, memory)
+ */
+export function createMemory(): Memory {
+  return { unknownOwners: new RecentSet(), links: new RecentSet() }
+}
+
+/**
+ * A set of the latest values, bounded: values go in two generations of at most half the bound each;
+ * when the newer is full it becomes the older, and the older is dropped whole. It holds between half
+ * the bound and the bound, the newest always, at no cost per value beyond the Set's own (dropping the
+ * oldest values one by one, or copying the newer half of one Set, cost more on every create).
+ */
+export class RecentSet {
+  #newer = new Set<string>()
+  #older: Set<string> | undefined
+  constructor(readonly bound = MEMORY_MAX) {}
+  has(value: string): boolean {
+    return this.#newer.has(value) || this.#older?.has(value) === true
+  }
+  add(value: string): void {
+    if (this.has(value)) return
+    if (this.#newer.size >= this.bound / 2) {
+      this.#older = this.#newer
+      this.#newer = new Set()
+    }
+    this.#newer.add(value)
+  }
+  delete(value: string): void {
+    this.#newer.delete(value)
+    this.#older?.delete(value)
+  }
+  get size(): number {
+    return this.#newer.size + (this.#older?.size ?? 0)
+  }
 }
 
 /** A check's verdict on one answer. */
@@ -338,29 +379,14 @@ export const ASSUMPTION_CHECKS: Record<AssumptionId, AssumptionCheck | NotObserv
 export function learn(o: Observed, memory: Memory): void {
   const body = json(o)
   if (o.route === 'GET /rental-companies' && o.status === 200 && Array.isArray(body) && o.query.kennitala) {
-    if (body.length === 0) remember(memory.unknownOwners, o.query.kennitala)
+    if (body.length === 0) memory.unknownOwners.add(o.query.kennitala)
     else memory.unknownOwners.delete(o.query.kennitala)
   }
   if (o.route && CREATES.has(o.route) && ok(o.status)) {
-    if (isObject(body) && typeof body.link === 'string') remember(memory.links, body.link)
+    if (isObject(body) && typeof body.link === 'string') memory.links.add(body.link)
     const link = location(o)
-    if (link?.startsWith('/')) remember(memory.links, link)
+    if (link?.startsWith('/')) memory.links.add(link)
   }
-}
-
-/** At most this many owners and links are remembered per world: memory stays bounded. */
-const MEMORY_MAX = 1000
-
-function remember(set: Set<string>, value: string): void {
-  if (set.has(value)) return
-  // Full: the newer half is kept. (Deleting the oldest one at a time leaves a Set with holes that each
-  // later deletion of the oldest walks past: slower with every answer.)
-  if (set.size >= MEMORY_MAX) {
-    const newer = [...set].slice(MEMORY_MAX / 2)
-    set.clear()
-    for (const kept of newer) set.add(kept)
-  }
-  set.add(value)
 }
 
 /**

@@ -5,7 +5,7 @@
 import { ASSUMPTIONS } from './assumptions.js'
 import { MOCK_DEFAULTS } from './defaults.js'
 import { bodyVerdict, routeById } from './protocol.js'
-import { ASSUMPTION_CHECKS, findingsOf, learn, variantCases, type AssumptionCheck, type CheckVerdict, type Finding, type Memory, type Observed } from './assumption-checks.js'
+import { ASSUMPTION_CHECKS, createMemory, findingsOf, learn, variantCases, type AssumptionCheck, type CheckVerdict, type Finding, type Memory, type Observed } from './assumption-checks.js'
 import { UPSTREAM_TROUBLES, type UpstreamObservation, type UpstreamTroubleKind } from './upstream.js'
 
 /** One answer that bore on an assumption. */
@@ -95,7 +95,7 @@ export function createAssumptionLedger(upstream: string) {
     if (!state) {
       // Worlds come and go with tokens (the service's cap): the oldest world's standing goes first; the whole stays.
       if (worlds.size >= 1000) worlds.delete(worlds.keys().next().value as string)
-      state = { tally: createTally(), memory: { unknownOwners: new Set(), links: new Set() } }
+      state = { tally: createTally(), memory: createMemory() }
       worlds.set(id, state)
     }
     return state
@@ -138,7 +138,7 @@ export function createAssumptionLedger(upstream: string) {
     if (answer.json !== undefined) observed.json = answer.json
     const refused = bodyRefusal(entry)
     if (refused) observed.bodyError = refused
-    const memory = state?.memory ?? { unknownOwners: new Set<string>(), links: new Set<string>() }
+    const memory = state?.memory ?? createMemory()
     for (const tally of tallies) tally.answers++
     for (const [id, check] of CHECKS) {
       const verdict = check(observed, memory)

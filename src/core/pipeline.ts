@@ -94,7 +94,10 @@ export function createPipeline({ settings, worlds, journal, extensions, upstream
       asked = Promise.reject(error as Error)
     }
     const settle = (settled: Proxied) => {
-      if (to.observe) arrival.onRecorded = (entry) => to.observe!({ entry, upstream: settled.upstream })
+      if (to.observe) {
+        arrival.observedBy = to
+        arrival.upstreamResult = settled.upstream
+      }
       return finish(arrival, settled)
     }
     return asked.then(settle, (error: unknown) => settle({ reply: pipelineFailed(error) }))

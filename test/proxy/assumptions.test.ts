@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto'
 import type http from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { ASSUMPTIONS } from '../../src/core/assumptions.js'
-import { ASSUMPTION_CHECKS, learn, variantCases, type Memory, type Observed } from '../../src/core/assumption-checks.js'
+import { ASSUMPTION_CHECKS, createMemory, learn, variantCases, type Memory, type Observed } from '../../src/core/assumption-checks.js'
 import type { AssumptionReport } from '../../src/core/assumption-report.js'
 import { activeVehicle, custodianBody, firstCompany, FRESH_PLATE, paymentBody, simpleBody, vehicleBody } from '../support/bodies.js'
 import { call, closeAfterEach, handUpstream, mockUpstream, proxyTo, rawCall } from '../support/proxy.js'
@@ -16,7 +16,7 @@ const TOKEN = 'upstream-token-0001'
 
 describe("a world's memory", () => {
   it('keeps the links of the latest creates, and never more than 1,000', () => {
-    const memory: Memory = { unknownOwners: new Set(), links: new Set() }
+    const memory: Memory = createMemory()
     const create = (i: number): Observed => {
       const id = randomUUID()
       return { seq: i, method: 'POST', path: '/vehicles', search: '', query: {}, route: 'POST /vehicles', body: undefined, hasBody: true, bearer: true, status: 201, headers: {}, text: JSON.stringify({ id, link: `/vehicles/${id}` }) }
