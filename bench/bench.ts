@@ -219,6 +219,8 @@ interface Config {
   /** The worker the server runs in: its event loop's busy time is read around each run. */
   worker: Worker
   request: { method: 'GET' | 'POST'; path: string; body?: string }
+  /** The run this one is set beside (a proxy's: the server it forwards to, straight). */
+  versus?: Config
 }
 
 async function main(): Promise<void> {
@@ -263,13 +265,15 @@ async function main(): Promise<void> {
   // The proxies' comparison: the server straight, through relay-mock proxy, through the bare proxy,
   // back to back in each round, so that the three figures set side by side are measured under the
   // same conditions.
+  const directGetConfig: Config = { name: 'direct → 24     GET /vehicles', worker: small.worker, port: small.info.port, request: { method: 'GET', path: getPath } }
+  const directPostConfig: Config = { name: 'direct → 24     POST /payments', worker: small.worker, port: small.info.port, request: { method: 'POST', path: '/payments', body: paymentBody } }
   const proxyConfigs: Config[] = [
-    { name: 'direct → 24     GET /vehicles', worker: small.worker, port: small.info.port, request: { method: 'GET', path: getPath } },
-    { name: 'proxy → 24      GET /vehicles', worker: proxied.worker, port: proxied.info.port, request: { method: 'GET', path: getPath } },
-    { name: 'bare proxy → 24 GET /vehicles', worker: bareProxied.worker, port: bareProxied.info.port, request: { method: 'GET', path: getPath } },
-    { name: 'direct → 24     POST /payments', worker: small.worker, port: small.info.port, request: { method: 'POST', path: '/payments', body: paymentBody } },
-    { name: 'proxy → 24      POST /payments', worker: proxied.worker, port: proxied.info.port, request: { method: 'POST', path: '/payments', body: paymentBody } },
-    { name: 'bare proxy → 24 POST /payments', worker: bareProxied.worker, port: bareProxied.info.port, request: { method: 'POST', path: '/payments', body: paymentBody } },
+    directGetConfig,
+    { name: 'proxy → 24      GET /vehicles', worker: proxied.worker, port: proxied.info.port, request: { method: 'GET', path: getPath }, versus: directGetConfig },
+    { name: 'bare proxy → 24 GET /vehicles', worker: bareProxied.worker, port: bareProxied.info.port, request: { method: 'GET', path: getPath }, versus: directGetConfig },
+    directPostConfig,
+    { name: 'proxy → 24      POST /payments', worker: proxied.worker, port: proxied.info.port, request: { method: 'POST', path: '/payments', body: paymentBody }, versus: directPostConfig },
+    { name: 'bare proxy → 24 POST /payments', worker: bareProxied.worker, port: bareProxied.info.port, request: { method: 'POST', path: '/payments', body: paymentBody }, versus: directPostConfig },
   ]
   // Rounds interleave the servers, so that a burst of load from elsewhere on the machine lands on
   // all of them rather than on one; each figure is the median of its rounds.
@@ -322,14 +326,17 @@ async function main(): Promise<void> {
   const caFile = process.env.NODE_EXTRA_CA_CERTS
   const withoutCa = caFile ? await spawns(Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_EXTRA_CA_CERTS'))) : undefined
 
-  const [bareGet, barePost, batchedGet, batchedPost, smallGet, smallPost, largeGet, largePost, directGet, proxyGet, bareProxyGet, directPost, proxyPost, bareProxyPost] = rows
+  const allConfigs = [...configs, ...proxyConfigs]
+  const rowOf = (config: Config): Row => rows[allConfigs.indexOf(config)]
+  const [bareGet, barePost, batchedGet, batchedPost, smallGet, smallPost, largeGet, largePost] = rows
+  const [directGet, proxyGet, bareProxyGet, directPost, proxyPost, bareProxyPost] = proxies.rows
   const ratio = (a: Row, b: Row) => a.requestsPerSecond / b.requestsPerSecond
-  /** What a row is set beside: the bare server's same request, or for the proxies the server they forward to. */
+  /** What a row is set beside: for the proxies the server they forward to (its `versus`), else the bare server's same request. */
   const versus = (i: number): string => {
-    const row = rows[i]
-    if (i < configs.length) return ratio(row, i % 2 === 0 ? bareGet : barePost).toFixed(2)
-    const direct = i < configs.length + 3 ? directGet : directPost
-    return row === direct ? '1.00 (direct)' : `${ratio(row, direct).toFixed(2)} of direct`
+    const config = allConfigs[i]
+    if (config.versus) return `${ratio(rows[i], rowOf(config.versus)).toFixed(2)} of direct`
+    if (proxyConfigs.includes(config)) return '1.00 (direct)'
+    return ratio(rows[i], config.request.method === 'GET' ? bareGet : barePost).toFixed(2)
   }
   console.table(
     rows.map((row, i) => ({

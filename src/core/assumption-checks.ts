@@ -54,21 +54,22 @@ export function createMemory(): Memory {
 }
 
 /**
- * A set of the latest values, bounded: values go in two generations of at most half the bound each;
- * when the newer is full it becomes the older, and the older is dropped whole. It holds between half
- * the bound and the bound, the newest always, at no cost per value beyond the Set's own (dropping the
- * oldest values one by one, or copying the newer half of one Set, cost more on every create).
+ * The latest values seen, at most MEMORY_MAX of them: they go in two generations of at most half that
+ * each; when the newer is full it becomes the older, and the older is dropped whole. Once full (and
+ * but for values deleted), it holds between half the bound and the bound, the newest always, at no
+ * cost per value beyond a Set's own: dropping the oldest values one by one, or copying the newer half
+ * of one Set, costs more on every create.
+ * @example const links = new RecentSet(); links.add('/vehicles/5f0c…'); links.has('/vehicles/5f0c…') // true
  */
 export class RecentSet {
   #newer = new Set<string>()
   #older: Set<string> | undefined
-  constructor(readonly bound = MEMORY_MAX) {}
   has(value: string): boolean {
     return this.#newer.has(value) || this.#older?.has(value) === true
   }
   add(value: string): void {
     if (this.has(value)) return
-    if (this.#newer.size >= this.bound / 2) {
+    if (this.#newer.size >= MEMORY_MAX / 2) {
       this.#older = this.#newer
       this.#newer = new Set()
     }

@@ -42,9 +42,9 @@ export interface Arrival {
   passedOn?: BodyStream
   /**
    * Set by the proxy: the upstream whose `observe` is told of the entry once it is recorded, with
-   * `upstreamResult`. The upstream itself, not a closure made per request: V8's young-generation
-   * collections kept each request's closure, and with it the arrival and the upstream's answer, alive
-   * into the old generation, which made every such collection about three times as long.
+   * `upstreamResult`. The upstream itself, not a closure made per request: with such a closure, each
+   * request's arrival and the upstream's answer outlived V8's young-generation collections (see
+   * docs/real-service.md, "Speed").
    */
   observedBy?: Pick<Upstream, 'observe'> | undefined
   /** Set by the proxy with `observe`: what the upstream answered, or its trouble; undefined when nothing was forwarded. */
@@ -109,13 +109,19 @@ export function createRecorder({ settings, journal, worlds, extensions }: { sett
     const owner = world && byToken.get(world.token) === world ? world : undefined
     owner?.journal.record(entry, size)
     for (const extension of extensions) tell('a dev tool', entry, extension.onRecord, owner)
-    arrival.observedBy?.observe?.({ entry, upstream: arrival.upstreamResult })
+    // An observer that fails (the ledger, the recording) is a bug of its own: the upstream's answer still goes to the client.
+    if (arrival.observedBy?.observe) tell('an upstream observer', entry, observeEntry, arrival)
     if (arrival.passedOn) return { status: reply.status, headers, text, passedOn: arrival.passedOn }
     if (!transport) return { status: reply.status, headers, text }
     const answer: RelayResponse = { status: reply.status, headers, text, fault: transport }
     if (transport === 'hang') answer.onClosed = () => void (entry.durationMs = Math.round((performance.now() - started) * 1000) / 1000)
     return answer
   }
+}
+
+/** Tells the upstream's observer of an entry with the upstream's answer: one function for every request, not a closure per request. */
+function observeEntry(entry: JournalEntry, arrival: Arrival): void {
+  arrival.observedBy?.observe?.({ entry, upstream: arrival.upstreamResult })
 }
 
 /** A body as the journal keeps it (see journalBody). */

@@ -31,6 +31,17 @@ describe("a world's memory", () => {
     expect(memory.links.size).toBeGreaterThanOrEqual(500)
     expect(memory.links.has(last)).toBe(true)
   })
+
+  it('forgets an unknown owner once the service knows it, though 500 others came after it', () => {
+    const memory: Memory = createMemory()
+    const lookup = (seq: number, kennitala: string, companies: unknown[]): Observed => ({ seq, method: 'GET', path: '/rental-companies', search: `?kennitala=${kennitala}`, query: { kennitala }, route: 'GET /rental-companies', body: undefined, hasBody: false, bearer: true, status: 200, headers: {}, text: JSON.stringify(companies) })
+    learn(lookup(1, '0101302989', []), memory)
+    for (let i = 0; i < 600; i++) learn(lookup(i + 2, String(1_000_000_000 + i), []), memory)
+    expect(memory.unknownOwners.has('0101302989')).toBe(true)
+    learn(lookup(700, '0101302989', [{ id: randomUUID(), kennitala: '0101302989', name: 'Bílaleiga' }]), memory)
+    expect(memory.unknownOwners.has('0101302989')).toBe(false)
+    expect(memory.unknownOwners.size).toBe(600)
+  })
 })
 
 describe('the checks of the ledger', () => {

@@ -1,7 +1,7 @@
 // relay-mock proxy forwards the service's requests to a real upstream and answers with its answer,
 // through the same pipeline as serve: journal, admin API, HAR, worlds per token. Dev tool paths stay.
 import http from 'node:http'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { parseFault } from '../../src/core/faults.js'
 import { call, closeAfterEach, handUpstream, mockUpstream, proxyTo } from '../support/proxy.js'
 import { FRESH_PLATE, vehicleBody } from '../support/bodies.js'
@@ -24,6 +24,30 @@ describe('relay-mock proxy in front of relay-mock serve', () => {
     expect(created.headers.get('location')).toBe(created.body.link)
     // The upstream applied it: the real world holds the vehicle.
     expect(world.store.vehicles.activeByPlate(FRESH_PLATE)).toHaveLength(1)
+  })
+
+  it("gives the client the upstream's answer when an observer of the answers fails, and says so on stderr", async () => {
+    const upstream = await mockUpstream()
+    const seen: number[] = []
+    const proxy = await proxyTo(upstream.url, {
+      observe: ({ entry }) => {
+        seen.push(entry.seq)
+        throw new Error('observer broke')
+      },
+    })
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    try {
+      const created = await call(`${proxy.url}/vehicles`, TOKEN, { body: vehicleBody() })
+      expect(created.status).toBe(201)
+      expect(created.body.link).toMatch(/^\/vehicles\//)
+      expect(seen).toEqual([1])
+      expect(errors).toHaveBeenCalledWith(expect.stringContaining('an upstream observer failed on journal entry 1 (observer broke)'))
+    } finally {
+      errors.mockRestore()
+    }
+    // The journal keeps the upstream's answer too.
+    const journal = await call(`${proxy.url}/__relay/journal`, TOKEN)
+    expect(journal.body.entries[0]).toMatchObject({ route: 'POST /vehicles', response: { status: 201 }, upstream: { status: 201 } })
   })
 
   it("journals the proxied traffic with the upstream's part, the token masked, and exports it as HAR", async () => {
