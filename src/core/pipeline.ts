@@ -9,7 +9,7 @@ import type { AuthVerdict, Journal } from './journal.js'
 import { maskAuthorization } from './mask.js'
 import { toProblem, toValidationProblem, type Reply } from './problems.js'
 import { header, parseBearer, parseQueryOnce, pendingBodyRefusal, readJsonBody, resolveRoute, SERVICE_TABLE } from './protocol.js'
-import { askUpstream, UPSTREAM_SCENARIO, type Proxied, type Upstream } from './proxy.js'
+import { askUpstream, UPSTREAM_SCENARIO, type Proxied, type Upstream, type WorldsOnSight } from './proxy.js'
 import { createRecorder, type Arrival } from './recorder.js'
 import { CONTINUE, textOf, toResponse } from './response.js'
 import type { Route } from './route.js'
@@ -29,7 +29,7 @@ export function createPipeline({ settings, worlds, journal, extensions, upstream
   const byToken = worlds.byToken
   const { isExtensionPath } = extensions
   const record = createRecorder({ settings, journal, worlds, extensions: extensions.mounted })
-  const worldOf = upstream ? createWorldsOnSight(worlds) : undefined
+  const onSight = upstream ? createWorldsOnSight(worlds) : undefined
 
   /** Answers one request, as a promise: `answer` (the pipeline every transport calls) for callers that await. Never rejects. */
   async function handle(request: RelayRequest): Promise<RelayResponse> {
@@ -63,7 +63,7 @@ export function createPipeline({ settings, worlds, journal, extensions, upstream
 
     const arrival: Arrival = { request, started, arrivedMs, path, search, query: parseQueryOnce(search), world: request.world, auth: 'missing', route: undefined, parsedBody: undefined, bodyError: undefined }
     // A proxy asks the upstream where the mock asks its handler; a body always may come (the upstream decides).
-    if (upstream) return request.bodyPending ? CONTINUE : proxied(arrival, upstream, worldOf!)
+    if (upstream) return request.bodyPending ? CONTINUE : proxied(arrival, upstream, onSight!)
     let ran: Ran | Promise<Ran> | undefined
     try {
       ran = decide(arrival, byToken, settings.bodyLimit)
@@ -86,10 +86,10 @@ export function createPipeline({ settings, worlds, journal, extensions, upstream
   }
 
   /** The proxy's path: ask the upstream, then wait, record and answer as the mock does; observers hear of it with the upstream's answer. */
-  function proxied(arrival: Arrival, to: Upstream, worldFor: (token: string) => World | Promise<World | undefined>): Promise<RelayResponse> {
+  function proxied(arrival: Arrival, to: Upstream, worldsFor: WorldsOnSight): Promise<RelayResponse> {
     let asked: Promise<Proxied>
     try {
-      asked = askUpstream(arrival, to, worldFor, settings.bodyLimit)
+      asked = askUpstream(arrival, to, worldsFor, settings.bodyLimit)
     } catch (error) {
       asked = Promise.reject(error as Error)
     }
@@ -119,23 +119,41 @@ function varied(variants: Variants, arrival: Arrival, ran: Ran): Ran {
 /**
  * The world of a token on first sight, for a proxy: a real token is not one the service was started
  * with, so each gets a world of its own the first time it comes (reaching only its own traffic, as on
- * `serve`), with no records of its own. Undefined for a token no world can have.
+ * `serve`), with no records of its own. A world made so is the token's for good once the upstream
+ * answers one of its requests with anything but 401 or 403; one whose first answers all refuse the
+ * token is forgotten, so that tokens the service does not know take no world (nor push out, once the
+ * worlds are at their cap, the world of a token it does know).
  */
-function createWorldsOnSight(worlds: Worlds): (token: string) => World | Promise<World | undefined> {
+function createWorldsOnSight(worlds: Worlds): WorldsOnSight {
   const pending = new Map<string, Promise<World | undefined>>()
-  return (token) => {
-    const known = worlds.byToken.get(token)
-    if (known) return known
-    let made = pending.get(token)
-    if (!made) {
-      made = worlds.add({ token, scenario: UPSTREAM_SCENARIO }).then(
-        (world) => world,
-        () => undefined,
-      )
-      pending.set(token, made)
-      void made.then(() => pending.delete(token))
-    }
-    return made
+  /** Made on sight, and not yet answered but with a refusal of their token. */
+  const provisional = new WeakSet<World>()
+  return {
+    of(token) {
+      const known = worlds.byToken.get(token)
+      if (known) return known
+      let made = pending.get(token)
+      if (!made) {
+        made = worlds.add({ token, scenario: UPSTREAM_SCENARIO }).then(
+          (world) => {
+            provisional.add(world)
+            return world
+          },
+          () => undefined,
+        )
+        pending.set(token, made)
+        void made.then(() => pending.delete(token))
+      }
+      return made
+    },
+    answered(world, status) {
+      if (status !== 401 && status !== 403) {
+        provisional.delete(world)
+        return true
+      }
+      if (provisional.delete(world)) worlds.remove(world)
+      return worlds.byToken.get(world.token) === world
+    },
   }
 }
 

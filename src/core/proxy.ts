@@ -128,14 +128,22 @@ export interface Proxied {
  * `arrival` what the journal keeps, as the mock's own step does. A known token's world is at hand: only
  * the upstream is waited for.
  */
-export function askUpstream(arrival: Arrival, upstream: Upstream, worldOf: (token: string) => World | Promise<World | undefined>, bodyLimit: number): Promise<Proxied> {
+export function askUpstream(arrival: Arrival, upstream: Upstream, worlds: WorldsOnSight, bodyLimit: number): Promise<Proxied> {
   const bearer = parseBearer(header(arrival.request.headers, 'authorization'))
-  if (bearer.verdict !== 'ok') return forwardIn(arrival, upstream, undefined, bearer.verdict, bodyLimit)
-  const world = worldOf(bearer.token)
-  return world instanceof Promise ? world.then((made) => forwardIn(arrival, upstream, made, 'ok', bodyLimit)) : forwardIn(arrival, upstream, world, 'ok', bodyLimit)
+  if (bearer.verdict !== 'ok') return forwardIn(arrival, upstream, worlds, undefined, bearer.verdict, bodyLimit)
+  const world = worlds.of(bearer.token)
+  return world instanceof Promise ? world.then((made) => forwardIn(arrival, upstream, worlds, made, 'ok', bodyLimit)) : forwardIn(arrival, upstream, worlds, world, 'ok', bodyLimit)
 }
 
-function forwardIn(arrival: Arrival, upstream: Upstream, world: World | undefined, verdict: AuthVerdict, bodyLimit: number): Promise<Proxied> {
+/** A proxy's worlds, one per token, made on first sight (see the pipeline's createWorldsOnSight). */
+export interface WorldsOnSight {
+  /** The token's world, made when it is first seen; undefined for a token no world can have. */
+  of(token: string): World | Promise<World | undefined>
+  /** Told of the upstream's status for a request of `world`: false when the world is forgotten (its token refused from the first). */
+  answered(world: World, status: number): boolean
+}
+
+function forwardIn(arrival: Arrival, upstream: Upstream, worlds: WorldsOnSight, world: World | undefined, verdict: AuthVerdict, bodyLimit: number): Promise<Proxied> {
   const { request } = arrival
   let auth = verdict
   arrival.world = world
@@ -162,8 +170,9 @@ function forwardIn(arrival: Arrival, upstream: Upstream, world: World | undefine
       return { reply: troubleReply(result.trouble, upstream.baseUrl), upstream: result }
     }
     arrival.upstream = { status: result.answer.status, durationMs: result.answer.durationMs }
-    // A token the upstream refuses is an unknown one, as the mock would journal it.
+    // A token the upstream refuses is an unknown one, as the mock would journal it; refused from the first, it keeps no world.
     if (auth === 'ok' && (result.answer.status === 401 || result.answer.status === 403)) arrival.auth = auth = 'unknown-token'
+    if (world && !worlds.answered(world, result.answer.status)) arrival.world = undefined
     let read = readers.get(upstream)
     if (!read) readers.set(upstream, (read = createAnswerReader()))
     const { reply, text } = read(result.answer, request.method)

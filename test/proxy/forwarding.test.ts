@@ -79,6 +79,24 @@ describe('relay-mock proxy in front of relay-mock serve', () => {
     expect((await call(`${proxy.url}/__relay/journal`, 'token-never-seen-here')).status).toBe(401)
   })
 
+  it('keeps no world for a token the upstream refuses from the first, and keeps the world of one it came to refuse later', async () => {
+    const upstream = await mockUpstream({ tokens: ['token-of-location-a'] })
+    const proxy = await proxyTo(upstream.url)
+    for (let i = 0; i < 5; i++) expect((await call(`${proxy.url}/vehicles?plate=AAA11`, `token-the-service-refuses-${i}`)).status).toBe(401)
+    expect(proxy.service.worlds.size).toBe(0)
+    // Journaled as the mock journals an unknown token: in the whole journal, in no world.
+    const refused = proxy.service.journal.page({}).entries
+    expect(refused.map((entry) => [entry.auth, entry.worldId])).toEqual(Array.from({ length: 5 }, () => ['unknown-token', null]))
+    expect((await call(`${proxy.url}/__relay/journal`, 'token-the-service-refuses-0')).status).toBe(401)
+    // A token the service knows keeps its world, even once the service refuses it.
+    expect((await call(`${proxy.url}/vehicles?plate=AAA11`, 'token-of-location-a')).status).toBe(200)
+    upstream.service.world.revoked = true
+    expect((await call(`${proxy.url}/vehicles?plate=AAA11`, 'token-of-location-a')).status).toBe(401)
+    expect(proxy.service.worlds.size).toBe(1)
+    const own = await call(`${proxy.url}/__relay/journal`, 'token-of-location-a')
+    expect(own.body.entries.map((entry: any) => entry.response.status)).toEqual([200, 401])
+  })
+
   it("forwards a request without a token as it came, and answers the upstream's refusal", async () => {
     const upstream = await mockUpstream()
     const proxy = await proxyTo(upstream.url)
