@@ -27,6 +27,8 @@ export const relayHarFields = z
     bodySha256: z.string().optional(),
     /** The fault the request met, when one was armed for it. */
     fault: faultRecord.optional(),
+    /** `relay-mock proxy`: set when the answer was larger than the proxy reads, passed on whole: `content.text` holds its first bytes. */
+    answerTruncated: z.literal(true).optional(),
   })
   .strict()
 
@@ -107,6 +109,7 @@ function harEntry(entry: JournalEntry, base: string): RelayHarEntry {
       ...(request.bodyError !== undefined ? { bodyError: request.bodyError } : {}),
       ...(request.bodyTruncated ? { bodyTruncated: true, bodyBytes: request.bodyBytes, bodySha256: request.bodySha256 } : {}),
       ...(entry.fault ? { fault: entry.fault } : {}),
+      ...(response.bodyTruncated ? { answerTruncated: true } : {}),
     },
   }
 }
@@ -347,6 +350,7 @@ function toJournalEntry(entry: RelayHarEntry, url: URL, path: string, index: num
       status,
       headers: maskHeaders(lowerHeaders(entry.response?.headers)),
       body: responseJson.problem === undefined ? responseJson.value : responseText,
+      ...(relay?.answerTruncated ? { bodyTruncated: true as const } : {}),
     },
     route,
     auth: relay?.auth ?? authOf(authorization, status),

@@ -1,6 +1,7 @@
 import type { Har } from 'har-format'
 import { describe, expect, it } from 'vitest'
 import { fromHar, fromHarConversations, toHar } from '../../src/devtools/har.js'
+import type { JournalEntry } from '../../src/core/journal.js'
 import { routeOf } from '../../src/core/protocol.js'
 import { checkVisits } from '../../src/devtools/live/visits.js'
 import { evaluate } from '../../src/core/rules/index.js'
@@ -119,6 +120,22 @@ describe('fromHar', () => {
     // The mock's verdict, in its words: it refuses this body for its type (415) before reading it as JSON.
     expect(entry.request.bodyError).toMatch(/^The body is sent as text\/plain; the service reads only JSON/)
     expect(entry.response.body).toEqual({ id: 'abc' })
+  })
+})
+
+describe('an answer larger than the proxy reads', () => {
+  it('comes back from the HAR marked as its first bytes only', () => {
+    const answered = { seq: 1, time: '2026-11-26T12:00:00.000Z', durationMs: 3, worldId: 'world-1', route: 'GET /vehicles', auth: 'ok' as const }
+    const request = { method: 'GET', path: '/vehicles', query: { plate: 'AB123' }, search: '?plate=AB123', headers: { authorization: 'Bearer …0001' } }
+    const entries: JournalEntry[] = [
+      { ...answered, request, response: { status: 200, headers: { 'content-type': 'application/json' }, body: '[{"id":"5f0c', bodyTruncated: true } },
+      { ...answered, seq: 2, request, response: { status: 200, headers: { 'content-type': 'application/json' }, body: [] } },
+    ]
+    const har = toHar(entries, { baseUrl: 'http://relay.test' })
+    expect(har.log.entries[0].response.content.comment).toMatch(/first bytes/)
+    const back = fromHar(har)
+    expect(back.map((entry) => entry.response.bodyTruncated)).toEqual([true, undefined])
+    expect(back[0].response.body).toBe('[{"id":"5f0c')
   })
 })
 
