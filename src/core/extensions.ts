@@ -106,7 +106,12 @@ function adminWorld(request: RelayRequest, query: Record<string, string>, worlds
     return { reply: toProblem(401, `The Authorization header is malformed (${maskAuthorization(authorization)}). Please send exactly: Authorization: Bearer <token>.`, undefined, challenge) }
   }
   if (adminToken !== undefined && token === adminToken) {
-    if (query.world === undefined) return { world: worlds.first(), admin: true }
+    if (query.world === undefined) {
+      const first = worlds.first() as World | undefined
+      // relay-mock proxy starts with none: it makes a world for each token on its first request.
+      if (first === undefined) return { reply: toProblem(404, 'No world exists yet: relay-mock proxy makes one for each token your client sends, on its first request. Please send a request through the proxy first.') }
+      return { world: first, admin: true }
+    }
     const chosen = worlds.byId.get(query.world)
     if (chosen) return { world: chosen, admin: true }
     return { reply: toProblem(404, refusals.unknownWorld(query.world)) }

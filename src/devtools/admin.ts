@@ -18,7 +18,8 @@ import { servedVariants, toVariants } from '../core/variants.js'
 export function describeWorld(world: World) {
   return {
     id: world.id,
-    token: world.token,
+    // Masked, as everywhere it is shown: only a token just issued (POST /__relay/tokens) is answered whole, once.
+    token: maskSecret(world.token),
     scenario: { name: world.scenario.name, description: world.scenario.description },
     locationId: world.location.id,
     visit: world.visit,
@@ -108,7 +109,7 @@ function adminRoutes(marks: ResetMarks): Route<any, any>[] {
     admin('/__relay/world', 'GET', `The world: its token (masked), location id, scenario, the scenario's visit, how many created records the cap evicted, and its records in pages (?since=<id of the last record you have>, ?limit=<n> up to ${PAGE_MAX}; next is the since of the next page)`, ({ world, query }) => {
       const page = recordsPage(world.store.snapshot(), query)
       if ('status' in page) return page
-      return { status: 200, body: { ...describeWorld(world), token: maskSecret(world.token), evicted: world.store.evicted(), ...page } }
+      return { status: 200, body: { ...describeWorld(world), evicted: world.store.evicted(), ...page } }
     }),
     admin('/__relay/journal', 'GET', `The world's requests and answers, oldest first, in pages (?since=<seq>, ?limit=<n> up to ${PAGE_MAX}; next is the since of the next page; ?scope=all every world's, for the admin token)`, ({ world, query, admin: isAdmin }) => {
       const refused = onlyAdminSeesAll(query, isAdmin)
@@ -131,7 +132,7 @@ function adminRoutes(marks: ResetMarks): Route<any, any>[] {
     admin('/__relay/tokens', 'POST', `Issue a fresh token with a world of its own: {"scenario": "..."} (optional); needs a valid token; beyond --max-worlds worlds the longest unused is replaced`, async ({ body }) => {
       try {
         const world = await mock.addWorld({ scenario: typeof body?.scenario === 'string' ? body.scenario : undefined })
-        return { status: 201, body: describeWorld(world) }
+        return { status: 201, body: { ...describeWorld(world), token: world.token } }
       } catch (error) {
         if (error instanceof RelayMockError && error.code === 'TOO_MANY_WORLDS') return toProblem(503, error.message)
         throw error

@@ -97,6 +97,20 @@ describe('relay-mock proxy in front of relay-mock serve', () => {
     expect(own.body.entries.map((entry: any) => entry.response.status)).toEqual([200, 401])
   })
 
+  it('answers the admin token with a 404 that says why, not a failure, while no world exists yet', async () => {
+    const upstream = await mockUpstream()
+    const proxy = await proxyTo(upstream.url, { adminToken: 'admin-token-0042' })
+    for (const path of ['/__relay/worlds', '/__relay/journal?scope=all', '/__relay/world']) {
+      const early = await call(`${proxy.url}${path}`, 'admin-token-0042')
+      expect(early.status, path).toBe(404)
+      expect(early.body.message).toMatch(/No world exists yet.*first request/)
+    }
+    await call(`${proxy.url}/vehicles?plate=AAA11`, TOKEN)
+    const journal = await call(`${proxy.url}/__relay/journal?scope=all`, 'admin-token-0042')
+    expect(journal.status).toBe(200)
+    expect(journal.body.entries).toHaveLength(1)
+  })
+
   it("forwards a request without a token as it came, and answers the upstream's refusal", async () => {
     const upstream = await mockUpstream()
     const proxy = await proxyTo(upstream.url)
