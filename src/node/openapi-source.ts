@@ -83,8 +83,13 @@ export async function readOpenApi(source: string, options: ReadOpenApiOptions = 
   }
   const { Validator } = await importExternal<typeof import('@seriousme/openapi-schema-validator')>('@seriousme/openapi-schema-validator')
   const validator = new Validator()
-  let result = await validator.validate(parsed(main.text))
+  // An empty file, or one holding a bare value (null, 42), is no document at all: the validator fails on it.
+  const notADocument = () => unreadable(source, 'it is not an OpenAPI document (it holds no JSON or YAML object)')
+  let result = await validator.validate(parsed(main.text)).catch(() => {
+    throw notADocument()
+  })
   const spec = validator.specification as Json | undefined
+  if (spec !== undefined && (spec === null || typeof spec !== 'object' || Array.isArray(spec))) throw notADocument()
   if (spec && typeof spec === 'object' && typeof spec.openapi !== 'string') {
     const what = typeof spec.swagger === 'string' ? `a Swagger ${spec.swagger} document` : 'not an OpenAPI document (it has no `openapi` field)'
     throw unreadable(source, `it is ${what}; relay-mock compare reads OpenAPI 3 documents`)

@@ -104,6 +104,12 @@ describe('readOpenApi', () => {
     expect(await refusal(await written('broken.json', '{"openapi": "3.0.3",\n'))).toContain('it is neither JSON nor YAML')
   })
 
+  it('refuses an empty file, and one holding a bare value, as no document', async () => {
+    for (const [name, text] of [['empty.json', ''], ['blank.yaml', '  \n'], ['null.json', 'null'], ['number.json', '42\n'], ['list.json', '[1, 2]']]) {
+      expect(await refusal(await written(name, text)), name).toContain('it is not an OpenAPI document (it holds no JSON or YAML object)')
+    }
+  })
+
   it('refuses a Swagger 2.0 document', async () => {
     expect(await refusal(await written('swagger.json', '{"swagger": "2.0", "info": {"title": "x", "version": "1"}, "paths": {}}\n'))).toContain('it is a Swagger 2.0 document; relay-mock compare reads OpenAPI 3 documents')
   })
