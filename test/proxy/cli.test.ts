@@ -2,7 +2,7 @@
 // and no token in anything it writes.
 import { spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CLI_ENV, ROOT, useBuiltCli } from '../support/cli.js'
@@ -75,6 +75,26 @@ describe('relay-mock proxy', () => {
     const result = await proxy.ended
     expect(result.code).toBe(0)
     expect(result.stdout).toMatch(/✓ confirmed\s+create\.status/)
+  })
+
+  it('writes --record into folders it makes, and exits 1 when it cannot write it', async () => {
+    const upstream = await mockUpstream()
+    const path = join(scratch(), 'not', 'yet', 'world.json')
+    const first = startProxy(['--upstream', upstream.url, '--record', path])
+    await first.listening
+    first.child.kill('SIGINT')
+    const written = await first.ended
+    expect(written.code).toBe(0)
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ name: expect.any(String) })
+    // A folder in the file's place when the proxy stops: the recording is lost, and the exit status says so.
+    const blocked = join(scratch(), 'blocked.json')
+    const second = startProxy(['--upstream', upstream.url, '--record', blocked])
+    await second.listening
+    mkdirSync(blocked)
+    second.child.kill('SIGINT')
+    const failed = await second.ended
+    expect(failed.code).toBe(1)
+    expect(failed.stderr).toContain(`failed to write the recorded world to ${blocked}`)
   })
 
   it('warns in its banner when faults are armed on real traffic', async () => {

@@ -2,7 +2,7 @@
 // service through the mock's pipeline (journal, dev tools, faults), hold the assumption ledger against
 // its answers, and on exit write the report (and the recorded world) and set the exit status.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import pc from 'picocolors'
 import { createAssumptionLedger, type AssumptionReport } from '../../core/assumption-report.js'
 import { formatFault, parseFaults } from '../../core/faults.js'
@@ -69,17 +69,20 @@ export async function proxy(args: ProxyOptions): Promise<number> {
     stopping = true
     console.log(pc.dim('\nStopping relay-mock proxy.'))
     const report = ledger.report()
+    // A file it could not write is a failure of the run: the exit status says so, as a contradiction under --check does.
+    let failed = false
     try {
       if (args.reportDir) writeReport(args.reportDir, report)
     } catch (error) {
+      failed = true
       console.error(pc.red(`relay-mock proxy: failed to write the report to ${args.reportDir}: ${(error as Error).message}`))
     }
     console.log(summary(report, args.reportDir))
-    if (recording && args.record) record(recording, args.record)
+    if (recording && args.record && !record(recording, args.record)) failed = true
     const contradicted = report.assumptions.some((a) => a.status === 'contradicted')
     void close(server).then(() => {
       forwarder.close()
-      process.exit(args.check && contradicted ? 1 : 0)
+      process.exit(failed || (args.check && contradicted) ? 1 : 0)
     })
   }
   process.once('SIGINT', stop)
@@ -95,15 +98,18 @@ export function writeReport(dir: string, report: AssumptionReport): void {
   writeFileSync(join(dir, 'assumptions.html'), assumptionsPage(report).value)
 }
 
-/** Writes the recorded world as a scenario file, and says what it holds and what it left out. */
-function record(recording: WorldRecording, path: string): void {
+/** Writes the recorded world as a scenario file (its folder made if need be), and says what it holds and what it left out; false when it could not. */
+function record(recording: WorldRecording, path: string): boolean {
   try {
     const { file, left } = recording.toScenarioFile()
+    mkdirSync(dirname(path), { recursive: true })
     writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`)
     console.log(`${pc.bold('Recorded')} ${file.companies?.length ?? 0} rental companies, ${file.vehicles?.length ?? 0} vehicles and ${file.payments?.length ?? 0} payments to ${path}: relay-mock serve --scenario ${path}`)
     if (left.length) console.log(pc.dim(`  left out, as a scenario file cannot hold them (an id not a UUID, a kennitala or plate relay-mock refuses, a payment whose vehicle was not seen): ${left.slice(0, 5).join(', ')}${left.length > 5 ? ` and ${left.length - 5} more` : ''}`))
+    return true
   } catch (error) {
     console.error(pc.red(`relay-mock proxy: failed to write the recorded world to ${path}: ${(error as Error).message}`))
+    return false
   }
 }
 
