@@ -29,7 +29,7 @@ export function createPipeline({ settings, worlds, journal, extensions, upstream
   const byToken = worlds.byToken
   const { isExtensionPath } = extensions
   const record = createRecorder({ settings, journal, worlds, extensions: extensions.mounted })
-  const onSight = upstream ? createWorldsOnSight(worlds) : undefined
+  const onSight = upstream ? createWorldsOnSight(worlds, settings.maxWorlds) : undefined
 
   /** Answers one request, as a promise: `answer` (the pipeline every transport calls) for callers that await. Never rejects. */
   async function handle(request: RelayRequest): Promise<RelayResponse> {
@@ -119,24 +119,29 @@ function varied(variants: Variants, arrival: Arrival, ran: Ran): Ran {
 /**
  * The world of a token on first sight, for a proxy: a real token is not one the service was started
  * with, so each gets a world of its own the first time it comes (reaching only its own traffic, as on
- * `serve`), with no records of its own. A world made so is the token's for good once the upstream
- * answers one of its requests with anything but 401 or 403; one whose first answers all refuse the
- * token is forgotten, so that tokens the service does not know take no world (nor push out, once the
- * worlds are at their cap, the world of a token it does know).
+ * `serve`), with no records of its own. A world made so takes its room among the worlds (`maxWorlds`)
+ * once the upstream answers one of its requests with anything but 401 or 403; one whose answers all
+ * refuse the token is forgotten. So tokens the service does not know take no world, and never push
+ * out the world of one it knows. Until then at most `maxWorlds` such worlds stand, the oldest dropped.
  */
-function createWorldsOnSight(worlds: Worlds): WorldsOnSight {
+function createWorldsOnSight(worlds: Worlds, maxWorlds: number): WorldsOnSight {
   const pending = new Map<string, Promise<World | undefined>>()
-  /** Made on sight, and not yet answered but with a refusal of their token. */
-  const provisional = new WeakSet<World>()
+  /** Made on sight, oldest first, and not yet answered but with a refusal of their token. */
+  const provisional = new Set<World>()
   return {
     of(token) {
       const known = worlds.byToken.get(token)
       if (known) return known
       let made = pending.get(token)
       if (!made) {
-        made = worlds.add({ token, scenario: UPSTREAM_SCENARIO }).then(
+        made = worlds.add({ token, scenario: UPSTREAM_SCENARIO, roomLater: true }).then(
           (world) => {
             provisional.add(world)
+            if (provisional.size > maxWorlds) {
+              const oldest = provisional.values().next().value as World
+              provisional.delete(oldest)
+              worlds.remove(oldest)
+            }
             return world
           },
           () => undefined,
@@ -147,11 +152,10 @@ function createWorldsOnSight(worlds: Worlds): WorldsOnSight {
       return made
     },
     answered(world, status) {
-      if (status !== 401 && status !== 403) {
-        provisional.delete(world)
-        return true
+      if (provisional.delete(world) && worlds.byToken.get(world.token) === world) {
+        const accepted = status !== 401 && status !== 403
+        if (!accepted || !worlds.makeRoom(world)) worlds.remove(world)
       }
-      if (provisional.delete(world)) worlds.remove(world)
       return worlds.byToken.get(world.token) === world
     },
   }

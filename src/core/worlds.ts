@@ -24,7 +24,13 @@ export function createWorlds({ settings, scenarios }: { settings: RelayServiceSe
   const pinned = new Set<string>(settings.tokens)
   let count = 0
 
-  async function add({ token, scenario, faults = [], variants }: { token?: string; scenario?: string | Scenario; faults?: ReadonlyArray<ArmedFault>; variants?: Variants | ReadonlyArray<string> } = {}): Promise<World> {
+  async function add({
+    token,
+    scenario,
+    faults = [],
+    variants,
+    roomLater = false,
+  }: { token?: string; scenario?: string | Scenario; faults?: ReadonlyArray<ArmedFault>; variants?: Variants | ReadonlyArray<string>; roomLater?: boolean } = {}): Promise<World> {
     const chosen = scenarios.named(scenario ?? settings.scenario)
     // Read before anything is taken: a wrong variant is the caller's mistake, said at once.
     const served = variants === undefined ? settings.variants : toVariants(variants)
@@ -58,7 +64,8 @@ export function createWorlds({ settings, scenarios }: { settings: RelayServiceSe
       maxRecords: settings.worldRecords,
       variants: served,
     })
-    if (byToken.size >= settings.maxWorlds) remove(idlest(byToken.values(), pinned, settings.maxWorlds))
+    // A world whose room is made later (makeRoom) may stand beyond the cap meanwhile: relay-mock proxy's, until the service accepts its token.
+    if (!roomLater && byToken.size >= settings.maxWorlds) remove(idlest(byToken.values(), pinned, settings.maxWorlds))
     byToken.set(worldToken, world)
     byId.set(world.id, world)
     return world
@@ -74,6 +81,20 @@ export function createWorlds({ settings, scenarios }: { settings: RelayServiceSe
     const fresh = createWorld({ id: world.id, token: world.token, scenario: chosen, seeded: seed, base, journalLimit: settings.journalLimit, faults: own, maxRecords: settings.worldRecords, variants: world.variants })
     Object.assign(world, fresh)
     return world
+  }
+
+  /**
+   * Brings the worlds back within the cap for `kept`, added with `roomLater`: the others unused longest
+   * go, never a start token's. False, and nothing removed, when only start tokens' worlds are left to go.
+   */
+  function makeRoom(kept: World): boolean {
+    while (byToken.size > settings.maxWorlds) {
+      let others = 0
+      for (const world of byToken.values()) if (world !== kept && !pinned.has(world.token)) others++
+      if (others === 0) return false
+      remove(idlest(withoutOne(byToken.values(), kept), pinned, settings.maxWorlds))
+    }
+    return true
   }
 
   function remove(world: World): void {
@@ -93,7 +114,12 @@ export function createWorlds({ settings, scenarios }: { settings: RelayServiceSe
     add,
     reset,
     remove,
+    makeRoom,
   }
+}
+
+function* withoutOne<T>(values: Iterable<T>, left: T): Iterable<T> {
+  for (const value of values) if (value !== left) yield value
 }
 
 export type Worlds = ReturnType<typeof createWorlds>

@@ -97,6 +97,18 @@ describe('relay-mock proxy in front of relay-mock serve', () => {
     expect(own.body.entries.map((entry: any) => entry.response.status)).toEqual([200, 401])
   })
 
+  it('never pushes out the world of a token the upstream knows for one it refuses, at the cap on worlds', async () => {
+    const upstream = await mockUpstream({ tokens: ['token-of-location-a', 'token-of-location-b'] })
+    const proxy = await proxyTo(upstream.url, { maxWorlds: 1 })
+    expect((await call(`${proxy.url}/vehicles?plate=AAA11`, 'token-of-location-a')).status).toBe(200)
+    for (let i = 0; i < 3; i++) expect((await call(`${proxy.url}/vehicles?plate=AAA11`, `token-the-service-refuses-${i}`)).status).toBe(401)
+    expect([...proxy.service.worlds.keys()]).toEqual(['token-of-location-a'])
+    expect((await call(`${proxy.url}/__relay/journal`, 'token-of-location-a')).body.entries).toHaveLength(1)
+    // A second token the service accepts takes the room of the one unused longest, as on serve.
+    expect((await call(`${proxy.url}/vehicles?plate=BBB22`, 'token-of-location-b')).status).toBe(200)
+    expect([...proxy.service.worlds.keys()]).toEqual(['token-of-location-b'])
+  })
+
   it('answers the admin token with a 404 that says why, not a failure, while no world exists yet', async () => {
     const upstream = await mockUpstream()
     const proxy = await proxyTo(upstream.url, { adminToken: 'admin-token-0042' })

@@ -79,14 +79,15 @@ export interface Proxy {
 }
 
 /** `relay-mock proxy` in process: the forwarder, the ledger and the service with the dev tools, listening. */
-export async function proxyTo(upstream: string, options: Partial<ForwarderOptions> & Pick<RelayServiceOptions, 'faults' | 'adminToken'> & { observe?: Upstream['observe'] } = {}): Promise<Proxy> {
-  const { faults, adminToken, observe, ...forwarding } = options
+export async function proxyTo(upstream: string, options: Partial<ForwarderOptions> & Pick<RelayServiceOptions, 'faults' | 'adminToken' | 'maxWorlds'> & { observe?: Upstream['observe'] } = {}): Promise<Proxy> {
+  const { faults, adminToken, maxWorlds, observe, ...forwarding } = options
   const forwarder = createForwarder({ baseUrl: upstream, ...forwarding })
   const ledger = createAssumptionLedger(forwarder.baseUrl)
   const service = await createRelayService({
     tokens: [],
     faults,
     adminToken,
+    ...(maxWorlds !== undefined ? { maxWorlds } : {}),
     upstream: {
       baseUrl: forwarder.baseUrl,
       forward: forwarder.forward,
