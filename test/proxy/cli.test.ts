@@ -99,13 +99,25 @@ describe('relay-mock proxy', () => {
 
   it('warns in its banner when faults are armed on real traffic', async () => {
     const upstream = await mockUpstream()
-    const proxy = startProxy(['--upstream', upstream.url, '--fault', 'POST /payments=reset:once'])
+    const proxy = startProxy(['--upstream', upstream.url, '--fault', 'POST /payments=reset:once', '--fault', 'POST /vehicles=server-error', '--fault', 'GET /vehicles=unavailable'])
     await proxy.listening
     proxy.child.kill('SIGTERM')
     const result = await proxy.ended
     expect(result.stdout).toMatch(/faults\s+POST \/payments=reset:once/)
-    expect(result.stdout).toMatch(/strike REAL requests.*after the real service applied the request/s)
+    // The armed kinds that strike after the service applied the request, and only those.
+    expect(result.stdout).toMatch(/strike REAL requests: reset and server-error come after the real service applied the request/)
     expect(result.stdout).toMatch(/Never arm them against production/)
+    expect(result.stdout).toMatch(/assumptions .* and on exit on this console\n/)
+  })
+
+  it('warns of faults that forward nothing as striking real requests too', async () => {
+    const upstream = await mockUpstream()
+    const proxy = startProxy(['--upstream', upstream.url, '--fault', 'GET /vehicles=unavailable'])
+    await proxy.listening
+    proxy.child.kill('SIGTERM')
+    const result = await proxy.ended
+    expect(result.stdout).toMatch(/strike REAL requests: they answer in the real service's place, without forwarding/)
+    expect(result.stdout).not.toMatch(/after the real service applied/)
   })
 
   it('refuses an upstream that is not an http or https URL in one line, exit 2', () => {

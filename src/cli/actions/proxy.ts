@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import pc from 'picocolors'
 import { createAssumptionLedger, type AssumptionReport } from '../../core/assumption-report.js'
-import { formatFault, parseFaults } from '../../core/faults.js'
+import { FAULT_KINDS, formatFault, parseFaults, type ArmedFault } from '../../core/faults.js'
 import { createRelayService } from '../../core/mock.js'
 import type { UpstreamObservation } from '../../core/upstream.js'
 import { createWorldRecording, type WorldRecording } from '../../core/world-recording.js'
@@ -87,7 +87,7 @@ export async function proxy(args: ProxyOptions): Promise<number> {
   }
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
-  console.log(banner(baseUrl, forwarder.baseUrl, faults.map(formatFault), args))
+  console.log(banner(baseUrl, forwarder.baseUrl, faults, args))
   return 0
 }
 
@@ -126,19 +126,29 @@ function summary(report: AssumptionReport, dir?: string): string {
   return lines.join('\n')
 }
 
-function banner(baseUrl: string, upstream: string, faults: string[], args: ProxyOptions): string {
+function banner(baseUrl: string, upstream: string, faults: ReadonlyArray<ArmedFault>, args: ProxyOptions): string {
+  // The armed kinds that strike after the service applied the request (FAULT_KINDS says which).
+  const applied = [...new Set(faults.map((fault) => fault.kind))].filter((kind) => FAULT_KINDS[kind].applied)
   return [
     '',
     `${pc.bold('relay-mock proxy')} is forwarding ${pc.cyan(baseUrl)} to ${pc.cyan(upstream)}`,
     '',
     `  token       your client's own: relay-mock adds none, forwards it as sent, and masks it in everything it shows`,
     `  live page   ${pc.cyan(`${baseUrl}/__relay/#token=<your token>`)}`,
-    `  assumptions ${pc.cyan(`${baseUrl}/__relay/assumptions`)} (with your token), and on exit${args.reportDir ? ` in ${args.reportDir}` : ''}`,
+    `  assumptions ${pc.cyan(`${baseUrl}/__relay/assumptions`)} (with your token), and on exit on this console${args.reportDir ? ` and in ${args.reportDir}` : ''}`,
     ...(faults.length
       ? [
-          `  faults      ${faults.join(', ')}`,
-          pc.yellow(`  warning     these faults strike REAL requests: reset, hang, truncated and garbage come after the real service applied the request,`),
-          pc.yellow(`              so a client that sends it again makes the very duplicate they test for. Never arm them against production.`),
+          `  faults      ${faults.map(formatFault).join(', ')}`,
+          pc.yellow(
+            applied.length
+              ? `  warning     these faults strike REAL requests: ${listed(applied)} ${applied.length === 1 ? 'comes' : 'come'} after the real service applied the request,`
+              : '  warning     these faults strike REAL requests: they answer in the real service\'s place, without forwarding,',
+          ),
+          pc.yellow(
+            applied.length
+              ? `              so a client that sends it again makes the very duplicate they test for. Never arm them against production.`
+              : `              so your client sees them and the real service does not. Never arm faults against production.`,
+          ),
         ]
       : []),
     ...(args.record ? [`  record      the records the upstream reveals go to ${args.record} on exit`] : []),
@@ -146,4 +156,9 @@ function banner(baseUrl: string, upstream: string, faults: string[], args: Proxy
     '',
     pc.dim('  Ctrl-C stops it and writes the report.'),
   ].join('\n')
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function listed(words: ReadonlyArray<string>): string {
+  return words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`
 }
