@@ -29,6 +29,8 @@ export function createWorldRecording(upstream: string) {
   const payments = new Map<string, Payment>()
   const locations = new Set<string>()
   const unknownOwners = new Set<string>()
+  /** Simple payments the service accepted: their answer names the payment, not the vehicle, which is found by plate. */
+  const simplePayments = new Map<string, Omit<Payment, 'vehicleId'> & { plate: string }>()
 
   const keep = <T extends { id: string }>(map: Map<string, T>, record: T) => {
     if (!map.has(record.id) && map.size >= KEPT) return
@@ -81,6 +83,11 @@ export function createWorldRecording(upstream: string) {
       }
       case 'POST /payment':
         if (isRecord(sent) && typeof sent.location === 'string') locations.add(sent.location)
+        if (isRecord(answer) && typeof answer.id === 'string' && isRecord(sent) && isRecord(sent.vehicle) && typeof sent.vehicle.plate === 'string' && isRecord(sent.payment) && typeof sent.payment.amount === 'number' && isRecord(sent.visit) && typeof sent.visit.startedOn === 'string' && typeof sent.visit.endedOn === 'string') {
+          if (simplePayments.has(answer.id) || simplePayments.size < KEPT) {
+            simplePayments.set(answer.id, { id: answer.id, plate: sent.vehicle.plate, amount: sent.payment.amount, startedOn: sent.visit.startedOn, endedOn: sent.visit.endedOn, ...(typeof answer.status === 'string' ? { status: answer.status } : {}) })
+          }
+        }
         return
       default:
     }
@@ -127,6 +134,19 @@ export function createWorldRecording(upstream: string) {
         continue
       }
       filePayments.push({ id: payment.id, plate: paid, amount: payment.amount, startedOn: payment.startedOn, endedOn: payment.endedOn, ...(payment.status === 'new' ? { status: 'new' as const } : {}) })
+    }
+    // A simple payment's vehicle is the one seen with its plate; the service's answer names no vehicle.
+    const seenPlates = new Set(plateOf.values())
+    for (const payment of simplePayments.values()) {
+      if (!seenPlates.has(payment.plate)) {
+        left.push(`the simple payment ${payment.id} (no vehicle with the plate ${payment.plate} was seen: the answer names none)`)
+        continue
+      }
+      if (payments.has(payment.id) || !uuid.safeParse(payment.id).success || !amountValue.safeParse(payment.amount).success || !timestamp.safeParse(payment.startedOn).success || !timestamp.safeParse(payment.endedOn).success) {
+        if (!payments.has(payment.id)) left.push(`the simple payment ${payment.id}`)
+        continue
+      }
+      filePayments.push({ id: payment.id, plate: payment.plate, amount: payment.amount, startedOn: payment.startedOn, endedOn: payment.endedOn, ...(payment.status === 'new' ? { status: 'new' as const } : {}) })
     }
     const owned = fileVehicles.find((v) => v.company !== undefined)
     const someOwner = [...byKennitala.keys()][0] ?? [...unknownOwners].find((k) => kennitala.safeParse(k).success) ?? FALLBACK_OWNER

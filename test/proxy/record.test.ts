@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRelayService } from '../../src/core/mock.js'
 import { createWorldRecording } from '../../src/core/world-recording.js'
 import { resolveScenario } from '../../src/node/user-files.js'
-import { activeVehicle, custodianBody, firstCompany, paymentBody, vehicleBody } from '../support/bodies.js'
+import { activeVehicle, custodianBody, firstCompany, FRESH_PLATE, paymentBody, simpleBody, vehicleBody } from '../support/bodies.js'
 import { call, closeAfterEach, mockUpstream, proxyTo } from '../support/proxy.js'
 
 closeAfterEach()
@@ -50,6 +50,27 @@ describe('a recorded world', () => {
     // The replayed world answers the lookups as the real one did.
     const lookup = await replay.handle({ method: 'GET', url: `/rental-companies?kennitala=${company.kennitala}`, headers: { authorization: 'Bearer replay-token-0001' } })
     expect(JSON.parse(lookup.text)).toEqual([{ id: company.id, name: company.name, kennitala: company.kennitala }])
+  })
+
+  it("holds a simple payment by the plate of a vehicle seen, and names one whose vehicle it never saw", async () => {
+    const upstream = await mockUpstream()
+    const recording = createWorldRecording(upstream.url)
+    const proxy = await proxyTo(upstream.url, { observe: recording.observe })
+    const real = upstream.service.world
+    const api = (path: string, init?: Parameters<typeof call>[2]) => call(`${proxy.url}${path}`, TOKEN, init)
+    const paid = await api('/payment', { body: simpleBody(real) })
+    expect(paid.body.id).toEqual(expect.any(String))
+    await api(`/vehicles?plate=${real.visit.plate}`)
+    const unseen = await api('/payment', { body: simpleBody(real, { vehicle: { plate: FRESH_PLATE } }) })
+    expect(unseen.body.id).toEqual(expect.any(String))
+
+    const { file, left } = recording.toScenarioFile()
+    expect(file.payments).toEqual([expect.objectContaining({ id: paid.body.id, plate: real.visit.plate, amount: real.visit.amount, startedOn: real.visit.visitStart })])
+    expect(left).toEqual([`the simple payment ${unseen.body.id} (no vehicle with the plate ${FRESH_PLATE} was seen: the answer names none)`])
+    const path = join(dir, 'simple.json')
+    await writeFile(path, JSON.stringify(file, null, 2))
+    const replay = await createRelayService({ tokens: ['replay-token-0001'], scenario: await resolveScenario(path) })
+    expect(replay.world.store.payments.byId(paid.body.id)).toMatchObject({ amount: { amount: real.visit.amount } })
   })
 
   it('leaves out what a scenario file cannot hold, and still loads', () => {
