@@ -63,6 +63,13 @@ export function explain(message: string, { command, commands, args, options }: C
     const word = args.find((arg) => !arg.startsWith('-')) ?? ''
     return `Unknown command ${JSON.stringify(word)}. Did you mean ${recommended[1]}?`
   }
+  const needs = /^Not enough non-option arguments: got (\d+), need at least (\d+)$/.exec(message)
+  if (needs) {
+    // An unknown option took the argument after it as its value (`compare --bogus doc.json`): it is the mistake to name.
+    const stray = args.find((arg) => /^--?[^-]/.test(arg) && !options.includes(arg.replace(/^--?/, '').split('=')[0]))
+    if (stray) return explain(`Unknown argument: ${stray.replace(/^--?/, '').split('=')[0]}`, { command, commands, args, options })
+    return `Expected at least ${needs[2]} argument${needs[2] === '1' ? '' : 's'} after the options, got ${needs[1]} (relay-mock${command ? ` ${command}` : ''} --help says which).`
+  }
   const missing = /^Not enough arguments following: (.+)$/.exec(message)
   if (missing) {
     const allowed = expectedOf(missing[1])

@@ -141,6 +141,13 @@ describe.concurrent('an unknown option or command', () => {
     expect(run.stderr).toMatch(/^relay-mock serve: Unknown option --zzzzzz: expected one of --port, --host, --token, --scenario, --seed, --vehicles, --journal-limit, --journal-bytes, --world-records, --max-worlds, --admin-token, --latency\b.*\.\n$/)
   })
 
+  it('names an unknown option that took the argument after it, rather than the argument it took', async () => {
+    const run = await relayMock('compare', '--bogus', 'service.json')
+    expect(expectRefusal(run, 'compare')).toMatch(/^relay-mock compare: Unknown option --bogus: expected one of .*--json, --timeout\.$/)
+    const none = await relayMock('compare')
+    expect(expectRefusal(none, 'compare')).toBe('relay-mock compare: Expected at least 1 argument after the options, got 0 (relay-mock compare --help says which).')
+  })
+
   it('says so when the command takes no options', async () => {
     const run = await relayMock('scenarios', '--verbose')
     expect(run).toMatchObject({ code: 2, stdout: '', stderr: 'relay-mock scenarios: Unknown option --verbose: relay-mock scenarios takes no options.\n' })
