@@ -64,6 +64,23 @@ describe('relay-mock proxy', () => {
     for (const text of [...filesIn(scratch()), result.stdout, result.stderr]) expect(text).not.toContain(SECRET.slice(0, -4))
   })
 
+  it('says on the console why a contradicted assumption has no variant cases to run', async () => {
+    // The misspelled path served: an alternative relay-mock serves no variant of.
+    const upstream = await handUpstream((req, res) => {
+      req.resume().on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end('[]')
+      })
+    })
+    const proxy = startProxy(['--upstream', upstream])
+    const url = await proxy.listening
+    const answer = await fetch(`${url}/rental-comapnies?kennitala=0101302989`, { headers: { authorization: 'Bearer upstream-token-0001' } })
+    await answer.arrayBuffer()
+    proxy.child.kill('SIGINT')
+    const result = await proxy.ended
+    expect(result.stdout).toMatch(/✗ contradicted slip\.path[^\n]*\n\s+no variant cases to run: A client that sends `\/rental-companies`/)
+  })
+
   it('exits 0 with --check in front of relay-mock serve', async () => {
     const upstream = await mockUpstream()
     const proxy = startProxy(['--upstream', upstream.url, '--check'])

@@ -119,7 +119,10 @@ function summary(report: AssumptionReport, dir?: string): string {
   for (const a of report.assumptions) {
     const mark = a.status === 'contradicted' ? pc.red('✗ contradicted') : a.status === 'confirmed' ? pc.green('✓ confirmed   ') : pc.dim('· unseen      ')
     lines.push(`  ${mark} ${a.id}${a.evidence[0] && a.status === 'contradicted' ? pc.dim(`  came ${a.evidence[0].came} (seq ${a.evidence[0].seq})`) : ''}`)
-    for (const v of a.variants ?? []) if (v.command) lines.push(pc.dim(`      then run: ${v.command}`))
+    for (const v of a.variants ?? []) {
+      if (v.command) lines.push(pc.dim(`      then run: ${v.command}`))
+      else if (v.notServed) lines.push(pc.dim(`      no variant cases to run: ${v.notServed}`))
+    }
   }
   if (report.findings.length) lines.push(`  ${report.findings.length} findings: answers that depart from the interface or upstream trouble (GET /__relay/assumptions)`)
   if (dir) lines.push(pc.dim(`  written to ${join(dir, 'assumptions.json')} and assumptions.html`))
