@@ -80,7 +80,14 @@ function admin(path: string, method: Method, summary: string, handle: Route<Reco
 
 function adminRoutes(marks: ResetMarks): Route<any, any>[] {
   const mock = marks.service
+  // relay-mock proxy's worlds are the real service's records: a scenario would show records it does not have.
+  const noScenarioOnProxy = (): Reply | undefined =>
+    mock.upstream === undefined
+      ? undefined
+      : toProblem(409, `relay-mock proxy's worlds hold no records of their own (the real service at ${mock.upstream} has them), so there is no scenario to switch to. POST /__relay/reset without a scenario clears the world's journal and re-arms its faults.`)
   const switchScenario: Route<Record<string, string>, any>['handle'] = async ({ world, body }) => {
+    const refused = noScenarioOnProxy()
+    if (refused) return refused
     const name = body?.name ?? body?.scenario
     if (typeof name !== 'string') {
       return toProblem(422, `Please send the scenario's name as {"name": "..."}; the scenarios are ${[...mock.scenarios.keys()].join(', ')}.`)
@@ -120,6 +127,8 @@ function adminRoutes(marks: ResetMarks): Route<any, any>[] {
       return { status: 200, body: { world: world.id, token: maskSecret(world.token), ...page } }
     }),
     admin('/__relay/reset', 'POST', 'Re-seed the world and clear its journal; {"scenario": "..."} to switch at the same time', async ({ world, body }) => {
+      const refused = body?.scenario !== undefined ? noScenarioOnProxy() : undefined
+      if (refused) return refused
       await mock.resetWorld(world, typeof body?.scenario === 'string' ? body.scenario : undefined)
       return { status: 200, body: describeWorld(world) }
     }),

@@ -109,6 +109,21 @@ describe('relay-mock proxy in front of relay-mock serve', () => {
     expect([...proxy.service.worlds.keys()]).toEqual(['token-of-location-b'])
   })
 
+  it('refuses a scenario switch on its worlds, which hold the real service\'s records, and resets a world\'s journal', async () => {
+    const upstream = await mockUpstream()
+    const proxy = await proxyTo(upstream.url)
+    await call(`${proxy.url}/vehicles?plate=AAA11`, TOKEN)
+    for (const [method, path, body] of [['PUT', '/__relay/scenario', { name: 'new-vehicle' }], ['POST', '/__relay/reset', { scenario: 'new-vehicle' }]] as const) {
+      const refused = await call(`${proxy.url}${path}`, TOKEN, { method, body })
+      expect(refused.status, path).toBe(409)
+      expect(refused.body.message).toMatch(/hold no records of their own .* no scenario to switch to/)
+    }
+    expect((await call(`${proxy.url}/__relay/world`, TOKEN)).body.scenario.name).toBe('upstream')
+    const reset = await call(`${proxy.url}/__relay/reset`, TOKEN, { method: 'POST', body: {} })
+    expect(reset.status).toBe(200)
+    expect((await call(`${proxy.url}/__relay/journal`, TOKEN)).body.entries).toEqual([])
+  })
+
   it('answers the admin token with a 404 that says why, not a failure, while no world exists yet', async () => {
     const upstream = await mockUpstream()
     const proxy = await proxyTo(upstream.url, { adminToken: 'admin-token-0042' })
