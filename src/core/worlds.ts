@@ -65,7 +65,16 @@ export function createWorlds({ settings, scenarios }: { settings: RelayServiceSe
       variants: served,
     })
     // A world whose room is made later (makeRoom) may stand beyond the cap meanwhile: relay-mock proxy's, until the service accepts its token.
-    if (!roomLater && byToken.size >= settings.maxWorlds) remove(idlest(byToken.values(), pinned, settings.maxWorlds))
+    if (!roomLater && byToken.size >= settings.maxWorlds) {
+      const gone = idlest(byToken.values(), pinned)
+      if (!gone) {
+        throw new RelayMockError(
+          'TOO_MANY_WORLDS',
+          `Failed to add a world: the mock keeps at most ${settings.maxWorlds} worlds and each is a start token's. Please start relay-mock with a larger --max-worlds.`,
+        )
+      }
+      remove(gone)
+    }
     byToken.set(worldToken, world)
     byId.set(world.id, world)
     return world
@@ -85,14 +94,13 @@ export function createWorlds({ settings, scenarios }: { settings: RelayServiceSe
 
   /**
    * Brings the worlds back within the cap for `kept`, added with `roomLater`: the others unused longest
-   * go, never a start token's. False, and nothing removed, when only start tokens' worlds are left to go.
+   * go, never a start token's. False when only start tokens' worlds are left to go.
    */
   function makeRoom(kept: World): boolean {
     while (byToken.size > settings.maxWorlds) {
-      let others = 0
-      for (const world of byToken.values()) if (world !== kept && !pinned.has(world.token)) others++
-      if (others === 0) return false
-      remove(idlest(withoutOne(byToken.values(), kept), pinned, settings.maxWorlds))
+      const gone = idlest(byToken.values(), pinned, kept)
+      if (!gone) return false
+      remove(gone)
     }
     return true
   }
@@ -118,23 +126,13 @@ export function createWorlds({ settings, scenarios }: { settings: RelayServiceSe
   }
 }
 
-function* withoutOne<T>(values: Iterable<T>, left: T): Iterable<T> {
-  for (const value of values) if (value !== left) yield value
-}
-
 export type Worlds = ReturnType<typeof createWorlds>
 
-/** The world to make room for one more: the one unused longest, never a start token's (`pinned`). */
-function idlest(worlds: Iterable<World>, pinned: ReadonlySet<string>, maxWorlds: number): World {
+/** The world to make room for one more: the one unused longest, never a start token's (`pinned`) nor `kept`; undefined when none may go. */
+function idlest(worlds: Iterable<World>, pinned: ReadonlySet<string>, kept?: World): World | undefined {
   let found: World | undefined
   for (const world of worlds) {
-    if (!pinned.has(world.token) && (!found || world.lastUsed < found.lastUsed)) found = world
-  }
-  if (!found) {
-    throw new RelayMockError(
-      'TOO_MANY_WORLDS',
-      `Failed to add a world: the mock keeps at most ${maxWorlds} worlds and each is a start token's. Please start relay-mock with a larger --max-worlds.`,
-    )
+    if (world !== kept && !pinned.has(world.token) && (!found || world.lastUsed < found.lastUsed)) found = world
   }
   return found
 }
