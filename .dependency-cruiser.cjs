@@ -28,6 +28,55 @@ module.exports = {
       from: { path: '^src/(core/|devtools/|index\\.ts$)' },
       to: { dependencyTypes: ['core'] },
     },
+    // Inside the core, by concern (each folder's README.md says what lives there and what it may import):
+    // the shared basics at its top < service/ < ledger/, rules/ < openapi/, proxy/.
+    {
+      name: 'core-basics-import-no-folder',
+      severity: 'error',
+      comment: "The core's top files are the shared basics (errors, text, masking, randomness): they import none of the core's folders.",
+      from: { path: '^src/core/[^/]+\\.ts$' },
+      to: { path: '^src/core/[^/]+/' },
+    },
+    {
+      name: 'service-below-the-kit',
+      severity: 'error',
+      comment: "The service (schemas, store, worlds, handlers, protocol, pipeline) knows nothing of the rules, the ledger's checks, the OpenAPI documents or the proxy's recording; of the ledger it reads only the declarations (ledger/assumptions.ts, plain data), to serve their alternatives.",
+      from: { path: '^src/core/service/' },
+      to: { path: '^src/core/(rules/|openapi/|proxy/|ledger/(?!assumptions\\.ts$))' },
+    },
+    {
+      name: 'rules-judge-the-journal',
+      severity: 'error',
+      comment: "The rules are pure functions of the journal: they read the service's facts (schemas, protocol, faults, the journal's types), never its state (store, worlds, pipeline), the ledger's checks, the OpenAPI documents or the proxy.",
+      from: { path: '^src/core/rules/' },
+      to: { path: '^src/core/(service/(store|seed|scenarios|world|worlds|pipeline|mock|msw|recorder|forward|extensions|reads)\\.ts$|ledger/(?!assumptions\\.ts$)|openapi/|proxy/)' },
+    },
+    {
+      name: 'ledger-knows-no-proxy',
+      severity: 'error',
+      comment: "The ledger (declarations, checks, report, docs) judges answers handed to it: it imports neither the proxy's recording, the OpenAPI documents, the rules, nor the service's state and pipeline.",
+      from: { path: '^src/core/ledger/' },
+      to: { path: '^src/core/(proxy/|openapi/|rules/|service/(store|seed|scenarios|world|worlds|pipeline|mock|msw|recorder|forward|extensions)\\.ts$)' },
+    },
+    {
+      name: 'openapi-and-proxy-at-the-top',
+      severity: 'error',
+      comment: 'The OpenAPI documents and the proxy\'s recording read the service and the ledger; neither imports the other, nor the rules.',
+      from: { path: '^src/core/(openapi|proxy)/' },
+      to: { path: '^src/core/rules/' },
+    },
+    {
+      name: 'openapi-apart-from-proxy',
+      severity: 'error',
+      from: { path: '^src/core/openapi/' },
+      to: { path: '^src/core/proxy/' },
+    },
+    {
+      name: 'proxy-apart-from-openapi',
+      severity: 'error',
+      from: { path: '^src/core/proxy/' },
+      to: { path: '^src/core/openapi/' },
+    },
     {
       name: 'devtools-above-core-only',
       severity: 'error',
@@ -61,7 +110,7 @@ module.exports = {
       severity: 'error',
       comment: "Nor anything of compare: the comparison and the OpenAPI reader (which imports the validator) load only when compare runs.",
       from: { path: '^src/cli/actions/serve\\.ts$' },
-      to: { path: '^src/(core/compare|node/openapi-source)\\.ts$', reachable: true },
+      to: { path: '^src/(core/openapi/compare|node/openapi-source)\\.ts$', reachable: true },
     },
     {
       name: 'no-benchmark-in-product',

@@ -2,8 +2,8 @@
 // own: it forwards to the soak's server as `relay-mock proxy --upstream URL` does (the forwarder, the
 // assumption ledger on every answer, the dev tools), with the soak's caps, and reports to its parent
 // (soak-process.ts).
-import { createAssumptionLedger } from '../src/core/assumption-report.js'
-import { createRelayService, type RelayServiceOptions } from '../src/core/mock.js'
+import { createAssumptionLedger } from '../src/core/ledger/report.js'
+import { createRelayService, type RelayServiceOptions } from '../src/core/service/mock.js'
 import { assumptionsTool } from '../src/devtools/assumptions.js'
 import { devtools } from '../src/devtools/admin.js'
 import { createServer } from '../src/node/server.js'

@@ -1,6 +1,6 @@
 // The server under soak, in a process of its own so that its resident memory is its own: it serves
 // the mock as `relay-mock serve` does and reports to its parent (soak-process.ts).
-import { createRelayService, type RelayServiceOptions } from '../src/core/mock.js'
+import { createRelayService, type RelayServiceOptions } from '../src/core/service/mock.js'
 import { devtools } from '../src/devtools/admin.js'
 import { createServer } from '../src/node/server.js'
 import { serveUnderSoak } from './soak-process.js'

@@ -1,4 +1,4 @@
-import { defineScenario } from '../src/core/scenario.js'
+import { defineScenario } from '../src/core/service/scenario.js'
 import newVehicle from './new-vehicle.js'
 
 export default defineScenario({

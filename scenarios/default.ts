@@ -1,5 +1,5 @@
-import { defineScenario } from '../src/core/scenario.js'
-import { ownedVehicleVisit } from '../src/core/seed.js'
+import { defineScenario } from '../src/core/service/scenario.js'
+import { ownedVehicleVisit } from '../src/core/service/seed.js'
 
 export default defineScenario({
   name: 'default',

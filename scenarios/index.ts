@@ -1,5 +1,5 @@
 // Every scenario the mock knows, by name. One file per scenario beside this one.
-import type { Scenario } from '../src/core/scenario.js'
+import type { Scenario } from '../src/core/service/scenario.js'
 import custodianUnavailable from './custodian-unavailable.js'
 import defaultWorld from './default.js'
 import existingVehicle from './existing-vehicle.js'

@@ -1,4 +1,4 @@
-import { defineScenario } from '../src/core/scenario.js'
+import { defineScenario } from '../src/core/service/scenario.js'
 
 export default defineScenario({
   name: 'multiple-vehicles',

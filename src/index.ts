@@ -1,8 +1,8 @@
 // relay-mock's in-process API (runtime-neutral): the mock service, its msw handlers, scenarios, faults and
 // the types of its data. Named exports only; what is not here is internal. test/architecture/entries.test.ts
 // pins the names.
-import { createRelayService, type RelayService, type RelayServiceOptions } from './core/mock.js'
-import { toHandlers } from './core/msw.js'
+import { createRelayService, type RelayService, type RelayServiceOptions } from './core/service/mock.js'
+import { toHandlers } from './core/service/msw.js'
 import { devtools } from './devtools/admin.js'
 import type { HttpHandler } from 'msw'
 
@@ -33,27 +33,27 @@ export async function createRelayMock(options: RelayMockOptions = {}): Promise<R
 }
 
 // Service
-export { createRelayService, RelayMockError } from './core/mock.js'
-export { toHandlers } from './core/msw.js'
+export { createRelayService, RelayMockError } from './core/service/mock.js'
+export { toHandlers } from './core/service/msw.js'
 export { devtools } from './devtools/admin.js'
-export { toOpenApi } from './core/openapi.js'
+export { toOpenApi } from './core/openapi/documents.js'
 
 // Scenarios and faults
-export { defineScenario } from './core/scenario.js'
-export { toScenario, parseScenarioFile } from './core/scenario-file.js'
+export { defineScenario } from './core/service/scenario.js'
+export { toScenario, parseScenarioFile } from './core/service/scenario-file.js'
 export { scenarios } from '../scenarios/index.js'
-export { FAULT_KINDS, FAULT_STEPS, parseFault, formatFault } from './core/faults.js'
+export { FAULT_KINDS, FAULT_STEPS, parseFault, formatFault } from './core/service/faults.js'
 export { isValidKennitala, isCompanyKennitala, companyKennitala } from './core/kennitala.js'
 
-export type { ExtensionRefusals, RelayService, RelayServiceOptions, RelayRequest, RelayResponse, SeedCache, ServiceExtension } from './core/mock.js'
-export type { SeededWorld } from './core/seed.js'
-export type { World } from './core/world.js'
-export type { Scenario, Visit, SeedContext, SimplePaymentBehaviour } from './core/scenario.js'
-export type { ArmedFault, FaultKind, FaultMode, FaultStep, FaultRoute, FaultRecord } from './core/faults.js'
-export type { ScenarioFile } from './core/scenario-file.js'
-export type { Store, WorldData, RecordQuery } from './core/store.js'
-export type { JournalEntry, JournalPage, Journal, AuthVerdict } from './core/journal.js'
-export type { ServiceRouteId } from './core/handlers/index.js'
+export type { ExtensionRefusals, RelayService, RelayServiceOptions, RelayRequest, RelayResponse, SeedCache, ServiceExtension } from './core/service/mock.js'
+export type { SeededWorld } from './core/service/seed.js'
+export type { World } from './core/service/world.js'
+export type { Scenario, Visit, SeedContext, SimplePaymentBehaviour } from './core/service/scenario.js'
+export type { ArmedFault, FaultKind, FaultMode, FaultStep, FaultRoute, FaultRecord } from './core/service/faults.js'
+export type { ScenarioFile } from './core/service/scenario-file.js'
+export type { Store, WorldData, RecordQuery } from './core/service/store.js'
+export type { JournalEntry, JournalPage, Journal, AuthVerdict } from './core/service/journal.js'
+export type { ServiceRouteId } from './core/service/handlers/index.js'
 export type {
   RentalCompany,
   Vehicle,
@@ -68,4 +68,4 @@ export type {
   CustodianRecord,
   PaymentRecord,
   LocationRecord,
-} from './core/schemas.js'
+} from './core/service/schemas.js'

@@ -1,8 +1,8 @@
 // The resilience matrix: every step a fault can break, every kind of fault, once (transient) and
 // always (persistent). Each cell is a case in a fresh world chosen so that a correct client reaches
 // that step (the creations need the new-vehicle world; the simple payment runs the simple flow). The
-// kinds and steps are the fault table's (src/core/faults.ts): a new kind or step is a new row here.
-import { FAULT_KINDS, FAULT_STEPS, type FaultKind, type FaultMode, type FaultStep } from '../src/core/faults.js'
+// kinds and steps are the fault table's (src/core/service/faults.ts): a new kind or step is a new row here.
+import { FAULT_KINDS, FAULT_STEPS, type FaultKind, type FaultMode, type FaultStep } from '../src/core/service/faults.js'
 import type { ConformanceCase } from '../src/core/rules/suite.js'
 import { defineSuite } from '../src/core/rules/suite.js'
 import type { Flow, Outcome } from '../src/core/rules/types.js'

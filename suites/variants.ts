@@ -1,10 +1,10 @@
 // The variants: the flow cases run again in a world that answers as a real service may where the
-// interface is silent (an alternative of the assumption ledger, src/core/assumptions.ts). Each served
+// interface is silent (an alternative of the assumption ledger, src/core/ledger/assumptions.ts). Each served
 // alternative a client could come to depend on runs against the one or two flow cases that meet it; the
 // rule fidelity.<assumption> fails a client that completes the flow under relay-mock's choice but not here.
 // Two served alternatives have no case: no flow case of a correct client meets an invalid-field answer
 // (invalid.status), and a client that fetches a link is failed by http.known-endpoint already (links.fetchable).
-import { assumption } from '../src/core/assumptions.js'
+import { assumption } from '../src/core/ledger/assumptions.js'
 import type { ConformanceCase } from '../src/core/rules/suite.js'
 import { defineSuite } from '../src/core/rules/suite.js'
 import type { Flow, Outcome } from '../src/core/rules/types.js'

@@ -5,7 +5,7 @@ import { accessSync, constants, statSync } from 'node:fs'
 import { BlockList, isIP } from 'node:net'
 import { dirname, resolve } from 'node:path'
 import type { Options } from 'yargs'
-import { isBearerToken } from '../core/token.js'
+import { isBearerToken } from '../core/service/token.js'
 import { FLOWS, type Flow } from '../core/rules/vocabulary.js'
 
 /**

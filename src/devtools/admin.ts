@@ -3,16 +3,16 @@
 // Admin calls reach one world: the one of their bearer token (the admin token, serve --admin-token, reaches any).
 import { maskSecret } from '../core/mask.js'
 import { onlyAdminSeesAll, PAGE_MAX, pagingOf, recordsPage } from './paging.js'
-import { RelayMockError, type RelayService, type ServiceExtension } from '../core/mock.js'
-import { toOpenApi } from '../core/openapi.js'
+import { RelayMockError, type RelayService, type ServiceExtension } from '../core/service/mock.js'
+import { toOpenApi } from '../core/openapi/documents.js'
 import { acceptsHtml, liveRoutes } from './live/routes.js'
 import { createResetMarks, type ResetMarks } from './live/resets.js'
-import { toProblem, type Reply } from '../core/problems.js'
-import { defineRoute, type Method, type Route } from '../core/route.js'
-import { FAULT_KINDS, FAULT_STEPS, formatFault, stepOf, toArmedFault } from '../core/faults.js'
-import type { World } from '../core/world.js'
-import { ASSUMPTIONS } from '../core/assumptions.js'
-import { servedVariants, toVariants } from '../core/variants.js'
+import { toProblem, type Reply } from '../core/service/problems.js'
+import { defineRoute, type Method, type Route } from '../core/service/route.js'
+import { FAULT_KINDS, FAULT_STEPS, formatFault, stepOf, toArmedFault } from '../core/service/faults.js'
+import type { World } from '../core/service/world.js'
+import { ASSUMPTIONS } from '../core/ledger/assumptions.js'
+import { servedVariants, toVariants } from '../core/service/variants.js'
 
 /** What a person needs to try a world by hand: its token, location, scenario and the visit to send. */
 export function describeWorld(world: World) {

@@ -1,9 +1,9 @@
 // The assumption ledger's standing against the real service, as a dev tool of `relay-mock proxy`:
 // GET /__relay/assumptions (a token's own world's, or the whole traffic's for the admin token), and the
 // same as a readable page (the report `proxy --report-dir` writes, and the live page's view of it).
-import type { AssumptionLedger, AssumptionReport } from '../core/assumption-report.js'
-import type { ServiceExtension } from '../core/mock.js'
-import { defineRoute, type Route } from '../core/route.js'
+import type { AssumptionLedger, AssumptionReport } from '../core/ledger/report.js'
+import type { ServiceExtension } from '../core/service/mock.js'
+import { defineRoute, type Route } from '../core/service/route.js'
 import { html, type SafeHtml } from './live/html.js'
 import { onlyAdminSeesAll } from './paging.js'
 

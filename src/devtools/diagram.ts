@@ -4,8 +4,8 @@
 // SVG: text wraps, each exchange opens with <details>, and it prints.
 import { statusText } from '../core/status.js'
 import { plural } from '../core/text.js'
-import type { JournalEntry } from '../core/journal.js'
-import type { ServiceRouteId } from '../core/handlers/index.js'
+import type { JournalEntry } from '../core/service/journal.js'
+import type { ServiceRouteId } from '../core/service/handlers/index.js'
 import { html, raw, type SafeHtml } from './live/html.js'
 import type { Check, ExpectedCall } from '../core/rules/types.js'
 import { DIAGRAM_CSS as css } from './assets.generated.js'

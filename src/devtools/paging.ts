@@ -1,7 +1,7 @@
 // Paged admin reads (the journal, the visits, the world's records): a page from `?since=` of at most `?limit=` items, so
 // a poll never copies a whole journal, and a `next` cursor to read on.
-import { toProblem, type Reply } from '../core/problems.js'
-import type { WorldData } from '../core/store.js'
+import { toProblem, type Reply } from '../core/service/problems.js'
+import type { WorldData } from '../core/service/store.js'
 
 /** The most entries one page of an admin read holds: a poll never copies a whole journal. */
 export const PAGE_MAX = 1000

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { RelayMockError } from '../core/errors.js'
-import type { ServiceDocument } from '../core/compare.js'
+import type { ServiceDocument } from '../core/openapi/compare.js'
 import { importExternal } from '../core/import-external.js'
 
 const REACH = 'Please check the URL and that this machine can reach it (--timeout gives it longer)'

@@ -9,9 +9,9 @@ import { clientReport } from '../core/rules/report.js'
 import type { ConformanceCase } from '../core/rules/suite.js'
 import type { Flow, Outcome } from '../core/rules/types.js'
 import { FLOWS } from '../core/rules/vocabulary.js'
-import type { Scenario } from '../core/scenario.js'
-import { describeFieldErrors, toFieldErrors } from '../core/scenario-file.js'
-import { amountValue, date, kennitala, plate, timestamp } from '../core/schemas.js'
+import type { Scenario } from '../core/service/scenario.js'
+import { describeFieldErrors, toFieldErrors } from '../core/service/scenario-file.js'
+import { amountValue, date, kennitala, plate, timestamp } from '../core/service/schemas.js'
 import { readJson, resolveScenario } from './user-files.js'
 
 const flow = z.enum(FLOWS, { error: 'is not a flow' }).meta({ description: 'advanced or simple' })

@@ -9,8 +9,8 @@ import type { Jiti } from 'jiti'
 import { z } from 'zod'
 import { scenarios as builtInScenarios } from '../../scenarios/index.js'
 import { describeError, RelayMockError } from '../core/errors.js'
-import { defineScenario, SIMPLE_PAYMENT_BEHAVIOURS, type Scenario } from '../core/scenario.js'
-import { describeFieldErrors, parseScenarioFile, toFieldErrors } from '../core/scenario-file.js'
+import { defineScenario, SIMPLE_PAYMENT_BEHAVIOURS, type Scenario } from '../core/service/scenario.js'
+import { describeFieldErrors, parseScenarioFile, toFieldErrors } from '../core/service/scenario-file.js'
 import { importExternal } from '../core/import-external.js'
 
 const SCENARIO_EXTENSIONS = ['.json', '.js', '.mjs', '.ts', '.mts']

@@ -1,9 +1,9 @@
 // compareOpenApi on relay-mock's own documents (clean) and on edited copies, one kind of difference each,
 // each tied to the assumption it confirms or contradicts, or reported as a finding.
 import { describe, expect, it } from 'vitest'
-import { ASSUMPTIONS } from '../../src/core/assumptions.js'
-import { compareOpenApi, type Comparison, type Difference } from '../../src/core/compare.js'
-import { toOpenApi } from '../../src/core/openapi.js'
+import { ASSUMPTIONS } from '../../src/core/ledger/assumptions.js'
+import { compareOpenApi, type Comparison, type Difference } from '../../src/core/openapi/compare.js'
+import { toOpenApi } from '../../src/core/openapi/documents.js'
 
 type Docs = { advanced: any; simple: any }
 

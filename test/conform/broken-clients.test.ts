@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createRelayService } from '../../src/core/mock.js'
+import { createRelayService } from '../../src/core/service/mock.js'
 import { rules } from '../../src/core/rules/index.js'
 import { runConformance, type ClientFunction } from '../../src/node/runner.js'
 // @ts-expect-error: a plain ES module without types (it also runs as a process)

@@ -15,7 +15,7 @@
 // after 23 s, within the 30 s deadline.
 import { writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FAULT_STEPS } from '../../src/core/faults.js'
+import { FAULT_STEPS } from '../../src/core/service/faults.js'
 import { runConformance } from '../../src/node/runner.js'
 import { cases as DEFAULT_CASES } from '../../suites/index.js'
 import type { RunResult } from '../../src/core/rules/types.js'

@@ -3,7 +3,7 @@
 // defect shows in, naming exactly the rules it breaks; the other cells of the same steps pass.
 import { describe, expect, it } from 'vitest'
 import resilience from '../../suites/resilience.js'
-import { FAULT_KINDS, FAULT_STEPS, type FaultKind } from '../../src/core/faults.js'
+import { FAULT_KINDS, FAULT_STEPS, type FaultKind } from '../../src/core/service/faults.js'
 import type { MatrixCell } from '../../src/core/rules/suite.js'
 import type { CaseStatus, RunResult } from '../../src/core/rules/types.js'
 import { referenceClient } from '../../src/node/reference-client.js'

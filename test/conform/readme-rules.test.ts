@@ -46,7 +46,7 @@ describe('the rule table (docs/rules.md) and the client contract (README)', () =
 
 describe('the fault table (docs/faults.md)', () => {
   it('is FAULT_KINDS, row by row: what the client sees, what a correct client does, what msw does', async () => {
-    const { FAULT_KINDS } = await import('../../src/core/faults.js')
+    const { FAULT_KINDS } = await import('../../src/core/service/faults.js')
     const rows = faultsPage
       .split('\n')
       .filter((line) => /^\|\s*`[a-z-]+`\s*\|\s*(yes|no)\s*\|/.test(line))

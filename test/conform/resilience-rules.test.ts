@@ -2,8 +2,8 @@
 // a fault, with the times that decide a wait. Each rule passes the careful client and fails the
 // careless one, naming the request (seq) at fault.
 import { describe, expect, it } from 'vitest'
-import type { FaultKind } from '../../src/core/faults.js'
-import type { JournalEntry } from '../../src/core/journal.js'
+import type { FaultKind } from '../../src/core/service/faults.js'
+import type { JournalEntry } from '../../src/core/service/journal.js'
 import { caseStatus, ruleById } from '../../src/core/rules/index.js'
 import type { CaseContext, ClientReport, ClientRun, Flow } from '../../src/core/rules/types.js'
 

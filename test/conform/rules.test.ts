@@ -1,11 +1,11 @@
 // The rules on journals made by driving the mock directly (no sockets): applicability, skipped
 // versus not-checked versus passed, live checks without the case, messages, and the expected calls.
 import { describe, expect, it } from 'vitest'
-import { createRelayService } from '../../src/core/mock.js'
-import { maskToken } from '../../src/core/journal.js'
+import { createRelayService } from '../../src/core/service/mock.js'
+import { maskToken } from '../../src/core/service/journal.js'
 import { caseStatus, evaluate, expectedCalls, ruleById, rules } from '../../src/core/rules/index.js'
 import type { CaseContext, CaseVisit, ClientRun, Flow } from '../../src/core/rules/types.js'
-import type { World } from '../../src/core/world.js'
+import type { World } from '../../src/core/service/world.js'
 
 type Call = { method: 'GET' | 'POST'; url: string | ((world: World, last: unknown) => string); body?: (world: World, answers: unknown[]) => unknown; headers?: Record<string, string> }
 

@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it, vi } from 'vitest'
-import { RelayMockError } from '../../src/core/mock.js'
+import { RelayMockError } from '../../src/core/service/mock.js'
 import type { CaseResult } from '../../src/core/rules/types.js'
 import { runConformance, selectCases, type RelayEnv } from '../../src/node/runner.js'
 

@@ -2,7 +2,7 @@
 // service applied the request, the client did not learn it); unavailable and rate-limited answer
 // without forwarding. Armed with proxy's --fault (the service's faults) or the admin API, as on serve.
 import { describe, expect, it } from 'vitest'
-import { parseFault } from '../../src/core/faults.js'
+import { parseFault } from '../../src/core/service/faults.js'
 import { FRESH_PLATE, vehicleBody } from '../support/bodies.js'
 import { call, closeAfterEach, mockUpstream, proxyTo } from '../support/proxy.js'
 

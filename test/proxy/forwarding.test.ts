@@ -2,7 +2,7 @@
 // through the same pipeline as serve: journal, admin API, HAR, worlds per token. Dev tool paths stay.
 import http from 'node:http'
 import { describe, expect, it, vi } from 'vitest'
-import { parseFault } from '../../src/core/faults.js'
+import { parseFault } from '../../src/core/service/faults.js'
 import { call, closeAfterEach, handUpstream, mockUpstream, proxyTo } from '../support/proxy.js'
 import { FRESH_PLATE, vehicleBody } from '../support/bodies.js'
 

@@ -1,12 +1,12 @@
 // Fixture conversations for the report, the live page and HAR: real requests answered by the real mock,
 // with times and durations frozen so that rendered pages are stable. Checks are written by hand here
 // (as a broken client would earn them) so a rule's wording can change without churning snapshots.
-import type { RelayService } from '../../src/core/mock.js'
+import type { RelayService } from '../../src/core/service/mock.js'
 import { createServedService } from '../support/service.js'
-import type { JournalEntry } from '../../src/core/journal.js'
+import type { JournalEntry } from '../../src/core/service/journal.js'
 import type { CaseResult, CaseVisit, Check, ExpectedCall, RunResult } from '../../src/core/rules/types.js'
 import { countCases } from '../../src/core/rules/verdict.js'
-import type { World } from '../../src/core/world.js'
+import type { World } from '../../src/core/service/world.js'
 
 export const FIXTURE_TOKEN = 'rm_fixture0000000000000001'
 export const FROZEN = new Date('2026-11-21T10:00:00.000Z')

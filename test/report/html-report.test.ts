@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { JournalEntry } from '../../src/core/journal.js'
+import type { JournalEntry } from '../../src/core/service/journal.js'
 import { exchangeDetails } from '../../src/devtools/diagram.js'
 import { toHtmlReport } from '../../src/node/reporters/html.js'
 import { FIXTURE_TOKEN, FROZEN, describeRule, fixtureRun, hostileRun } from './fixtures.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import type { RelayService } from '../../src/core/mock.js'
+import type { RelayService } from '../../src/core/service/mock.js'
 import { createServedService } from '../support/service.js'
 
 const token = 'rm_live000000000000000000001'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { JournalEntry } from '../../src/core/journal.js'
+import type { JournalEntry } from '../../src/core/service/journal.js'
 import { checkCapture } from '../../src/devtools/live/capture.js'
 import { checkVisits, flowOf, groupVisits, startsVisit } from '../../src/devtools/live/visits.js'
 import { converse } from './fixtures.js'

@@ -2,7 +2,7 @@
 // as such, within the body limit, or the same 415, 400 or 413 in the same words. Their bodies are
 // optional (`POST /__relay/reset` takes none), and a GET's body is ignored, as on the service's routes.
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { RelayService } from '../../src/core/mock.js'
+import type { RelayService } from '../../src/core/service/mock.js'
 import { createServedService } from '../support/service.js'
 
 const TOKEN = 'admin-bodies-token'

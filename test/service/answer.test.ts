@@ -1,6 +1,6 @@
 // The pipeline's answer without a promise when nothing in it waits: what the Node server writes at once.
 import { describe, expect, it, vi } from 'vitest'
-import { createRelayService, type RelayResponse } from '../../src/core/mock.js'
+import { createRelayService, type RelayResponse } from '../../src/core/service/mock.js'
 import { devtools } from '../../src/devtools/admin.js'
 
 describe('answer', () => {
@@ -100,7 +100,7 @@ describe('a failure while recording', () => {
 
 describe('a dev tool route that throws', () => {
   it('is answered with what was thrown, whatever it was: a 500 of the tool\'s route, not a failure of the pipeline', async () => {
-    const { defineRoute } = await import('../../src/core/route.js')
+    const { defineRoute } = await import('../../src/core/service/route.js')
     const thrown: unknown[] = ['a plain string', null, new Error('an error')]
     let next = 0
     const route = defineRoute({ method: 'GET', path: '/__tool/boom', integration: 'admin', summary: 'boom', answers: {}, public: true, handle: () => { throw thrown[next++] } })

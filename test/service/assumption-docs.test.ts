@@ -1,16 +1,16 @@
 // What is generated from the assumption ledger says what the ledger says: the README's table, the page
 // docs/assumptions.md, `relay-mock assumptions`, and the OpenAPI documents' `x-relay-assumption`.
 // Regenerate the two files after changing the ledger (npm run build first):
-//   node --input-type=module -e "import('./dist/src/core/assumption-docs.js').then((m) => process.stdout.write(m.toAssumptionsPage()))" > docs/assumptions.md
+//   node --input-type=module -e "import('./dist/src/core/ledger/docs.js').then((m) => process.stdout.write(m.toAssumptionsPage()))" > docs/assumptions.md
 // and paste toAssumptionTable() under the README's "What the interface leaves open, and what relay-mock does".
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { answerAssumptions, toAssumptionsPage, toAssumptionTable } from '../../src/core/assumption-docs.js'
-import { assumption, ASSUMPTIONS } from '../../src/core/assumptions.js'
-import { serviceRoutes } from '../../src/core/handlers/index.js'
-import { toOpenApi } from '../../src/core/openapi.js'
+import { answerAssumptions, toAssumptionsPage, toAssumptionTable } from '../../src/core/ledger/docs.js'
+import { assumption, ASSUMPTIONS } from '../../src/core/ledger/assumptions.js'
+import { serviceRoutes } from '../../src/core/service/handlers/index.js'
+import { toOpenApi } from '../../src/core/openapi/documents.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const read = (path: string) => readFileSync(`${root}/${path}`, 'utf8')

@@ -1,7 +1,7 @@
 // The assumption ledger: its ids are stable-looking and unique, every entry cites the interface,
 // names at least one alternative, and points at rules that exist.
 import { describe, expect, it } from 'vitest'
-import { ASSUMPTIONS, assumption } from '../../src/core/assumptions.js'
+import { ASSUMPTIONS, assumption } from '../../src/core/ledger/assumptions.js'
 import { rules } from '../../src/core/rules/index.js'
 
 const ruleIds = new Set(rules.map((rule) => rule.id))

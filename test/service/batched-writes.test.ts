@@ -9,7 +9,7 @@ import net from 'node:net'
 import os from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { RelayService } from '../../src/core/mock.js'
+import type { RelayService } from '../../src/core/service/mock.js'
 import { BROKEN_CONNECTION_BACKLOG, close, createServer, listen } from '../../src/node/server.js'
 import { createServedService } from '../support/service.js'
 

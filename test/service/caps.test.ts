@@ -3,8 +3,8 @@
 // process caps its worlds.
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { createJournal, type JournalEntry } from '../../src/core/journal.js'
-import { createRelayService } from '../../src/core/mock.js'
+import { createJournal, type JournalEntry } from '../../src/core/service/journal.js'
+import { createRelayService } from '../../src/core/service/mock.js'
 import { vehicleBody } from '../support/bodies.js'
 
 const entry = (seq: number, worldId: string | null = null) => ({ seq, worldId }) as JournalEntry

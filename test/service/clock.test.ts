@@ -1,7 +1,7 @@
 // The journal's dates: isoOf builds them from the last minute's text, and must say what toISOString says.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { isoOf } from '../../src/core/clock.js'
+import { isoOf } from '../../src/core/service/clock.js'
 
 describe('isoOf', () => {
   it('is toISOString, for any millisecond, in any order (a cached minute is never reused for another)', () => {

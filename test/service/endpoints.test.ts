@@ -1,6 +1,6 @@
 // Every endpoint's happy path and the statefulness between them, through both transports.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createRelayService, type RelayService } from '../../src/core/mock.js'
+import { createRelayService, type RelayService } from '../../src/core/service/mock.js'
 import { activeVehicle, custodianBody, firstCompany, FRESH_PLATE, paymentBody, simpleBody, vehicleBody } from '../support/bodies.js'
 import { as, transports, UUID, type Client } from '../support/transports.js'
 

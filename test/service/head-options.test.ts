@@ -2,9 +2,9 @@
 // headers (Content-Length included) with no body; OPTIONS on a known path is 204 with Allow; every
 // 405 says in Allow what the path answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { serviceRoutes } from '../../src/core/handlers/index.js'
-import type { RelayService } from '../../src/core/mock.js'
-import type { World } from '../../src/core/world.js'
+import { serviceRoutes } from '../../src/core/service/handlers/index.js'
+import type { RelayService } from '../../src/core/service/mock.js'
+import type { World } from '../../src/core/service/world.js'
 import { createServedService } from '../support/service.js'
 import { auth, transports, type Client } from '../support/transports.js'
 

@@ -1,7 +1,7 @@
 // Worlds are per token: what one token creates, another never sees; a listener bound to a
 // world answers only that world's token.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createRelayService, type RelayService } from '../../src/core/mock.js'
+import { createRelayService, type RelayService } from '../../src/core/service/mock.js'
 import { activeVehicle, FRESH_PLATE, paymentBody, simpleBody, vehicleBody } from '../support/bodies.js'
 import { as, nodeTransport, transports, type Client } from '../support/transports.js'
 

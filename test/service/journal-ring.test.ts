@@ -1,7 +1,7 @@
 // The journal's ring: beyond the cap the oldest entries go (and are counted); reading from a seq
 // and reading the newest entry work the same before and after the ring wraps.
 import { describe, expect, it } from 'vitest'
-import { createJournal, type JournalEntry } from '../../src/core/journal.js'
+import { createJournal, type JournalEntry } from '../../src/core/service/journal.js'
 
 const entry = (seq: number) => ({ seq }) as JournalEntry
 const seqs = (entries: JournalEntry[]) => entries.map((e) => e.seq)

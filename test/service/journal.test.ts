@@ -1,7 +1,7 @@
 // The journal (what a client did, in order, with what the mock answered) and the admin API that
 // shows it, resets a world, switches its scenario and issues tokens; through both transports.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { RelayService } from '../../src/core/mock.js'
+import type { RelayService } from '../../src/core/service/mock.js'
 import { createServedService } from '../support/service.js'
 import { scenarios } from '../../scenarios/index.js'
 import { FRESH_PLATE, vehicleBody } from '../support/bodies.js'

@@ -1,7 +1,7 @@
 // --latency: the service's answers come late (to see how a client copes with a slow service); the
 // admin API never does. And the flag's values: milliseconds or a range, anything else a usage error.
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createRelayService } from '../../src/core/mock.js'
+import { createRelayService } from '../../src/core/service/mock.js'
 import { apply, latency } from '../../src/cli/checks.js'
 
 describe('latency', () => {

@@ -2,7 +2,7 @@
 // parser does not know. Both get the JSON 405 with Allow that every other missing method gets.
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createRelayService } from '../../src/core/mock.js'
+import { createRelayService } from '../../src/core/service/mock.js'
 import { close, createServer, listen } from '../../src/node/server.js'
 import type { Server } from 'node:http'
 

@@ -5,10 +5,10 @@
 // operation: whatever comes back must be an answer the operation's document lists, as it is sent.
 import { Ajv } from 'ajv'
 import { beforeAll, describe, expect, it, type ExpectStatic } from 'vitest'
-import { FAULT_KINDS, FAULT_STEPS, type ArmedFault, type FaultKind, type FaultRoute } from '../../src/core/faults.js'
-import { createRelayService, type RelayResponse, type RelayService } from '../../src/core/mock.js'
-import { toOpenApi } from '../../src/core/openapi.js'
-import type { World } from '../../src/core/world.js'
+import { FAULT_KINDS, FAULT_STEPS, type ArmedFault, type FaultKind, type FaultRoute } from '../../src/core/service/faults.js'
+import { createRelayService, type RelayResponse, type RelayService } from '../../src/core/service/mock.js'
+import { toOpenApi } from '../../src/core/openapi/documents.js'
+import type { World } from '../../src/core/service/world.js'
 import { custodianBody, paymentBody, simpleBody, vehicleBody } from '../support/bodies.js'
 
 const BODY_LIMIT = 4096

@@ -3,9 +3,9 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import type { RelayService } from '../../src/core/mock.js'
+import type { RelayService } from '../../src/core/service/mock.js'
 import { createServedService } from '../support/service.js'
-import * as schemas from '../../src/core/schemas.js'
+import * as schemas from '../../src/core/service/schemas.js'
 import { transports, type Client } from '../support/transports.js'
 
 describe.each(transports)('OpenAPI documents over $name', (transport) => {

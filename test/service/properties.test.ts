@@ -2,8 +2,8 @@
 // for a malformed request, and never throws; the validators never throw on any value.
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { RelayService } from '../../src/core/mock.js'
-import { serviceRoutes } from '../../src/core/handlers/index.js'
+import type { RelayService } from '../../src/core/service/mock.js'
+import { serviceRoutes } from '../../src/core/service/handlers/index.js'
 import { createServedService } from '../support/service.js'
 
 const TOKEN = 'relay-mock-token'
@@ -72,7 +72,7 @@ describe('the validators under generated values', () => {
   })
 
   it('refuse impossible dates and timestamps: year 0000, month 13, February 30', async () => {
-    const { date, isDate, isTimestamp } = await import('../../src/core/schemas.js')
+    const { date, isDate, isTimestamp } = await import('../../src/core/service/schemas.js')
     for (const value of ['0000-01-01', '2026-13-01', '2026-02-30', '2025-02-29']) {
       expect(isDate(value), value).toBe(false)
       expect(date.safeParse(value).success, value).toBe(false)
@@ -83,7 +83,7 @@ describe('the validators under generated values', () => {
   })
 
   it('read a timestamp digit by digit exactly as the pattern and the calendar read it', async () => {
-    const { isDate, isTimestamp } = await import('../../src/core/schemas.js')
+    const { isDate, isTimestamp } = await import('../../src/core/service/schemas.js')
     // The reference: the OpenAPI pattern's captures, then the calendar and the clock.
     const reference = (value: string) => {
       const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(value)

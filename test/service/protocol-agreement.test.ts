@@ -7,8 +7,8 @@
 // interface does not document them, so http.known-endpoint fails them.)
 import { beforeAll, describe, expect, it } from 'vitest'
 import { apply, token } from '../../src/cli/checks.js'
-import type { JournalEntry } from '../../src/core/journal.js'
-import { createRelayService, type RelayService } from '../../src/core/mock.js'
+import type { JournalEntry } from '../../src/core/service/journal.js'
+import { createRelayService, type RelayService } from '../../src/core/service/mock.js'
 import { ruleById } from '../../src/core/rules/index.js'
 import { fromHar, toHar, type RelayHarEntry } from '../../src/devtools/har.js'
 

@@ -2,12 +2,12 @@
 // form, the path, the method, the token. Each gets its own clear 4xx, never HTML, never a 500.
 import { request as httpRequest, type Server } from 'node:http'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { RelayService } from '../../src/core/mock.js'
+import type { RelayService } from '../../src/core/service/mock.js'
 import fc from 'fast-check'
-import { compileRoutes, KNOWN_SLIPS, meantPath, parseQuery, resolveRoute } from '../../src/core/protocol.js'
-import { defineRoute, type Method, type Route } from '../../src/core/route.js'
+import { compileRoutes, KNOWN_SLIPS, meantPath, parseQuery, resolveRoute } from '../../src/core/service/protocol.js'
+import { defineRoute, type Method, type Route } from '../../src/core/service/route.js'
 import { createServedService } from '../support/service.js'
-import type { World } from '../../src/core/world.js'
+import type { World } from '../../src/core/service/world.js'
 import { close, createServer, listen } from '../../src/node/server.js'
 import { vehicleBody } from '../support/bodies.js'
 import { auth, transports, type Answer, type Client } from '../support/transports.js'
@@ -308,7 +308,7 @@ describe('resolveRoute', () => {
   })
 
   it('answers a path under a dev tool\'s prefix, and only there, with the dev tool\'s routes', async () => {
-    const { createRelayService } = await import('../../src/core/mock.js')
+    const { createRelayService } = await import('../../src/core/service/mock.js')
     const { devtools } = await import('../../src/devtools/admin.js')
     const service = await createRelayService({ extensions: [devtools()] })
     const headers = { authorization: 'Bearer relay-mock-token' }
@@ -325,7 +325,7 @@ describe('resolveRoute', () => {
   })
 
   it("refuses a dev tool's callers in the tool's words, and another tool's in the core's, which name no tool", async () => {
-    const { createRelayService } = await import('../../src/core/mock.js')
+    const { createRelayService } = await import('../../src/core/service/mock.js')
     const { devtools } = await import('../../src/devtools/admin.js')
     const service = await createRelayService({ adminToken: 'the-admin', extensions: [devtools()] })
     service.use({ routes: () => [defineRoute({ method: 'GET', path: '/__other/ping', integration: 'admin', summary: 'ping', answers: {}, handle: () => ({ status: 200, body: { pong: true } }) })] })

@@ -2,9 +2,9 @@
 // any write to the world, a removal beyond its cap and a reset make it read afresh, and a fault armed
 // for the read is still met.
 import { describe, expect, it, vi } from 'vitest'
-import { createRelayService, type RelayResponse, type RelayService } from '../../src/core/mock.js'
-import { READS_KEPT, Reads } from '../../src/core/reads.js'
-import { SERVICE_TABLE } from '../../src/core/protocol.js'
+import { createRelayService, type RelayResponse, type RelayService } from '../../src/core/service/mock.js'
+import { READS_KEPT, Reads } from '../../src/core/service/reads.js'
+import { SERVICE_TABLE } from '../../src/core/service/protocol.js'
 
 const headers = { authorization: 'Bearer relay-mock-token' }
 const json = { ...headers, 'content-type': 'application/json' }
@@ -166,7 +166,7 @@ describe('kept reads', () => {
 
 describe('Store.version', () => {
   it('counts every record created and every record removed', async () => {
-    const { createStore } = await import('../../src/core/store.js')
+    const { createStore } = await import('../../src/core/service/store.js')
     const store = createStore()
     expect(store.version()).toBe(0)
     const vehicle = store.vehicles.create({ id: 'v1', plate: 'AB123', country: 'is', active: true })

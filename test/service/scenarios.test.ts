@@ -1,8 +1,8 @@
 // Every scenario: the visit it seeds exercises what its description says, through both transports.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createRelayService, type RelayService } from '../../src/core/mock.js'
+import { createRelayService, type RelayService } from '../../src/core/service/mock.js'
 import { scenarios } from '../../scenarios/index.js'
-import { defineScenario } from '../../src/core/scenario.js'
+import { defineScenario } from '../../src/core/service/scenario.js'
 import { activeVehicle, custodianBody, paymentBody, simpleBody } from '../support/bodies.js'
 import { as, transports, type Client } from '../support/transports.js'
 

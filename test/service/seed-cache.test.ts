@@ -4,8 +4,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createRelayService, type RelayService, type SeedCache } from '../../src/core/mock.js'
-import { defineScenario } from '../../src/core/scenario.js'
+import { createRelayService, type RelayService, type SeedCache } from '../../src/core/service/mock.js'
+import { defineScenario } from '../../src/core/service/scenario.js'
 import { scenarios } from '../../scenarios/index.js'
 import { createSeedCache } from '../../src/node/seed-cache.js'
 

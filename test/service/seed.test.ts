@@ -1,8 +1,8 @@
 // The seeded world: the same seed gives the same world; its kennitölur and plates look real.
 import { describe, expect, it } from 'vitest'
 import { isCompanyKennitala } from '../../src/core/kennitala.js'
-import { createRelayService } from '../../src/core/mock.js'
-import { buildWorld } from '../../src/core/seed.js'
+import { createRelayService } from '../../src/core/service/mock.js'
+import { buildWorld } from '../../src/core/service/seed.js'
 import { scenarios } from '../../scenarios/index.js'
 
 /** Icelandic plates: two letters and three digits, or three letters and two digits. */

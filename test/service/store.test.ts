@@ -1,8 +1,8 @@
 // Worlds share one loaded seeded store and keep what they create in a layer of their own.
 import { Collection } from '@msw/data'
 import { describe, expect, it, vi } from 'vitest'
-import { createRelayService } from '../../src/core/mock.js'
-import { createStore, layerStore } from '../../src/core/store.js'
+import { createRelayService } from '../../src/core/service/mock.js'
+import { createStore, layerStore } from '../../src/core/service/store.js'
 
 const vehicle = (id: string, plate: string, active = true) => ({ id, plate, country: 'is', active })
 const ids = { a: '00000000-0000-4000-8000-00000000000a', b: '00000000-0000-4000-8000-00000000000b', c: '00000000-0000-4000-8000-00000000000c' }

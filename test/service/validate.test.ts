@@ -4,10 +4,10 @@
 import fc from 'fast-check'
 import { z } from 'zod'
 import { describe, expect, it } from 'vitest'
-import { createRelayService } from '../../src/core/mock.js'
-import { SERVICE_TABLE } from '../../src/core/protocol.js'
-import { custodianRecord, locationRecord, rentalCompany, vehicleRecord } from '../../src/core/schemas.js'
-import { fastPath, UNSURE, validate } from '../../src/core/validate.js'
+import { createRelayService } from '../../src/core/service/mock.js'
+import { SERVICE_TABLE } from '../../src/core/service/protocol.js'
+import { custodianRecord, locationRecord, rentalCompany, vehicleRecord } from '../../src/core/service/schemas.js'
+import { fastPath, UNSURE, validate } from '../../src/core/service/validate.js'
 import { custodianBody, paymentBody, simpleBody, vehicleBody } from '../support/bodies.js'
 
 /** The schemas a seed's records are checked by when a world loads (a start loads its cached world's), by kind. */

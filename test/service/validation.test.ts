@@ -1,8 +1,8 @@
 // Every class of bad input, field by field, through both transports: each refusal names the
 // field, says what was wrong and what the service expects there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createRelayService, type RelayService } from '../../src/core/mock.js'
-import type { World } from '../../src/core/world.js'
+import { createRelayService, type RelayService } from '../../src/core/service/mock.js'
+import type { World } from '../../src/core/service/world.js'
 import { activeVehicle, custodianBody, paymentBody, simpleBody, vehicleBody } from '../support/bodies.js'
 import { as, transports, type Answer, type Client } from '../support/transports.js'
 

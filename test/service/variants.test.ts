@@ -1,10 +1,10 @@
 // Variants: a world served under alternatives of the assumption ledger. Each served alternative is
 // answered on the wire and by the msw handlers alike (the one pipeline), in its own world only.
 import { describe, expect, it } from 'vitest'
-import { ASSUMPTIONS } from '../../src/core/assumptions.js'
-import type { RelayService } from '../../src/core/mock.js'
-import { EXTRA_FIELDS, servedVariants, toVariants, VARIED } from '../../src/core/variants.js'
-import type { World } from '../../src/core/world.js'
+import { ASSUMPTIONS } from '../../src/core/ledger/assumptions.js'
+import type { RelayService } from '../../src/core/service/mock.js'
+import { EXTRA_FIELDS, servedVariants, toVariants, VARIED } from '../../src/core/service/variants.js'
+import type { World } from '../../src/core/service/world.js'
 import { createRelayMock } from '../../src/index.js'
 import { createServedService } from '../support/service.js'
 import { transports, type Client } from '../support/transports.js'

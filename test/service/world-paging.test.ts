@@ -2,9 +2,9 @@
 // ?since= (the id of the last record read), `next` while more are left; a cursor the cap evicted is
 // a 400 that says to start again.
 import { describe, expect, it } from 'vitest'
-import type { RelayService } from '../../src/core/mock.js'
-import type { World } from '../../src/core/world.js'
-import type { WorldData } from '../../src/core/store.js'
+import type { RelayService } from '../../src/core/service/mock.js'
+import type { World } from '../../src/core/service/world.js'
+import type { WorldData } from '../../src/core/service/store.js'
 import { createServedService } from '../support/service.js'
 
 async function read(service: RelayService, world: World, query: string) {

@@ -1,5 +1,5 @@
 // Valid request bodies for a world, built from its scenario's visit: tests change one field at a time.
-import type { World } from '../../src/core/world.js'
+import type { World } from '../../src/core/service/world.js'
 
 /** A plate no seeded world has (seeded plates are two or three letters and digits, five long). */
 export const FRESH_PLATE = 'QQ9Q9'

@@ -1,5 +1,5 @@
 // The service as `relay-mock serve` runs it: the core with the dev tools (admin API, live page) mounted.
-import { createRelayService, type RelayService, type RelayServiceOptions } from '../../src/core/mock.js'
+import { createRelayService, type RelayService, type RelayServiceOptions } from '../../src/core/service/mock.js'
 import { devtools } from '../../src/devtools/admin.js'
 
 /** A service with the dev tools mounted, as `serve` and `createRelayMock` mount them. */

@@ -2,7 +2,7 @@
 // `relay-mock compare` must read as the one document it was split from.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { toOpenApi } from '../../src/core/openapi.js'
+import { toOpenApi } from '../../src/core/openapi/documents.js'
 
 async function write(path: string, text: string): Promise<string> {
   await mkdir(dirname(path), { recursive: true })

@@ -4,9 +4,9 @@
 import type { Server } from 'node:http'
 import { getResponse } from 'msw'
 import supertest from 'supertest'
-import { toHandlers } from '../../src/core/msw.js'
-import type { RelayService } from '../../src/core/mock.js'
-import type { World } from '../../src/core/world.js'
+import { toHandlers } from '../../src/core/service/msw.js'
+import type { RelayService } from '../../src/core/service/mock.js'
+import type { World } from '../../src/core/service/world.js'
 import { close, createServer, listen } from '../../src/node/server.js'
 
 export interface RequestOptions {

@@ -2,7 +2,7 @@
 // compare them with relay-mock's own, print the report (or JSON); resolves with the exit code.
 import pc from 'picocolors'
 import { RELAY_MOCK_VERSION } from '../../core/version.js'
-import { compareOpenApi, type Comparison, type Difference } from '../../core/compare.js'
+import { compareOpenApi, type Comparison, type Difference } from '../../core/openapi/compare.js'
 import { readOpenApi } from '../../node/openapi-source.js'
 
 export interface CompareArgs {

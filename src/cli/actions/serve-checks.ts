@@ -4,8 +4,8 @@
 // serve runs, as the scenarios are.
 import { existsSync } from 'node:fs'
 import { scenarios } from '../../../scenarios/index.js'
-import { parseFault } from '../../core/faults.js'
-import { expectedVariant, toVariants, variantRefusal } from '../../core/variants.js'
+import { parseFault } from '../../core/service/faults.js'
+import { expectedVariant, toVariants, variantRefusal } from '../../core/service/variants.js'
 import { reservePort } from '../../node/server.js'
 import { refused, UsageError } from '../checks.js'
 import type { ServeOptions } from './serve.js'

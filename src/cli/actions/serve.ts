@@ -1,12 +1,12 @@
 // `relay-mock serve`'s work, loaded only when the command runs: start the mock over HTTP, print
 // what to try, stop cleanly on SIGINT or SIGTERM.
 import pc from 'picocolors'
-import { formatFault, parseFaults } from '../../core/faults.js'
-import { createRelayService } from '../../core/mock.js'
+import { formatFault, parseFaults } from '../../core/service/faults.js'
+import { createRelayService } from '../../core/service/mock.js'
 import { maskSecret } from '../../core/mask.js'
-import { formatVariants } from '../../core/variants.js'
+import { formatVariants } from '../../core/service/variants.js'
 import { devtools } from '../../devtools/admin.js'
-import type { World } from '../../core/world.js'
+import type { World } from '../../core/service/world.js'
 import { close, createServer, listen } from '../../node/server.js'
 import { announceStarted } from '../../node/code-cache.js'
 import { createSeedCache } from '../../node/seed-cache.js'

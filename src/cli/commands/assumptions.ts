@@ -13,9 +13,9 @@ export const assumptionsCommand: CommandModule<object, AssumptionsArgs> = {
       .option('json', { type: 'boolean', describe: 'Print the ledger as JSON, for tools' })
       .example('$0 assumptions --json', 'Every assumption with its citation, choice, alternatives and rules') as unknown as Argv<AssumptionsArgs>,
   async handler(args: ArgumentsCamelCase<AssumptionsArgs>) {
-    const { ASSUMPTIONS } = await import('../../core/assumptions.js')
+    const { ASSUMPTIONS } = await import('../../core/ledger/assumptions.js')
     if (args.json) {
-      const { fidelityRuleId } = await import('../../core/assumption-docs.js')
+      const { fidelityRuleId } = await import('../../core/ledger/docs.js')
       // Each entry as declared, with the variants it can be served under and the rule that judges a client under them.
       const entries = ASSUMPTIONS.map((entry) => {
         const variants = entry.alternatives.filter((alternative) => alternative.notServed === undefined).map((alternative) => `${entry.id}=${alternative.id}`)
@@ -25,7 +25,7 @@ export const assumptionsCommand: CommandModule<object, AssumptionsArgs> = {
       console.log(JSON.stringify(entries, null, 2))
       return
     }
-    const { toAssumptionsText } = await import('../../core/assumption-docs.js')
+    const { toAssumptionsText } = await import('../../core/ledger/docs.js')
     console.log(toAssumptionsText())
   },
 }

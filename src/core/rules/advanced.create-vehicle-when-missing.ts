@@ -1,7 +1,7 @@
 // advanced.create-vehicle-when-missing: after an empty vehicle list, POST /vehicles with the plate and
 // country `is`. Works live: the plate expected is the visit's when the case gives it, else the plate
 // the client looked up (the empty list answered that plate).
-import { normalizePlate } from '../store.js'
+import { normalizePlate } from '../service/schemas.js'
 import { plural } from '../text.js'
 import { defineRule } from './define.js'
 import { at, bodyUnreadable, bodyOf, callAfter, fail, fieldProblems, isRecord, pass, show, skip, vehicleFacts } from './facts.js'

@@ -4,7 +4,7 @@
 // the vehicle's from POST /vehicles' answer) and for the form of `acquiredOn`; the date itself is
 // compared with the visit's registration date (RELAY_REGISTRATION_DATE) when the case gives it.
 // `acquiredOn` may be `YYYY-MM-DD HH:MM:SS` (the interface's example) or `YYYY-MM-DD`.
-import { isDate, isTimestamp } from '../schemas.js'
+import { isDate, isTimestamp } from '../service/schemas.js'
 import { defineRule } from './define.js'
 import { at, bodyUnreadable, bodyOf, callAfter, companyFacts, createdVehicle, fail, fieldProblems, isRecord, pass, show, skip, vehicleFacts } from './facts.js'
 

@@ -5,7 +5,7 @@
 // fields) and the new vehicle's id (from POST /vehicles' answer) need no case; the values the
 // location holds (location id, amount, start and end) are compared with the visit when the case
 // gives it. Which listed vehicle is used is advanced.first-vehicle's to check.
-import { isTimestamp, uuid } from '../schemas.js'
+import { isTimestamp, uuid } from '../service/schemas.js'
 import { defineRule } from './define.js'
 import { at, bodyOf, callsTo, bodyUnreadable, createdVehicle, fail, firstFaultyBody, isRecord, pass, show, skip } from './facts.js'
 import type { CaseVisit } from './types.js'

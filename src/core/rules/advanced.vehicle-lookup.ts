@@ -1,7 +1,7 @@
 // advanced.vehicle-lookup: after a company is found, GET /vehicles with the plate. Works live: the
 // company is the one the mock listed; with the case's visit the plate must be the visit's
 // (RELAY_PLATE, compared as the service compares plates: case, spaces and hyphens ignored).
-import { normalizePlate } from '../store.js'
+import { normalizePlate } from '../service/schemas.js'
 import { defineRule } from './define.js'
 import { at, callAfter, companyFacts, fail, mockSaid, pass, show, skip } from './facts.js'
 

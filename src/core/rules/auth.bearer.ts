@@ -3,9 +3,9 @@
 // "the token of this world". For a request to an unknown path the mock never authenticates, so the
 // header itself is read: well-formed, and (when the case's token is known) the same token, compared
 // through the journal's mask since the journal never stores a token.
-import { maskToken } from '../journal.js'
-import type { JournalEntry } from '../journal.js'
-import { parseBearer } from '../protocol.js'
+import { maskToken } from '../service/journal.js'
+import type { JournalEntry } from '../service/journal.js'
+import { parseBearer } from '../service/protocol.js'
 import { allOf, capitalize, plural } from '../text.js'
 import { defineRule } from './define.js'
 import { at, fail, pass, skip } from './facts.js'

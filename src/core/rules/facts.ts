@@ -2,10 +2,10 @@
 // answers establish (the company found, the vehicles listed, the vehicle created, the payment
 // recorded). Deriving facts from the answers, not from the case's inputs, lets the rules that
 // need no visit run live on the serve page too.
-import type { JournalEntry } from '../journal.js'
-import { parseJsonText } from '../protocol.js'
+import type { JournalEntry } from '../service/journal.js'
+import { parseJsonText } from '../service/protocol.js'
 import { clipJson } from '../text.js'
-import { serviceRoutes } from '../handlers/index.js'
+import { serviceRoutes } from '../service/handlers/index.js'
 import type { Flow, Outcome, RuleOutcome } from './types.js'
 
 /** The endpoints the interface documents (not the mock's extra link routes). */

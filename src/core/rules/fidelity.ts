@@ -4,8 +4,8 @@
 // world was served under an alternative of its assumption, and fails a client that does not complete
 // the visit there as it would under relay-mock's choice: it crashed, made other calls than the flow
 // expects from the answers it got, or reported an outcome the alternative does not allow.
-import { ASSUMPTIONS, type Assumption } from '../assumptions.js'
-import { VARIED_ASSUMPTIONS } from '../variants.js'
+import { ASSUMPTIONS, type Assumption } from '../ledger/assumptions.js'
+import { VARIED_ASSUMPTIONS } from '../service/variants.js'
 import { defineRule } from './define.js'
 import { expectedCalls } from './expected.js'
 import { fail, pass, skip } from './facts.js'

@@ -1,7 +1,7 @@
 // The variant cases as data, beside the resilience matrix: for each assumption of the ledger that the
 // run varied, whether the client held under every alternative it met. Every reporter (console, JSON,
 // JUnit, HTML) reads this one summary.
-import { assumption } from '../assumptions.js'
+import { assumption } from '../ledger/assumptions.js'
 import type { CaseResult, CaseStatus } from './types.js'
 
 export interface HeldAlternative {

@@ -3,8 +3,8 @@
 // Which bodies the service reads, and what it refuses in them, is protocol.ts's bodyVerdict: the mock
 // answers with it and journals its verdict, so a body the mock reads never breaks this rule, and one it
 // refuses always does. A GET's body is ignored by both.
-import type { JournalEntry } from '../journal.js'
-import { bodyProblem, contentTypeProblem, readsBody, routeById, utf8Bytes, type BodyRequest } from '../protocol.js'
+import type { JournalEntry } from '../service/journal.js'
+import { bodyProblem, contentTypeProblem, readsBody, routeById, utf8Bytes, type BodyRequest } from '../service/protocol.js'
 import { allOf, capitalize, clipJson } from '../text.js'
 import { defineRule } from './define.js'
 import { at, fail, pass, skip } from './facts.js'

@@ -4,12 +4,12 @@
 // from the same lists and types the writer uses (vocabulary.ts, CaseVisit, ClientReport), and VisitInputs
 // is the schema's own type: what relay-mock writes, it reads back.
 import { z } from 'zod'
-import { toValidationProblem } from '../problems.js'
-import { amountValue, currency, date, kennitala, timestamp, uuid, type FieldError } from '../schemas.js'
+import { toValidationProblem } from '../service/problems.js'
+import { amountValue, currency, date, kennitala, timestamp, uuid, type FieldError } from '../service/schemas.js'
 import { clientReport } from './report.js'
 import type { CaseVisit, MatrixCell } from './types.js'
 import { FLOWS, OUTCOMES } from './vocabulary.js'
-import { FAULT_KINDS, FAULT_MODES, FAULT_STEPS, type ArmedFault, type FaultKind, type FaultRecord, type FaultRoute, type FaultStep } from '../faults.js'
+import { FAULT_KINDS, FAULT_MODES, FAULT_STEPS, type ArmedFault, type FaultKind, type FaultRecord, type FaultRoute, type FaultStep } from '../service/faults.js'
 
 const outcome = z.enum(OUTCOMES)
 

@@ -1,6 +1,6 @@
 // The resilience matrix as data: for each step a fault breaks and each kind of fault, the status of
 // the once and the always cell. Every reporter (console, JSON, HTML) draws this one table.
-import { FAULT_KINDS, FAULT_STEPS, type FaultKind, type FaultMode, type FaultStep } from '../faults.js'
+import { FAULT_KINDS, FAULT_STEPS, type FaultKind, type FaultMode, type FaultStep } from '../service/faults.js'
 import type { CaseResult, CaseStatus } from './types.js'
 
 export interface MatrixEntry {

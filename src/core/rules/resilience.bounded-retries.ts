@@ -13,7 +13,7 @@
 // again at all is resilience.no-resend's to judge, a wait after a 503 or 429 resilience.retry-after's,
 // and retries that outlast the case's deadline resilience.deadline's. Works live.
 import { defineRule } from './define.js'
-import type { JournalEntry } from '../journal.js'
+import type { JournalEntry } from '../service/journal.js'
 import type { RuleOutcome } from './types.js'
 import { answerLost, attempts, calls, CLOCK_SLACK_MS, fail, isAmbiguous, ms, named, pass, retryAfterMs, sentBeforeAnswer, skip, waitBetween, warn, whatItGot } from './facts.js'
 

@@ -5,7 +5,7 @@
 // a backoff that grows past the deadline), naming its last attempt. Needs the client's run where a
 // request hung (only the runner sees the process); a retry is judged when the run is there.
 import { defineRule } from './define.js'
-import type { JournalEntry } from '../journal.js'
+import type { JournalEntry } from '../service/journal.js'
 import { attempts, fail, ms, named, pass, skip } from './facts.js'
 import { plural } from '../text.js'
 

@@ -3,7 +3,7 @@
 // twice. A payment (POST /payments, POST /payment) is never sent again: the truthful outcome is
 // `unknown`. A vehicle may be created again only once GET /vehicles showed the plate still missing.
 // Works live: it reads only the mock's answers.
-import type { JournalEntry } from '../journal.js'
+import type { JournalEntry } from '../service/journal.js'
 import { defineRule } from './define.js'
 import { fail, howLost, isAmbiguous, isOk, named, pass, skip, answerLost } from './facts.js'
 

@@ -3,8 +3,8 @@
 // date and timestamp forms, an integer JSON number, ISK, no unknown fields); the values are compared
 // with the visit when the case gives it. The mock's own refusals (an unknown owner, a scenario that
 // refuses) are not the body's fault: only its per-field problems are.
-import { isDate, isTimestamp, uuid } from '../schemas.js'
-import { normalizePlate } from '../store.js'
+import { isDate, isTimestamp, uuid } from '../service/schemas.js'
+import { normalizePlate } from '../service/schemas.js'
 import { defineRule } from './define.js'
 import { at, bodyOf, callsTo, bodyUnreadable, fail, firstFaultyBody, isRecord, pass, show, skip, valueAt } from './facts.js'
 import type { CaseVisit } from './types.js'

@@ -1,8 +1,8 @@
 // Suites: the conformance cases as data. A case names a flow, a scenario (the state of the world),
 // optional changes to the scenario's visit, and the outcome a correct client reaches (or the
 // outcomes, when a correct client may reach more than one).
-import type { ArmedFault } from '../faults.js'
-import type { Visit } from '../scenario.js'
+import type { ArmedFault } from '../service/faults.js'
+import type { Visit } from '../service/scenario.js'
 import type { Flow, MatrixCell, Outcome } from './types.js'
 
 export type { MatrixCell } from './types.js'

@@ -1,8 +1,8 @@
 // The conformance kit's vocabulary: rules, what they read (a case's requests and inputs), what
 // they find, and the results every reporter, the live page and the HTML report consume.
-import type { JournalEntry } from '../journal.js'
-import type { Visit } from '../scenario.js'
-import type { ArmedFault, FaultKind, FaultMode, FaultStep } from '../faults.js'
+import type { JournalEntry } from '../service/journal.js'
+import type { Visit } from '../service/scenario.js'
+import type { ArmedFault, FaultKind, FaultMode, FaultStep } from '../service/faults.js'
 import type { Flow, Outcome } from './vocabulary.js'
 
 export type { Flow, Outcome }

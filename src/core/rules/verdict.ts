@@ -1,7 +1,7 @@
 // Verdicts: a case's status from its checks, and a run's counts and pass/fail from its cases. One
 // place, so the runner, a checked capture, the live page and every report agree on what "passed" means.
-import { FAULT_STEPS } from '../faults.js'
-import type { JournalEntry } from '../journal.js'
+import { FAULT_STEPS } from '../service/faults.js'
+import type { JournalEntry } from '../service/journal.js'
 import type { CaseCounts, CaseStatus, Check, CheckStatus, MatrixCell } from './types.js'
 
 /** How strictly a run is judged: `--allow-partial` and `--strict`. */

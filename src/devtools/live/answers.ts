@@ -1,9 +1,9 @@
 // The answers of the live page's routes (./routes.ts), loaded on the first request for one: they judge
 // visits by every conformance rule and draw diagrams, which `relay-mock serve` should not load to start.
 import { toHar } from '../har.js'
-import type { Reply } from '../../core/problems.js'
-import { header } from '../../core/protocol.js'
-import type { RouteContext } from '../../core/route.js'
+import type { Reply } from '../../core/service/problems.js'
+import { header } from '../../core/service/protocol.js'
+import type { RouteContext } from '../../core/service/route.js'
 import { VISIT_DEFAULTS, toVisitJson } from './visits.js'
 import { toLivePage, toLivePayload } from './page.js'
 import { createLiveState } from './state.js'

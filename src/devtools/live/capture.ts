@@ -3,7 +3,7 @@
 // that carries its case's inputs (relay-mock's own HAR: `_relay` on each page) is that one case, checked
 // in full; the visits of any other capture are checked with the inputs a `--visits` file gives, and the
 // rules that need an input nobody gave come back not-checked, saying which.
-import type { JournalEntry } from '../../core/journal.js'
+import type { JournalEntry } from '../../core/service/journal.js'
 import { caseStatus, countCases, evaluate, expectedCalls, type VerdictPolicy } from '../../core/rules/index.js'
 import type { VisitInputs, VisitsFile } from '../../core/rules/inputs.js'
 import { RelayMockError } from '../../core/errors.js'

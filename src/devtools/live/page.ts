@@ -2,13 +2,13 @@
 // records, and the journal grouped into visits, each with its verdict and sequence diagram. One HTML
 // string with its stylesheet (live.css, ../diagram.css) and script (live.js) inlined. The server renders every fragment (with the same
 // diagram as the HTML report); the page polls GET /__relay/live and swaps in what changed.
-import { assumption } from '../../core/assumptions.js'
-import { servedVariants } from '../../core/variants.js'
+import { assumption } from '../../core/ledger/assumptions.js'
+import { servedVariants } from '../../core/service/variants.js'
 import { checkTally, DIAGRAM_CSS, inlineCode, toChecksList, toSequenceDiagram } from '../diagram.js'
 import { CASE_BADGES } from '../marks.js'
-import { FAULT_KINDS, formatFault, stepOf } from '../../core/faults.js'
+import { FAULT_KINDS, formatFault, stepOf } from '../../core/service/faults.js'
 import { ruleById } from '../../core/rules/index.js'
-import type { World } from '../../core/world.js'
+import type { World } from '../../core/service/world.js'
 import { html, jsonForScript, raw, type SafeHtml } from './html.js'
 import { LIVE_CSS, LIVE_JS } from './assets.generated.js'
 import { maskSecret } from '../../core/mask.js'

@@ -1,9 +1,9 @@
 // When each world was last reset, as the live page needs it to tell a world's stray requests from an
 // older world's. Kept from the service's start, so the live page (loaded on its first request) sees every
 // reset made before it was loaded, exactly as if it had been there all along.
-import type { Journal } from '../../core/journal.js'
-import type { RelayService } from '../../core/mock.js'
-import type { World } from '../../core/world.js'
+import type { Journal } from '../../core/service/journal.js'
+import type { RelayService } from '../../core/service/mock.js'
+import type { World } from '../../core/service/world.js'
 
 /** What the live page knows of a world's journal: which one it is, and from where its strays count. */
 export interface Seen {

@@ -2,9 +2,9 @@
 // (GET /__relay/live), the verdicts for scripts (GET /__relay/visits) and the journal as HAR. Their
 // answers (./answers.ts) judge visits by every rule and draw diagrams: they load on the first request
 // for one, so the mock starts without them; the routes and their summaries are here from the start.
-import type { Reply } from '../../core/problems.js'
-import { header } from '../../core/protocol.js'
-import { defineRoute, type Route, type RouteContext } from '../../core/route.js'
+import type { Reply } from '../../core/service/problems.js'
+import { header } from '../../core/service/protocol.js'
+import { defineRoute, type Route, type RouteContext } from '../../core/service/route.js'
 import type { LiveAnswers } from './answers.js'
 import type { ResetMarks } from './resets.js'
 import { PAGE_MAX } from '../paging.js'

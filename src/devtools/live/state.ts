@@ -1,12 +1,12 @@
 // What the live page shows of one world, computed on each poll: its requests (its own, and those no
 // token attributed to any world), its visits with their verdicts, and which records the clients made.
 // The state belongs to one mounted set of dev tools (createLiveState per service), never to the module.
-import { formatVariants } from '../../core/variants.js'
-import type { JournalEntry, Journal } from '../../core/journal.js'
-import type { RelayService } from '../../core/mock.js'
-import type { World } from '../../core/world.js'
+import { formatVariants } from '../../core/service/variants.js'
+import type { JournalEntry, Journal } from '../../core/service/journal.js'
+import type { RelayService } from '../../core/service/mock.js'
+import type { World } from '../../core/service/world.js'
 import { checkVisits, VISIT_DEFAULTS, type LiveVisit } from './visits.js'
-import { formatFault } from '../../core/faults.js'
+import { formatFault } from '../../core/service/faults.js'
 import { createResetMarks, lastSeq, type ResetMarks } from './resets.js'
 
 export interface LiveState {

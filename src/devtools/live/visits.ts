@@ -3,8 +3,8 @@
 // is not known, so the rules that compare with it come back not-checked (the visit is then partial,
 // never passed). The live page, GET /__relay/visits and `conform --from FILE.har` all group and number
 // visits this way: 1, 2, 3… in the order they began.
-import type { JournalEntry } from '../../core/journal.js'
-import { meantPath, routeById } from '../../core/protocol.js'
+import type { JournalEntry } from '../../core/service/journal.js'
+import { meantPath, routeById } from '../../core/service/protocol.js'
 import { caseStatus, evaluate, expectedCalls } from '../../core/rules/index.js'
 import { routesOf } from '../../core/rules/facts.js'
 import type { Check, ExpectedCall, Flow } from '../../core/rules/types.js'

@@ -1,6 +1,6 @@
 // The demo's narration: each case, its visit, each call and answer as it happens, and the verdict.
 import pc from 'picocolors'
-import type { JournalEntry } from '../../core/journal.js'
+import type { JournalEntry } from '../../core/service/journal.js'
 import type { CaseResult, CaseStart, Reporter } from '../../core/rules/types.js'
 import { formatMs } from './console.js'
 import { plural } from '../../core/text.js'

@@ -3,10 +3,10 @@
 // the interface, and the upstream's trouble). What GET /__relay/assumptions answers and what
 // `relay-mock proxy` writes on exit. Bounded: a few pieces of evidence per verdict, findings counted.
 import { ASSUMPTIONS } from './assumptions.js'
-import { MOCK_DEFAULTS } from './defaults.js'
-import { bodyVerdict, routeById } from './protocol.js'
-import { ASSUMPTION_CHECKS, createMemory, findingsOf, learn, variantCases, type AssumptionCheck, type CheckVerdict, type Finding, type Memory, type Observed } from './assumption-checks.js'
-import { UPSTREAM_TROUBLES, type UpstreamObservation, type UpstreamTroubleKind } from './upstream.js'
+import { MOCK_DEFAULTS } from '../defaults.js'
+import { bodyVerdict, routeById } from '../service/protocol.js'
+import { ASSUMPTION_CHECKS, createMemory, findingsOf, learn, variantCases, type AssumptionCheck, type CheckVerdict, type Finding, type Memory, type Observed } from './checks.js'
+import { UPSTREAM_TROUBLES, type UpstreamObservation, type UpstreamTroubleKind } from '../service/upstream.js'
 
 /** One answer that bore on an assumption. */
 export interface Evidence {

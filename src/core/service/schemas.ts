@@ -1,7 +1,7 @@
 // The one source of truth for every field of the relay service: these schemas validate
 // requests, type the code, back the @msw/data store and generate the OpenAPI documents.
 import { z } from 'zod'
-import { isValidKennitala } from './kennitala.js'
+import { isValidKennitala } from '../kennitala.js'
 
 /** What a field expects, in words a person reads in an error message and in the OpenAPI docs. */
 function expecting<T extends z.ZodType>(schema: T, expected: string, example?: unknown): T {
@@ -282,4 +282,9 @@ function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
 function describe(schema: z.ZodType | undefined): string | undefined {
   const s = unwrap(schema)
   return (schema && z.globalRegistry.get(schema)?.description) ?? (s && z.globalRegistry.get(s)?.description)
+}
+
+/** Plates are matched without regard to case, spaces or hyphens: `ab-123` finds `AB123`. */
+export function normalizePlate(plate: string): string {
+  return plate.toUpperCase().replace(/[\s-]/g, '')
 }

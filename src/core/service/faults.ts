@@ -2,7 +2,7 @@
 // when the network or the service lets it down can be judged. One table of kinds, one table of steps;
 // the scenarios, `serve --fault`, the admin API, the conformance matrix and docs/faults.md all read these.
 // A fault is armed on a world (its count lives there, so a reset re-arms it and worlds never share one).
-import { RelayMockError } from './errors.js'
+import { RelayMockError } from '../errors.js'
 import { toProblem, type Reply } from './problems.js'
 
 /** The requests of the two flows a fault can break, by step name. */

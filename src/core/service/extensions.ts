@@ -1,8 +1,8 @@
 // The dev tools mounted on a service (the admin API, the live page) and their routes. Their paths are
 // theirs alone and are answered before the service's; their auth is their own, since the admin token
 // reaches every world and a public route (the OpenAPI documents, the live page's shell) reads none.
-import { describeError, RelayMockError } from './errors.js'
-import { maskAuthorization } from './mask.js'
+import { describeError, RelayMockError } from '../errors.js'
+import { maskAuthorization } from '../mask.js'
 import { toProblem, type Reply } from './problems.js'
 import { compileRoutes, header, parseBearer, parseQuery, pendingBodyRefusal, readJsonBody, resolveRoute, type CompiledRoute } from './protocol.js'
 import { CONTINUE, toResponse, withoutBody } from './response.js'

@@ -4,10 +4,10 @@
 // proxy` feeds it each upstream answer; the ledger itself is assumptions.ts.
 import type { z } from 'zod'
 import { ASSUMPTIONS, type AssumptionId } from './assumptions.js'
-import { header, KNOWN_SLIPS, parseJsonText, resolveRoute, routeById, SERVICE_TABLE } from './protocol.js'
-import { normalizePlate } from './store.js'
-import { UUID_PATTERN } from './schemas.js'
-import { validate } from './validate.js'
+import { header, KNOWN_SLIPS, parseJsonText, resolveRoute, routeById, SERVICE_TABLE } from '../service/protocol.js'
+import { normalizePlate } from '../service/schemas.js'
+import { UUID_PATTERN } from '../service/schemas.js'
+import { validate } from '../service/validate.js'
 
 /** One request and the real service's answer to it, as the checks read them. */
 export interface Observed {

@@ -2,12 +2,12 @@
 // than seeded by code. Its schema reuses the service's field schemas, so a plate or a kennitala is
 // judged by the same rule in a request and in a file. Reading the file is the Node side's.
 import { z } from 'zod'
-import { isValidKennitala } from './kennitala.js'
+import { isValidKennitala } from '../kennitala.js'
 import { toValidationProblem } from './problems.js'
 import { FAULT_KINDS, FAULT_STEPS, toArmedFault, type FaultKind } from './faults.js'
 import { defineScenario, SIMPLE_PAYMENT_BEHAVIOURS, type Scenario, type Visit } from './scenario.js'
 import { amountValue, country, date, kennitala, paymentStatus, plate, timestamp, uuid, type FieldError } from './schemas.js'
-import { normalizePlate } from './store.js'
+import { normalizePlate } from './schemas.js'
 
 const faultRoutes: string[] = [...Object.values(FAULT_STEPS), ...Object.keys(FAULT_STEPS)]
 const faultKinds = Object.keys(FAULT_KINDS) as [FaultKind, ...FaultKind[]]

@@ -1,6 +1,6 @@
 // The journal: every request the mock received, in order, with what it answered. It is the single
 // source of truth for what a client did: rules, reports, the live page and HAR all read it.
-import { describeError } from './errors.js'
+import { describeError } from '../errors.js'
 import type { FaultRecord } from './faults.js'
 
 /** One request and its answer, as the mock saw them. */
@@ -225,4 +225,4 @@ export function tell<Rest extends unknown[]>(who: string, entry: JournalEntry, l
 
 export type Journal = ReturnType<typeof createJournal>
 
-export { maskAuthorization, maskSecret as maskToken } from './mask.js'
+export { maskAuthorization, maskSecret as maskToken } from '../mask.js'

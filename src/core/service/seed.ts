@@ -2,12 +2,13 @@
 // kennitölur, vehicles with Icelandic plates and their custodians, all from a fixed faker seed.
 // faker loads when a world is first seeded, not with the module: a world read from a cache of seeded
 // worlds (see RelayServiceOptions.seedCache) needs none of it.
-import { SEED_DEFAULTS } from './defaults.js'
-import { companyKennitala } from './kennitala.js'
-import { createRandom } from './random.js'
+import { SEED_DEFAULTS } from '../defaults.js'
+import { companyKennitala } from '../kennitala.js'
+import { createRandom } from '../random.js'
 import type { Scenario, SeedContext, Visit } from './scenario.js'
-import { normalizePlate, type WorldData } from './store.js'
-import { importExternal } from './import-external.js'
+import { normalizePlate } from './schemas.js'
+import type { WorldData } from './store.js'
+import { importExternal } from '../import-external.js'
 
 export interface SeedOptions {
   /** The faker seed: the same seed gives the same world. Default 2026. */

@@ -1,7 +1,7 @@
 // Scenarios: named states of the world, each seeded deterministically on top of the base world,
 // each with the visit that exercises it.
 import type { WorldData } from './store.js'
-import type { Random } from './random.js'
+import type { Random } from '../random.js'
 import { toArmedFault, type ArmedFault } from './faults.js'
 
 /** The data a location has for one paid visit (the interface's "data the location needs"). */

@@ -4,10 +4,10 @@
 // no reshaping of a reply (an unregistered owner's payment recorded) is read in the simple endpoint's
 // handler. The ledger says which alternatives
 // are served; `VARIED` is how each is answered, and a test holds the two to the same set.
-import { ASSUMPTIONS, assumption } from './assumptions.js'
-import { RelayMockError } from './errors.js'
+import { ASSUMPTIONS, assumption } from '../ledger/assumptions.js'
+import { RelayMockError } from '../errors.js'
 import { toProblem, type Reply } from './problems.js'
-import { statusText } from './status.js'
+import { statusText } from '../status.js'
 
 /** A world's variants: assumption id → the alternative it is served under, e.g. `{ 'create.status': '200-no-location' }`. */
 export type Variants = Readonly<Record<string, string>>

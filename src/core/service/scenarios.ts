@@ -1,8 +1,8 @@
 // The scenarios one service knows by name, and each one's seeded world. Seeding is the slow part of a
 // world (faker, then the store's load and checks): a scenario is seeded once per seed and vehicle
 // count, and every world of it shares the result, read-only.
-import { scenarios as builtInScenarios } from '../../scenarios/index.js'
-import { describeError, RelayMockError } from './errors.js'
+import { scenarios as builtInScenarios } from '../../../scenarios/index.js'
+import { describeError, RelayMockError } from '../errors.js'
 import type { Scenario } from './scenario.js'
 import { buildWorld, type SeededWorld } from './seed.js'
 import type { RelayServiceSettings, SeedCache } from './service.js'

@@ -2,10 +2,10 @@
 // custodians and payments its answers (and the requests it accepted) showed, with their ids, made into a
 // scenario file that `serve --scenario FILE` loads, so that a team can replay its staging world offline.
 // Only records are kept: no token, no header, nothing a request carried beyond the record's own fields.
-import { parseJsonText } from './protocol.js'
-import { parseScenarioFile, type ScenarioFile } from './scenario-file.js'
-import { country, date, kennitala, plate, timestamp, uuid, amountValue } from './schemas.js'
-import type { UpstreamObservation } from './upstream.js'
+import { parseJsonText } from '../service/protocol.js'
+import { parseScenarioFile, type ScenarioFile } from '../service/scenario-file.js'
+import { country, date, kennitala, plate, timestamp, uuid, amountValue } from '../service/schemas.js'
+import type { UpstreamObservation } from '../service/upstream.js'
 
 interface Company { id: string; name: string; kennitala: string }
 interface Vehicle { id: string; plate: string; country?: string }

@@ -1,10 +1,10 @@
 // The published OpenAPI 3 documents, generated from the route table and its zod schemas: the
 // same schemas that validate requests, so the documents cannot drift from the mock.
 import { z } from 'zod'
-import { serviceRoutes } from './handlers/index.js'
-import { PATH_ANSWERS, pipelineAnswers, PROBLEM_JSON, type PipelineAnswer } from './protocol.js'
-import type { Route } from './route.js'
-import { answerAssumptions } from './assumption-docs.js'
+import { serviceRoutes } from '../service/handlers/index.js'
+import { PATH_ANSWERS, pipelineAnswers, PROBLEM_JSON, type PipelineAnswer } from '../service/protocol.js'
+import type { Route } from '../service/route.js'
+import { answerAssumptions } from '../ledger/docs.js'
 
 const cache = new Map<string, object>()
 

@@ -1,7 +1,7 @@
 // A world: one token's own store, scenario and journal. Worlds never share records, so many
 // clients and many parallel test cases can use one mock.
 import { createJournal, type Journal } from './journal.js'
-import { createRandom, type Random } from './random.js'
+import { createRandom, type Random } from '../random.js'
 import type { ArmedFault } from './faults.js'
 import type { Scenario, Visit } from './scenario.js'
 import type { SeededWorld } from './seed.js'

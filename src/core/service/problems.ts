@@ -1,8 +1,8 @@
 // Wire errors are data: each refusal is a problem (RFC 9457) with a `message` a person can act on
 // and, for bad input, one entry per field saying what was wrong and what was expected.
 import type { z } from 'zod'
-import { statusText } from './status.js'
-import { clipText } from './text.js'
+import { statusText } from '../status.js'
+import { clipText } from '../text.js'
 import { expectedAt, type FieldError, type Problem } from './schemas.js'
 
 /** What a handler answers: a status, a JSON body and any extra headers. */

@@ -2,7 +2,7 @@
 // (worlds.ts), the dev tools mounted on it (extensions.ts), and the one request pipeline that both
 // transports call (pipeline.ts, which journals through recorder.ts). The door the rest of the package
 // imports the service by; its types are in service.ts.
-import { MOCK_DEFAULTS } from './defaults.js'
+import { MOCK_DEFAULTS } from '../defaults.js'
 import { createExtensions } from './extensions.js'
 import { createJournal } from './journal.js'
 import { createPipeline } from './pipeline.js'
@@ -13,7 +13,7 @@ import { toVariants } from './variants.js'
 import { createWorlds } from './worlds.js'
 
 export type { ExtensionRefusals, RelayRequest, RelayResponse, RelayService, RelayServiceOptions, RelayServiceSettings, SeedCache, ServiceExtension } from './service.js'
-export { RelayMockError } from './errors.js'
+export { RelayMockError } from '../errors.js'
 
 /**
  * Creates the mock service: one world per token, all seeded from the named scenario.

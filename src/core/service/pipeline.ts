@@ -2,14 +2,14 @@
 // and method → token → world → content type, charset and JSON → schema → armed fault → handler →
 // journal. Most requests are answered in the turn they were read (no promise), so that the Node server
 // writes the answer in that turn: only latency, a fault or a dev tool's route waits.
-import { describeError } from './errors.js'
+import { describeError } from '../errors.js'
 import type { Extensions } from './extensions.js'
 import { FAULT_KINDS, faultReply, revokedReply, SLOW_FAULT_MS, takeFault, type ArmedFault } from './faults.js'
 import type { AuthVerdict, Journal } from './journal.js'
-import { maskAuthorization } from './mask.js'
+import { maskAuthorization } from '../mask.js'
 import { toProblem, toValidationProblem, type Reply } from './problems.js'
 import { header, parseBearer, parseQueryOnce, pendingBodyRefusal, readJsonBody, resolveRoute, SERVICE_TABLE } from './protocol.js'
-import { askUpstream, UPSTREAM_SCENARIO, type Proxied, type Upstream, type WorldsOnSight } from './proxy.js'
+import { askUpstream, UPSTREAM_SCENARIO, type Proxied, type Upstream, type WorldsOnSight } from './forward.js'
 import { createRecorder, type Arrival } from './recorder.js'
 import { CONTINUE, textOf, toResponse } from './response.js'
 import type { Route } from './route.js'

@@ -1,5 +1,5 @@
 // What a proxying service (`relay-mock proxy`) asks of its transport, as types: the request it sends on,
-// the upstream's answer or its trouble, and the observers told of each. Apart from proxy.ts (the
+// the upstream's answer or its trouble, and the observers told of each. Apart from forward.ts (the
 // pipeline's step) so that the service's options name them without importing the pipeline's parts.
 import type { JournalEntry } from './journal.js'
 

@@ -1,7 +1,7 @@
 // One service's worlds, by token and by id. A world costs memory for as long as it is kept, and clients
 // may ask for new ones at any time (POST /__relay/tokens, each conformance case): beyond the cap the one
 // unused longest goes, never a start token's, which the user was told to use.
-import { RelayMockError } from './errors.js'
+import { RelayMockError } from '../errors.js'
 import type { ArmedFault } from './faults.js'
 import type { Scenario } from './scenario.js'
 import type { Scenarios } from './scenarios.js'

@@ -2,7 +2,7 @@
 // listing of `relay-mock assumptions`, and which answers of the OpenAPI documents rest on which
 // assumption. All are generated from ASSUMPTIONS, so none can drift from what the mock does.
 import { ASSUMPTIONS, type Assumption } from './assumptions.js'
-import { NOT_VARIED_IN_CONFORM, servedVariants, VARIED_ASSUMPTIONS } from './variants.js'
+import { NOT_VARIED_IN_CONFORM, servedVariants, VARIED_ASSUMPTIONS } from '../service/variants.js'
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
 
@@ -36,7 +36,7 @@ export function toAssumptionsPage(list: readonly Assumption[] = ASSUMPTIONS): st
   const lines = [
     '# What the interface leaves open',
     '',
-    '<!-- Generated from src/core/assumptions.ts by toAssumptionsPage(); test/service/assumption-docs.test.ts checks it. -->',
+    '<!-- Generated from src/core/ledger/assumptions.ts by toAssumptionsPage(); test/service/assumption-docs.test.ts checks it. -->',
     '',
     'The interface says "not shown" for much of what a client meets, and is inconsistent in two places. Where it',
     'is, relay-mock makes a choice, the one a careful service would make, and the conformance verdicts rest on it.',

@@ -2,7 +2,7 @@
 // uses (so a lookup costs the same with 30,000 vehicles as with ten), held in @msw/data collections for
 // queries through the library's own API (see Segmented).
 import { Collection, type Query } from '@msw/data'
-import { describeError } from './errors.js'
+import { describeError } from '../errors.js'
 import { validate } from './validate.js'
 import type { z } from 'zod'
 import {
@@ -17,11 +17,7 @@ import {
   type RentalCompany,
   type VehicleRecord,
 } from './schemas.js'
-
-/** Plates are matched without regard to case, spaces or hyphens: `ab-123` finds `AB123`. */
-export function normalizePlate(plate: string): string {
-  return plate.toUpperCase().replace(/[\s-]/g, '')
-}
+import { normalizePlate } from './schemas.js'
 
 /** A plain snapshot of a world's records, as the admin API shows it and as seeds are cached. */
 export interface WorldData {

@@ -3,10 +3,10 @@
 // reported as a finding. Plain documents in (their $refs already resolved), differences out: reading,
 // fetching and validating the documents is the edge's work (src/node/openapi-source.ts).
 import { z } from 'zod'
-import type { AssumptionId } from './assumptions.js'
-import { FAULT_EXTENSION, toOpenApi } from './openapi.js'
-import { KNOWN_SLIPS } from './protocol.js'
-import { date, timestamp, uuid } from './schemas.js'
+import type { AssumptionId } from '../ledger/assumptions.js'
+import { FAULT_EXTENSION, toOpenApi } from './documents.js'
+import { KNOWN_SLIPS } from '../service/protocol.js'
+import { date, timestamp, uuid } from '../service/schemas.js'
 
 /** What a difference is about. `agreement`: the service's document agrees with the assumption named. */
 export type DifferenceKind =
@@ -31,7 +31,7 @@ export type DifferenceKind =
   | 'answer-field-format'
   | 'answer-field-enum'
 
-/** An assumption of the ledger (src/core/assumptions.ts) and what the service's document says of it. */
+/** An assumption of the ledger (src/core/ledger/assumptions.ts) and what the service's document says of it. */
 export interface Verdict {
   id: AssumptionId
   verdict: 'confirmed' | 'contradicted'

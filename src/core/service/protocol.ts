@@ -6,9 +6,9 @@
 import { serviceRoutes, type ServiceRouteId } from './handlers/index.js'
 import { toProblem, type Reply } from './problems.js'
 import { FAULT_STEPS, RETRY_AFTER_DATE_AHEAD_S, RETRY_AFTER_SECONDS, type FaultKind } from './faults.js'
-import { readingOnce } from './once.js'
+import { readingOnce } from '../once.js'
 import { TOKEN_CHARACTERS } from './token.js'
-import { MASK_MARK } from './mask.js'
+import { MASK_MARK } from '../mask.js'
 import type { Answer, Route } from './route.js'
 import { problem, proxyPage } from './schemas.js'
 
