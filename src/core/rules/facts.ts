@@ -5,7 +5,7 @@
 import type { JournalEntry } from '../service/journal.js'
 import { parseJsonText } from '../service/protocol.js'
 import { clipJson } from '../text.js'
-import { serviceRoutes } from '../service/handlers/index.js'
+import { DOCUMENTED_QUERY, serviceRoutes } from '../service/handlers/index.js'
 import type { Flow, Outcome, RuleOutcome } from './types.js'
 
 /** The endpoints the interface documents (not the mock's extra link routes). */
@@ -348,9 +348,40 @@ export function firstFaultyBody(
   return undefined
 }
 
-/** The same request sent again: the same endpoint, query and body (the token may differ). */
+/**
+ * The same request sent again, as the service reads it: the same endpoint, the same values of the query
+ * parameters it documents and the same parsed body. What means nothing to the service does not make a
+ * new request: a parameter it does not read (a cache-buster), the order of the parameters or of a
+ * body's keys, whitespace in the body, the headers (a token, a User-Agent, a request id).
+ * @example sameRequest(get('/vehicles?plate=AB123&_=1'), get('/vehicles?_=2&plate=AB123')) // true
+ */
 export function sameRequest(a: JournalEntry, b: JournalEntry): boolean {
-  return a.route === b.route && a.request.method === b.request.method && a.request.path === b.request.path && a.request.search === b.request.search && (a.request.bodyText ?? '') === (b.request.bodyText ?? '')
+  if (a.route !== b.route || a.request.method !== b.request.method) return false
+  // Not an endpoint of the table (no query it documents): the path says which resource.
+  if (a.route === null && a.request.path !== b.request.path) return false
+  for (const name of DOCUMENTED_QUERY.get(a.route ?? '') ?? []) {
+    if (a.request.query[name] !== b.request.query[name]) return false
+  }
+  return sameBody(a, b)
+}
+
+/** The same body, as JSON values (key order and whitespace aside); a body the journal could not parse, by its text or digest. */
+function sameBody(a: JournalEntry, b: JournalEntry): boolean {
+  const [x, y] = [bodyOf(a), bodyOf(b)]
+  if (x !== undefined || y !== undefined) return sameJson(x, y)
+  if (a.request.bodySha256 !== undefined || b.request.bodySha256 !== undefined) return a.request.bodySha256 === b.request.bodySha256
+  return (a.request.bodyText ?? '') === (b.request.bodyText ?? '')
+}
+
+/** Equal JSON values: objects compared key by key whatever their order. */
+function sameJson(x: unknown, y: unknown): boolean {
+  if (x === y) return true
+  if (Array.isArray(x) || Array.isArray(y)) {
+    return Array.isArray(x) && Array.isArray(y) && x.length === y.length && x.every((item, i) => sameJson(item, y[i]))
+  }
+  if (!isRecord(x) || !isRecord(y)) return false
+  const keys = Object.keys(x)
+  return keys.length === Object.keys(y).length && keys.every((key) => Object.hasOwn(y, key) && sameJson(x[key], y[key]))
 }
 
 /**
