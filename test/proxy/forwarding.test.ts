@@ -204,6 +204,47 @@ describe('what the proxy forwards', () => {
     expect(upstream.seen.map((s) => s.url)).toEqual(['/vehicles?plate=AB123'])
   })
 
+  it('never lets the admin token reach the upstream, whatever the path, method or encoding, and says why it refused', async () => {
+    const upstream = await echo()
+    const admin = 'relay-admin-secret-7731'
+    const proxy = await proxyTo(upstream.url, { adminToken: admin })
+    const asAdmin = await call(`${proxy.url}/vehicles?plate=ZZ1`, admin)
+    expect(asAdmin.status).toBe(403)
+    expect(asAdmin.body.message).toMatch(/refused this request without forwarding it: the Authorization header carries the proxy's admin token \(--admin-token\), which never leaves relay-mock/)
+    expect(asAdmin.text).not.toContain(admin)
+    // Raw requests, so that the paths go as written (fetch would resolve the dot segments).
+    const send = (method: string, path: string, headers: Record<string, string>, body?: string) =>
+      new Promise<number>((resolve, reject) => {
+        const request = http.request(`${proxy.url}/`, { method, path, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }) } })
+        request.on('response', (response) => response.resume().on('end', () => resolve(response.statusCode!)))
+        request.on('error', reject)
+        request.end(body)
+      })
+    const bearer = { authorization: `Bearer ${admin}` }
+    const statuses = [
+      await send('GET', '/%5F%5Frelay/worlds', bearer),
+      await send('GET', '/vehicles/../__relay/worlds', bearer),
+      await send('GET', '/vehicles/..%2F__relay/journal', bearer),
+      await send('POST', '/vehicles', bearer, JSON.stringify(vehicleBody())),
+      await send('DELETE', '/vehicles', bearer),
+      await send('HEAD', '/vehicles?plate=ZZ1', bearer),
+      await send('OPTIONS', '/vehicles', bearer),
+      await send('GET', '/vehicles?plate=ZZ1', { authorization: `bearer   ${admin}` }),
+      await send('GET', '/vehicles?plate=ZZ1', { authorization: `Bearer ${TOKEN}`, 'x-api-key': admin }),
+      await send('GET', '/vehicles?plate=ZZ1', { authorization: `Bearer ${TOKEN}`, cookie: `relay=${admin}` }),
+      await send('GET', `/vehicles?plate=ZZ1&token=${encodeURIComponent(admin).replace(/-/g, '%2D')}`, { authorization: `Bearer ${TOKEN}` }),
+      await send('POST', '/payment', { authorization: `Bearer ${TOKEN}` }, JSON.stringify({ note: admin })),
+    ]
+    expect(statuses.every((status) => status === 403), String(statuses)).toBe(true)
+    // The client's own token still goes through, on the same paths.
+    await send('GET', '/vehicles?plate=ZZ1', { authorization: `Bearer ${TOKEN}` })
+    await send('GET', '/%5F%5Frelay/worlds', { authorization: `Bearer ${TOKEN}` })
+    expect(upstream.seen.map((s) => s.url)).toEqual(['/vehicles?plate=ZZ1', '/%5F%5Frelay/worlds'])
+    for (const seen of upstream.seen) expect(JSON.stringify(seen)).not.toContain(admin)
+    // Nor did it make a world: the admin token reaches relay-mock's own routes only.
+    expect((await call(`${proxy.url}/__relay/worlds`, admin)).body.map((w: { token: string }) => w.token.slice(-4))).toEqual([TOKEN.slice(-4)])
+  })
+
   it("passes each of the upstream's Set-Cookie headers on as its own, and journals and exports them one by one", async () => {
     // A load balancer's sticky-session cookies: their Expires dates hold commas, so joined into one header they no longer parse.
     const cookies = ['AWSALB=a1; Expires=Thu, 03 Dec 2026 10:00:00 GMT; Path=/', 'AWSALBCORS=a1; Expires=Thu, 03 Dec 2026 10:00:00 GMT; Path=/; SameSite=None; Secure']

@@ -128,11 +128,62 @@ export interface Proxied {
  * `arrival` what the journal keeps, as the mock's own step does. A known token's world is at hand: only
  * the upstream is waited for.
  */
-export function askUpstream(arrival: Arrival, upstream: Upstream, worlds: WorldsOnSight, bodyLimit: number): Promise<Proxied> {
+export function askUpstream(arrival: Arrival, upstream: Upstream, worlds: WorldsOnSight, bodyLimit: number, adminToken?: string): Promise<Proxied> {
   const bearer = parseBearer(header(arrival.request.headers, 'authorization'))
+  const secret = adminToken === undefined ? undefined : whereAdminToken(arrival.request, adminToken)
+  if (secret !== undefined) {
+    // relay-mock's own secret never leaves it: refused here, with no world made for it and nothing forwarded.
+    arrival.auth = bearer.verdict === 'ok' ? 'unknown-token' : bearer.verdict
+    const found = resolveRoute(SERVICE_TABLE, arrival.request.method, arrival.path)
+    if ('route' in found) arrival.route = found.route
+    return Promise.resolve({ reply: adminTokenReply(secret) })
+  }
   if (bearer.verdict !== 'ok') return forwardIn(arrival, upstream, worlds, undefined, bearer.verdict, bodyLimit)
   const world = worlds.of(bearer.token)
   return world instanceof Promise ? world.then((made) => forwardIn(arrival, upstream, worlds, made, 'ok', bodyLimit)) : forwardIn(arrival, upstream, worlds, world, 'ok', bodyLimit)
+}
+
+/**
+ * Where a request carries the proxy's admin token, if it does: its Authorization header, another header,
+ * the URL (as sent or percent-decoded) or the body. A request on the service's paths goes to the real
+ * service, which must never see relay-mock's own secret, whatever path, method or encoding it came with.
+ * @example whereAdminToken({ method: 'GET', url: '/vehicles?plate=ZZ1', headers: { authorization: 'Bearer s3cret-admin' } }, 's3cret-admin') // 'the Authorization header'
+ */
+export function whereAdminToken(request: RelayRequest, adminToken: string): string | undefined {
+  const bearer = parseBearer(header(request.headers, 'authorization'))
+  if (bearer.verdict === 'ok' && bearer.token === adminToken) return 'the Authorization header'
+  // A token this short is found as the bearer token only: as a part of any text it would refuse requests that hold no secret.
+  if (adminToken.length < SECRET_SEARCHED) return undefined
+  for (const name in request.headers) {
+    const value = request.headers[name]
+    if (value === undefined) continue
+    const text = Array.isArray(value) ? value.join('\n') : value
+    if (text.includes(adminToken)) return name === 'authorization' ? 'the Authorization header' : `the header ${name}`
+  }
+  if (request.url.includes(adminToken) || decoded(request.url).includes(adminToken)) return 'the URL'
+  if (request.body !== undefined && (request.body.includes(adminToken) || decoded(request.body).includes(adminToken))) return 'the body'
+  return undefined
+}
+
+/** The length from which an admin token is looked for anywhere in a request, not only as its bearer token. */
+const SECRET_SEARCHED = 8
+
+function decoded(text: string): string {
+  if (!text.includes('%') && !text.includes('+')) return text
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '))
+  } catch {
+    // A stray %: each escape decoded alone, the rest kept as sent.
+    return text.replace(/%[0-9a-f]{2}/gi, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)))
+  }
+}
+
+/** The proxy's refusal of a request that carries its admin token: 403, forwarded nowhere, saying why. */
+function adminTokenReply(where: string): Reply {
+  return toProblem(
+    403,
+    `relay-mock proxy refused this request without forwarding it: ${where} carries the proxy's admin token (--admin-token), which never leaves relay-mock. The admin token opens relay-mock's own routes (/__relay/...) only. Please send the token the real service issued to your location for the service's paths.`,
+  )
 }
 
 /** A proxy's worlds, one per token, made on first sight (see the pipeline's createWorldsOnSight). */

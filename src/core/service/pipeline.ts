@@ -89,7 +89,7 @@ export function createPipeline({ settings, worlds, journal, extensions, upstream
   function proxied(arrival: Arrival, to: Upstream, worldsFor: WorldsOnSight): Promise<RelayResponse> {
     let asked: Promise<Proxied>
     try {
-      asked = askUpstream(arrival, to, worldsFor, settings.bodyLimit)
+      asked = askUpstream(arrival, to, worldsFor, settings.bodyLimit, settings.adminToken)
     } catch (error) {
       asked = Promise.reject(error as Error)
     }
