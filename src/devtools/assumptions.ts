@@ -4,7 +4,7 @@
 import type { AssumptionLedger, AssumptionReport } from '../core/ledger/report.js'
 import type { ServiceExtension } from '../core/service/mock.js'
 import { defineRoute, type Route } from '../core/service/route.js'
-import { html, type SafeHtml } from './live/html.js'
+import { html, inlineCode, sentence, type SafeHtml } from './live/html.js'
 import { onlyAdminSeesAll } from './paging.js'
 
 /**
@@ -50,12 +50,13 @@ export function assumptionsPage(report: AssumptionReport): SafeHtml {
 <p>${report.answers} answers checked: ${counts.contradicted} contradicted, ${counts.confirmed} confirmed, ${counts.unseen} unseen; ${report.findings.length} findings.</p>
 ${sorted.map(
   (a) => html`<section id="${a.id}"><h2 class="${a.status}">${STATUS_MARK[a.status]}: <code>${a.id}</code></h2>
-<p>${a.question} relay-mock answers: ${a.choice}.</p>
-${a.variants?.length ? html`<p>Run the variant cases that now matter most:</p><ul>${a.variants.map((v) => html`<li>${v.alternative ? html`the alternative <code>${v.alternative}</code> (${v.answer})` : 'no alternative of the ledger fits'}: ${v.command ? html`<code>${v.command}</code>` : `no variant cases (${v.notServed ?? ''})`}</li>`)}</ul>` : ''}
-${a.evidence.length ? html`<table><tr><th>seq</th><th>request</th><th>relay-mock would answer</th><th>the service answered</th></tr>${a.evidence.map((e) => html`<tr><td>${e.seq}</td><td><code>${e.request}</code></td><td>${e.relayMock}</td><td>${e.came}</td></tr>`)}</table>` : ''}
+<p>${inlineCode(a.question)}</p>
+<p>relay-mock answers: ${sentence(a.choice)}</p>
+${a.variants?.length ? html`<p>What to run next:</p><ul>${a.variants.map((v) => html`<li>${v.alternative ? html`the service made the alternative <code>${v.alternative}</code>: ${sentence(v.answer ?? '')}` : 'No alternative of the ledger fits.'} ${v.command ? html`Run <code>${v.command}</code>${v.notVaried ? html` (conform has no cases for it: ${inlineCode(v.notVaried)}; serve the variant to your own tests)` : ''}.` : html`No variant cases to run: ${sentence(v.notServed ?? v.notVaried ?? '')}`}</li>`)}</ul>` : ''}
+${a.evidence.length ? html`<table><tr><th>seq</th><th>request</th><th>relay-mock would answer</th><th>the service answered</th></tr>${a.evidence.map((e) => html`<tr><td>${e.seq}</td><td><code>${e.request}</code></td><td>${inlineCode(e.relayMock)}</td><td>${inlineCode(e.came)}</td></tr>`)}</table>` : ''}
 </section>`,
 )}
-<section><h2>Findings</h2>${report.findings.length === 0 ? html`<p>None: every answer had the interface's form.</p>` : html`<table><tr><th>kind</th><th>what</th><th>answers</th><th>seqs</th></tr>${report.findings.map((f) => html`<tr><td>${f.kind}</td><td>${f.message}</td><td>${f.count}</td><td>${f.seqs.join(', ')}</td></tr>`)}</table>`}</section>
+<section><h2>Findings</h2>${report.findings.length === 0 ? html`<p>None: every answer had the interface's form.</p>` : html`<table><tr><th>kind</th><th>what</th><th>answers</th><th>seqs</th></tr>${report.findings.map((f) => html`<tr><td>${f.kind}</td><td>${inlineCode(f.message)}</td><td>${f.count}</td><td>${f.seqs.join(', ')}</td></tr>`)}</table>`}</section>
 </body></html>
 `
 }

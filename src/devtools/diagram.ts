@@ -6,9 +6,11 @@ import { statusText } from '../core/status.js'
 import { plural } from '../core/text.js'
 import type { JournalEntry } from '../core/service/journal.js'
 import type { ServiceRouteId } from '../core/service/handlers/index.js'
-import { html, raw, type SafeHtml } from './live/html.js'
+import { html, inlineCode, raw, type SafeHtml } from './live/html.js'
 import type { Check, ExpectedCall } from '../core/rules/types.js'
 import { DIAGRAM_CSS as css } from './assets.generated.js'
+
+export { inlineCode } from './live/html.js'
 
 /** What a diagram draws: a CaseResult, or a live visit, has these. */
 export interface DiagramInput {
@@ -147,14 +149,6 @@ export function exchangeDetails(entry: JournalEntry): SafeHtml {
 <h6>Headers</h6>${headerList(response.headers)}
 <h6>Body</h6>${response.body === undefined || response.status === 204 || request.method === 'HEAD' ? html`<p class="muted">No body.</p>` : html`<pre class="body"><code>${pretty(response.body)}</code></pre>`}</section>
 </div>`
-}
-
-/**
- * A rule title with its backticked spans (`/rental-companies`) as code.
- * @example inlineCode('POST `/vehicles` with the plate') // POST <code>/vehicles</code> with the plate
- */
-export function inlineCode(text: string): SafeHtml {
-  return html`${text.split('`').map((part, i) => (i % 2 === 1 ? html`<code>${part}</code>` : part))}`
 }
 
 function finding(check: Check, describe: DiagramOptions['describeRule']): SafeHtml {

@@ -6,7 +6,9 @@ import type http from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { ASSUMPTIONS } from '../../src/core/ledger/assumptions.js'
 import { ASSUMPTION_CHECKS, createMemory, learn, variantCases, type Memory, type Observed } from '../../src/core/ledger/checks.js'
-import type { AssumptionReport } from '../../src/core/ledger/report.js'
+import { nextStep, type AssumptionReport } from '../../src/core/ledger/report.js'
+import { toVariants } from '../../src/core/service/variants.js'
+import { selectCases } from '../../src/node/runner.js'
 import { activeVehicle, custodianBody, firstCompany, FRESH_PLATE, paymentBody, simpleBody, vehicleBody } from '../support/bodies.js'
 import { call, closeAfterEach, handUpstream, mockUpstream, proxyTo, rawCall } from '../support/proxy.js'
 import variantsSuite from '../../suites/variants.js'
@@ -68,6 +70,27 @@ describe('the checks of the ledger', () => {
   })
 })
 
+describe('the next step a report suggests', () => {
+  it('runs as written for every alternative of the ledger, and for none of them: its cases exist, or the variant it serves does', () => {
+    for (const entry of ASSUMPTIONS) {
+      for (const alternative of [...entry.alternatives.map((a) => a.id), null]) {
+        const step = nextStep(entry.id, alternative)
+        const where = `${entry.id}=${alternative}`
+        if (step.command === null) {
+          expect(step.notServed ?? step.notVaried, where).toBeTruthy()
+          continue
+        }
+        const conform = /^relay-mock conform --suite variants --case '([^']+)'$/.exec(step.command)
+        const serve = /^relay-mock serve --variant (\S+)$/.exec(step.command)
+        expect(conform ?? serve, `${where}: ${step.command}`).toBeTruthy()
+        if (conform) expect(selectCases({ suites: ['variants'], cases: [conform[1]] }).length, where).toBeGreaterThan(0)
+        if (serve) expect(() => toVariants([serve[1]]), where).not.toThrow()
+      }
+    }
+    expect(nextStep('invalid.status', '400')).toMatchObject({ cases: null, command: 'relay-mock serve --variant invalid.status=400', notVaried: expect.stringMatching(/no flow case meets/) })
+  })
+})
+
 const ADMIN = 'admin-token-of-the-tests'
 
 /** The whole traffic's report (a request without a token belongs to no world: the admin token sees it). */
@@ -95,6 +118,7 @@ describe('in front of relay-mock serve', () => {
     const custodian = (await api('/custodians', { body: custodianBody(world, vehicle.id) })).body
     const payment = (await api('/payments', { body: paymentBody(world, activeVehicle(world).id) })).body
     for (const link of [vehicle.link, custodian.link, payment.link]) await api(link)
+    await api(`/rental-companies/${company.id}`)
     await api('/vehicles', { body: vehicleBody({ plate: '' }) })
     await api('/vehicles', { body: '{"plate":', headers: { 'content-type': 'application/json' } })
     await api('/vehicles', { body: JSON.stringify(vehicleBody()), headers: { 'content-type': 'text/plain' } })
@@ -232,6 +256,27 @@ describe('in front of a service that made the alternatives', () => {
   })
 })
 
+describe('links.fetchable', () => {
+  it('is judged on the link of a record a lookup listed, not only of one a create answered', async () => {
+    const listed = randomUUID()
+    const url = await handUpstream((req, res) => {
+      req.resume().on('end', () => {
+        const path = new URL(req.url!, 'http://upstream').pathname
+        res.writeHead(path === '/vehicles' || path === '/rental-companies' ? 200 : 404, { 'content-type': 'application/json' })
+        res.end(path === '/vehicles' ? JSON.stringify([{ id: listed, plate: 'AB123', country: 'is' }]) : path === '/rental-companies' ? '[]' : '{"message":"Not found"}')
+      })
+    })
+    const proxy = await proxyTo(url, { adminToken: ADMIN })
+    // A link the proxy never saw a record for tells nothing.
+    await call(`${proxy.url}/vehicles/${randomUUID()}`, TOKEN)
+    expect(statusOf(await report(proxy.url), 'links.fetchable').status).toBe('unseen')
+    await call(`${proxy.url}/vehicles?plate=AB123`, TOKEN)
+    await call(`${proxy.url}/vehicles/${listed}`, TOKEN)
+    const standing = statusOf(await report(proxy.url), 'links.fetchable')
+    expect(standing).toMatchObject({ status: 'contradicted', evidence: [expect.objectContaining({ request: `GET /vehicles/${listed}`, came: '404', alternative: 'not-fetchable' })] })
+  })
+})
+
 describe('in front of a service that departs from the interface', () => {
   it('reports each departure as a finding: ids not UUIDs, a link of another form, a field missing or of another type, a body that is not JSON', async () => {
     const url = await handUpstream((req, res) => {
@@ -277,5 +322,24 @@ describe('the report as a page', () => {
     expect(page.text).toContain(`relay-mock's assumptions against ${upstream.url}`)
     expect(page.text).toMatch(/✓ confirmed: <code>create\.status<\/code>/)
     expect(page.text).not.toContain(TOKEN)
+    // The ledger's prose as formatted text: its backticks are code, and each sentence ends with one stop.
+    expect(page.text).not.toContain('`')
+    expect(page.text).not.toMatch(/\.\.(?!\.)/)
+    expect(page.text).toContain('<code>Location</code>')
+  })
+
+  it('suggests a command that runs for an assumption conform does not vary, and reads it as prose', async () => {
+    const url = await handUpstream((req, res) => {
+      req.resume().on('end', () => {
+        res.writeHead(400, { 'content-type': 'application/problem+json' })
+        res.end(JSON.stringify({ type: 'about:blank', title: 'Bad Request', status: 400, message: 'plate is invalid' }))
+      })
+    })
+    const proxy = await proxyTo(url, { adminToken: ADMIN })
+    await call(`${proxy.url}/vehicles`, TOKEN, { body: vehicleBody({ plate: 7 }) })
+    const page = await call(`${proxy.url}/__relay/assumptions?scope=all`, ADMIN, { headers: { accept: 'text/html' } })
+    expect(page.text).toMatch(/✗ contradicted: <code>invalid\.status<\/code>/)
+    expect(page.text).toContain('Run <code>relay-mock serve --variant invalid.status=400</code> (conform has no cases for it')
+    expect(page.text).not.toContain('variants/invalid.status')
   })
 })

@@ -19,11 +19,22 @@ export function checkConform(args: ConformArgs): void {
   // Cases of the user's own are known once their file is loaded, when conform runs (and checks them).
   if (args.cases) return
   for (const pattern of args.case ?? []) {
-    if (!selects({ cases: [pattern] })) throw refused('--case', pattern, 'is not a case', `a case id or a prefix such as advanced/*, from ${ids.join(', ')}`)
+    if (!selects({ cases: [pattern] })) throw refused('--case', pattern, 'is not a case', `a case id or a prefix such as advanced/*; the nearest: ${nearest(ids, pattern).join(', ')} (of ${ids.length}; the suites: ${[...new Set(ids.map((id) => `${id.split('/')[0]}/*`))].join(', ')})`)
   }
   if (args.flow && args.case && !selects({ flows: [args.flow], cases: args.case })) {
     throw refused('--case', args.case.join(' '), `has no case of the ${args.flow} flow`, `a case of the ${args.flow} flow (${args.flow}/*), or no --flow`)
   }
+}
+
+/** The case ids that share the longest beginning with the pattern (the ten nearest), so that a refusal names a few, not every case. */
+function nearest(ids: readonly string[], pattern: string): string[] {
+  const literal = pattern.replace(/[*?].*$/, '')
+  const shared = (id: string) => {
+    let n = 0
+    while (n < id.length && n < literal.length && id[n] === literal[n]) n++
+    return n
+  }
+  return [...ids].sort((a, b) => shared(b) - shared(a) || a.localeCompare(b)).slice(0, 10)
 }
 
 function selects(options: Parameters<typeof selectCases>[0]): boolean {

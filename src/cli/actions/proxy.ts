@@ -120,8 +120,8 @@ function summary(report: AssumptionReport, dir?: string): string {
     const mark = a.status === 'contradicted' ? pc.red('✗ contradicted') : a.status === 'confirmed' ? pc.green('✓ confirmed   ') : pc.dim('· unseen      ')
     lines.push(`  ${mark} ${a.id}${a.evidence[0] && a.status === 'contradicted' ? pc.dim(`  came ${a.evidence[0].came} (seq ${a.evidence[0].seq})`) : ''}`)
     for (const v of a.variants ?? []) {
-      if (v.command) lines.push(pc.dim(`      then run: ${v.command}`))
-      else if (v.notServed) lines.push(pc.dim(`      no variant cases to run: ${v.notServed}`))
+      if (v.command) lines.push(pc.dim(`      then run: ${v.command}${v.notVaried ? ` (conform has no cases for it: ${v.notVaried})` : ''}`))
+      else if (v.notServed ?? v.notVaried) lines.push(pc.dim(`      no variant cases to run: ${v.notServed ?? v.notVaried}`))
     }
   }
   if (report.findings.length) lines.push(`  ${report.findings.length} findings: answers that depart from the interface or upstream trouble (GET /__relay/assumptions)`)

@@ -6,6 +6,7 @@ import { ASSUMPTIONS } from './assumptions.js'
 import { MOCK_DEFAULTS } from '../defaults.js'
 import { bodyVerdict, routeById } from '../service/protocol.js'
 import { ASSUMPTION_CHECKS, createMemory, findingsOf, learn, variantCases, type AssumptionCheck, type CheckVerdict, type Finding, type Memory, type Observed } from './checks.js'
+import { NOT_VARIED_IN_CONFORM, VARIED_ASSUMPTIONS } from '../service/variants.js'
 import { UPSTREAM_TROUBLES, type UpstreamObservation, type UpstreamTroubleKind } from '../service/upstream.js'
 
 /** One answer that bore on an assumption. */
@@ -34,8 +35,8 @@ export interface AssumptionStanding {
   contradictedBy: number
   /** The first few answers of each kind, contradicting ones first. */
   evidence: Evidence[]
-  /** When contradicted: the alternatives the service was seen to make, and the variant cases of `conform` that now matter most. */
-  variants?: Array<{ alternative: string | null; answer: string | null; cases: string | null; command: string | null; notServed?: string }>
+  /** When contradicted: the alternatives the service was seen to make, and what to run next (see nextStep). */
+  variants?: NextStep[]
 }
 
 export interface FindingStanding extends Finding {
@@ -193,16 +194,44 @@ function standing(entry: (typeof ASSUMPTIONS)[number], tally: Tally): Assumption
     contradictedBy: no?.count ?? 0,
     evidence: [...(no?.evidence ?? []), ...(yes?.evidence ?? [])],
   }
-  if (no) {
-    result.variants = [...no.alternatives].map((alternative) => {
-      const known = alternative === null ? undefined : entry.alternatives.find((a) => a.id === alternative)
-      // An alternative relay-mock serves no variant of has no cases to run: the ledger says why.
-      if (known?.notServed) return { alternative: known.id, answer: known.answer, cases: null, command: null, notServed: known.notServed }
-      const { pattern, command } = variantCases(entry.id, known?.id)
-      return { alternative: known?.id ?? null, answer: known?.answer ?? null, cases: pattern, command }
-    })
-  }
+  if (no) result.variants = [...no.alternatives].map((alternative) => nextStep(entry.id, alternative))
   return result
+}
+
+/** What to run once the service made an alternative: the variant cases of `conform`, or a world served under it, or why there is nothing to run. */
+export interface NextStep {
+  /** The ledger's alternative the service made (null: none of the ledger's fits). */
+  alternative: string | null
+  answer: string | null
+  /** The `--case` pattern of the variant cases that hold a client to it, when conform has such cases. */
+  cases: string | null
+  /** A command that runs as written: `relay-mock conform --suite variants --case ...`, or `relay-mock serve --variant ...` where conform varies nothing. */
+  command: string | null
+  /** Why relay-mock serves no variant of the alternative. */
+  notServed?: string
+  /** Why `conform` has no cases for it (the command then serves a world under it, for your own tests). */
+  notVaried?: string
+}
+
+/**
+ * The next step for an assumption the service contradicted with `alternative`: each command names
+ * cases that exist, or serves a variant that exists, so that it runs as written.
+ * @example nextStep('invalid.status', '400').command // 'relay-mock serve --variant invalid.status=400'
+ */
+export function nextStep(assumptionId: string, alternative: string | null): NextStep {
+  const entry = ASSUMPTIONS.find((a) => a.id === assumptionId)
+  const known = alternative === null ? undefined : entry?.alternatives.find((a) => a.id === alternative)
+  const base = { alternative: known?.id ?? null, answer: known?.answer ?? null }
+  // An alternative relay-mock serves no variant of has no cases to run: the ledger says why.
+  if (known?.notServed) return { ...base, cases: null, command: null, notServed: known.notServed }
+  const notVaried = NOT_VARIED_IN_CONFORM[assumptionId]
+  if (notVaried !== undefined && known) return { ...base, cases: null, command: `relay-mock serve --variant ${assumptionId}=${known.id}`, notVaried }
+  if (!VARIED_ASSUMPTIONS.includes(assumptionId)) {
+    // What came fits none of the ledger's alternatives, and conform varies none of this assumption's.
+    return { ...base, cases: null, command: null, notVaried: notVaried ?? 'relay-mock serves none of its alternatives; the evidence shows what the service answered' }
+  }
+  const { pattern, command } = variantCases(assumptionId, known?.id)
+  return { ...base, cases: pattern, command }
 }
 
 function addFinding(tally: Tally, finding: Finding, seq: number): void {

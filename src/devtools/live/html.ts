@@ -36,6 +36,23 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeH
   return new SafeHtml(out)
 }
 
+/**
+ * Prose with its backticked spans (`/rental-companies`) as code, as the ledger and the rules write it.
+ * @example inlineCode('POST `/vehicles` with the plate') // POST <code>/vehicles</code> with the plate
+ */
+export function inlineCode(text: string): SafeHtml {
+  return html`${text.split('`').map((part, i) => (i % 2 === 1 ? html`<code>${part}</code>` : part))}`
+}
+
+/**
+ * Sentences of prose: each ends with one full stop (or its own ? or !), never two, backticks as code.
+ * @example sentence('every successful GET answers 200.') // every successful GET answers 200.
+ */
+export function sentence(text: string): SafeHtml {
+  const trimmed = text.trim()
+  return inlineCode(/[.?!]$/.test(trimmed) ? trimmed : `${trimmed}.`)
+}
+
 /** Markup taken as it is: only for constants written in this code base (CSS, scripts). */
 export function raw(markup: string): SafeHtml {
   return new SafeHtml(markup)
