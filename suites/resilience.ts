@@ -17,20 +17,29 @@ const WORLDS: Record<FaultStep, { flow: Flow; scenario: string }> = {
   'simple-payment': { flow: 'simple', scenario: 'existing-vehicle' },
 }
 
+/**
+ * What each kind of fault does to the request, in a case's title. A lookup changes nothing, so a lost
+ * answer is all there is to say of it; a creation is recorded first, which is why it must not be sent again.
+ */
 const SAYS: Record<FaultKind, string> = {
   unavailable: 'answers 503 with Retry-After: 1',
   'rate-limited': 'answers 429 with a Retry-After date 2 s ahead',
-  'server-error': 'records it, then answers 500',
-  reset: 'records it, then resets the connection',
-  hang: 'records it, then never answers',
-  truncated: 'records it, then cuts the 2xx body in half',
-  garbage: "records it, then answers a proxy's HTML page",
+  'server-error': 'answers 500',
+  reset: 'resets the connection',
+  hang: 'never answers',
+  truncated: 'cuts the 2xx body in half',
+  garbage: "answers a proxy's HTML page",
   slow: 'answers right, 2 s late',
   'token-revoked': 'revokes the token: 401 from here on',
 }
 
-/** A lost answer: the request was recorded, the client cannot tell. */
+/** A lost answer: the request went through (a creation was recorded), the client cannot tell. */
 const LOST = new Set<FaultKind>(['server-error', 'reset', 'hang', 'truncated', 'garbage'])
+
+/** A fault's effect at a step: a creation that the fault strikes after it was applied is recorded first. */
+function says(route: string, kind: FaultKind): string {
+  return LOST.has(kind) && route.startsWith('POST') ? `records it, then ${SAYS[kind]}` : SAYS[kind]
+}
 
 /** The outcomes a correct client may reach in a cell, the likeliest first. */
 function outcomesOf(step: FaultStep, kind: FaultKind, mode: FaultMode): Outcome[] {
@@ -55,7 +64,7 @@ function cell(step: FaultStep, kind: FaultKind, mode: FaultMode): ConformanceCas
     id: `resilience/${step}/${kind}/${mode}`,
     flow,
     scenario,
-    title: `${route} ${SAYS[kind]} ${when}${advice}`,
+    title: `${route} ${says(route, kind)} ${when}${advice}`,
     outcome: outcomes[0],
     ...(outcomes.length > 1 ? { outcomes } : {}),
     faults: [{ route, kind, mode }],

@@ -48,11 +48,13 @@ function variant(id: string, base: Base, outcome: Outcome = base.outcome): Confo
   const alternative = entry?.alternatives.find((a) => a.id === id.slice(at + 1))
   if (!entry || !alternative || alternative.notServed !== undefined) throw new Error(`Failed to define the variants suite: ${id} is no served alternative of the ledger.`)
   const changed = outcome !== base.outcome
+  // The alternative's own words may already say what a correct client reports there.
+  const says = changed && !alternative.answer.includes('a correct client reports') ? `: a correct client reports ${outcome}` : ''
   return {
     id: `variants/${id}/${base.of.replace('/', '-')}`,
     flow: base.flow,
     scenario: base.scenario,
-    title: `${base.of} (${base.what}) where ${alternative.answer.charAt(0).toLowerCase()}${alternative.answer.slice(1).replace(/\.$/, '')}${changed ? `: a correct client reports ${outcome}` : ''}`,
+    title: `${base.of} (${base.what}) where ${alternative.answer.charAt(0).toLowerCase()}${alternative.answer.slice(1).replace(/\.$/, '')}${says}`,
     outcome,
     ...(base.outcomes && !changed ? { outcomes: base.outcomes } : {}),
     ...(base.faults ? { faults: base.faults } : {}),

@@ -116,6 +116,18 @@ describe('the resilience matrix', () => {
     expect(new Set(resilience.cases.map((kase) => kase.id)).size).toBe(resilience.cases.length)
   })
 
+  it('titles say what the fault does at that step: a lookup is answered, only a creation is recorded first', () => {
+    const title = (id: string) => resilience.cases.find((kase) => kase.id === id)!.title
+    expect(title('resilience/company-lookup/server-error/once')).toBe('GET /rental-companies answers 500 the first time')
+    expect(title('resilience/vehicle-lookup/hang/always')).toBe('GET /vehicles never answers every time')
+    expect(title('resilience/vehicle-create/reset/once')).toBe('POST /vehicles records it, then resets the connection the first time: never resend blind')
+    expect(title('resilience/payment-create/garbage/always')).toBe("POST /payments records it, then answers a proxy's HTML page every time: never resend; report unknown")
+    for (const kase of resilience.cases) {
+      if (kase.id.includes('-lookup/')) expect(kase.title, kase.id).not.toMatch(/record/)
+      else if (LOST.includes(kase.cell!.kind)) expect(kase.title, kase.id).toMatch(/ records it, then /)
+    }
+  })
+
   it.concurrent('the reference client passes every case and every cell, reaching an outcome each case lists', async () => {
     const result = await runConformance({ client: referenceClient, jobs: 40, requestTimeoutMs: REQUEST_TIMEOUT_MS })
     const notPassed = result.cases.filter((kase) => kase.status !== 'passed').map((kase) => `${kase.id} ${kase.status}: ${kase.checks.filter((c) => c.status === 'failed' || c.status === 'warning').map((c) => `${c.rule}: ${c.message}`).join(' | ')}`)

@@ -37,6 +37,12 @@ describe('the variants suite', () => {
     }
   })
 
+  it('says in each title what a correct client reports where the outcome changes, once', () => {
+    const title = variants.cases.find((kase) => kase.id === 'variants/simple.unknown-owner=accepted/simple-unknown-owner')!.title
+    expect(title).toMatch(/: a correct client reports `paid`$/)
+    for (const kase of variants.cases) expect(kase.title.split('a correct client reports').length, kase.id).toBeLessThanOrEqual(2)
+  })
+
   it('names the assumption and the alternative in each case id, and is part of the default run', () => {
     for (const kase of variants.cases) {
       const [[id, alternative]] = Object.entries(kase.variants!)
