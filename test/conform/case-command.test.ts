@@ -55,6 +55,12 @@ function start(command: string, args: string[], options: { env?: NodeJS.ProcessE
 }
 
 const relayMock = (args: string[], stdin?: 'pipe') => start(process.execPath, ['bin/relay-mock.js', ...args], { stdin })
+/**
+ * relay-mock on a terminal of its own, as a person starts it: Python's pty module gives it one and copies
+ * what the test writes to its own stdin into that terminal (so '\n' is Enter), and its output back.
+ */
+const onTerminal = (args: string[]) =>
+  start('python3', ['-c', 'import os, pty, sys; sys.exit(os.waitstatus_to_exitcode(pty.spawn(sys.argv[1:])))', process.execPath, 'bin/relay-mock.js', ...args], { stdin: 'pipe' })
 
 /** The `export NAME='value'` lines a case prints, as an environment. */
 function exported(stdout: string): Record<string, string> {
@@ -127,21 +133,42 @@ describe.concurrent('relay-mock case', () => {
     expect(verdict.stdout).toMatch(/\? glansi\/new-van\/simple {2}\d/)
   })
 
-  it('waits for Enter, then fails a client that breaks a rule, naming it as conform does', SLOW, async () => {
-    const served = relayMock(['case', 'advanced/existing-vehicle', '--port', '0', '--write-env', join(dir, 'broken.env')], 'pipe')
+  it('on a terminal, waits for Enter, then fails a client that breaks a rule, naming it as conform does', SLOW, async () => {
+    const served = onTerminal(['case', 'advanced/existing-vehicle', '--port', '0', '--write-env', join(dir, 'broken.env')])
     const printed = await served.waitFor('press Enter for the verdict')
-    const client = await runClient([process.execPath, 'test/conform/clients/defective.mjs', 'create-when-found'], exported(printed))
+    const client = await runClient([process.execPath, 'test/conform/clients/defective.mjs', 'create-when-found'], exported(printed.replace(/\r\n/g, '\n')))
     expect(client.code).toBe(0)
+    // The visit is complete, and the case still waits: only Enter gives the verdict on a terminal.
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(served.child.exitCode).toBe(null)
     served.child.stdin!.write('\n')
-    const verdict = await served.ended
-    expect(verdict.code).toBe(1)
-    expect(verdict.stdout).toMatch(/✗ advanced\/existing-vehicle {2}\d.*rules? failed/)
-    expect(verdict.stdout).toContain('✗ advanced/existing-vehicle — The plate is known: pay for it, create nothing (scenario existing-vehicle)')
-    expect(verdict.stdout).toContain('    advanced.no-create-when-found')
-    expect(verdict.stdout).toContain('Not conformant: 1 case, 0 passed, 1 failed')
+    const ended = await served.ended
+    const stdout = ended.stdout.replace(/\r\n/g, '\n')
+    expect(ended.code).toBe(1)
+    expect(stdout).toMatch(/✗ advanced\/existing-vehicle {2}\d.*rules? failed/)
+    expect(stdout).toContain('✗ advanced/existing-vehicle — The plate is known: pay for it, create nothing (scenario existing-vehicle)')
+    expect(stdout).toContain('    advanced.no-create-when-found')
+    expect(stdout).toContain('Not conformant: 1 case, 0 passed, 1 failed')
     // Its exit status was not seen: it is not a rule the verdict can break, only one it could not check.
-    expect(verdict.stdout).not.toMatch(/^ {4}client\.completes$/m)
-    expect(verdict.stdout).toContain('client.completes in advanced/existing-vehicle')
+    expect(stdout).not.toMatch(/^ {4}client\.completes$/m)
+    expect(stdout).toContain('client.completes in advanced/existing-vehicle')
+  })
+
+  it('started from a script with stdin closed, waits for the visit as --once does, not for the end of input', SLOW, async () => {
+    const served = relayMock(['case', 'advanced/existing-vehicle', '--port', '0', '--write-env', join(dir, 'script.env')], 'pipe')
+    served.child.stdin!.end()
+    const printed = await served.waitFor('Run your client now.')
+    expect(printed).toContain('The verdict comes when its visit is complete')
+    expect(printed).toContain('(as with --once: standard input is not a terminal, so nobody can press Enter)')
+    // The end of input came long ago: no verdict yet, since the client has not run.
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(served.child.exitCode).toBe(null)
+    const client = await runClient(['python3', 'examples/clients/python/client.py'], exported(printed))
+    expect(client.code).toBe(0)
+    const verdict = await served.ended
+    expect(verdict.code).toBe(0)
+    expect(verdict.stdout).not.toContain('the client made no request at all')
+    expect(verdict.stdout).toContain('Conformant: 1 case, 0 passed, 1 partial, 0 failed')
   })
 
   it('answers an unknown id with one line naming the nearest ids, exit 2', SLOW, async () => {

@@ -1,7 +1,7 @@
 // `relay-mock case <id>`'s work, loaded only when the command runs: the case runs as conform runs it
 // (same scenario, faults, visit, listener and rules), but its "client" is a person: relay-mock prints
-// the environment, waits for Enter (or, with --once, for the visit to be complete), then judges the
-// requests and the result file with the console reporter's case output.
+// the environment, waits for Enter (or, with --once or no terminal on standard input, for the visit to be
+// complete), then judges the requests and the result file with the console reporter's case output.
 import { readFile, writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import pc from 'picocolors'
@@ -49,6 +49,10 @@ export async function runCaseByHand(args: CaseArgs): Promise<number> {
   const envFile = resolve(args.writeEnv)
   await refuseForeignFile(envFile, args.writeEnv)
 
+  // Started from a script (stdin closed, a pipe, /dev/null) nobody presses Enter, and the end of its input
+  // says nothing about the client: the verdict waits for the visit, as with --once.
+  const noTerminal = !args.once && !process.stdin.isTTY
+  const once = args.once || noTerminal
   const requests = { count: 0, lastAt: 0 }
   const tracker: Reporter = {
     onRequest() {
@@ -68,13 +72,13 @@ export async function runCaseByHand(args: CaseArgs): Promise<number> {
       '',
       `Written to ${envFile} ${pc.dim(`(in a shell: set -a; . ${args.writeEnv}; set +a)`)}`,
       '',
-      args.once
-        ? `Run your client now. The verdict comes when its visit is complete: when it writes RELAY_RESULT_FILE, or ${VISIT_DEFAULTS.quietMs / 1000} s after its last request.`
+      once
+        ? `Run your client now. The verdict comes when its visit is complete: when it writes RELAY_RESULT_FILE, or ${VISIT_DEFAULTS.quietMs / 1000} s after its last request${noTerminal ? ` ${pc.dim('(as with --once: standard input is not a terminal, so nobody can press Enter)')}` : ''}.`
         : 'Run your client now, then press Enter for the verdict.',
       '',
     ]
     console.log(lines.join('\n'))
-    await (args.once ? visitComplete(env.RELAY_RESULT_FILE, requests, signal) : enterPressed(signal))
+    await (once ? visitComplete(env.RELAY_RESULT_FILE, requests, signal) : enterPressed(signal))
     // Nothing returned: the runner reads RELAY_RESULT_FILE, as for a command.
     return undefined
   }
@@ -137,7 +141,7 @@ function visitComplete(resultFile: string, requests: { count: number; lastAt: nu
   })
 }
 
-/** Resolves on Enter, or when standard input ends (nothing more can come). */
+/** Resolves on Enter, or when the terminal's input ends (Ctrl-D: nothing more can come). */
 function enterPressed(signal: AbortSignal): Promise<void> {
   return new Promise((done) => {
     const { stdin } = process

@@ -20,7 +20,7 @@ export const caseCommand: CommandModule<object, CaseArgs> = {
       .option('once', {
         type: 'boolean',
         default: false,
-        describe: "Judge as soon as the client's visit is complete (it wrote RELAY_RESULT_FILE, or sent no request for 5 s) instead of on Enter",
+        describe: "Judge as soon as the client's visit is complete (it wrote RELAY_RESULT_FILE, or sent no request for 5 s) instead of on Enter (always so when standard input is not a terminal)",
       })
       .option('seed', checked('seed', seed, { describe: 'Seed of the generated world' }))
       .example('$0 case simple/accepted', 'Serve the case on port 4010; run your client with the printed variables; press Enter for the verdict')
