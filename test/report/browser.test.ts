@@ -17,7 +17,9 @@ import { parseFault } from '../../src/core/service/faults.js'
 import { cases as builtInCases } from '../../suites/index.js'
 import { toRelayEnv } from '../../src/node/runner.js'
 import { launchChromium } from './chromium.js'
-import { XSS, hostileRun } from './fixtures.js'
+import { XSS, existingVehicleCase, hostileRun } from './fixtures.js'
+import { countCases } from '../../src/core/rules/verdict.js'
+import type { CaseResult, CaseStatus, RunResult } from '../../src/core/rules/types.js'
 // @ts-expect-error: a plain ES module without types (it also runs as a process)
 import { createDefectiveClient } from '../conform/clients/defective.mjs'
 
@@ -322,6 +324,107 @@ describe('in Chromium', () => {
       ])
       expect(await findingsOf(unavailable)).toEqual([])
     })
+
+    it('logs no error', () => {
+      expect(errors).toEqual([])
+    })
+  })
+
+  describe('the HTML report of the whole default run, on a laptop and a desktop screen', () => {
+    // Every case of the default run, each drawn from one real conversation: the layout depends on the
+    // cases' ids, titles, cells and variants, which are the real ones. A few statuses differ, so that each
+    // badge must show its own case's.
+    const OWN: Record<string, CaseStatus> = {
+      'variants/error.body=json-message/simple-rejected': 'failed',
+      'variants/create.status=200-no-location/simple-accepted': 'warning',
+      'resilience/vehicle-lookup/server-error/always': 'warning',
+    }
+    let page: Page
+    let errors: string[]
+    let result: RunResult
+    beforeAll(async () => {
+      const base = await existingVehicleCase()
+      const cases: CaseResult[] = builtInCases.map((kase) => ({
+        ...base,
+        id: kase.id,
+        title: kase.title,
+        flow: kase.flow,
+        scenario: kase.scenario,
+        status: OWN[kase.id] ?? 'passed',
+        ...(kase.cell ? { cell: kase.cell } : {}),
+        ...(kase.variants ? { variants: kase.variants } : {}),
+      }))
+      result = { summary: { ...countCases(cases), clientMs: 1, wallMs: 1, startedAt: new Date(0).toISOString(), version: '0.1.0', client: 'go run ./examples/clients/go', flows: ['advanced', 'simple'] }, cases }
+      const file = resolve(ARTIFACTS, 'report-default-run.html')
+      await writeFile(file, toHtmlReport(result))
+      page = await browser.newPage({ viewport: { width: 1024, height: 800 } })
+      errors = errorsOf(page)
+      await page.goto(pathToFileURL(file).href)
+    })
+    afterAll(async () => {
+      await page?.close()
+    })
+
+    for (const width of [1024, 1300]) {
+      it(`at ${width} px, every table fits its card and the page does not scroll sideways`, async () => {
+        await page.setViewportSize({ width, height: 800 })
+        const overflows = await page.locator('.report-head table').evaluateAll((tables) =>
+          tables.flatMap((table) => {
+            const card = table.closest('.report-head')!
+            const padding = parseFloat(getComputedStyle(card).paddingRight)
+            const right = card.getBoundingClientRect().right - padding
+            const scroller = table.parentElement!
+            const id = table.closest('section')?.querySelector('h2')?.textContent
+            return [
+              ...(table.getBoundingClientRect().right > right + 0.5 ? [`${id}: the table ends at ${table.getBoundingClientRect().right} px, its card at ${right} px`] : []),
+              ...(scroller.scrollWidth > scroller.clientWidth + 0.5 ? [`${id}: scrolls sideways in its card (${scroller.scrollWidth} > ${scroller.clientWidth} px)`] : []),
+            ]
+          }),
+        )
+        expect(overflows).toEqual([])
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
+        await page.locator('.report-head').screenshot({ path: resolve(ARTIFACTS, `report-default-run-${width}.png`) })
+      })
+
+      it(`at ${width} px, the variants table gives its alternatives room, one badge per case, each naming its case`, async () => {
+        await page.setViewportSize({ width, height: 800 })
+        const table = page.locator('section[aria-labelledby=variants-title] table')
+        const [held, assumption, alternatives] = await table.locator('thead th').evaluateAll((ths) => ths.map((th) => th.getBoundingClientRect().width))
+        expect(alternatives).toBeGreaterThanOrEqual(0.4 * (held + assumption + alternatives))
+        const rows = await table.locator('tbody tr').evaluateAll((trs) =>
+          trs.map((tr) => {
+            // What the badge shows, without the words only a screen reader hears.
+            const shown = (a: Element) => {
+              const copy = a.cloneNode(true) as Element
+              copy.querySelectorAll('.visually-hidden').forEach((hidden) => hidden.remove())
+              return copy.textContent?.trim()
+            }
+            const cell = tr.lastElementChild as HTMLElement
+            const badges = Array.from(cell.querySelectorAll('a'))
+            const lineHeight = parseFloat(getComputedStyle(cell).lineHeight)
+            return {
+              text: cell.textContent ?? '',
+              badges: badges.map((a) => ({ href: a.getAttribute('href'), className: a.className, text: shown(a), title: a.title, height: a.getBoundingClientRect().height, lineHeight })),
+            }
+          }),
+        )
+        const variantCases = result.cases.filter((kase) => kase.variants)
+        expect(rows.flatMap((row) => row.badges)).toHaveLength(variantCases.length)
+        for (const row of rows) {
+          // Badges side by side, no commas between them, none broken over two lines.
+          expect(row.text).not.toContain(',')
+          for (const badge of row.badges) expect(badge.height, badge.title).toBeLessThan(2 * badge.lineHeight)
+        }
+        for (const kase of variantCases) {
+          const badge = rows.flatMap((row) => row.badges).find((b) => b.href === `#case-${kase.id.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`)
+          expect(badge, kase.id).toBeDefined()
+          // Its own case's status, and which case it is: in its text and, in full, on hover.
+          expect(badge!.className, kase.id).toContain(kase.status)
+          expect(kase.id.endsWith(`/${badge!.text!.replace(/^\S+\s+/, '')}`), `${kase.id}: ${badge!.text}`).toBe(true)
+          expect(badge!.title, kase.id).toMatch(new RegExp(`^${kase.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `))
+        }
+      })
+    }
 
     it('logs no error', () => {
       expect(errors).toEqual([])

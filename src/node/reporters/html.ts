@@ -58,12 +58,26 @@ function badge(status: CaseStatus): SafeHtml {
   return html`<span class="pill ${status}"><span aria-hidden="true">${icon}</span> ${text}</span>`
 }
 
-/** The variant cases beside the matrix: a row per assumption, whether the client held, each alternative's cases. */
-function heldTable(held: ReadonlyArray<HeldAssumption>, anchorOf: (caseId: string) => string): SafeHtml {
+/** A case id that may break after each `/` on a narrow screen (the long variant ids would squeeze the titles beside them). */
+function breakable(id: string): SafeHtml {
+  return html`${id.split('/').map((part, i) => html`${i ? html`/<wbr>` : ''}${part}`)}`
+}
+
+/**
+ * The variant cases beside the matrix: a row per assumption, whether the client held, and under each
+ * alternative a badge per case that ran there, with that case's own status, named by the flow case it
+ * repeats (the last part of its id: `variants/create.status=200-no-location/advanced-new-vehicle`).
+ */
+function heldTable(held: ReadonlyArray<HeldAssumption>, caseOf: (caseId: string) => { anchor: string; status: CaseStatus }): SafeHtml {
+  const caseBadge = (id: string) => {
+    const { anchor, status } = caseOf(id)
+    const { icon, text } = CASE_BADGES[status]
+    return html`<a class="pill case-pill ${status}" href="#${anchor}" title="${id}: ${text}"><span aria-hidden="true">${icon}</span> ${id.slice(id.lastIndexOf('/') + 1)}<span class="visually-hidden">: ${text}</span></a>`
+  }
   return html`<section class="head-section" aria-labelledby="variants-title"><h2 id="variants-title">Where the interface is silent</h2>
-<p class="muted">The flow cases again, where the mock answered as a real service may instead of as relay-mock chose (<code>relay-mock assumptions</code> lists the choices).</p>
-<table class="index"><thead><tr><th scope="col">Held</th><th scope="col">Assumption</th><th scope="col">Under each alternative</th></tr></thead>
-<tbody>${held.map((entry) => html`<tr><td>${badge(entry.held ? 'passed' : 'failed')}</td><td><code>${entry.assumption}</code> <span class="muted">${entry.question}</span></td><td>${entry.alternatives.map((alternative, i) => html`${i ? html`<br>` : ''}<code>${alternative.id}</code> ${alternative.caseIds.map((id, j) => html`${j ? ', ' : ''}<a href="#${anchorOf(id)}">${badge(alternative.status)}</a>`)}`)}</td></tr>`)}</tbody></table>
+<p class="muted">The flow cases again, where the mock answered as a real service may instead of as relay-mock chose (<code>relay-mock assumptions</code> lists the choices). Each badge is a case, named by the flow case it repeats.</p>
+<table class="index held"><thead><tr><th scope="col">Held</th><th scope="col">Assumption</th><th scope="col">Under each alternative</th></tr></thead>
+<tbody>${held.map((entry) => html`<tr><td>${badge(entry.held ? 'passed' : 'failed')}</td><td><code>${entry.assumption}</code> <span class="muted">${entry.question}</span></td><td><ul class="alternatives">${entry.alternatives.map((alternative) => html`<li><code>${alternative.id}</code> ${alternative.caseIds.map(caseBadge)}</li>`)}</ul></td></tr>`)}</tbody></table>
 </section>`
 }
 
@@ -240,10 +254,13 @@ ${summary.rulesBroken.length
       })}</ul></section>`
     : ''}
 ${matrix ? html`${matrixTable(matrix, (id) => anchors[cases.findIndex((c) => c.id === id)])}
-` : ''}${held ? html`${heldTable(held, (id) => anchors[cases.findIndex((c) => c.id === id)])}
+` : ''}${held ? html`${heldTable(held, (id) => {
+    const i = cases.findIndex((c) => c.id === id)
+    return { anchor: anchors[i], status: cases[i].status }
+  })}
 ` : ''}<section class="head-section" aria-labelledby="index-title"><h2 id="index-title">${captured ? 'Visits' : 'Cases'}</h2>
-<table class="index"><thead><tr><th scope="col">Result</th><th scope="col">${captured ? 'Visit' : 'Case'}</th><th scope="col">What it exercises</th><th scope="col" class="num">Time</th></tr></thead>
-<tbody>${cases.map((c, i) => html`<tr><td>${badge(c.status)}</td><td><a href="#${anchors[i]}"><code>${c.id}</code></a></td><td>${inlineCode(c.title)}${c.status === 'failed' ? html` <span class="muted">— ${plural(c.checks.filter((k) => k.status === 'failed').length, 'rule')} broken</span>` : ''}${c.status === 'partial' ? html` <span class="muted">— ${plural(c.checks.filter((k) => k.status === 'not-checked').length, 'rule')} not checked</span>` : ''}</td><td class="num">${seconds(c.durationMs)}</td></tr>`)}</tbody></table>
+<table class="index cases"><thead><tr><th scope="col">Result</th><th scope="col">${captured ? 'Visit' : 'Case'}</th><th scope="col">What it exercises</th><th scope="col" class="num">Time</th></tr></thead>
+<tbody>${cases.map((c, i) => html`<tr><td>${badge(c.status)}</td><td><a href="#${anchors[i]}"><code>${breakable(c.id)}</code></a></td><td>${inlineCode(c.title)}${c.status === 'failed' ? html` <span class="muted">— ${plural(c.checks.filter((k) => k.status === 'failed').length, 'rule')} broken</span>` : ''}${c.status === 'partial' ? html` <span class="muted">— ${plural(c.checks.filter((k) => k.status === 'not-checked').length, 'rule')} not checked</span>` : ''}</td><td class="num">${seconds(c.durationMs)}</td></tr>`)}</tbody></table>
 </section>
 <div class="legend"><p><strong>How to read a ${noun}.</strong> Each ${noun} draws the conversation: your client on the left, the relay service on the right; a solid arrow is a request, the dashed arrow under it is the answer. The right-hand column lists the calls the flow expects: <span aria-hidden="true">✓</span> the call was expected there, <span aria-hidden="true">✗</span> an expected call the client never made, <span aria-hidden="true">!</span> a call the flow does not expect. A red box names the broken rule and explains it. Open a request to see its headers (the token masked) and bodies.</p></div>
 <div class="toolbar"><button type="button" data-fold="open">Open all ${noun}s</button><button type="button" data-fold="close">Fold all ${noun}s</button></div>
