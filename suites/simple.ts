@@ -48,5 +48,30 @@ export default defineSuite({
       visit: { visitStart: '2026-11-21 10:00:00', visitEnd: '2026-11-21 10:00:00' },
       outcome: 'paid',
     },
+    // The visits real locations meet, each in a fresh world (see suites/advanced.ts).
+    {
+      id: 'simple/personal-plate',
+      flow: 'simple',
+      scenario: 'new-vehicle',
+      title: 'A personalised plate with Icelandic letters and a space (ÞÓR 12): send it as read, in UTF-8 JSON',
+      visit: { plate: 'ÞÓR 12' },
+      outcome: 'paid',
+    },
+    {
+      id: 'simple/largest-amount',
+      flow: 'simple',
+      scenario: 'existing-vehicle',
+      title: 'The largest amount the service accepts (1000000000): send it as a whole JSON number',
+      visit: { amount: 1_000_000_000 },
+      outcome: 'paid',
+    },
+    {
+      id: 'simple/across-midnight',
+      flow: 'simple',
+      scenario: 'existing-vehicle',
+      title: 'A visit across midnight: the end on the next day, each time as given',
+      visit: { visitStart: '2026-11-21 23:48:10', visitEnd: '2026-11-22 00:12:55' },
+      outcome: 'paid',
+    },
   ],
 })

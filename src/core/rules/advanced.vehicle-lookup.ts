@@ -3,7 +3,7 @@
 // (RELAY_PLATE, compared as the service compares plates: case, spaces and hyphens ignored).
 import { normalizePlate } from '../service/schemas.js'
 import { defineRule } from './define.js'
-import { at, callAfter, companyFacts, fail, mockSaid, pass, show, skip } from './facts.js'
+import { at, callAfter, companyFacts, fail, mockSaid, notCarried, pass, show, skip } from './facts.js'
 
 export default defineRule({
   id: 'advanced.vehicle-lookup',
@@ -18,7 +18,12 @@ export default defineRule({
     if (company.kind === 'none') return skip(`Does not apply: ${company.why}.`)
     const expected = `GET /vehicles?plate=${visit?.plate ?? '<the plate>'}`
     const next = callAfter(requests, company.entry)
-    if (!next) return fail(`Expected ${expected} after ${at(requests, company.entry)} found the company; the client made no further call.`, { seq: company.entry.seq, expected })
+    // A plate that needs percent-encoding (ÞÓR 12) and was pasted into the query as it is never arrives.
+    const hint = (arrived?: string) => {
+      const advice = visit ? notCarried('plate', visit.plate, arrived) : undefined
+      return advice ? ` ${advice}` : ''
+    }
+    if (!next) return fail(`Expected ${expected} after ${at(requests, company.entry)} found the company; the client made no further call.${hint()}`, { seq: company.entry.seq, expected })
     if (next.route !== 'GET /vehicles') {
       return fail(`Expected ${expected} after ${at(requests, company.entry)} found the company; the next call was ${at(requests, next)}.`, {
         seq: next.seq,
@@ -31,7 +36,7 @@ export default defineRule({
       return fail(`Expected the query parameter plate=<the plate>; ${at(requests, next)} sent no plate parameter.`, { seq: next.seq, expected, actual: next.request.search })
     }
     if (visit && normalizePlate(plate) !== normalizePlate(visit.plate)) {
-      return fail(`Expected plate=${visit.plate} (the visit's, RELAY_PLATE); ${at(requests, next)} sent plate=${show(plate)}.`, { seq: next.seq, expected: visit.plate, actual: plate })
+      return fail(`Expected plate=${visit.plate} (the visit's, RELAY_PLATE); ${at(requests, next)} sent plate=${show(plate)}.${hint(plate)}`, { seq: next.seq, expected: visit.plate, actual: plate })
     }
     if (next.response.status === 422) {
       return fail(`Expected a valid plate; ${at(requests, next)} sent plate=${show(plate)} and the mock said: "${mockSaid(next) ?? 'invalid'}".`, { seq: next.seq, actual: plate })

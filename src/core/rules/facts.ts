@@ -401,6 +401,18 @@ export function attempts(requests: ReadonlyArray<JournalEntry>): JournalEntry[][
   return groups
 }
 
+/**
+ * What to do about a value of the visit that did not reach the service whole in a query: it needs
+ * percent-encoding (anything but ASCII letters, digits and `-._~`) and arrived otherwise, or not at all.
+ * Undefined when the value needs no encoding (its loss is a plain mistake, not a matter of carrying it).
+ * @example notCarried('plate', 'ÞÓR 12') // 'The plate `ÞÓR 12` never reached the service: percent-encode query values (plate=%C3%9E%C3%93R%2012).'
+ */
+export function notCarried(name: string, value: string, arrived?: string): string | undefined {
+  if (/^[A-Za-z0-9._~-]*$/.test(value)) return undefined
+  const how = `percent-encode query values, in UTF-8 (${name}=${encodeURIComponent(value)})`
+  return arrived === undefined ? `The ${name} \`${value}\` never reached the service: ${how}.` : `The ${name} \`${value}\` reached the service as \`${arrived}\`: ${how}.`
+}
+
 /** `request 3 (seq 12)`: how a message names one request of a case. */
 export function named(requests: ReadonlyArray<JournalEntry>, entry: JournalEntry): string {
   return `${at(requests, entry)} [seq ${entry.seq}]`
