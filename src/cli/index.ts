@@ -8,13 +8,14 @@ import { caseCommand } from './commands/case.js'
 import { compareCommand } from './commands/compare.js'
 import { conformCommand } from './commands/conform.js'
 import { demoCommand } from './commands/demo.js'
+import { probeCommand } from './commands/probe.js'
 import { proxyCommand } from './commands/proxy.js'
 import { scenariosCommand } from './commands/scenarios.js'
 import { serveCommand } from './commands/serve.js'
 import { checkSwitches, failHandler } from './usage.js'
 
 const args = hideBin(process.argv)
-const commands = ['serve', 'proxy', 'conform', 'case', 'compare', 'demo', 'scenarios', 'assumptions']
+const commands = ['serve', 'proxy', 'probe', 'conform', 'case', 'compare', 'demo', 'scenarios', 'assumptions']
 
 const cli: Argv = yargs(args)
   .scriptName('relay-mock')
@@ -24,6 +25,7 @@ const cli: Argv = yargs(args)
   .parserConfiguration({ 'parse-numbers': false, 'parse-positional-numbers': false })
   .command(serveCommand)
   .command(proxyCommand)
+  .command(probeCommand)
   .command(conformCommand)
   .command(caseCommand)
   .command(compareCommand)

@@ -47,11 +47,13 @@ export function assumptionsPage(report: AssumptionReport): SafeHtml {
 <html lang="en"><head><meta charset="utf-8"><title>relay-mock: assumptions against ${report.upstream}</title>
 <style>body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:60rem;padding:0 1rem;color:#1d2330}table{border-collapse:collapse;width:100%;margin:.5rem 0}td,th{border-bottom:1px solid #d8dce4;padding:.3rem .5rem;text-align:left;vertical-align:top}.contradicted{color:#a31919}.confirmed{color:#176b2c}.unseen{color:#5b6472}code{background:#f1f3f7;padding:0 .2rem}section{margin:1.2rem 0}</style></head>
 <body><h1>relay-mock's assumptions against ${report.upstream}</h1>
+${report.probe ? probeSection(report.probe) : ''}
 <p>${report.answers} answers checked: ${counts.contradicted} contradicted, ${counts.confirmed} confirmed, ${counts.unseen} unseen; ${report.findings.length} findings.</p>
 ${sorted.map(
   (a) => html`<section id="${a.id}"><h2 class="${a.status}">${STATUS_MARK[a.status]}: <code>${a.id}</code></h2>
 <p>${inlineCode(a.question)}</p>
 <p>relay-mock answers: ${sentence(a.choice)}</p>
+${a.unseen ? html`<p class="unseen">Unseen: ${sentence(a.unseen)}</p>` : ''}
 ${a.variants?.length ? html`<p>What to run next:</p><ul>${a.variants.map((v) => html`<li>${v.alternative ? html`the service made the alternative <code>${v.alternative}</code>: ${sentence(v.answer ?? '')}` : 'No alternative of the ledger fits.'} ${v.command ? html`Run <code>${v.command}</code>${v.notVaried ? html` (conform has no cases for it: ${inlineCode(v.notVaried)}; serve the variant to your own tests)` : ''}.` : html`No variant cases to run: ${sentence(v.notServed ?? v.notVaried ?? '')}`}</li>`)}</ul>` : ''}
 ${a.evidence.length ? html`<table><tr><th>seq</th><th>request</th><th>relay-mock would answer</th><th>the service answered</th></tr>${a.evidence.map((e) => html`<tr><td>${e.seq}</td><td><code>${e.request}</code></td><td>${inlineCode(e.relayMock)}</td><td>${inlineCode(e.came)}</td></tr>`)}</table>` : ''}
 </section>`,
@@ -59,4 +61,11 @@ ${a.evidence.length ? html`<table><tr><th>seq</th><th>request</th><th>relay-mock
 <section><h2>Findings</h2>${report.findings.length === 0 ? html`<p>None: every answer had the interface's form.</p>` : html`<table><tr><th>kind</th><th>what</th><th>answers</th><th>seqs</th></tr>${report.findings.map((f) => html`<tr><td>${f.kind}</td><td>${inlineCode(f.message)}</td><td>${f.count}</td><td>${f.seqs.join(', ')}</td></tr>`)}</table>`}</section>
 </body></html>
 `
+}
+
+/** What a probe sent and wrote, above the standing. */
+function probeSection(probe: NonNullable<AssumptionReport['probe']>): SafeHtml {
+  return html`<section><p>relay-mock probe sent ${probe.sent} requests in ${(probe.durationMs / 1000).toFixed(1)} s${probe.allowWrites ? ' with --allow-writes' : ', none of which writes a record'}.${probe.stopped ? html` It stopped early: ${sentence(probe.stopped)}` : ''}</p>
+${probe.written.length ? html`<p>It wrote on the service:</p><ul>${probe.written.map((w) => html`<li>a ${w.kind}, <code>${w.id}</code> (${w.request})</li>`)}</ul>` : probe.allowWrites ? html`<p>It wrote nothing on the service.</p>` : ''}
+${probe.skipped.length ? html`<p>Left out:</p><ul>${probe.skipped.map((s) => html`<li>${sentence(s)}</li>`)}</ul>` : ''}</section>`
 }

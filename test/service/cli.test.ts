@@ -223,6 +223,6 @@ describe('relay-mock with no command', () => {
   it('exits 2 asking for a command', () => {
     const result = run([])
     expect(result.code).toBe(2)
-    expect(result.stderr).toBe('relay-mock: Please name a command: serve, proxy, conform, case, compare, demo, scenarios or assumptions (relay-mock --help describes them).\n')
+    expect(result.stderr).toBe('relay-mock: Please name a command: serve, proxy, probe, conform, case, compare, demo, scenarios or assumptions (relay-mock --help describes them).\n')
   })
 })

@@ -114,17 +114,20 @@ function record(recording: WorldRecording, path: string): boolean {
 }
 
 /** The report in a few lines for the console. */
-function summary(report: AssumptionReport, dir?: string): string {
+export function summary(report: AssumptionReport, dir?: string, whole = 'GET /__relay/assumptions'): string {
   const lines = [`${pc.bold('Assumptions')} against ${report.upstream} (${report.answers} answers):`]
   for (const a of report.assumptions) {
     const mark = a.status === 'contradicted' ? pc.red('✗ contradicted') : a.status === 'confirmed' ? pc.green('✓ confirmed   ') : pc.dim('· unseen      ')
-    lines.push(`  ${mark} ${a.id}${a.evidence[0] && a.status === 'contradicted' ? pc.dim(`  came ${a.evidence[0].came} (seq ${a.evidence[0].seq})`) : ''}`)
+    lines.push(`  ${mark} ${a.id}${a.evidence[0] && a.status === 'contradicted' ? pc.dim(`  came ${a.evidence[0].came} (seq ${a.evidence[0].seq})`) : ''}${a.unseen ? pc.dim(`  ${a.unseen}`) : ''}`)
     for (const v of a.variants ?? []) {
       if (v.command) lines.push(pc.dim(`      then run: ${v.command}${v.notVaried ? ` (conform has no cases for it: ${v.notVaried})` : ''}`))
       else if (v.notServed ?? v.notVaried) lines.push(pc.dim(`      no variant cases to run: ${v.notServed ?? v.notVaried}`))
     }
   }
-  if (report.findings.length) lines.push(`  ${report.findings.length} findings: answers that depart from the interface or upstream trouble (GET /__relay/assumptions)`)
+  if (report.findings.length) {
+    lines.push(`  ${report.findings.length} findings: answers that depart from the interface or upstream trouble (${whole} has them all):`)
+    for (const finding of report.findings.slice(0, 5)) lines.push(pc.dim(`    ${finding.kind}: ${finding.message}`))
+  }
   if (dir) lines.push(pc.dim(`  written to ${join(dir, 'assumptions.json')} and assumptions.html`))
   return lines.join('\n')
 }

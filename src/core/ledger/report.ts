@@ -35,8 +35,20 @@ export interface AssumptionStanding {
   contradictedBy: number
   /** The first few answers of each kind, contradicting ones first. */
   evidence: Evidence[]
+  /** When unseen, why (`relay-mock probe` says: traffic cannot show it, it needs a write, or the answers did not tell). */
+  unseen?: string
   /** When contradicted: the alternatives the service was seen to make, and what to run next (see nextStep). */
   variants?: NextStep[]
+}
+
+/** What a probe did: its requests, the records it wrote (with --allow-writes), what it left out and why it stopped early. */
+export interface ProbeSummary {
+  sent: number
+  durationMs: number
+  allowWrites: boolean
+  written: Array<{ kind: string; id: string; request: string }>
+  skipped: string[]
+  stopped?: string
 }
 
 export interface FindingStanding extends Finding {
@@ -49,6 +61,10 @@ export interface FindingStanding extends Finding {
 export interface AssumptionReport {
   /** The real service's base URL. */
   upstream: string
+  /** When the report was made, ISO 8601. */
+  date?: string
+  /** Set when `relay-mock probe` made it: what it sent, what it wrote on the service, what it left out. */
+  probe?: ProbeSummary
   /** How many of its answers were checked. */
   answers: number
   assumptions: AssumptionStanding[]
@@ -170,6 +186,7 @@ export function createAssumptionLedger(upstream: string) {
     const tally = worldId === undefined ? whole : (worlds.get(worldId)?.tally ?? createTally())
     return {
       upstream,
+      date: new Date().toISOString(),
       answers: tally.answers,
       assumptions: ASSUMPTIONS.map((entry) => standing(entry, tally)),
       findings: [...tally.findings.values()],
