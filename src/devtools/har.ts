@@ -101,6 +101,7 @@ function harEntry(entry: JournalEntry, base: string): RelayHarEntry {
     },
     cache: {},
     timings: { send: 0, wait, receive: 0 },
+    ...(entry.connection !== undefined ? { connection: entry.connection } : {}),
     _relay: {
       seq: entry.seq,
       worldId: entry.worldId,
@@ -355,5 +356,6 @@ function toJournalEntry(entry: RelayHarEntry, url: URL, path: string, index: num
     route,
     auth: relay?.auth ?? authOf(authorization, status),
     ...(relay?.fault ? { fault: relay.fault } : {}),
+    ...(typeof entry.connection === 'string' && entry.connection !== '' ? { connection: entry.connection } : {}),
   }
 }

@@ -22,8 +22,17 @@ export interface ServerOptions {
  * const baseUrl = await listen(server, { port: 4010 })
  */
 export function createServer(mock: RelayService, options: ServerOptions = {}): http.Server {
+  // Each connection's id, for the journal: a request on a connection that carried one before came on a
+  // kept-alive connection, which is what an HTTP library's own silent resend follows (see resilience.bounded-retries).
+  const connections = new WeakMap<object, string>()
+  let connectionCount = 0
+  const connectionOf = (socket: object): string => {
+    let id = connections.get(socket)
+    if (id === undefined) connections.set(socket, (id = String(++connectionCount)))
+    return id
+  }
   const relayRequest = (req: http.IncomingMessage): RelayRequest => {
-    const request: RelayRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers }
+    const request: RelayRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, connection: connectionOf(req.socket) }
     if (options.world) request.world = options.world
     return request
   }

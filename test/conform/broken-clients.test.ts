@@ -145,10 +145,24 @@ interface SecondBest {
   case: string
   /** Exactly the rules that warn in that case (none fails). */
   warns: string[]
+  /** What the warning's advice must say, and must not. */
+  advice?: { says: RegExp; not: RegExp }
 }
 
+/** The advice for too many attempts: the client's own retry limit, or the HTTP library's own resend. */
+const OWN_LOOP = /set the retry limit to 2\./
+const LIBRARY = /most likely its HTTP library resent it by itself/
+
 const secondBest: SecondBest[] = [
-  { defect: 'makes 4 attempts at a lookup, as axios-retry and urllib3 Retry(total=3) do', client: fn('four-attempts'), case: 'resilience/vehicle-lookup/reset/always', warns: ['resilience.bounded-retries'] },
+  { defect: 'makes 4 attempts at a lookup, as axios-retry and urllib3 Retry(total=3) do', client: fn('four-attempts'), case: 'resilience/vehicle-lookup/reset/always', warns: ['resilience.bounded-retries'], advice: { says: OWN_LOOP, not: LIBRARY } },
+  { defect: 'makes 4 attempts at the first lookup, on a connection of its own', client: fn('four-attempts'), case: 'resilience/company-lookup/reset/always', warns: ['resilience.bounded-retries'], advice: { says: OWN_LOOP, not: LIBRARY } },
+  {
+    defect: "makes 3 attempts at a lookup, its HTTP layer resending a GET by itself after a kept-alive connection's reset (4 in all)",
+    client: fn('keep-alive-resend'),
+    case: 'resilience/vehicle-lookup/reset/always',
+    warns: ['resilience.bounded-retries'],
+    advice: { says: LIBRARY, not: OWN_LOOP },
+  },
   { defect: 'retries a lookup at once after a 500', client: fn('quick-retry'), case: 'resilience/vehicle-lookup/server-error/once', warns: ['resilience.bounded-retries'] },
   { defect: 'gives up on a lookup at once after a reset', client: fn('gives-up-on-lookup'), case: 'resilience/vehicle-lookup/reset/once', warns: ['resilience.bounded-retries'] },
   { defect: 'gives up at once on a 503 it was told to retry after a second', client: fn('gives-up-on-503'), case: 'resilience/payment-create/unavailable/once', warns: ['resilience.retry-after'] },
@@ -185,6 +199,10 @@ describe('broken clients', () => {
       expect(warned.map((check) => check.rule).sort()).toEqual([...item.warns].sort())
       expect(result.status).toBe('warning')
       for (const check of warned) expect(check.message).toMatch(/^Expected /)
+      if (item.advice) {
+        expect(warned[0].message).toMatch(item.advice.says)
+        expect(warned[0].message).not.toMatch(item.advice.not)
+      }
     })
   }
 

@@ -19,6 +19,8 @@ interface Step {
   body?: unknown
   headers?: Record<string, string>
   sent?: string
+  /** The connection it came on, as relay-mock's server journals it. */
+  connection?: string
 }
 
 function journal(steps: Step[]): JournalEntry[] {
@@ -34,6 +36,7 @@ function journal(steps: Step[]): JournalEntry[] {
       response: { status: step.status, headers: step.headers ?? {}, body: step.status === 0 ? null : (step.body ?? {}) },
       route: `${method} ${path}`,
       auth: 'ok',
+      ...(step.connection ? { connection: step.connection } : {}),
       ...(step.fault ? { fault: { kind: step.fault, mode: 'once', applied: !['unavailable', 'rate-limited', 'token-revoked'].includes(step.fault) } } : {}),
     } as JournalEntry
   })
@@ -164,6 +167,36 @@ describe('resilience.bounded-retries', () => {
     expect(outcome.seq).toBe(3)
     expect(outcome.message).toMatch(/^Expected a wait of at least 500 ms before retrying after a 500/)
     expect(check('resilience.bounded-retries', [company, { route: 'GET /vehicles?plate=AB123', status: 500, at: 10 }, vehicles(600)]).status).toBe('passed')
+  })
+
+  describe("names the HTTP library's own resend after a kept-alive connection's reset, not the client's retry limit", () => {
+    const on = (step: Step, connection: string): Step => ({ ...step, connection })
+    const first = on(company, '1')
+
+    it('an attempt at once on a new connection, the client waiting 300 ms before its own: 3 of the 4 are its own', () => {
+      const outcome = check('resilience.bounded-retries', [first, on(reset(10), '1'), on(reset(13), '2'), on(reset(320), '3'), on(reset(630), '4')])
+      expect(outcome.status).toBe('warning')
+      expect(outcome.seq).toBe(5)
+      expect(outcome.actual).toBe(4)
+      expect(outcome.message).toMatch(/^Expected 3 attempts in all at GET \/vehicles to be enough.*the client made 4/)
+      expect(outcome.message).toContain("the client's own loop made 3 of the 4. GET /vehicles?plate=AB123 (request 3 of 5) [seq 3] went 2 ms after GET /vehicles?plate=AB123 (request 2 of 5) [seq 2], which came on a kept-alive connection, was reset")
+      expect(outcome.message).toContain('most likely its HTTP library resent it by itself')
+      for (const library of ["Go's net/http", 'Transport.DisableKeepAlives', 'java.net.http', 'jdk.httpclient.disableRetryConnect=true', 'urllib3']) expect(outcome.message).toContain(library)
+      expect(outcome.message).not.toContain('set the retry limit')
+    })
+
+    it("keeps the retry limit's advice where the client's own loop made the attempts", () => {
+      const ownLimit = /: set the retry limit to 2\. \(interface/
+      // Its own retries come at once too: nothing tells a library's resend from them.
+      expect(check('resilience.bounded-retries', [first, on(reset(10), '1'), on(reset(13), '2'), on(reset(16), '3'), on(reset(19), '4')]).message).toMatch(ownLimit)
+      // The reset connection was new: no library resends on a connection it has just opened.
+      expect(check('resilience.bounded-retries', [first, on(reset(10), '2'), on(reset(13), '3'), on(reset(320), '4'), on(reset(630), '5')]).message).toMatch(ownLimit)
+      // The journal does not know the connections (the in-process mock, a capture without them).
+      expect(check('resilience.bounded-retries', [company, reset(10), reset(13), reset(320), reset(630)]).message).toMatch(ownLimit)
+      // Its own loop made 4 besides the library's resend: its limit is what to lower.
+      const five = check('resilience.bounded-retries', [first, on(reset(10), '1'), on(reset(13), '2'), on(reset(320), '3'), on(reset(630), '4'), on(reset(940), '5')])
+      expect(five.message).toMatch(ownLimit)
+    })
   })
 
   it('gives one warning that names each thing short of best: four quick attempts', () => {

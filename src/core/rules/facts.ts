@@ -169,6 +169,61 @@ export function waitBetween(prev: JournalEntry, next: JournalEntry): number {
 }
 
 /**
+ * The shortest wait that is a back-off: a client that retries sooner after a lost connection retries
+ * at once, as an HTTP library's own resend does, and the two cannot be told apart.
+ */
+export const AT_ONCE_MS = 50
+
+/**
+ * True when `entry` came on a connection that an earlier request of `requests` came on: a kept-alive
+ * connection. False when the journal does not know the connections (an in-process mock, a capture without them).
+ */
+export function onKeptAliveConnection(requests: ReadonlyArray<JournalEntry>, entry: JournalEntry): boolean {
+  if (entry.connection === undefined) return false
+  for (const earlier of requests) {
+    if (earlier === entry) return false
+    if (earlier.connection === entry.connection) return true
+  }
+  return false
+}
+
+/**
+ * The attempts of one request (a group of `attempts`) that the client's HTTP library most likely sent by
+ * itself, not the client's own loop. Each followed the reset of a kept-alive connection, on a new
+ * connection, with no time for a back-off: sooner than AT_ONCE_MS when the client made no retry of its
+ * own, else in less than half the shortest wait of its own retries (which must be a back-off). Go's
+ * net/http and java.net.http resend a GET so, and Node's http docs advise it: a kept-alive connection the
+ * server closed while idle is not the service failing. Empty when nothing tells them apart (a client whose
+ * own retries come at once too, a journal without connections).
+ * @example libraryResends(requests, group).length // 1: Go's Transport resent the GET once
+ */
+export function libraryResends(requests: ReadonlyArray<JournalEntry>, group: ReadonlyArray<JournalEntry>): JournalEntry[] {
+  const resent: { entry: JournalEntry; wait: number }[] = []
+  const ownWaits: number[] = []
+  for (let i = 1; i < group.length; i++) {
+    const prev = group[i - 1]
+    const next = group[i]
+    const wait = waitBetween(prev, next)
+    const dropped = prev.fault?.kind === 'reset' || (prev.response.status === 0 && prev.fault?.kind !== 'hang')
+    const newConnection = next.connection !== undefined && next.connection !== prev.connection
+    if (dropped && newConnection && onKeptAliveConnection(requests, prev)) resent.push({ entry: next, wait })
+    else ownWaits.push(wait)
+  }
+  const backOff = ownWaits.length > 0 ? Math.min(...ownWaits) : undefined
+  if (backOff !== undefined && backOff < AT_ONCE_MS) return []
+  const soonEnough = (wait: number) => (backOff === undefined ? wait < AT_ONCE_MS : wait < backOff / 2)
+  // A retry of the client's own that happened to follow such a reset, after its back-off, is not the library's.
+  return resent.filter(({ wait }) => soonEnough(wait)).map(({ entry }) => entry)
+}
+
+/**
+ * The settings that stop an HTTP library's own resend of a request on a new connection after a kept-alive
+ * one failed, for the libraries docs/http-libraries.md covers: resilience.bounded-retries names them.
+ */
+export const LIBRARY_RESEND_SETTINGS =
+  "Go's net/http resends a GET (or a request with an Idempotency-Key header) when a reused connection fails before its answer, and has no switch for it: count each connection the request takes as an attempt (httptrace.ClientTrace's GotConn) or set Transport.DisableKeepAlives; java.net.http: the system properties jdk.httpclient.disableRetryConnect=true and jdk.httpclient.redirects.retrylimit=1; urllib3: a Retry's connect and read counts are attempts too (Retry(total=2) makes 3 in all, retries=False none); axios-retry, got and ky: their retry limit counts the attempts they make"
+
+/**
  * The wait a Retry-After header asks for, in ms, from the moment the answer was sent; undefined when
  * there is none. An HTTP-date has one-second resolution: `dateForm` says so, for the tolerance.
  * @example retryAfterMs(entry) // { ms: 1000, text: '1', dateForm: false }

@@ -9,13 +9,16 @@
 //   gets a moment's rest from an exponential backoff); and giving up on a lookup at once after a lost
 //   answer or a 500, 502 or 504 with no call after it (safe, but one retry would likely have saved the
 //   visit). Giving up on a lookup that hung is not warned: the client already waited its timeout.
+// An attempt sent at once after a kept-alive connection was reset, while the client's own retries wait,
+// is most likely its HTTP library's own resend (Go's net/http, java.net.http do it for a GET): the count
+// and the grade stay, and the advice names the library's setting rather than the client's retry limit.
 // After a lost connection or its own timeout a lookup may go again at once. Whether a POST may be sent
 // again at all is resilience.no-resend's to judge, a wait after a 503 or 429 resilience.retry-after's,
 // and retries that outlast the case's deadline resilience.deadline's. Works live.
 import { defineRule } from './define.js'
 import type { JournalEntry } from '../service/journal.js'
 import type { RuleOutcome } from './types.js'
-import { answerLost, attempts, calls, CLOCK_SLACK_MS, fail, isAmbiguous, ms, named, pass, retryAfterMs, sentBeforeAnswer, skip, waitBetween, warn, whatItGot } from './facts.js'
+import { answerLost, attempts, calls, CLOCK_SLACK_MS, fail, isAmbiguous, libraryResends, LIBRARY_RESEND_SETTINGS, ms, named, pass, retryAfterMs, sentBeforeAnswer, skip, waitBetween, warn, whatItGot } from './facts.js'
 
 /** The attempts at one request, the first included, above which the client fails: a retry storm. */
 export const MAX_ATTEMPTS = 5
@@ -50,7 +53,7 @@ export default defineRule({
       const extra = many[ENOUGH_ATTEMPTS]
       warnings.push(
         warn(
-          `Expected ${ENOUGH_ATTEMPTS} attempts in all at ${many[0].route} to be enough, starting with ${named(requests, many[0])}; the client made ${many.length}, the ${ENOUGH_ATTEMPTS + 1}th being ${named(requests, extra)}. Harmless at this count (more than ${MAX_ATTEMPTS} fail), but past ${ENOUGH_ATTEMPTS} the service is down, not hiccupping: set the retry limit to ${ENOUGH_ATTEMPTS - 1}.`,
+          `Expected ${ENOUGH_ATTEMPTS} attempts in all at ${many[0].route} to be enough, starting with ${named(requests, many[0])}; the client made ${many.length}, the ${ENOUGH_ATTEMPTS + 1}th being ${named(requests, extra)}. Harmless at this count (more than ${MAX_ATTEMPTS} fail), but past ${ENOUGH_ATTEMPTS} the service is down, not hiccupping: ${adviceFor(requests, many)}`,
           { seq: extra.seq, expected: ENOUGH_ATTEMPTS, actual: many.length },
         ),
       )
@@ -79,6 +82,23 @@ export default defineRule({
     return pass(`Retries were bounded and spaced: ${summary}.`, { seq: retried[0][1].seq })
   },
 })
+
+/**
+ * What to change for too many attempts: the client's retry limit where its own loop made them, the HTTP
+ * library's setting where the extra attempts were most likely the library's own resends.
+ */
+function adviceFor(requests: ReadonlyArray<JournalEntry>, group: JournalEntry[]): string {
+  const resent = libraryResends(requests, group)
+  const own = group.length - resent.length
+  if (resent.length === 0 || own > ENOUGH_ATTEMPTS) return `set the retry limit to ${ENOUGH_ATTEMPTS - 1}.`
+  const first = resent[0]
+  const prev = group[group.indexOf(first) - 1]
+  const when =
+    resent.length === 1
+      ? `${named(requests, first)} went ${ms(Math.max(0, waitBetween(prev, first)))} after ${named(requests, prev)}, which came on a kept-alive connection, was reset`
+      : `${resent.map((entry) => named(requests, entry)).join(' and ')} each went within ${ms(Math.max(...resent.map((entry) => Math.max(0, waitBetween(group[group.indexOf(entry) - 1], entry)))))} after the attempt before them, which came on a kept-alive connection, was reset`
+  return `the client's own loop made ${own} of the ${group.length}. ${when}: on a new connection, too soon for the client's own back-off, so most likely its HTTP library resent it by itself. Stop that resend rather than lower the client's retry limit: ${LIBRARY_RESEND_SETTINGS}.`
+}
 
 /** The first retry sent sooner than MIN_BACKOFF_MS after a 5xx the client saw, which named no Retry-After. */
 function quickRetry(retried: JournalEntry[][]): { prev: JournalEntry; next: JournalEntry; wait: number } | undefined {

@@ -51,6 +51,12 @@ export interface JournalEntry {
   fault?: FaultRecord
   /** `relay-mock proxy` only: the upstream's part in the answer (its status, or what went wrong on the way). */
   upstream?: UpstreamNote
+  /**
+   * The connection the request came on, when the transport knows it (relay-mock's Node server does; a HAR's
+   * `connection`): entries with the same id came on the same connection, so a request after the first on it
+   * came on a kept-alive connection.
+   */
+  connection?: string
 }
 
 /** What the journal keeps of the upstream's part in a proxied answer. */

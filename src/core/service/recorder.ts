@@ -101,6 +101,7 @@ export function createRecorder({ settings, journal, worlds, extensions }: { sett
     }
     if (fault) entry.fault = { kind: fault.kind, mode: fault.mode, applied: FAULT_KINDS[fault.kind].applied }
     if (arrival.upstream) entry.upstream = arrival.upstream
+    if (request.connection !== undefined) entry.connection = request.connection
     // What the entry holds, about: its texts (the parsed body is as large as the text it came from). A
     // mock's answer points at records its store holds; a proxied one is the upstream's JSON, parsed into
     // objects of its own, which take about twice its text.

@@ -141,6 +141,8 @@ export interface RelayRequest {
   bodyPending?: boolean
   /** The world that requests on this listener belong to: only its token is accepted there. */
   world?: World
+  /** Set by a transport that knows it: the connection the request came on (an id unique among the transport's). */
+  connection?: string
 }
 
 /** An answer as plain data: what a transport writes back. */

@@ -6,6 +6,7 @@
 //   node test/conform/clients/defective.mjs <defect>
 // The process reads the RELAY_* variables, writes RELAY_RESULT_FILE and exits 0 (unless the defect says otherwise).
 import { spawn } from 'node:child_process'
+import http from 'node:http'
 import { writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 
@@ -67,7 +68,40 @@ export const DEFECTS = [
   'quick-retry',
   'retry-refusal-once',
   'retries-past-deadline',
+  'keep-alive-resend',
 ]
+
+/** Kept-alive connections, for defect(keep-alive-resend). */
+const agent = new http.Agent({ keepAlive: true })
+
+/**
+ * A request through node:http on kept-alive connections that, as Node's http docs advise, sends a GET
+ * again at once, on a new connection, when the kept-alive connection it was sent on was reset before any
+ * answer: the resend an HTTP library makes by itself (Go's net/http and java.net.http do the same).
+ * Resolves with what the flow reads of a fetch Response.
+ */
+function sendKeptAlive(method, url, headers, text, timeoutMs) {
+  return new Promise((resolve, reject) => {
+    const attempt = (mayResend) => {
+      let answered = false
+      const request = http.request(url, { method, headers: text === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(text) }, agent, timeout: timeoutMs }, (response) => {
+        answered = true
+        let raw = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk) => (raw += chunk))
+        response.on('error', reject)
+        response.on('close', () => (response.complete ? resolve({ status: response.statusCode, ok: response.statusCode >= 200 && response.statusCode < 300, text: async () => raw, headers: { get: (name) => response.headers[name] ?? null } }) : reject(new Error('answer cut off'))))
+      })
+      request.on('timeout', () => request.destroy(new Error('timed out')))
+      request.on('error', (error) => {
+        if (mayResend && !answered && method === 'GET' && request.reusedSocket && error.code === 'ECONNRESET') attempt(false)
+        else reject(error)
+      })
+      request.end(text)
+    }
+    attempt(true)
+  })
+}
 
 /** No answer the client could read: the connection failed, timed out, or a 2xx was not JSON. */
 const LOST = { lost: true, status: 0, ok: false, body: undefined }
@@ -107,7 +141,10 @@ export async function runDefective(defect, env) {
     }
     try {
       // defect(no-timeout): waits for an answer however long it takes.
-      const response = await fetch(env.RELAY_BASE_URL + path, { method, headers, body: text, ...(has('no-timeout') ? {} : { signal: AbortSignal.timeout(timeoutMs) }) })
+      // defect(keep-alive-resend): its HTTP layer sends a GET again by itself after a kept-alive connection was reset.
+      const response = has('keep-alive-resend')
+        ? await sendKeptAlive(method, env.RELAY_BASE_URL + path, headers, text, timeoutMs)
+        : await fetch(env.RELAY_BASE_URL + path, { method, headers, body: text, ...(has('no-timeout') ? {} : { signal: AbortSignal.timeout(timeoutMs) }) })
       const raw = await response.text()
       let parsed
       try {
@@ -145,7 +182,8 @@ export async function runDefective(defect, env) {
         // defect(gives-up-on-lookup): stops at the first lookup that failed.
         if (has('gives-up-on-lookup')) break
         // defect(quick-retry): retries a 5xx at once, as axios-retry's and urllib3's first retry does.
-        wait = answer.lost || has('quick-retry') ? 0 : 600
+        // (keep-alive-resend backs off 300 ms after a lost answer: its own retries wait, its library's do not.)
+        wait = answer.lost ? (has('keep-alive-resend') ? 300 : 0) : has('quick-retry') ? 0 : 600
       }
       // defect(retry-refusal): sends a refused request again (and again). defect(retry-refusal-once): once.
       else if ((has('retry-refusal') || (has('retry-refusal-once') && attempt === 1)) && answer.status >= 400 && answer.status < 500) wait = 0
