@@ -59,7 +59,7 @@ export async function runProbe(args: ProbeArgs): Promise<number> {
   }
   let failed = false
   try {
-    if (args.reportDir) writeReport(args.reportDir, report)
+    if (args.reportDir) writeReport(args.reportDir, report, [args.token])
   } catch (error) {
     failed = true
     console.error(pc.red(`relay-mock probe: failed to write the report to ${args.reportDir}: ${(error as Error).message}`))

@@ -4,6 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import pc from 'picocolors'
+import { maskSecret } from '../../core/mask.js'
 import { createAssumptionLedger, type AssumptionReport } from '../../core/ledger/report.js'
 import { FAULT_KINDS, formatFault, parseFaults, type ArmedFault } from '../../core/service/faults.js'
 import { createRelayService } from '../../core/service/mock.js'
@@ -72,7 +73,7 @@ export async function proxy(args: ProxyOptions): Promise<number> {
     // A file it could not write is a failure of the run: the exit status says so, as a contradiction under --check does.
     let failed = false
     try {
-      if (args.reportDir) writeReport(args.reportDir, report)
+      if (args.reportDir) writeReport(args.reportDir, report, [...service.worlds.values()].map((world) => world.token))
     } catch (error) {
       failed = true
       console.error(pc.red(`relay-mock proxy: failed to write the report to ${args.reportDir}: ${(error as Error).message}`))
@@ -91,11 +92,17 @@ export async function proxy(args: ProxyOptions): Promise<number> {
   return 0
 }
 
-/** Writes the report as JSON and as a page. */
-export function writeReport(dir: string, report: AssumptionReport): void {
+/**
+ * Writes the report as JSON and as a page. The tokens in `secrets` are masked wherever the service's
+ * answers held them (an error that echoes the token it refused): the report is kept in repositories.
+ */
+export function writeReport(dir: string, report: AssumptionReport, secrets: ReadonlyArray<string> = []): void {
+  let text = JSON.stringify(report, null, 2)
+  for (const secret of secrets) if (secret.length >= 4) text = text.split(secret).join(maskSecret(secret))
+  const masked = JSON.parse(text) as AssumptionReport
   mkdirSync(dir, { recursive: true })
-  writeFileSync(join(dir, 'assumptions.json'), `${JSON.stringify(report, null, 2)}\n`)
-  writeFileSync(join(dir, 'assumptions.html'), assumptionsPage(report).value)
+  writeFileSync(join(dir, 'assumptions.json'), `${text}\n`)
+  writeFileSync(join(dir, 'assumptions.html'), assumptionsPage(masked).value)
 }
 
 /** Writes the recorded world as a scenario file (its folder made if need be), and says what it holds and what it left out; false when it could not. */

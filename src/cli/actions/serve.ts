@@ -5,6 +5,8 @@ import { formatFault, parseFaults } from '../../core/service/faults.js'
 import { createRelayService } from '../../core/service/mock.js'
 import { maskSecret } from '../../core/mask.js'
 import { formatVariants } from '../../core/service/variants.js'
+import { calibratedIds, describeCalibration, uncalibratedIds, type Calibration } from '../../core/service/calibration.js'
+import { readCalibrationFile } from '../../node/calibration-file.js'
 import { devtools } from '../../devtools/admin.js'
 import type { World } from '../../core/service/world.js'
 import { close, createServer, listen } from '../../node/server.js'
@@ -30,6 +32,8 @@ export interface ServeOptions {
   fault?: string[]
   /** Alternatives of the assumption ledger to serve: `create.status=200-no-location`. */
   variant?: string[]
+  /** An assumptions report of proxy or probe: answer as the real service was seen to. */
+  calibrate?: string
 }
 
 /**
@@ -38,8 +42,10 @@ export interface ServeOptions {
  */
 export async function serve(args: ServeOptions): Promise<number> {
   const faults = parseFaults(args.fault, 'relay-mock serve')
+  const calibrated = args.calibrate === undefined ? undefined : readCalibrationFile(args.calibrate)
   const service = await createRelayService({
     faults,
+    ...(calibrated ? { calibration: calibrated.report } : {}),
     variants: args.variant,
     tokens: args.token,
     scenario: await resolveScenario(args.scenario),
@@ -65,12 +71,12 @@ export async function serve(args: ServeOptions): Promise<number> {
   // then stops the server must not find the default handler (death by SIGINT) still in place.
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
-  console.log(banner(baseUrl, [...service.worlds.values()], args.latency, args.adminToken !== undefined))
+  console.log(banner(baseUrl, [...service.worlds.values()], args.latency, args.adminToken !== undefined, calibrated?.calibration))
   announceStarted()
   return 0
 }
 
-function banner(baseUrl: string, worlds: World[], latency?: number | [number, number], admin = false): string {
+function banner(baseUrl: string, worlds: World[], latency?: number | [number, number], admin = false, calibration?: Calibration): string {
   const [world] = worlds
   const { store, visit, hints } = world
   const lines = [
@@ -81,6 +87,7 @@ function banner(baseUrl: string, worlds: World[], latency?: number | [number, nu
     `  location    ${world.location.id}  ${pc.dim(world.location.name)}`,
     `  scenario    ${world.scenario.name}  ${pc.dim(world.scenario.description)}`,
     ...(world.variants ? [`  variants    ${formatVariants(world.variants)}  ${pc.dim('(each world; /__relay/variants to change)')}`] : []),
+    ...(calibration ? calibrationLines(calibration) : []),
     ...(world.faults.length ? [`  faults      ${world.faults.map(formatFault).join(', ')}  ${pc.dim('(each world; /__relay/faults to change)')}`] : []),
     ...(latency ? [`  latency     ${Array.isArray(latency) ? `${latency[0]}–${latency[1]} ms` : `${latency} ms`} on every answer of the service`] : []),
     // The token rides in the fragment: a browser never sends it, so no server or proxy logs it.
@@ -107,4 +114,14 @@ function banner(baseUrl: string, worlds: World[], latency?: number | [number, nu
     pc.dim('  Ctrl-C stops it.'),
   )
   return lines.join('\n')
+}
+
+/** The banner's lines on a calibration: against what, and what it serves as observed. */
+export function calibrationLines(calibration: Calibration): string[] {
+  const served = calibratedIds(calibration)
+  const kept = uncalibratedIds(calibration)
+  return [
+    `  calibrated  against ${describeCalibration(calibration)}: ${served.length ? `answers as observed for ${served.join(', ')}` : 'nothing contradicted there, relay-mock\'s choices stand'}`,
+    ...(kept.length ? [pc.dim(`              contradicted there but served as relay-mock chose (calibration does not learn it): ${kept.join(', ')}`)] : []),
+  ]
 }

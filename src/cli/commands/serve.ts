@@ -2,7 +2,7 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs'
 import { MOCK_DEFAULTS } from '../../core/defaults.js'
 import type { ServeOptions } from '../actions/serve.js'
-import { checked, host, journalBytes, journalLimit, latency, maxWorlds, port, scenarioName, seed, text, token, vehicles, worldRecords } from '../checks.js'
+import { checked, host, journalBytes, journalLimit, latency, maxWorlds, port, readableFile, scenarioName, seed, text, token, vehicles, worldRecords } from '../checks.js'
 import { exitWith } from '../exit.js'
 import { warnIfReachable } from '../usage.js'
 
@@ -39,6 +39,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
           describe: 'Answer as a real service might where the interface is silent: <assumption>=<alternative>, e.g. "create.status=200-no-location"; repeat for more (see relay-mock assumptions)',
         }),
       )
+      .option('calibrate', checked('calibrate', readableFile, { describe: "Answer as the real service was seen to: the assumptions.json relay-mock proxy or relay-mock probe wrote (see docs/real-service.md)" }))
       .example('$0 serve --variant create.status=200-no-location', 'Answer creates 200 without Location, as a real service might')
       .example('$0 serve --scenario ./my-world.json', 'Serve a world of your own (see examples/worlds/)')
       // What needs the scenarios or the network is checked here, still before anything starts.

@@ -93,6 +93,8 @@ export interface CheckVerdict {
   expected: string
   /** What came, in a few words. */
   came: string
+  /** The fields a record carried beyond the listed ones, with the values seen (records.extra-fields): what calibration serves. */
+  extra?: Record<string, unknown>
 }
 
 /** A check of one assumption: the verdict an answer gives it, or undefined when the answer says nothing of it. */
@@ -240,7 +242,10 @@ export const ASSUMPTION_CHECKS: Record<AssumptionId, AssumptionCheck | NotObserv
     if (records === 0) return undefined
     const expected = `exactly ${listed.join(', ')}`
     if (!extra) return confirmed(expected, `the listed fields (${o.route})`)
-    return contradicted(expected, `more fields: ${[...extra].join(', ')} (${o.route})`, 'extra')
+    const first = (Array.isArray(body) ? body : [body]).find(isObject) as Record<string, unknown>
+    const values: Record<string, unknown> = {}
+    for (const key of extra) if (key in first) values[key] = first[key]
+    return { ...contradicted(expected, `more fields: ${[...extra].join(', ')} (${o.route})`, 'extra'), extra: values }
   },
   'links.fetchable'(o, memory) {
     if (o.method !== 'GET' || !memory.links.has(o.path) || o.status === 401 || o.status === 403 || o.status === 429 || o.status >= 500) return undefined

@@ -4,7 +4,7 @@
 // `relay-mock proxy` writes on exit. Bounded: a few pieces of evidence per verdict, findings counted.
 import { ASSUMPTIONS } from './assumptions.js'
 import { MOCK_DEFAULTS } from '../defaults.js'
-import { bodyVerdict, routeById } from '../service/protocol.js'
+import { bodyVerdict, parseJsonText, routeById } from '../service/protocol.js'
 import { ASSUMPTION_CHECKS, createMemory, findingsOf, learn, variantCases, type AssumptionCheck, type CheckVerdict, type Finding, type Memory, type Observed } from './checks.js'
 import { NOT_VARIED_IN_CONFORM, VARIED_ASSUMPTIONS } from '../service/variants.js'
 import { UPSTREAM_TROUBLES, type UpstreamObservation, type UpstreamTroubleKind } from '../service/upstream.js'
@@ -23,6 +23,25 @@ export interface Evidence {
   alternative?: string
 }
 
+/**
+ * One answer that contradicted an assumption, as it came: what `--calibrate` learns to answer from. Its
+ * status, the headers the ledger reads, and its body (an error's whole; a success's fields with their
+ * values' types, never a record's data); no request header, so no token.
+ */
+export interface ObservedAnswer {
+  /** The request, e.g. `POST /vehicles`. */
+  request: string
+  /** What relay-mock would have answered. */
+  relayMock: string
+  status: number
+  /** content-type, location, www-authenticate and allow, when the answer carried them. */
+  headers: Record<string, string>
+  /** The body as JSON, when it was JSON. */
+  body?: unknown
+  /** The fields beyond the listed ones a record carried, with the values seen (records.extra-fields). */
+  extra?: Record<string, unknown>
+}
+
 export type AssumptionStatus = 'confirmed' | 'contradicted' | 'unseen'
 
 export interface AssumptionStanding {
@@ -35,6 +54,8 @@ export interface AssumptionStanding {
   contradictedBy: number
   /** The first few answers of each kind, contradicting ones first. */
   evidence: Evidence[]
+  /** When contradicted: the answers that contradicted it, as they came (a few, of distinct statuses): what calibration serves. */
+  observed?: ObservedAnswer[]
   /** When unseen, why (`relay-mock probe` says: traffic cannot show it, it needs a write, or the answers did not tell). */
   unseen?: string
   /** When contradicted: the alternatives the service was seen to make, and what to run next (see nextStep). */
@@ -80,14 +101,58 @@ function toEvidence(entry: UpstreamObservation['entry'], verdict: CheckVerdict):
   return { seq: entry.seq, request: request.length > 200 ? `${request.slice(0, 200)}…` : request, relayMock: verdict.expected, came: verdict.came, ...(verdict.alternative ? { alternative: verdict.alternative } : {}) }
 }
 
+/** The headers an observed answer keeps: those the ledger's checks read. */
+const OBSERVED_HEADERS = ['content-type', 'location', 'www-authenticate', 'allow']
+
+/** An answer as calibration needs it: an error's body whole (its strings cut at 300 characters), a success's fields with values of their types only. */
+function toObserved(evidence: Evidence, verdict: CheckVerdict, o: Observed): ObservedAnswer {
+  const headers: Record<string, string> = {}
+  for (const name of OBSERVED_HEADERS) {
+    const value = o.headers[name]
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value
+  }
+  const read = o.json !== undefined ? o.json : o.text === '' ? null : parseJsonText(o.text)
+  const body = read && 'value' in read ? read.value : undefined
+  return {
+    request: evidence.request,
+    relayMock: verdict.expected,
+    status: o.status,
+    headers,
+    ...(body === undefined ? {} : { body: o.status >= 400 ? cut(body, 0) : typesOf(body, 0) }),
+    ...(verdict.extra ? { extra: typesOf(verdict.extra, 0) as Record<string, unknown> } : {}),
+  }
+}
+
+/** A body's strings cut to 300 characters, its depth to 4, its lists to 3 items. */
+function cut(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return value.length > 300 ? `${value.slice(0, 300)}…` : value
+  if (depth > 4 || value === null || typeof value !== 'object') return depth > 4 ? null : value
+  if (Array.isArray(value)) return value.slice(0, 3).map((item) => cut(item, depth + 1))
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cut(item, depth + 1)]))
+}
+
+/**
+ * A success's body as calibration needs it: its fields, each with a value of the type seen, never the
+ * record's own data (a plate, a name, an id): a string keeps its value only when it is a date or time
+ * (its form is what a client parses) or a short word (a status such as `accepted`).
+ */
+function typesOf(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) || /^[a-z_]{1,20}$/.test(value) ? value : 'x'.repeat(Math.min(value.length, 8))
+  if (depth > 4 || value === null || typeof value !== 'object') return depth > 4 ? null : value
+  if (Array.isArray(value)) return value.slice(0, 1).map((item) => typesOf(item, depth + 1))
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, typesOf(item, depth + 1)]))
+}
+
 /** Evidence kept per assumption and verdict, and findings kept in all: enough to act on, bounded whatever the traffic. */
 const EVIDENCE_KEPT = 3
+/** Observed answers kept per contradicted assumption: one per status and endpoint, enough for each answer calibration serves. */
+const OBSERVED_KEPT = 6
 const FINDINGS_KEPT = 200
 
 interface Tally {
   answers: number
   confirmed: Map<string, { count: number; evidence: Evidence[] }>
-  contradicted: Map<string, { count: number; evidence: Evidence[]; alternatives: Set<string | null> }>
+  contradicted: Map<string, { count: number; evidence: Evidence[]; alternatives: Set<string | null>; observed: ObservedAnswer[] }>
   findings: Map<string, FindingStanding>
 }
 
@@ -170,10 +235,13 @@ export function createAssumptionLedger(upstream: string) {
           if (kept.evidence.length < EVIDENCE_KEPT) kept.evidence.push((evidence ??= toEvidence(entry, verdict)))
         } else {
           let kept = tally.contradicted.get(id)
-          if (!kept) tally.contradicted.set(id, (kept = { count: 0, evidence: [], alternatives: new Set<string | null>() }))
+          if (!kept) tally.contradicted.set(id, (kept = { count: 0, evidence: [], alternatives: new Set<string | null>(), observed: [] }))
           kept.count++
           kept.alternatives.add(verdict.alternative ?? null)
           if (kept.evidence.length < EVIDENCE_KEPT) kept.evidence.push((evidence ??= toEvidence(entry, verdict)))
+          if (kept.observed.length < OBSERVED_KEPT && !kept.observed.some((seen) => seen.status === answer.status && seen.request.split('?')[0] === `${entry.request.method} ${entry.request.path}`)) {
+            kept.observed.push(toObserved(evidence ??= toEvidence(entry, verdict), verdict, observed))
+          }
         }
       }
     }
@@ -211,6 +279,7 @@ function standing(entry: (typeof ASSUMPTIONS)[number], tally: Tally): Assumption
     contradictedBy: no?.count ?? 0,
     evidence: [...(no?.evidence ?? []), ...(yes?.evidence ?? [])],
   }
+  if (no?.observed.length) result.observed = no.observed
   if (no) result.variants = [...no.alternatives].map((alternative) => nextStep(entry.id, alternative))
   return result
 }

@@ -16,6 +16,7 @@ import type { Route } from './route.js'
 import type { RelayRequest, RelayResponse, RelayService, RelayServiceSettings } from './service.js'
 import { validate } from './validate.js'
 import { varyReply, type Variants } from './variants.js'
+import { calibrateReply, type Calibration } from './calibration.js'
 import type { World } from './world.js'
 import type { Worlds } from './worlds.js'
 
@@ -73,9 +74,15 @@ export function createPipeline({ settings, worlds, journal, extensions, upstream
     if (ran === undefined) return CONTINUE
     // A world served under alternatives of the ledger (see variants.ts) has its replies reshaped here; a
     // request that reached no world is answered as the service's own variants say.
+    // A calibrated service answers as the real one was seen to (see calibration.ts), after the variants.
     const variants = arrival.world ? arrival.world.variants : settings.variants
-    if (isPromise(ran)) return ran.then((settled) => finish(arrival, variants ? varied(variants, arrival, settled) : settled), (error: unknown) => finish(arrival, { reply: pipelineFailed(error) }))
-    return finish(arrival, variants ? varied(variants, arrival, ran) : ran)
+    const { calibration } = settings
+    const shape = (settled: Ran) => {
+      const after = variants ? varied(variants, arrival, settled) : settled
+      return calibration ? calibrated(calibration, arrival, after) : after
+    }
+    if (isPromise(ran)) return ran.then((settled) => finish(arrival, shape(settled)), (error: unknown) => finish(arrival, { reply: pipelineFailed(error) }))
+    return finish(arrival, variants || calibration ? shape(ran) : ran)
   }
 
   /** Waits out the latency asked for (the service's, a slow fault's), then records and answers. */
@@ -113,6 +120,12 @@ export function createPipeline({ settings, worlds, journal, extensions, upstream
 /** What `run` answered, as the world's variants answer it (a fault's answer too: a revoked token's 401 is a 403 under auth.refusal=403). */
 function varied(variants: Variants, arrival: Arrival, ran: Ran): Ran {
   const reply = varyReply(variants, ran.reply, { route: arrival.route, path: arrival.path })
+  return reply === ran.reply ? ran : { reply, ...(ran.fault ? { fault: ran.fault } : {}) }
+}
+
+/** What `run` answered, as the real service was seen to answer it. */
+function calibrated(calibration: Calibration, arrival: Arrival, ran: Ran): Ran {
+  const reply = calibrateReply(calibration, ran.reply, { route: arrival.route, path: arrival.path })
   return reply === ran.reply ? ran : { reply, ...(ran.fault ? { fault: ran.fault } : {}) }
 }
 

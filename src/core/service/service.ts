@@ -9,6 +9,7 @@ import type { Route } from './route.js'
 import type { Scenario } from './scenario.js'
 import type { SeededWorld } from './seed.js'
 import type { Variants } from './variants.js'
+import type { Calibration } from './calibration.js'
 import type { World } from './world.js'
 
 export interface RelayServiceOptions {
@@ -71,6 +72,12 @@ export interface RelayServiceOptions {
    * upstream's. A token the service has not seen gets a world of its own. Default none: the mock answers.
    */
   upstream?: Upstream
+  /**
+   * Answer as the real service was seen to answer (`serve --calibrate`): an assumptions report of
+   * `relay-mock proxy` or `relay-mock probe`, as its `assumptions.json` holds it (see calibration.ts).
+   * Each contradicted assumption is served as observed. Default none: relay-mock's choices.
+   */
+  calibration?: object
 }
 
 /**
@@ -85,8 +92,10 @@ export interface SeedCache {
 }
 
 /** The settings a service runs with: its options over MOCK_DEFAULTS. */
-export type RelayServiceSettings = Required<Omit<RelayServiceOptions, 'extensions' | 'scenarios' | 'adminToken' | 'seedCache' | 'variants' | 'upstream'>> & {
+export type RelayServiceSettings = Required<Omit<RelayServiceOptions, 'extensions' | 'scenarios' | 'adminToken' | 'seedCache' | 'variants' | 'upstream' | 'calibration'>> & {
   adminToken?: string
+  /** The calibration every world answers under, read (see calibration.ts); undefined when none. */
+  calibration: Calibration | undefined
   /** The variants of every world made without its own, read (see variants.ts); undefined when none. */
   variants: Variants | undefined
 }

@@ -9,6 +9,7 @@ import type { RelayServiceSettings } from './service.js'
 import { createWorld, type World } from './world.js'
 import { isBearerToken } from './token.js'
 import { toVariants, type Variants } from './variants.js'
+import { calibrationVariants, type Calibration } from './calibration.js'
 
 /**
  * The worlds of a service, seeded from its scenarios; those of the start tokens (`settings.tokens`) are pinned.
@@ -33,7 +34,7 @@ export function createWorlds({ settings, scenarios }: { settings: RelayServiceSe
   }: { token?: string; scenario?: string | Scenario; faults?: ReadonlyArray<ArmedFault>; variants?: Variants | ReadonlyArray<string>; roomLater?: boolean } = {}): Promise<World> {
     const chosen = scenarios.named(scenario ?? settings.scenario)
     // Read before anything is taken: a wrong variant is the caller's mistake, said at once.
-    const served = variants === undefined ? settings.variants : toVariants(variants)
+    const served = variants === undefined ? settings.variants : withCalibration(toVariants(variants), settings.calibration)
     const worldToken = token ?? newToken()
     // A world no request could reach is a mistake to say at once: its token is one the service reads.
     if (!isBearerToken(worldToken)) {
@@ -140,4 +141,11 @@ function idlest(worlds: Iterable<World>, pinned: ReadonlySet<string>, kept?: Wor
 function newToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(12))
   return `rm_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`
+}
+
+/** A world's own variants over the calibration's (the choices a handler makes as the real service was seen to). */
+function withCalibration(variants: Variants, calibration: Calibration | undefined): Variants {
+  if (!calibration) return variants
+  const merged = { ...calibrationVariants(calibration), ...variants }
+  return Object.keys(merged).length === Object.keys(variants).length ? variants : Object.freeze(merged)
 }
