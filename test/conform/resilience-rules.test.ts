@@ -278,6 +278,28 @@ describe('client.outcome after a lost payment', () => {
   })
 })
 
+describe('client.outcome when no payment was made: rejected, as the client contract says', () => {
+  const reset = (at: number): Step => ({ route: 'GET /vehicles?plate=AB123', status: 0, at, durationMs: 1, fault: 'reset' })
+  const down = (at: number): Step => ({ route: 'POST /vehicles', status: 503, at, fault: 'unavailable', headers: { 'retry-after': '1' } })
+  const revoked: Step = { route: 'GET /rental-companies?kennitala=5501692829', status: 401, at: 0, fault: 'token-revoked' }
+  const cases: Array<[string, Step[], RegExp]> = [
+    ['a lookup that failed after its retries', [company, reset(10), reset(20), reset(30)], /GET \/vehicles\?plate=AB123 \(request 4 of 4\) failed \(the connection was reset \(no answer\)\) and the visit stopped before any payment was sent, so no payment was made/],
+    ['a creation refused while the service is down', [company, vehicles(5, []), down(10), down(1020), down(2030)], /POST \/vehicles \(request 5 of 5\) failed \(it answered 503\) and the visit stopped before any payment was sent/],
+    ['the token refused', [revoked], /GET \/rental-companies\?kennitala=5501692829 \(request 1 of 1\) was refused \(401\) and the visit stopped before any payment was sent/],
+  ]
+  for (const [what, steps, why] of cases) {
+    it(`passes rejected after ${what}, and fails unknown or paid, saying why`, () => {
+      expect(check('client.outcome', steps, { client: client({ outcome: 'rejected', message: 'vehicle lookup failed' }) }).status).toBe('passed')
+      for (const claimed of ['unknown', 'paid'] as const) {
+        const outcome = check('client.outcome', steps, { client: client({ outcome: claimed }) })
+        expect(outcome.status).toBe('failed')
+        expect(outcome.message).toMatch(/^Expected the outcome "rejected", since /)
+        expect(outcome.message).toMatch(why)
+      }
+    })
+  }
+})
+
 describe('caseStatus', () => {
   it('is not-reached when the faulted step got no request, and never passed', () => {
     const requests = journal([company, vehicles(5), { route: 'POST /payments', status: 201, at: 10, body: { id: 'p1' } }])

@@ -1,5 +1,7 @@
 // client.outcome: when the client writes RELAY_RESULT_FILE, what it says matches what happened (paid
-// with the id the service gave, skipped, rejected, or unknown). "What happened" is read from the
+// with the id the service gave, skipped, rejected, or unknown; the README's client contract says which
+// when). `rejected` is no payment made, the client knowing it: the service refused the payment, or the
+// visit stopped before it (a lookup or creation failed, the token refused). "What happened" is read from the
 // mock's answers as the client received them, not from the suite's expectation, so a client that broke
 // the flow earlier is charged with that rule only. Where the answer to the payment was lost (reset,
 // timeout, 500/502/504, a truncated or garbled 2xx) the client cannot know: `unknown` is the truth,
@@ -12,7 +14,7 @@ export default defineRule({
   id: 'client.outcome',
   flows: ['advanced', 'simple'],
   title:
-    'when the client writes `RELAY_RESULT_FILE`, what it says matches what happened: paid only with the id the service gave, skipped, rejected, or `unknown` where the answer to the payment was lost (`rejected` there is a warning)',
+    'when the client writes `RELAY_RESULT_FILE`, what it says matches what happened: `paid` only with the id the service gave, `skipped`, `rejected` where no payment was made (the service refused it, or the visit stopped before it: a lookup or creation failed, the service down, the token refused), or `unknown` where the answer to the payment was lost (`rejected` there is a warning)',
   cite: '§4 Simple integration, rules 1–2 (accepted iff the answer has `id`); §1 Advanced flow, rule 2; §7 Errors; the client contract (RELAY_RESULT_FILE)',
   needsCase: true,
   needs: ['client'],

@@ -377,10 +377,16 @@ export function whatHappened(flow: Flow, requests: ReadonlyArray<JournalEntry>):
       : `${at(requests, last)} was answered ${last.response.status}, which does not say whether the payment was recorded`
     return { outcome: 'unknown', paymentIds: [], why }
   }
-  if (last) return { outcome: 'rejected', paymentIds: [], why: `${at(requests, last)} was answered ${last.response.status} without an id${mockSaid(last) ? `: "${mockSaid(last)}"` : ''}` }
-  const refused = requests.find((entry) => !isOk(entry))
-  if (refused) return { outcome: 'rejected', paymentIds: [], why: `the service refused ${at(requests, refused)} (${refused.response.status}) and no payment was recorded` }
-  return { outcome: 'rejected', paymentIds: [], why: 'no payment was recorded' }
+  // Rejected: no payment was made and the client can know it. The service refused the payment (a 503 or
+  // 429 among them: nothing was done), or the visit stopped before it (a lookup or a creation failed, the
+  // token was refused): the client contract's outcomes, in the README.
+  if (last) return { outcome: 'rejected', paymentIds: [], why: `${at(requests, last)} was answered ${last.response.status} without an id${mockSaid(last) ? `: "${mockSaid(last)}"` : ''}, so no payment was made` }
+  const stopped = requests.filter((entry) => !isOk(entry)).at(-1)
+  if (stopped) {
+    const how = isFailure(stopped) ? `failed (${whatItGot(stopped)})` : `was refused (${stopped.response.status})`
+    return { outcome: 'rejected', paymentIds: [], why: `${at(requests, stopped)} ${how} and the visit stopped before any payment was sent, so no payment was made` }
+  }
+  return { outcome: 'rejected', paymentIds: [], why: 'no payment was sent, so none was made' }
 }
 
 /**
