@@ -39,10 +39,10 @@ describe.concurrent('relay-mock conform', () => {
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
     expect(run.stdout).toMatch(/✓ simple\/rejected-ok-status +\d+/)
-    expect(run.stdout).toContain('Conformant: 6 cases, 6 passed, 0 failed')
+    expect(run.stdout).toContain('Conformant: 9 cases, 9 passed, 0 failed')
 
     const report = JSON.parse(await readFile(json, 'utf8'))
-    expect(report.summary).toMatchObject({ total: 6, passed: 6, failed: 0, rulesBroken: [], flows: ['simple'] })
+    expect(report.summary).toMatchObject({ total: 9, passed: 9, failed: 0, rulesBroken: [], flows: ['simple'] })
     expect(report.summary.wallMs).toEqual(expect.any(Number))
     expect(report.summary.clientMs).toEqual(expect.any(Number))
     for (const kase of report.cases) {
@@ -55,7 +55,7 @@ describe.concurrent('relay-mock conform', () => {
     }
 
     const counted = execFileSync('python3', ['-c', 'import sys, xml.etree.ElementTree as ET; r = ET.parse(sys.argv[1]).getroot(); print(len(r.findall(".//testcase")), len(r.findall(".//failure")))', junit], { encoding: 'utf8' })
-    expect(counted.trim()).toBe('6 0')
+    expect(counted.trim()).toBe('9 0')
   })
 
   it('exits 1 when a rule fails, naming the rule and why', async () => {
@@ -125,7 +125,7 @@ describe('relay-mock demo', () => {
     expect(run.stdout).toMatch(/advanced\/new-vehicle — .*\n.*visit: plate \w+/)
     expect(run.stdout).toMatch(/→ POST \/custodians .*\n +← 201 \{"id":/)
     expect(run.stdout).toMatch(/simple\/rejected-ok-status[^]*?← 200 \{"status":"refused"[^]*?✓ rejected/)
-    expect(run.stdout).toContain('Conformant: 15 cases, 15 passed, 0 failed')
+    expect(run.stdout).toContain('Conformant: 24 cases, 24 passed, 0 failed')
   })
 })
 
