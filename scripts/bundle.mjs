@@ -35,6 +35,8 @@ const common = {
     '@seriousme/openapi-schema-validator',
     // proxy's HTTP client, and only proxy loads it.
     'undici',
+    // conform --explore's generator, and only --explore loads it (with importExternal).
+    'fast-check',
   ],
   plugins: [
     {

@@ -138,6 +138,9 @@ export const maxWorlds: Check<number> = integer({ min: 1, max: 1_000_000, noun: 
 
 export const jobs: Check<number> = integer({ min: 1, max: 256, noun: 'a number of jobs' })
 
+/** How many visits conform --explore generates. */
+export const explore: Check<number> = integer({ min: 1, max: 100_000, noun: 'a number of visits' })
+
 /** How many times conform runs each case. */
 export const repeat: Check<number> = integer({ min: 1, max: 1000, noun: 'a number of runs' })
 

@@ -16,6 +16,7 @@ export interface ConformArgs {
   seed?: number
   bail?: boolean
   repeat?: number
+  explore?: number
   reportDir?: string
   github?: boolean
   visits?: string

@@ -28,6 +28,16 @@ export async function conform(args: ConformArgs): Promise<number> {
     printReportFiles(files)
     return result.summary.conformant ? 0 : 1
   }
+  if (args.explore !== undefined) {
+    const { exploreCommand } = await import('./explore.js')
+    const interrupt = onStopSignals()
+    try {
+      const code = await exploreCommand(args, interrupt.signal)
+      return interrupt.received ? 128 + os.constants.signals[interrupt.received] : code
+    } finally {
+      interrupt.dispose()
+    }
+  }
   const own = args.cases ? await loadCases(args.cases) : undefined
   const interrupt = onStopSignals()
   try {

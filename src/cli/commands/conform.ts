@@ -3,7 +3,7 @@
 // warned under --strict; a case not reached), 2 a usage or set-up error.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs'
 import { REQUEST_TIMEOUT_MS, RUN_TIMEOUT_MS } from '../../core/defaults.js'
-import { checked, flow, jobs, readableFile, repeat, requestTimeout, seed, shellCommand, suite, text, timeout, writableFile, writableFolder } from '../checks.js'
+import { checked, explore, flow, jobs, readableFile, repeat, requestTimeout, seed, shellCommand, suite, text, timeout, writableFile, writableFolder } from '../checks.js'
 import { fileReports, type ConformArgs } from '../conform-options.js'
 import { exitWith } from '../exit.js'
 
@@ -42,7 +42,14 @@ export const conformCommand: CommandModule<object, ConformArgs> = {
           describe: "Seconds the client may wait for one answer (RELAY_REQUEST_TIMEOUT_MS): a hung request's cell ends at the client's own timeout",
         }),
       )
-      .option('seed', checked('seed', seed, { describe: 'Seed of the generated worlds' }))
+      .option('seed', checked('seed', seed, { describe: 'Seed of the generated worlds (and, with --explore, of the visits)' }))
+      .option(
+        'explore',
+        checked('explore', explore, {
+          conflicts: ['from', 'case', 'cases', 'suite', 'repeat', 'bail'],
+          describe: 'Run N generated visits over everything the interface allows (seeded: --seed); the smallest that breaks the client is printed as an entry for --cases',
+        }),
+      )
       .option('bail', { type: 'boolean', describe: 'Stop at the first case that fails: the rest are cancelled, the reports hold the cases that finished' })
       .option('repeat', checked('repeat', repeat, { describe: 'Run each case N times; a case that fails some of them but not all is reported flaky' }))
     for (const report of fileReports) built = built.option(report.flag, checked(report.flag, writableFile, { describe: report.describe }))
@@ -67,6 +74,7 @@ export const conformCommand: CommandModule<object, ConformArgs> = {
       .example('$0 conform --client "python3 client.py" --junit conform.xml', 'Run every case; write JUnit XML for CI')
       .example('$0 conform --from staging.har --html report.html', 'Check a captured conversation, visit by visit')
       .example('$0 conform --client "./client.sh" --cases my-cases.json --case "mine/*"', 'Run only your own cases (see examples/cases.json)')
+      .example('$0 conform --client "python3 client.py" --explore 200 --seed 7', 'Run 200 generated visits; print the smallest that breaks the client')
       .example('$0 conform --from staging.har --visits visits.json', "Check it with each visit's inputs, so no rule is left unchecked") as unknown as Argv<ConformArgs>
   },
   async handler(args: ArgumentsCamelCase<ConformArgs>) {
