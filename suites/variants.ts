@@ -5,6 +5,9 @@
 // Two served alternatives have no case: no flow case of a correct client meets an invalid-field answer
 // (invalid.status), and a client that fetches a link is failed by http.known-endpoint already (links.fetchable).
 import { assumption } from '../src/core/ledger/assumptions.js'
+import { STRICT, STRICT_VARIANTS } from '../src/core/service/variants.js'
+import advanced from './advanced.js'
+import simple from './simple.js'
 import type { ConformanceCase } from '../src/core/rules/suite.js'
 import { defineSuite } from '../src/core/rules/suite.js'
 import type { Flow, Outcome } from '../src/core/rules/types.js'
@@ -62,6 +65,21 @@ function variant(id: string, base: Base, outcome: Outcome = base.outcome): Confo
   }
 }
 
+/**
+ * A flow case again in the strict world: a service that refuses every form relay-mock accepts beyond the
+ * interface's text (a lower-case `bearer`, an extra query parameter, another JSON type, a bare date for
+ * `acquiredOn`, a body on a lookup, a plate written otherwise), all at once. `fidelity.strict` names the form.
+ */
+function strict(base: ConformanceCase): ConformanceCase {
+  const title = base.title.charAt(0).toLowerCase() + base.title.slice(1)
+  return {
+    ...base,
+    id: `variants/${STRICT}/${base.id.replace('/', '-')}`,
+    title: `${base.id} (${title}) where the service refuses every form the interface does not show`,
+    variants: STRICT_VARIANTS,
+  }
+}
+
 export default defineSuite({
   name: 'variants',
   description: "The flow cases again where the mock answers as a real service may instead of as relay-mock chose (relay-mock assumptions lists the choices)",
@@ -80,5 +98,6 @@ export default defineSuite({
     variant('simple.unknown-owner=accepted', { of: 'simple/unknown-owner', flow: 'simple', scenario: 'unknown-owner', outcome: 'rejected', what: 'the owner is not a registered rental company' }, 'paid'),
     variant('records.extra-fields=extra', EXISTING_VEHICLE),
     variant('records.extra-fields=extra', NEW_VEHICLE),
+    ...[...advanced.cases, ...simple.cases].map(strict),
   ],
 })

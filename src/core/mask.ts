@@ -27,10 +27,12 @@ export function maskSecret(secret: string): string {
  * @example maskAuthorization('Bearer rm_0123456789abcdef') // 'Bearer …cdef'
  */
 export function maskAuthorization(value: string): string {
-  const match = /^(\S+)\s+(\S+)$/.exec(value.trim())
+  // The scheme and the spacing as sent (a stricter service may refuse `bearer` or a double space: see
+  // leniency.ts), the secret masked.
+  const match = /^(\s*\S+)(\s+)(\S+)(\s*)$/.exec(value)
   // A scheme alone ("Bearer") is a mistake worth showing, not a secret.
   if (!match) return /^(?:bearer|basic|token|digest)$/i.test(value.trim()) ? value.trim() : maskSecret(value.trim())
-  return `${match[1]} ${maskSecret(match[2])}`
+  return `${match[1]}${match[2]}${maskSecret(match[3])}${match[4]}`
 }
 
 /** A Cookie or Set-Cookie value with each cookie's value masked (Set-Cookie's attributes kept). */

@@ -9,6 +9,7 @@ import { rules } from '../../src/core/rules/index.js'
 import { runConformance, type ClientFunction } from '../../src/node/runner.js'
 // @ts-expect-error: a plain ES module without types (it also runs as a process)
 import { createDefectiveClient } from './clients/defective.mjs'
+import { lenientClient } from './clients/lenient.js'
 
 const DEFECTIVE = 'node test/conform/clients/defective.mjs'
 let variants: string
@@ -136,6 +137,9 @@ const broken: Broken[] = [
   { defect: 'takes only a 422 as the simple endpoint\'s refusal', client: fn('refusal-422-only'), case: 'variants/simple.refusal-status=400/simple-rejected', breaks: ['client.completes', 'fidelity.simple.refusal-status'] },
   { defect: 'keys on the HTTP status where a refusal is 200', client: fn('simple-keys-on-status'), case: 'variants/simple.refusal-status=200/simple-rejected', breaks: ['client.outcome', 'fidelity.simple.refusal-status'] },
   { defect: 'reports rejected for an owner missing from its own list of rental companies, whatever the answer', client: staleOwnerList, case: 'variants/simple.unknown-owner=accepted/simple-unknown-owner', breaks: ['client.outcome', 'fidelity.simple.unknown-owner'] },
+  // fidelity.strict: a form relay-mock accepts beyond the interface's text (test/conform/leniency.test.ts has one client per form).
+  { defect: 'adds a cache-buster to its lookups', client: lenientClient('cache-buster'), case: 'variants/strict/advanced-new-vehicle', breaks: ['fidelity.strict'] },
+  { defect: 'sends acquiredOn as a bare date', client: lenientClient('date-only-acquired-on'), case: 'variants/strict/advanced-new-vehicle', breaks: ['advanced.custodian-after-create', 'fidelity.strict'] },
 ]
 
 /** Safe but short of best: each warning a rule gives, shown by a client that does that one thing. */
@@ -168,6 +172,7 @@ const secondBest: SecondBest[] = [
   { defect: 'gives up at once on a 503 it was told to retry after a second', client: fn('gives-up-on-503'), case: 'resilience/payment-create/unavailable/once', warns: ['resilience.retry-after'] },
   { defect: 'sends a payment refused with 422 once more', client: fn('retry-refusal-once'), case: 'simple/rejected', warns: ['resilience.no-retry-on-refusal'] },
   { defect: 'reports rejected when the answer to its payment was lost', client: fn('rejected-when-unknown'), case: 'resilience/payment-create/reset/once', warns: ['client.outcome'] },
+  { defect: 'adds a cache-buster to its lookups, which relay-mock ignores', client: lenientClient('cache-buster'), case: 'advanced/new-vehicle', warns: ['fidelity.strict'] },
 ]
 
 async function run(item: Broken | SecondBest) {

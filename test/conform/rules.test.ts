@@ -51,11 +51,12 @@ const createVehicle: Call = { method: 'POST', url: '/vehicles', body: (w) => ({ 
 const custodian: Call = { method: 'POST', url: '/custodians', body: (w, a) => ({ vehicleId: idOf(a[2]), rentalCompanyId: firstId(a[0]), acquiredOn: `${w.visit.registrationDate} 00:00:00` }) }
 
 describe('evaluate', () => {
-  it('gives one check per rule of the flow that applies, in the rules order (a fidelity rule only where its assumption is varied)', async () => {
+  it('gives one check per rule of the flow that applies, in the rules order (a fidelity rule only where its assumption is varied, but fidelity.strict everywhere)', async () => {
     const context = await caseOf('simple', 'default', [])
-    expect(evaluate(context).map((check) => check.rule)).toEqual(rules.filter((rule) => rule.flows.includes('simple') && !rule.id.startsWith('fidelity.')).map((rule) => rule.id))
+    const everywhere = (id: string) => !id.startsWith('fidelity.') || id === 'fidelity.strict'
+    expect(evaluate(context).map((check) => check.rule)).toEqual(rules.filter((rule) => rule.flows.includes('simple') && everywhere(rule.id)).map((rule) => rule.id))
     const varied = evaluate({ ...context, variants: { 'simple.answer': 'id-only' } }).map((check) => check.rule)
-    expect(varied.filter((id) => id.startsWith('fidelity.'))).toEqual(['fidelity.simple.answer'])
+    expect(varied.filter((id) => id.startsWith('fidelity.'))).toEqual(['fidelity.simple.answer', 'fidelity.strict'])
   })
 
   it('reports rules that do not apply as skipped, never passed', async () => {

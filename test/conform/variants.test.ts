@@ -10,7 +10,9 @@ import variants from '../../suites/variants.js'
 import { assumption } from '../../src/core/ledger/assumptions.js'
 import { createRelayService } from '../../src/core/service/mock.js'
 import { fidelityRules } from '../../src/core/rules/fidelity.js'
-import { VARIED_ASSUMPTIONS } from '../../src/core/service/variants.js'
+import { isStrict, STRICT_VARIANTS, VARIED_ASSUMPTIONS } from '../../src/core/service/variants.js'
+import advanced from '../../suites/advanced.js'
+import simple from '../../suites/simple.js'
 import { checkHarFile } from '../../src/node/from-har.js'
 import { createHarReporter } from '../../src/node/reporters/har.js'
 import { heldLines } from '../../src/node/reporters/console.js'
@@ -27,12 +29,13 @@ const fn = (defect: string): ClientFunction => createDefectiveClient(defect) as 
 
 describe('the variants suite', () => {
   it('varies every served alternative of the assumptions it covers, and those are the ones with a fidelity rule', () => {
-    const varied = new Set(variants.cases.map((kase) => Object.keys(kase.variants ?? {})[0]))
+    const single = variants.cases.filter((kase) => !isStrict(kase.variants))
+    const varied = new Set(single.map((kase) => Object.keys(kase.variants ?? {})[0]))
     expect([...varied].sort()).toEqual([...VARIED_ASSUMPTIONS].sort())
-    expect(fidelityRules.map((rule) => rule.id).sort()).toEqual(VARIED_ASSUMPTIONS.map((id) => `fidelity.${id}`).sort())
+    expect(fidelityRules.map((rule) => rule.id).sort()).toEqual([...VARIED_ASSUMPTIONS.map((id) => `fidelity.${id}`), 'fidelity.strict'].sort())
     for (const id of VARIED_ASSUMPTIONS) {
       const served = assumption(id)!.alternatives.filter((alternative) => alternative.notServed === undefined).map((alternative) => alternative.id)
-      const covered = variants.cases.flatMap((kase) => (kase.variants?.[id] ? [kase.variants[id]] : []))
+      const covered = single.flatMap((kase) => (kase.variants?.[id] ? [kase.variants[id]] : []))
       expect(new Set(covered), id).toEqual(new Set(served))
     }
   })
@@ -43,8 +46,18 @@ describe('the variants suite', () => {
     for (const kase of variants.cases) expect(kase.title.split('a correct client reports').length, kase.id).toBeLessThanOrEqual(2)
   })
 
+  it('runs every flow case again in the strict world, which serves every alternative that refuses a lenient form', () => {
+    const strict = variants.cases.filter((kase) => isStrict(kase.variants))
+    expect(strict.map((kase) => kase.id)).toEqual([...advanced.cases, ...simple.cases].map((kase) => `variants/strict/${kase.id.replace('/', '-')}`))
+    for (const id of Object.keys(STRICT_VARIANTS)) expect(VARIED_ASSUMPTIONS, id).not.toContain(id)
+  })
+
   it('names the assumption and the alternative in each case id, and is part of the default run', () => {
     for (const kase of variants.cases) {
+      if (isStrict(kase.variants)) {
+        expect(kase.id.startsWith('variants/strict/'), kase.id).toBe(true)
+        continue
+      }
       const [[id, alternative]] = Object.entries(kase.variants!)
       expect(kase.id.startsWith(`variants/${id}=${alternative}/`), kase.id).toBe(true)
     }

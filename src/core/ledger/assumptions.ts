@@ -213,8 +213,8 @@ const TABLE = [
     interface: '§4 Endpoints: "Requests with a body carry Content-Type: application/json"; bodies on lookups: not shown',
     choice:
       "Ignored, whatever it is: RFC 9110 gives it no meaning, and a careful service does not refuse a lookup for it. `http.json-body` judges only the bodies the service reads (those of `POST /vehicles`, `/custodians`, `/payments`, `/payment`, where a missing body is the 400 and a broken rule), so what the mock answers and what the rule says agree. A body sent with `POST`, `PUT` or `PATCH` to a path or method the service lacks is judged too, as the client meant it.",
-    alternatives: [{ id: 'refused', answer: 'A lookup with a body is refused 400.', notServed: NOT_MET }],
-    rules: ['http.json-body'],
+    alternatives: [{ id: 'refused', answer: 'A lookup with a body is refused 400.' }],
+    rules: ['http.json-body', 'fidelity.strict'],
   },
   {
     id: 'time.zone',
@@ -232,8 +232,8 @@ const TABLE = [
     question: 'In what format is `acquiredOn` sent?',
     interface: '§2 Custodian: "the advanced example uses `YYYY-MM-DD HH:MM:SS`"; §2 Payment (simple integration request body): `vehicle.acquiredOn` is `YYYY-MM-DD`',
     choice: '`POST /custodians` takes `YYYY-MM-DD HH:MM:SS` (as the interface\'s example sends it) or `YYYY-MM-DD`; the simple endpoint takes `YYYY-MM-DD`.',
-    alternatives: [{ id: 'datetime-only', answer: '`POST /custodians` takes only `YYYY-MM-DD HH:MM:SS`.', notServed: NOT_MET }],
-    rules: ['advanced.custodian-after-create', 'simple.body'],
+    alternatives: [{ id: 'datetime-only', answer: '`POST /custodians` takes only `YYYY-MM-DD HH:MM:SS`: a bare date is refused 422.' }],
+    rules: ['advanced.custodian-after-create', 'simple.body', 'fidelity.strict'],
   },
   {
     id: 'amount.unit',
@@ -250,7 +250,13 @@ const TABLE = [
     question: 'Which country codes does POST /vehicles take?',
     interface: '§2 Vehicle: the value `is` is used; allowed values other than `is`: not shown',
     choice: 'Any lower-case two-letter code is accepted (`IS` is refused with a message); the service uses `is`, and the conformance kit requires it.',
-    alternatives: [{ id: 'is-only', answer: 'Only `is` is accepted.', notServed: NOT_MET }],
+    alternatives: [
+      {
+        id: 'is-only',
+        answer: 'Only `is` is accepted.',
+        notServed: '`advanced.create-vehicle-when-missing` fails a client that sends any country but `is` under relay-mock\'s choice already: no client that passes can tell the two apart.',
+      },
+    ],
     rules: ['advanced.create-vehicle-when-missing'],
   },
   {
@@ -266,8 +272,8 @@ const TABLE = [
     question: 'What is a plate, and how are plates matched?',
     interface: '§2 Vehicle: `plate` is the licence plate; its format and matching: not shown',
     choice: '2 to 8 letters (Icelandic ones too), digits, spaces or hyphens; matched without regard to case, spaces or hyphens.',
-    alternatives: [{ id: 'exact-match', answer: 'Plates match only as sent, character for character.', notServed: 'The client passes on the plate it was given (RELAY_PLATE) unchanged under either answer.' }],
-    rules: ['advanced.vehicle-lookup', 'advanced.create-vehicle-when-missing', 'simple.body'],
+    alternatives: [{ id: 'exact-match', answer: 'Plates match only as sent, character for character: a lookup of `ab123` does not find `AB123`.' }],
+    rules: ['advanced.vehicle-lookup', 'advanced.create-vehicle-when-missing', 'simple.body', 'fidelity.strict'],
   },
   {
     id: 'location.id',
@@ -291,9 +297,41 @@ const TABLE = [
     id: 'query.extra',
     question: 'What happens to query parameters beyond the documented one?',
     interface: '§4 Advanced integration, endpoints 1–2: query `kennitala=<kennitala>`, `plate=<plate>`; other parameters: not shown',
-    choice: 'Extra parameters are ignored; a repeated one counts once, the last value.',
-    alternatives: [{ id: 'refused', answer: 'An unknown query parameter is refused 400.', notServed: NOT_MET }],
-    rules: [],
+    choice: 'Extra parameters (a cache-buster such as `_=1795791066550`) are ignored; a repeated one counts once, the last value.',
+    alternatives: [{ id: 'refused', answer: 'An unknown or repeated query parameter is refused 400.' }],
+    rules: ['fidelity.strict'],
+  },
+  {
+    id: 'query.encoding',
+    question: 'How is a query value encoded?',
+    interface: '§4 Advanced integration, endpoints 1–2: query `kennitala=<kennitala>`, `plate=<plate>`; their encoding: not shown',
+    choice:
+      'Percent-encoded UTF-8 (`%C3%9E` for `Þ`), with `+` read as a space, as the WHATWG URL standard reads a query and as URLSearchParams, Java\'s URLEncoder and Python\'s urlencode write one. A value sent unencoded (raw `Þ`, a raw space) is not read: no HTTP client sends it so, and the plate never reaches the service.',
+    alternatives: [
+      {
+        id: 'percent-only',
+        answer: '`+` is a literal plus: a space must be sent as `%20`.',
+        notServed:
+          'A plate holds no `+`, so the only client that could tell is one sending a space as `+`: what every common HTTP library does. A service that read `+` literally would miss every such plate, and relay-mock does not hold clients to that; `%20` is read the same under both.',
+      },
+    ],
+    rules: ['advanced.vehicle-lookup'],
+  },
+  {
+    id: 'auth.scheme',
+    question: 'How exactly must the `Authorization` header be written?',
+    interface: '§5 Authentication, rule 1: "the header `Authorization` with the value `Bearer <API_TOKEN>`"',
+    choice: 'The scheme in any case (`bearer <token>`), with one or more spaces before the token and spaces after it: HTTP makes the scheme case-insensitive (RFC 9110 §11.1).',
+    alternatives: [{ id: 'exact', answer: 'Only `Bearer <token>` is read: the scheme as written, one space, nothing after; anything else is refused 401.' }],
+    rules: ['auth.bearer', 'fidelity.strict'],
+  },
+  {
+    id: 'request.content-type',
+    question: 'Which `Content-Type` values does the service read as JSON?',
+    interface: '§4 Endpoints: "Requests with a body carry `Content-Type: application/json`"',
+    choice: '`application/json` or any `+json` type (`application/vnd.relay+json`), in any case, with no charset or UTF-8 (`utf-8`, `utf8`, quoted or not).',
+    alternatives: [{ id: 'application-json', answer: 'Only `application/json`, with `; charset=utf-8` at most, is read; another JSON type or spelling is refused 415.' }],
+    rules: ['http.json-body', 'fidelity.strict'],
   },
   {
     id: 'lists.paging',

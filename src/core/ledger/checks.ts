@@ -8,6 +8,8 @@ import { header, KNOWN_SLIPS, parseJsonText, resolveRoute, routeById, SERVICE_TA
 import { normalizePlate } from '../service/schemas.js'
 import { UUID_PATTERN } from '../service/schemas.js'
 import { validate } from '../service/validate.js'
+import type { LenientForm } from '../service/leniency.js'
+import { STRICT, STRICT_VARIANTS } from '../service/variants.js'
 
 /** One request and the real service's answer to it, as the checks read them. */
 export interface Observed {
@@ -34,12 +36,17 @@ export interface Observed {
   text: string
   /** The body as JSON, when the proxy has read it already (`null`: not JSON). */
   json?: { value: unknown } | null
+  /** The forms beyond the interface's text the request used (see leniency.ts): the leniency checks read them. */
+  forms?: readonly LenientForm[]
 }
 
 /** What a world's earlier answers taught: owners the service does not know, links it handed out. */
 export interface Memory {
   unknownOwners: RecentSet
   links: RecentSet
+  /** Plates of vehicles the service listed or created, as written, and in their matched form (normalizePlate). */
+  plates: RecentSet
+  platesMatched: RecentSet
 }
 
 /** At most this many owners and links are remembered per world: memory stays bounded. */
@@ -50,7 +57,7 @@ const MEMORY_MAX = 1000
  * @example const memory = createMemory(); learn(observed, memory)
  */
 export function createMemory(): Memory {
-  return { unknownOwners: new RecentSet(), links: new RecentSet() }
+  return { unknownOwners: new RecentSet(), links: new RecentSet(), plates: new RecentSet(), platesMatched: new RecentSet() }
 }
 
 /**
@@ -321,7 +328,11 @@ export const ASSUMPTION_CHECKS: Record<AssumptionId, AssumptionCheck | NotObserv
     return confirmed(expected, String(o.status))
   },
   'time.zone': { notObservable: "Timestamps go from the client to the service; how the service reads their zone does not show in its answers." },
-  'custodian.acquired-on': { notObservable: 'A refused custodian does not say in a form relay-mock can read whether acquiredOn was the reason (its ids may name nothing too).' },
+  'custodian.acquired-on'(o) {
+    // A refusal says whether acquiredOn was the reason only where its words name the field.
+    if (o.status >= 400 && o.status < 500 && !o.text.includes('acquiredOn')) return undefined
+    return leniency(o, 'custodian.acquired-on', 'a bare date taken')
+  },
   'amount.unit': { notObservable: "The unit is what an amount means; the service's answers carry no unit." },
   'vehicle.country'(o) {
     const country = isObject(o.body) ? o.body.country : undefined
@@ -342,10 +353,14 @@ export const ASSUMPTION_CHECKS: Record<AssumptionId, AssumptionCheck | NotObserv
     if (o.status === 200 && Array.isArray(body) && body.length > 0) return contradicted(expected, `200 with ${body.length} companies`, 'hyphen')
     return undefined
   },
-  'plate.format'(o) {
+  'plate.format'(o, memory) {
     const asked = o.query.plate
     const body = json(o)
     if (o.route !== 'GET /vehicles' || o.status !== 200 || !asked || !Array.isArray(body)) return undefined
+    // A plate the service holds, asked for written otherwise, and not found: it matches plates as sent.
+    if (body.length === 0 && !memory.plates.has(asked) && memory.platesMatched.has(normalizePlate(asked))) {
+      return contradicted('plates matched without regard to case, spaces or hyphens', `${JSON.stringify(asked)} found nothing, where the service holds the plate written otherwise`, 'exact-match')
+    }
     // Seen only when the service matched a plate written otherwise (case, spaces, hyphens).
     const otherwise = body.find((item) => isObject(item) && typeof item.plate === 'string' && item.plate !== asked && normalizePlate(item.plate) === normalizePlate(asked))
     if (!otherwise) return undefined
@@ -358,14 +373,7 @@ export const ASSUMPTION_CHECKS: Record<AssumptionId, AssumptionCheck | NotObserv
     return confirmed('several active vehicles may share a plate', `${body.length} vehicles for ${JSON.stringify(o.query.plate ?? '')}`)
   },
   'query.extra'(o) {
-    const documented = o.route === 'GET /rental-companies' ? 'kennitala' : o.route === 'GET /vehicles' ? 'plate' : undefined
-    if (!documented || o.status === 401 || o.status === 403 || o.status === 429 || o.status >= 500) return undefined
-    const extra = Object.keys(o.query).filter((name) => name !== documented)
-    if (extra.length === 0 || !o.query[documented]) return undefined
-    const expected = `extra parameters ignored (${extra.join(', ')})`
-    if (o.status === 400) return contradicted(expected, '400', 'refused')
-    if (ok(o.status)) return confirmed(expected, String(o.status))
-    return undefined
+    return leniency(o, 'query.extra', 'extra or repeated parameters ignored')
   },
   'lists.paging'(o) {
     const body = json(o)
@@ -376,6 +384,29 @@ export const ASSUMPTION_CHECKS: Record<AssumptionId, AssumptionCheck | NotObserv
     if (isObject(body) && ('next' in body || 'items' in body || 'data' in body)) return contradicted(expected, `an object {${Object.keys(body).join(', ')}}`, 'paged')
     return Array.isArray(body) ? confirmed(expected, `an array of ${body.length}`) : undefined
   },
+  'query.encoding': {
+    notObservable: 'Seen only where a plate with a space, sent with `+`, names a vehicle the service holds; neither a lookup that finds nothing nor one that finds it tells which reading found it.',
+  },
+  'auth.scheme'(o) {
+    return leniency(o, 'auth.scheme', 'the scheme read in any case and spacing')
+  },
+  'request.content-type'(o) {
+    return leniency(o, 'request.content-type', 'any JSON media type read')
+  },
+}
+
+/**
+ * The check of a leniency (see leniency.ts): a request that used its form and was answered as any other
+ * confirms relay-mock's choice; one refused with the status the strict alternative answers contradicts it.
+ * Trouble, limits and other refusals tell nothing.
+ */
+function leniency(o: Observed, id: string, accepted: string): CheckVerdict | undefined {
+  const form = o.forms?.find((f) => f.assumption === id)
+  if (!form || o.status === 429 || o.status >= 500) return undefined
+  const expected = `${accepted} (${form.where}: ${form.sent})`
+  if (ok(o.status)) return confirmed(expected, String(o.status))
+  if (o.status === form.status || (form.status !== 401 && o.status === 400)) return contradicted(expected, String(o.status), form.alternative)
+  return undefined
 }
 
 /** The lookups whose items are records with a link of their own, `<path>/<id>`. */
@@ -395,6 +426,12 @@ export function learn(o: Observed, memory: Memory): void {
   }
   if (o.route && LISTS.has(o.route) && o.status === 200 && Array.isArray(body)) {
     for (const item of body) if (isObject(item) && typeof item.id === 'string' && /^[\w-]{1,100}$/.test(item.id)) memory.links.add(`${o.path}/${item.id}`)
+  }
+  const plates = o.route === 'GET /vehicles' && o.status === 200 && Array.isArray(body) ? body.map((item) => (isObject(item) ? item.plate : undefined)) : o.route === 'POST /vehicles' && ok(o.status) && isObject(o.body) ? [o.body.plate] : []
+  for (const plate of plates) {
+    if (typeof plate !== 'string') continue
+    memory.plates.add(plate)
+    memory.platesMatched.add(normalizePlate(plate))
   }
   if (o.route && CREATES.has(o.route) && ok(o.status)) {
     if (isObject(body) && typeof body.link === 'string') memory.links.add(body.link)
@@ -532,7 +569,9 @@ const FIELD_TYPES = new WeakMap<z.ZodType, ReadonlyArray<readonly [string, strin
  * @example variantCases('create.status', '200-no-location').command // "relay-mock conform --suite variants --case 'variants/create.status=200-no-location/*'"
  */
 export function variantCases(assumptionId: string, alternativeId?: string): { pattern: string; command: string } {
-  const pattern = alternativeId ? `variants/${assumptionId}=${alternativeId}/*` : `variants/${assumptionId}=*`
+  // The alternatives that refuse a lenient form are varied together, in the strict world.
+  const strict = STRICT_VARIANTS[assumptionId] !== undefined && (alternativeId === undefined || STRICT_VARIANTS[assumptionId] === alternativeId)
+  const pattern = strict ? `variants/${STRICT}/*` : alternativeId ? `variants/${assumptionId}=${alternativeId}/*` : `variants/${assumptionId}=*`
   return { pattern, command: `relay-mock conform --suite variants --case '${pattern}'` }
 }
 

@@ -1,6 +1,7 @@
 // The assumption ledger as people read it: the README's table, the page docs/assumptions.md, the
 // listing of `relay-mock assumptions`, and which answers of the OpenAPI documents rest on which
 // assumption. All are generated from ASSUMPTIONS, so none can drift from what the mock does.
+import { STRICT, STRICT_VARIANTS } from '../service/variants.js'
 import { ASSUMPTIONS, type Assumption } from './assumptions.js'
 import { NOT_VARIED_IN_CONFORM, servedVariants, VARIED_ASSUMPTIONS } from '../service/variants.js'
 
@@ -60,7 +61,7 @@ export function toAssumptionsPage(list: readonly Assumption[] = ASSUMPTIONS): st
     '',
     '| option | what it does | default |',
     '|---|---|---|',
-    `| \`--variant\` | answer as a real service might where the interface is silent, in each world: \`<assumption>=<alternative>\`, e.g. \`create.status=200-no-location\`; repeatable; one of ${servedVariants().map((variant) => `\`${variant}\``).join(', ')} | none (relay-mock's choices) |`,
+    `| \`--variant\` | answer as a real service might where the interface is silent, in each world: \`<assumption>=<alternative>\`, e.g. \`create.status=200-no-location\`; repeatable; one of ${servedVariants().map((variant) => `\`${variant}\``).join(', ')}, or \`${STRICT}\` for the strict world (${Object.entries(STRICT_VARIANTS).map(([id, alternative]) => `\`${id}=${alternative}\``).join(', ')} at once: every form relay-mock accepts beyond the interface's text refused) | none (relay-mock's choices) |`,
     '',
     "In-process: `createRelayMock({ variants: ['create.status=200-no-location'] })` (or `{ 'create.status': '200-no-location' }`);",
     "`mock.addWorld({ variants })` gives one world its own. The admin API: `GET /__relay/variants` (the world's, and every one",

@@ -4,6 +4,7 @@
 // `relay-mock proxy` writes on exit. Bounded: a few pieces of evidence per verdict, findings counted.
 import { ASSUMPTIONS } from './assumptions.js'
 import { MOCK_DEFAULTS } from '../defaults.js'
+import { lenientForms } from '../service/leniency.js'
 import { bodyVerdict, parseJsonText, routeById } from '../service/protocol.js'
 import { ASSUMPTION_CHECKS, createMemory, findingsOf, learn, variantCases, type AssumptionCheck, type CheckVerdict, type Finding, type Memory, type Observed } from './checks.js'
 import { NOT_VARIED_IN_CONFORM, VARIED_ASSUMPTIONS } from '../service/variants.js'
@@ -218,6 +219,8 @@ export function createAssumptionLedger(upstream: string) {
       text: answer.text,
     }
     if (answer.json !== undefined) observed.json = answer.json
+    const forms = lenientForms({ method: entry.request.method, headers: entry.request.headers, search: entry.request.search, route: routeById(entry.route), bodyText: entry.request.bodyText, body: entry.request.body })
+    if (forms.length > 0) observed.forms = forms
     const refused = bodyRefusal(entry)
     if (refused) observed.bodyError = refused
     const memory = state?.memory ?? createMemory()

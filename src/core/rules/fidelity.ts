@@ -5,11 +5,14 @@
 // the visit there as it would under relay-mock's choice: it crashed, made other calls than the flow
 // expects from the answers it got, or reported an outcome the alternative does not allow.
 import { ASSUMPTIONS, type Assumption } from '../ledger/assumptions.js'
-import { VARIED_ASSUMPTIONS } from '../service/variants.js'
+import type { JournalEntry } from '../service/journal.js'
+import { describeForm, lenientForms, plateForm, refusedForms, STRICT_VARIANTS, type LenientForm } from '../service/leniency.js'
+import { routeById } from '../service/protocol.js'
+import { isStrict, VARIED_ASSUMPTIONS } from '../service/variants.js'
 import { defineRule } from './define.js'
 import { expectedCalls } from './expected.js'
-import { fail, pass, skip } from './facts.js'
-import type { CaseContext, Rule } from './types.js'
+import { at, fail, isRecord, pass, skip, warn } from './facts.js'
+import type { CaseContext, Rule, RuleOutcome } from './types.js'
 
 /** The first sentence (or clause) of a text, for a message: up to the first `.` or `;` that ends one (not `e.g.`). */
 function gist(text: string): string {
@@ -77,22 +80,90 @@ export function fidelityRule(entry: Assumption): Rule {
       const alternative = entry.alternatives.find((a) => a.id === chosen)
       if (!alternative || !context.client) return skip(`Does not apply: the case's world does not vary ${entry.id}.`)
       const under = `under ${entry.id}=${alternative.id} (${gist(alternative.answer)})`
-      const expected = `Expected the client to complete the visit ${under} as it would under relay-mock's choice (${gist(entry.choice)})`
-      const crash = crashed(context)
-      if (crash) return fail(`${expected}; instead it ${crash}.`, { expected: 'exit 0', actual: context.client.exitCode })
-      const other = otherCalls(context)
-      if (other) return fail(`${expected}; instead it ${other}.`)
-      const allowed = context.outcomes ?? (context.outcome ? [context.outcome] : [])
-      const reported = context.client.report?.outcome
-      if (reported !== undefined && allowed.length > 0 && !allowed.includes(reported)) {
-        return fail(`${expected}; instead it reported "${reported}", where this alternative allows ${allowed.map((o) => `"${o}"`).join(' or ')}.`, { expected: allowed, actual: reported })
-      }
-      return pass(`${capitalized(under)}, the client completed the visit as under relay-mock's choice${reported ? `, reporting "${reported}"` : ''}.`)
+      return completedAsUnderChoice(context, under, `Expected the client to complete the visit ${under} as it would under relay-mock's choice (${gist(entry.choice)})`)
     },
   })
 }
 
+/** Whether the client completed the visit as under relay-mock's choice: no crash, the flow's calls, an allowed outcome. */
+function completedAsUnderChoice(context: CaseContext, under: string, expected: string): RuleOutcome {
+  const client = context.client!
+  const crash = crashed(context)
+  if (crash) return fail(`${expected}; instead it ${crash}.`, { expected: 'exit 0', actual: client.exitCode })
+  const other = otherCalls(context)
+  if (other) return fail(`${expected}; instead it ${other}.`)
+  const allowed = context.outcomes ?? (context.outcome ? [context.outcome] : [])
+  const reported = client.report?.outcome
+  if (reported !== undefined && allowed.length > 0 && !allowed.includes(reported)) {
+    return fail(`${expected}; instead it reported "${reported}", where this alternative allows ${allowed.map((o) => `"${o}"`).join(' or ')}.`, { expected: allowed, actual: reported })
+  }
+  return pass(`${capitalized(under)}, the client completed the visit as under relay-mock's choice${reported ? `, reporting "${reported}"` : ''}.`)
+}
+
+/** The plate each request of the flows carries, and where: the lookup's query, a vehicle's body, the simple body. */
+function platesSent(entry: JournalEntry): { plate: unknown; where: string } | undefined {
+  const body = entry.request.body
+  if (entry.route === 'GET /vehicles') return { plate: entry.request.query.plate, where: 'the query\'s plate' }
+  if (entry.route === 'POST /vehicles' && isRecord(body)) return { plate: body.plate, where: 'the body\'s plate' }
+  if (entry.route === 'POST /payment' && isRecord(body) && isRecord(body.vehicle)) return { plate: body.vehicle.plate, where: 'vehicle.plate' }
+  return undefined
+}
+
+/** Each request of the case that used a form beyond the interface's text, with the forms (see leniency.ts). */
+export function lenientRequests(context: Pick<CaseContext, 'requests' | 'visit'>): { entry: JournalEntry; forms: LenientForm[] }[] {
+  const found: { entry: JournalEntry; forms: LenientForm[] }[] = []
+  for (const entry of context.requests) {
+    const { method, headers, search, bodyText, body } = entry.request
+    const forms = lenientForms({ method, headers, search, route: routeById(entry.route), bodyText, body })
+    const sent = context.visit ? platesSent(entry) : undefined
+    const plate = sent && typeof sent.plate === 'string' ? plateForm(sent.plate, context.visit!.plate, sent.where) : undefined
+    if (plate) forms.push(plate)
+    if (forms.length > 0) found.push({ entry, forms })
+  }
+  return found
+}
+
+const STRICT_FORMS = Object.keys(STRICT_VARIANTS).map((id) => `\`${id}\``).join(', ')
+
+/**
+ * `fidelity.strict`: each request uses only the forms the interface shows. Where relay-mock accepted more,
+ * a warning naming the form, the assumption and what to send; in the strict world (every alternative that
+ * refuses such a form, at once), a failure where the service refused one, and the visit completed as
+ * under relay-mock's choice otherwise.
+ */
+export const fidelityStrict: Rule = defineRule({
+  id: 'fidelity.strict',
+  flows: ['advanced', 'simple'],
+  title: `each request uses only the forms the interface shows (${STRICT_FORMS}): where relay-mock accepts more, a warning naming the form; in the strict world, which refuses them all, a failure, and the visit completed as under relay-mock's choice`,
+  cite: '§4 Endpoints; §5 Authentication, rule 1; §2 Custodian',
+  needsCase: false,
+  needs: (context) => (isStrict(context.variants) ? ['client'] : []),
+  check(context) {
+    const found = lenientRequests(context)
+    const said = (items: typeof found, pick: (forms: LenientForm[]) => LenientForm[]) =>
+      items
+        .map(({ entry, forms }) => ({ entry, forms: pick(forms) }))
+        .filter(({ forms }) => forms.length > 0)
+        .map(({ entry, forms }) => `${at(context.requests, entry)} sent ${forms.map(describeForm).join('; and ')}`)
+    if (isStrict(context.variants)) {
+      const refused = said(found, (forms) => refusedForms(forms, context.variants))
+      if (refused.length > 0) {
+        return fail(`Expected only the forms the interface shows, in the strict world that refuses every other; instead the client depended on one: ${refused.join('. ')}. A service as strict refuses it; send the form the interface shows.`, {
+          seq: found[0].entry.seq,
+        })
+      }
+      if (!context.client) return skip('Does not apply: no client run to judge.')
+      return completedAsUnderChoice(context, 'in the strict world (every form the interface does not show refused)', "Expected the client to complete the visit in the strict world as it would under relay-mock's choice")
+    }
+    const lenient = said(found, (forms) => forms)
+    if (lenient.length === 0) return pass('Every request used only the forms the interface shows.')
+    return warn(`Expected only the forms the interface shows; this passed only because relay-mock accepts more: ${lenient.join('. ')}. A stricter service refuses it (relay-mock assumptions names each choice; serve --variant strict refuses them all).`, {
+      seq: found[0].entry.seq,
+    })
+  },
+})
+
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
 
 /** Every fidelity rule, in the ledger's order. */
-export const fidelityRules: ReadonlyArray<Rule> = ASSUMPTIONS.filter((entry) => VARIED_ASSUMPTIONS.includes(entry.id)).map(fidelityRule)
+export const fidelityRules: ReadonlyArray<Rule> = [...ASSUMPTIONS.filter((entry) => VARIED_ASSUMPTIONS.includes(entry.id)).map(fidelityRule), fidelityStrict]

@@ -15,6 +15,7 @@ import { CONTINUE, textOf, toResponse } from './response.js'
 import type { Route } from './route.js'
 import type { RelayRequest, RelayResponse, RelayService, RelayServiceSettings } from './service.js'
 import { validate } from './validate.js'
+import { formRefusal, lenientForms, refusedForms } from './leniency.js'
 import { varyReply, type Variants } from './variants.js'
 import { calibrateReply, type Calibration } from './calibration.js'
 import type { World } from './world.js'
@@ -202,7 +203,17 @@ function decide(arrival: Arrival, worlds: ReadonlyMap<string, World>, bodyLimit:
     return { reply: route.refuse ? route.refuse({ world: checked.world, reply: body.reply }) : body.reply }
   }
   arrival.parsedBody = body?.value
+  // A world served under the alternatives that refuse what the interface does not show (see leniency.ts).
+  const strict = checked.world.variants && refusedForms(lenientForms({ method: request.method, headers: request.headers, search: arrival.search, route, bodyText: request.body, body: arrival.parsedBody }), checked.world.variants)
+  if (strict && strict.length > 0) return { reply: strictRefusal(strict, route, checked.world) }
   return run(route, checked.world, found.params, arrival.query, arrival.parsedBody, request.url)
+}
+
+/** A strict world's refusal of a request in forms it does not read: the first form's status, every form named. */
+function strictRefusal(forms: ReturnType<typeof lenientForms>, route: Route<any, any>, world: World): Reply {
+  const { status, message, field } = formRefusal(forms[0], forms)
+  const reply = toProblem(status, message, field ? [field] : undefined, status === 401 ? CHALLENGE : undefined)
+  return route.refuse && status !== 401 ? route.refuse({ world, reply }) : reply
 }
 
 /** The world a request's bearer token reaches (only `bound`, on a world's own listener), or the 401 and why. */

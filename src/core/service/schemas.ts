@@ -288,3 +288,11 @@ function describe(schema: z.ZodType | undefined): string | undefined {
 export function normalizePlate(plate: string): string {
   return plate.toUpperCase().replace(/[\s-]/g, '')
 }
+
+/**
+ * The vehicles a lookup by `asked` found (relay-mock's matching: case, spaces and hyphens ignored), kept
+ * only where the plate is the same character for character under `plate.format=exact-match`.
+ */
+export function exactPlates<V extends { plate: string }>(found: V[], asked: string, variants: Readonly<Record<string, string>> | undefined): V[] {
+  return variants?.['plate.format'] === 'exact-match' ? found.filter((vehicle) => vehicle.plate === asked) : found
+}

@@ -9,6 +9,23 @@ import { RelayMockError } from '../errors.js'
 import { toProblem, type Reply } from './problems.js'
 import { statusText } from '../status.js'
 
+/**
+ * The alternatives that refuse a form relay-mock accepts beyond the interface's text (leniency.ts finds
+ * those forms), each `<assumption>=<alternative>`: the strict world serves them all at once
+ * (`serve --variant strict`), and each can be served alone.
+ */
+export const STRICT_VARIANTS: Readonly<Record<string, string>> = Object.freeze({
+  'auth.scheme': 'exact',
+  'request.content-type': 'application-json',
+  'query.extra': 'refused',
+  'http.get-body': 'refused',
+  'custodian.acquired-on': 'datetime-only',
+  'plate.format': 'exact-match',
+})
+
+/** The name `serve --variant` and the variants suite give the strict world. */
+export const STRICT = 'strict'
+
 /** A world's variants: assumption id → the alternative it is served under, e.g. `{ 'create.status': '200-no-location' }`. */
 export type Variants = Readonly<Record<string, string>>
 
@@ -20,6 +37,9 @@ export interface VariedRequest {
 }
 
 type Vary = (reply: Reply, request: VariedRequest) => Reply
+
+/** Where an alternative is served other than by reshaping a reply: in a handler, or by the pipeline refusing a form (leniency.ts). */
+type Served = Vary | 'handler' | 'pipeline'
 
 /** The extra fields a record carries under `records.extra-fields=extra`: fixed, so that a world's answers stay deterministic. */
 export const EXTRA_FIELDS: Readonly<Record<string, unknown>> = Object.freeze({ createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z', active: true })
@@ -48,7 +68,7 @@ function withExtras(value: unknown): unknown {
  * How each served alternative is answered, `<assumption>=<alternative>`, in the order they apply: a reply
  * reshaped, or `'handler'` where the handler reads the variant.
  */
-export const VARIED: Readonly<Record<string, Vary | 'handler'>> = {
+export const VARIED: Readonly<Record<string, Served>> = {
   'links.fetchable=not-fetchable': (reply, request) =>
     request.route?.integration === 'links' ? toProblem(404, `The link ${request.path} cannot be fetched: this service answers links with 404 (variant links.fetchable=not-fetchable).`) : reply,
   'records.extra-fields=extra': (reply, request) => {
@@ -68,6 +88,12 @@ export const VARIED: Readonly<Record<string, Vary | 'handler'>> = {
   'simple.refusal-status=400': (reply, request) => (isSimple(request) && reply.status === 422 ? { ...reply, status: 400 } : reply),
   'simple.refusal-status=200': (reply, request) => (isSimple(request) && reply.status === 422 ? { ...reply, status: 200 } : reply),
   'simple.unknown-owner=accepted': 'handler',
+  'plate.format=exact-match': 'handler',
+  'auth.scheme=exact': 'pipeline',
+  'request.content-type=application-json': 'pipeline',
+  'query.extra=refused': 'pipeline',
+  'http.get-body=refused': 'pipeline',
+  'custodian.acquired-on=datetime-only': 'pipeline',
   'invalid.status=400': (reply, request) => (reply.status === 422 && !isSimple(request) ? restatus(reply, 400) : reply),
   'auth.refusal=403': (reply) =>
     reply.status === 401 ? { ...restatus(reply, 403), headers: withoutHeader(reply.headers, 'www-authenticate') } : reply,
@@ -106,10 +132,20 @@ export const NOT_VARIED_IN_CONFORM: Readonly<Record<string, string>> = {
   'links.fetchable': 'a client that fetches a link already fails http.known-endpoint under relay-mock\'s choice',
 }
 
-/** The assumptions the suite `variants` varies, each judged by its rule `fidelity.<id>`, in the ledger's order. */
+/**
+ * The assumptions the suite `variants` varies one by one, each judged by its rule `fidelity.<id>`, in the
+ * ledger's order. Those whose alternative refuses a lenient form (STRICT_VARIANTS) are varied together,
+ * in the strict world, and judged by `fidelity.strict`.
+ */
 export const VARIED_ASSUMPTIONS: readonly string[] = ASSUMPTIONS.filter(
-  (entry) => entry.alternatives.some((alternative) => alternative.notServed === undefined) && NOT_VARIED_IN_CONFORM[entry.id] === undefined,
+  (entry) =>
+    entry.alternatives.some((alternative) => alternative.notServed === undefined) && NOT_VARIED_IN_CONFORM[entry.id] === undefined && STRICT_VARIANTS[entry.id] === undefined,
 ).map((entry) => entry.id)
+
+/** Whether a world's variants are the strict world's: every alternative that refuses a lenient form. */
+export function isStrict(variants: Variants | undefined): boolean {
+  return variants !== undefined && Object.entries(STRICT_VARIANTS).every(([id, alternative]) => variants[id] === alternative)
+}
 
 /** Every alternative a world can be served under, `<assumption>=<alternative>`, in the ledger's order. */
 export function servedVariants(): string[] {
@@ -123,10 +159,12 @@ export function servedVariants(): string[] {
  */
 export function toVariants(given: ReadonlyArray<string> | Readonly<Record<string, string>>): Variants {
   const pairs: [string, string][] = Array.isArray(given)
-    ? (given as ReadonlyArray<string>).map((text) => {
+    ? (given as ReadonlyArray<string>).flatMap((text): [string, string][] => {
+        // `strict`: every alternative that refuses a form the interface does not show, at once.
+        if (typeof text === 'string' && text.trim() === STRICT) return Object.entries(STRICT_VARIANTS)
         const at = typeof text === 'string' ? text.indexOf('=') : -1
         if (at <= 0) throw invalid(`${JSON.stringify(text)} is not <assumption>=<alternative>`)
-        return [text.slice(0, at).trim(), text.slice(at + 1).trim()]
+        return [[text.slice(0, at).trim(), text.slice(at + 1).trim()]]
       })
     : Object.entries(given as Readonly<Record<string, string>>)
   const variants: Record<string, string> = {}
@@ -147,7 +185,7 @@ export function toVariants(given: ReadonlyArray<string> | Readonly<Record<string
 
 /** What a refused variant should have been, for a refusal's "expected" part. */
 export function expectedVariant(): string {
-  return `<assumption>=<alternative>, one of ${servedVariants().join(', ')} (relay-mock assumptions lists them)`
+  return `<assumption>=<alternative>, one of ${servedVariants().join(', ')}, or ${STRICT} for all of ${Object.keys(STRICT_VARIANTS).join(', ')} at once (relay-mock assumptions lists them)`
 }
 
 /** Why `text` is no variant the mock serves, or undefined when it is one. */
@@ -172,5 +210,8 @@ function invalid(why: string): RelayMockError {
 
 /** `create.status=200-no-location, error.body=json-message`: a world's variants in words (empty: none). */
 export function formatVariants(variants: Variants | undefined): string {
-  return variants ? Object.entries(variants).map(([id, alternative]) => `${id}=${alternative}`).join(', ') : ''
+  if (!variants) return ''
+  const strict = isStrict(variants)
+  const rest = Object.entries(variants).filter(([id]) => !strict || STRICT_VARIANTS[id] === undefined).map(([id, alternative]) => `${id}=${alternative}`)
+  return [...(strict ? [STRICT] : []), ...rest].join(', ')
 }

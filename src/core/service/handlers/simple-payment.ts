@@ -2,7 +2,7 @@
 // with `id` when it recorded the payment, or with a `message` and no `id` when it refused.
 import type { Reply } from '../problems.js'
 import { defineRoute } from '../route.js'
-import { simplePaymentAnswer, simplePaymentBody, type FieldError, type SimplePaymentAnswer } from '../schemas.js'
+import { exactPlates, simplePaymentAnswer, simplePaymentBody, type FieldError, type SimplePaymentAnswer } from '../schemas.js'
 import { paymentReferenceErrors } from './payments.js'
 
 function refused(status: number, message: string, errors?: FieldError[]): Reply {
@@ -53,7 +53,7 @@ export const simplePaymentRoutes = [
           `The payment was refused: the owner ${body.vehicle.owner} is not a rental company registered with the service, so nothing was recorded. The customer's payment still completes.`,
         )
       }
-      let vehicle = store.vehicles.activeByPlate(body.vehicle.plate)[0]
+      let vehicle = exactPlates(store.vehicles.activeByPlate(body.vehicle.plate), body.vehicle.plate, world.variants)[0]
       if (!vehicle) {
         vehicle = store.vehicles.create({ id: world.random.uuid(), plate: body.vehicle.plate, country: 'is', active: true })
         if (company) store.custodians.create({

@@ -1,7 +1,7 @@
 // GET /vehicles?plate= (advanced step 2), POST /vehicles (step 3) and GET /vehicles/:id.
 import { z } from 'zod'
 import { createdAnswer, createdReply, defineRoute, linkRoute } from '../route.js'
-import { createVehicleBody, plate, vehicle, type Vehicle } from '../schemas.js'
+import { createVehicleBody, exactPlates, plate, vehicle, type Vehicle } from '../schemas.js'
 
 const toVehicle = ({ id, plate, country }: Vehicle): Vehicle => ({ id, plate, country })
 
@@ -13,7 +13,7 @@ export const vehicleRoutes = [
     summary: 'Find the active vehicles with a plate (case, spaces and hyphens ignored), oldest first',
     query: z.object({ plate }),
     answers: { 200: { description: 'The active vehicles with this plate; empty when none', schema: z.array(vehicle) } },
-    handle: ({ world, query }) => ({ status: 200, body: world.store.vehicles.activeByPlate(query.plate).map(toVehicle) }),
+    handle: ({ world, query }) => ({ status: 200, body: exactPlates(world.store.vehicles.activeByPlate(query.plate), query.plate, world.variants).map(toVehicle) }),
   }),
   defineRoute({
     method: 'POST',
