@@ -98,6 +98,9 @@ export default defineSuite({
     variant('simple.unknown-owner=accepted', { of: 'simple/unknown-owner', flow: 'simple', scenario: 'unknown-owner', outcome: 'rejected', what: 'the owner is not a registered rental company' }, 'paid'),
     variant('records.extra-fields=extra', EXISTING_VEHICLE),
     variant('records.extra-fields=extra', NEW_VEHICLE),
-    ...[...advanced.cases, ...simple.cases].map(strict),
+    // The flow cases whose visit is their scenario's own; those with a visit of their own (the edge visits,
+    // the same start and end) meet no
+    // leniency the others do not, and each edge plate is unknown to its world in every form.
+    ...[...advanced.cases, ...simple.cases].filter((kase) => kase.visit === undefined).map(strict),
   ],
 })

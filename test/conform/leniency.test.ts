@@ -44,9 +44,9 @@ describe('fidelity.strict, through a run', () => {
     expect(strict.check.message).toContain(`(${assumption}=`)
   })
 
-  it('passes a client that uses only the forms the interface shows, in every flow case and its strict twin', async () => {
+  it('passes a client that uses only the forms the interface shows, in every flow case (the edge visits too) and in the strict world', async () => {
     const result = await runConformance({ client: lenientClient('none'), cases: ['advanced/*', 'simple/*', 'variants/strict/*'], jobs: 4 })
-    expect(result.cases).toHaveLength(24)
+    expect(result.cases.filter((kase) => kase.id.startsWith('variants/strict/'))).toHaveLength(10)
     expect(result.cases.filter((kase) => kase.status !== 'passed').map((kase) => `${kase.id}: ${kase.checks.filter((c) => c.status !== 'passed' && c.status !== 'skipped').map((c) => c.message).join('; ')}`)).toEqual([])
     for (const kase of result.cases) expect(kase.checks.find((c) => c.rule === 'fidelity.strict')?.status, kase.id).toBe('passed')
   })
