@@ -85,3 +85,19 @@ describe('the strict world, by hand (serve --variant strict)', () => {
     expect(forms.map((form) => `${form.assumption}=${form.alternative}`)).toEqual(['auth.scheme=exact', 'query.extra=refused'])
   })
 })
+
+describe('fidelity.strict live (the live page, conform --from): no case, the journal alone', () => {
+  it('warns of a lenient form in a visit the mock recorded, naming the request and what to send', async () => {
+    const { evaluate } = await import('../../src/core/rules/index.js')
+    const service = await createRelayService({})
+    const token = service.world.token
+    await service.handle({ method: 'GET', url: `/rental-companies?kennitala=${service.world.visit.ownerKennitala}&_=1795791066550`, headers: { authorization: `bearer ${token}` } })
+    const requests = service.world.journal.entries()
+    const check = evaluate({ flow: 'advanced', requests }).find((c) => c.rule === 'fidelity.strict')!
+    expect(check.status).toBe('warning')
+    expect(check.message).toContain('GET /rental-companies?kennitala=')
+    expect(check.message).toContain('send only kennitala=<kennitala> (query.extra=refused)')
+    expect(check.message).toContain('send "Bearer <token>"')
+    expect(check.message).not.toContain(token)
+  })
+})
