@@ -22,6 +22,7 @@ export interface ConformArgs {
   visits?: string
   allowPartial?: boolean
   strict?: boolean
+  calibrate?: string
   [report: string]: unknown
 }
 

@@ -34,10 +34,11 @@ const ambiguous = (answer: Answer) => answer.lost || answer.status === 500 || an
 
 /**
  * The reference client: `retries` is how many more times it tries a request that failed in a way
- * worth retrying (default 2: 3 attempts in all).
+ * worth retrying (default 2: 3 attempts in all); `fetch` is what it sends with (a test's client that
+ * reads the answers otherwise wraps it).
  * @example await runConformance({ client: createReferenceClient({ retries: 1 }) })
  */
-export function createReferenceClient({ retries = 2 }: { retries?: number } = {}): ClientFunction {
+export function createReferenceClient({ retries = 2, fetch = globalThis.fetch }: { retries?: number; fetch?: typeof globalThis.fetch } = {}): ClientFunction {
   return async function referenceClient(visit: ClientVisit, env: RelayEnv, { signal }): Promise<ClientReport> {
     const timeoutMs = Number(env.RELAY_REQUEST_TIMEOUT_MS) > 0 ? Number(env.RELAY_REQUEST_TIMEOUT_MS) : 5000
     const send = async (method: 'GET' | 'POST', path: string, body?: object): Promise<Answer> => {

@@ -8,6 +8,7 @@ import os from 'node:os'
 import { join } from 'node:path'
 import { cases as allCases, suites as allSuites } from '../../suites/index.js'
 import { createRelayService, RelayMockError, type RelayService } from '../core/service/mock.js'
+import { calibratedIds, calibrationVariants, readCalibration, uncalibratedIds, type Calibration } from '../core/service/calibration.js'
 import { maskToken } from '../core/service/journal.js'
 import { RELAY_MOCK_VERSION } from '../core/version.js'
 import { casePasses, caseStatus, countCases, evaluate, expectedCalls, type VerdictPolicy } from '../core/rules/index.js'
@@ -94,6 +95,12 @@ export interface RunOptions {
   allowPartial?: boolean
   /** A warning fails the run (`--strict`). */
   strict?: boolean
+  /**
+   * Answer as the real service was seen to (`conform --calibrate`): an assumptions report of proxy or
+   * probe, as its assumptions.json holds it. Every case runs under it; a calibrated assumption's variant
+   * cases do not run (the service has answered it), the others still do.
+   */
+  calibration?: object
 }
 
 /** Defaults, in one place; options override them. */
@@ -293,12 +300,13 @@ function toSettings(options: RunOptions): Pick<RunContext, 'client' | 'clientNam
 export async function runConformance(options: RunOptions): Promise<RunResult> {
   const started = performance.now()
   const startedAt = new Date().toISOString()
-  const selected = selectCases(options)
+  const calibration = options.calibration === undefined ? undefined : readCalibration(options.calibration, 'given')
+  const { cases: selected, leftOut } = underCalibration(selectCases(options), calibration)
   const settings = toSettings(options)
   const flows = [...new Set(selected.map((kase) => kase.flow))]
 
   // Every body the mock reads is journaled whole (up to its body limit): a rule never checks a prefix.
-  const service = await createRelayService({ tokens: [], seed: options.seed, vehicles: options.vehicles, scenarios: options.scenarios, journalBodyBytes: MOCK_DEFAULTS.bodyLimit })
+  const service = await createRelayService({ tokens: [], seed: options.seed, vehicles: options.vehicles, scenarios: options.scenarios, journalBodyBytes: MOCK_DEFAULTS.bodyLimit, ...(options.calibration ? { calibration: options.calibration } : {}) })
   const dir = await mkdtemp(join(os.tmpdir(), 'relay-mock-'))
   const untrack = trackRun(() => rmSync(dir, { recursive: true, force: true }))
   const context: RunContext = { ...settings, service, dir, options, stop: new AbortController() }
@@ -314,6 +322,9 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     const { cases, clientMs } = await runCases(context, selected)
     const summary = summarize(cases, { wallMs: Math.round(performance.now() - started), clientMs, startedAt, client: context.clientName, flows }, options)
     if (context.stopped) Object.assign(summary, { [context.stopped]: true, notRun: selected.length - cases.length })
+    if (calibration) {
+      summary.calibration = { upstream: calibration.upstream, ...(calibration.date ? { date: calibration.date } : {}), calibrated: calibratedIds(calibration), notCalibrated: uncalibratedIds(calibration), variantCasesLeftOut: leftOut }
+    }
     const result: RunResult = { summary, cases }
     for (const reporter of context.reporters) await reporter.onRunEnd?.(result)
     return result
@@ -321,6 +332,22 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     options.signal?.removeEventListener('abort', onInterrupt)
     untrack()
     await rm(dir, { recursive: true, force: true })
+  }
+}
+
+/**
+ * The cases as a calibrated run holds them: a variant case of an assumption the real service answered
+ * is left out (it is no longer varied), and a case whose outcome the calibration changes expects the
+ * new one (an unknown owner's simple payment that the service records is `paid`).
+ */
+function underCalibration(cases: ConformanceCase[], calibration: Calibration | undefined): { cases: ConformanceCase[]; leftOut: number } {
+  if (!calibration) return { cases, leftOut: 0 }
+  const calibrated = new Set(calibratedIds(calibration))
+  const kept = cases.filter((kase) => !Object.keys(kase.variants ?? {}).some((id) => calibrated.has(id)))
+  const accepted = calibrationVariants(calibration)['simple.unknown-owner'] === 'accepted'
+  return {
+    cases: kept.map((kase) => (accepted && kase.flow === 'simple' && kase.scenario === 'unknown-owner' && kase.outcome === 'rejected' ? { ...kase, outcome: 'paid' as const, outcomes: undefined } : kase)),
+    leftOut: cases.length - kept.length,
   }
 }
 

@@ -1,37 +1,21 @@
 // Calibration: a report of the probe against a stand-in that answers otherwise than relay-mock, served
 // back as the stand-in answers (in process, on the wire with serve --calibrate, and under conform).
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it, vi } from 'vitest'
-import { runProbe } from '../../src/cli/actions/probe.js'
+import { describe, expect, it } from 'vitest'
 import { createRelayService } from '../../src/core/service/mock.js'
 import { messagePath, readCalibration } from '../../src/core/service/calibration.js'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { CLI_ENV, ROOT, runCli, useBuiltCli } from '../support/cli.js'
 import { closeAfterEach } from '../support/proxy.js'
-import { STAND_IN_COMPANY, STAND_IN_LOCATION, STAND_IN_TOKEN, standIn } from '../support/stand-in.js'
+import { createReferenceClient, referenceClient } from '../../src/node/reference-client.js'
+import { runConformance } from '../../src/node/runner.js'
+import { calibrationLine } from '../../src/node/reporters/console.js'
+import { STAND_IN_TOKEN, standInReport } from '../support/stand-in.js'
 
 closeAfterEach()
 const scratch = useBuiltCli('relay-mock-calibrate-')
-
-/** The stand-in's report, made once by a probe with writes (the creates show their answers). */
-let made: { path: string; report: any } | undefined
-export async function standInReport(): Promise<{ path: string; report: any }> {
-  if (made) return made
-  const service = await standIn()
-  const dir = mkdtempSync(join(tmpdir(), 'relay-mock-calibration-'))
-  const log = vi.spyOn(console, 'log').mockImplementation(() => undefined)
-  try {
-    await runProbe({ upstream: service.url, token: STAND_IN_TOKEN, upstreamTimeout: 5, pace: 0, reportDir: dir, kennitala: STAND_IN_COMPANY.kennitala, allowWrites: true, location: STAND_IN_LOCATION })
-  } finally {
-    log.mockRestore()
-  }
-  const path = join(dir, 'assumptions.json')
-  made = { path, report: JSON.parse(readFileSync(path, 'utf8')) }
-  return made
-}
 
 const TOKEN = 'relay-mock-token'
 const ask = (service: Awaited<ReturnType<typeof createRelayService>>, method: string, url: string, body?: unknown, token: string | null = TOKEN) =>
@@ -141,5 +125,44 @@ describe('serve --calibrate', () => {
       expect(run.stderr.trim().split('\n'), file).toHaveLength(1)
       expect(run.stderr, file).toMatch(why)
     }
+  })
+})
+
+describe('conform --calibrate', () => {
+  /** A client written against relay-mock's answers: it reads every error's `message` at the top, and breaks where there is none. */
+  const topMessageClient = createReferenceClient({
+    fetch: async (input, init) => {
+      const answer = await fetch(input, init)
+      if (answer.status >= 400) {
+        const body = (await answer.clone().json().catch(() => ({}))) as { message?: unknown }
+        if (typeof body.message !== 'string') throw new TypeError("Cannot read properties of undefined (reading 'length'): the error's message")
+      }
+      return answer
+    },
+  })
+  const cases = ['resilience/payment-create/unavailable/once', 'advanced/new-vehicle', 'simple/accepted', 'simple/unknown-owner', 'variants/*']
+
+  it("fails a client that works against relay-mock's answers but not the stand-in's, passes the correct one, and says against what it ran", async () => {
+    const { report } = await standInReport()
+    const plain = await runConformance({ client: topMessageClient, cases, jobs: 4 })
+    expect(plain.summary.failed, plain.cases.filter((c) => c.status !== 'passed').map((c) => c.id).join(', ')).toBe(0)
+    const calibrated = await runConformance({ client: topMessageClient, cases, jobs: 4, calibration: report })
+    expect(calibrated.cases.find((c) => c.id === 'resilience/payment-create/unavailable/once')?.status).toBe('failed')
+    const correct = await runConformance({ client: referenceClient, cases, jobs: 4, calibration: report })
+    expect(correct.summary.failed, correct.cases.filter((c) => c.status !== 'passed').map((c) => `${c.id} ${c.checks.filter((k) => k.status === 'failed').map((k) => k.rule)}`).join('; ')).toBe(0)
+    // The service's unknown-owner payment is recorded: a correct client reports paid.
+    expect(correct.cases.find((c) => c.id === 'simple/unknown-owner')?.status).toBe('passed')
+    // A calibrated assumption is no longer varied; one the stand-in confirmed still is.
+    const ids = correct.cases.map((c) => c.id)
+    expect(ids.some((id) => id.startsWith('variants/error.body='))).toBe(false)
+    expect(ids.some((id) => id.startsWith('variants/auth.refusal='))).toBe(true)
+    expect(correct.summary.calibration).toMatchObject({ upstream: report.upstream, date: report.date, calibrated: expect.arrayContaining(['error.body', 'create.status']), variantCasesLeftOut: expect.any(Number) })
+    expect(calibrationLine(correct.summary.calibration!)).toMatch(/^Calibrated against http:\/\/127\.0\.0\.1:\d+, as seen on \d{4}-\d{2}-\d{2}: answered as observed for /)
+  })
+
+  it('refuses a calibration it cannot read in one line, exit 2', async () => {
+    const run = await runCli(['conform', '--client', 'true', '--calibrate', join(scratch(), 'none.json')])
+    expect(run.code).toBe(2)
+    expect(run.stderr.trim().split('\n')).toHaveLength(1)
   })
 })

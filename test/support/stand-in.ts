@@ -4,7 +4,12 @@
 // that answer 404, a simple payment answered 200 with `status: "accepted"`, unknown owners accepted.
 // It keeps what it is sent, so that a test sees every request and every record written.
 import { randomUUID } from 'node:crypto'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import type http from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { vi } from 'vitest'
+import { runProbe } from '../../src/cli/actions/probe.js'
 import { handUpstream } from './proxy.js'
 
 export const STAND_IN_TOKEN = 'stand-in-token-0001'
@@ -77,3 +82,21 @@ export async function standIn(): Promise<StandIn> {
   })
   return { url, seen, written }
 }
+
+/** The stand-in's report, made once by a probe with writes (the creates show their answers). */
+let made: { path: string; report: any } | undefined
+export async function standInReport(): Promise<{ path: string; report: any }> {
+  if (made) return made
+  const service = await standIn()
+  const dir = mkdtempSync(join(tmpdir(), 'relay-mock-calibration-'))
+  const log = vi.spyOn(console, 'log').mockImplementation(() => undefined)
+  try {
+    await runProbe({ upstream: service.url, token: STAND_IN_TOKEN, upstreamTimeout: 5, pace: 0, reportDir: dir, kennitala: STAND_IN_COMPANY.kennitala, allowWrites: true, location: STAND_IN_LOCATION })
+  } finally {
+    log.mockRestore()
+  }
+  const path = join(dir, 'assumptions.json')
+  made = { path, report: JSON.parse(readFileSync(path, 'utf8')) }
+  return made
+}
+

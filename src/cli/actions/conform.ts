@@ -7,6 +7,7 @@ import type { Reporter } from '../../core/rules/types.js'
 import { checkHarFile } from '../../node/from-har.js'
 import { reporters } from '../../node/reporters/index.js'
 import { runConformance } from '../../node/runner.js'
+import { readCalibrationFile } from '../../node/calibration-file.js'
 import { loadCases } from '../../node/user-cases.js'
 import { cases } from '../../../suites/index.js'
 import { fileReports, type ConformArgs } from '../conform-options.js'
@@ -57,6 +58,7 @@ export async function conform(args: ConformArgs): Promise<number> {
       signal: interrupt.signal,
       allowPartial: args.allowPartial,
       strict: args.strict,
+      ...(args.calibrate ? { calibration: readCalibrationFile(args.calibrate).report } : {}),
     })
     printReportFiles(files)
     // A shell's convention for a process ended by a signal: 128 + its number (130 for Ctrl-C).

@@ -216,6 +216,22 @@ export interface RunSummary extends CaseCounts {
   bailed?: true
   /** Cases selected that did not finish because the run was interrupted or bailed. */
   notRun?: number
+  /** Set when the run was calibrated (`conform --calibrate`): against what, and what it changed. */
+  calibration?: RunCalibration
+}
+
+/** What a calibrated run answered as the real service was seen to. */
+export interface RunCalibration {
+  /** The real service the report was made against. */
+  upstream: string
+  /** When the report was made, ISO 8601 (undefined when it does not say). */
+  date?: string
+  /** The assumptions served as observed: no longer varied (their variant cases do not run). */
+  calibrated: string[]
+  /** The assumptions contradicted there that calibration does not learn: served as relay-mock chose. */
+  notCalibrated: string[]
+  /** How many variant cases did not run, their assumption being calibrated. */
+  variantCasesLeftOut: number
 }
 
 export interface RunResult {

@@ -163,9 +163,16 @@ function summaryLines(summary: RunResult['summary'], captured: boolean, c: Color
   const lines = [`${c.bold(verdict)}: ${counts.join(', ')}`]
   if (stoppedEarly) lines.push(c.yellow(`${plural(summary.notRun ?? 0, 'case')} did not run or finish; the reports hold the ${plural(summary.total, 'case')} that finished.`))
   if (summary.rulesBroken.length > 0) lines.push(`Rules broken: ${summary.rulesBroken.map((rule) => c.red(rule)).join(', ')}`)
+  if (summary.calibration) lines.push(calibrationLine(summary.calibration))
   const times = captured ? `Checked in ${formatMs(summary.wallMs)}` : `Client time ${formatMs(summary.clientMs)}, wall time ${formatMs(summary.wallMs)}`
   lines.push(c.dim(`${times} · relay-mock ${summary.version}`))
   return lines
+}
+
+/** What a calibrated run answered as: against what, and which assumptions. */
+export function calibrationLine(calibration: NonNullable<RunResult['summary']['calibration']>): string {
+  const { upstream, date, calibrated, notCalibrated, variantCasesLeftOut } = calibration
+  return `Calibrated against ${upstream}${date ? `, as seen on ${date.slice(0, 10)}` : ''}: ${calibrated.length ? `answered as observed for ${calibrated.join(', ')} (${plural(variantCasesLeftOut, 'variant case')} of those no longer run)` : 'nothing was contradicted there'}${notCalibrated.length ? `; ${notCalibrated.join(', ')} served as relay-mock chose` : ''}.`
 }
 
 type Colors = ReturnType<typeof pc.createColors>
