@@ -7,7 +7,7 @@ import advanced from '../../suites/advanced.js'
 import simple from '../../suites/simple.js'
 import { createRelayService } from '../../src/core/service/mock.js'
 import { normalizePlate } from '../../src/core/service/schemas.js'
-import { notCarried } from '../../src/core/rules/facts.js'
+import { notCarried, notUtf8 } from '../../src/core/rules/facts.js'
 import { runConformance } from '../../src/node/runner.js'
 import { createQuirkyClient } from './clients/quirky.js'
 
@@ -34,6 +34,23 @@ describe('notCarried', () => {
     expect(notCarried('plate', 'ÞÓR 12')).toBe('The plate `ÞÓR 12` never reached the service: percent-encode query values, in UTF-8 (plate=%C3%9E%C3%93R%2012).')
     expect(notCarried('plate', 'ÞÓR 12', 'ÃÃR 12')).toMatch(/^The plate `ÞÓR 12` reached the service as `ÃÃR 12`: percent-encode/)
     expect(notCarried('plate', 'R-1234')).toBeUndefined()
+  })
+})
+
+describe('notUtf8', () => {
+  it('says a plate whose bytes were not UTF-8 did not arrive whole, and nothing of one that arrived otherwise wrong', () => {
+    expect(notUtf8('plate', 'ÞÓR 12', '\uFFFD\uFFFDR 12')).toBe('the plate `ÞÓR 12` did not reach the service whole: its bytes were not UTF-8; send the JSON body in UTF-8')
+    expect(notUtf8('plate', 'ÞÓR 12', 'THOR 12')).toBeUndefined()
+  })
+})
+
+describe('a client that sends its JSON body in Latin-1', () => {
+  it.concurrent('is failed by the simple visit of a personalised plate, naming the plate and what to do', async () => {
+    const result = (await runConformance({ client: createQuirkyClient({ latin1Body: true }), cases: ['simple/personal-plate', 'simple/accepted'], jobs: 2, timeoutMs: 10_000 })).cases
+    expect(result.map((kase) => [kase.id, kase.status])).toEqual([['simple/accepted', 'passed'], ['simple/personal-plate', 'failed']])
+    const body = result[1].checks.find((check) => check.rule === 'simple.body')!
+    expect(body.status).toBe('failed')
+    expect(body.message).toContain('expected "ÞÓR 12" (RELAY_PLATE): the plate `ÞÓR 12` did not reach the service whole: its bytes were not UTF-8; send the JSON body in UTF-8')
   })
 })
 

@@ -474,6 +474,15 @@ export function notCarried(name: string, value: string, arrived?: string): strin
   return arrived === undefined ? `The ${name} \`${value}\` never reached the service: ${how}.` : `The ${name} \`${value}\` reached the service as \`${arrived}\`: ${how}.`
 }
 
+/**
+ * What to do about a text of the visit that reached the service in a body with bytes that were not
+ * UTF-8 (the service reads each such byte as U+FFFD); undefined when it arrived readable.
+ * @example notUtf8('plate', 'ÞÓR 12', '\uFFFD\uFFFDR 12') // 'the plate `ÞÓR 12` did not reach the service whole: its bytes were not UTF-8; send the JSON body in UTF-8'
+ */
+export function notUtf8(name: string, value: string, arrived: string): string | undefined {
+  return arrived.includes('\uFFFD') && !value.includes('\uFFFD') ? `the ${name} \`${value}\` did not reach the service whole: its bytes were not UTF-8; send the JSON body in UTF-8` : undefined
+}
+
 /** `request 3 (seq 12)`: how a message names one request of a case. */
 export function named(requests: ReadonlyArray<JournalEntry>, entry: JournalEntry): string {
   return `${at(requests, entry)} [seq ${entry.seq}]`

@@ -6,7 +6,7 @@
 import { isDate, isTimestamp, uuid } from '../service/schemas.js'
 import { normalizePlate } from '../service/schemas.js'
 import { defineRule } from './define.js'
-import { at, bodyOf, callsTo, bodyUnreadable, fail, firstFaultyBody, isRecord, pass, show, skip, valueAt } from './facts.js'
+import { at, bodyOf, callsTo, bodyUnreadable, fail, firstFaultyBody, isRecord, notUtf8, pass, show, skip, valueAt } from './facts.js'
 import type { CaseVisit } from './types.js'
 
 const SHAPE: Record<string, string[]> = {
@@ -28,7 +28,10 @@ function problemsOf(body: unknown, visit: CaseVisit | undefined): string[] {
   else if (visit && owner !== visit.ownerKennitala) problems.push(`vehicle.owner is ${show(owner)}, expected ${show(visit.ownerKennitala)} (RELAY_OWNER_KENNITALA)`)
   const plate = get('vehicle.plate')
   if (typeof plate !== 'string' || plate.trim() === '') problems.push(`vehicle.plate is ${show(plate)}, expected the plate`)
-  else if (visit && normalizePlate(plate) !== normalizePlate(visit.plate)) problems.push(`vehicle.plate is ${show(plate)}, expected ${show(visit.plate)} (RELAY_PLATE)`)
+  else if (visit && normalizePlate(plate) !== normalizePlate(visit.plate)) {
+    const bytes = notUtf8('plate', visit.plate, plate)
+    problems.push(`vehicle.plate is ${show(plate)}, expected ${show(visit.plate)} (RELAY_PLATE)${bytes ? `: ${bytes}` : ''}`)
+  }
   const acquiredOn = get('vehicle.acquiredOn')
   if (typeof acquiredOn !== 'string' || !isDate(acquiredOn)) {
     problems.push(`vehicle.acquiredOn is ${show(acquiredOn)}, expected ${visit ? `"${visit.registrationDate}"` : 'a date'} in the form YYYY-MM-DD`)

@@ -18,6 +18,8 @@ export interface Quirks {
   attempts?: number
   /** The defect: `plate=${plate}` as it comes, not percent-encoded. */
   pastePlate?: boolean
+  /** The defect: the JSON body's bytes in Latin-1 (one byte a letter), not UTF-8. */
+  latin1Body?: boolean
 }
 
 type Answer = { lost: true; why: string } | { lost: false; status: number; body: unknown; retryAfterMs?: number }
@@ -80,7 +82,7 @@ export function createQuirkyClient(quirks: Quirks = {}): ClientFunction {
             resolve({ lost: false, status, body: parsed, retryAfterMs })
           })
         })
-        request.end(text)
+        request.end(text === undefined ? undefined : Buffer.from(text, quirks.latin1Body ? 'latin1' : 'utf8'))
       })
     const call = async (method: 'GET' | 'POST', path: string, query: [string, string][], body?: object) => {
       let answer = await send(method, path, query, body)
