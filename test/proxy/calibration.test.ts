@@ -12,6 +12,7 @@ import { closeAfterEach } from '../support/proxy.js'
 import { createReferenceClient, referenceClient } from '../../src/node/reference-client.js'
 import { runConformance } from '../../src/node/runner.js'
 import { calibrationLine } from '../../src/node/reporters/console.js'
+import { toHtmlReport } from '../../src/node/reporters/html.js'
 import { STAND_IN_TOKEN, standInReport } from '../support/stand-in.js'
 
 closeAfterEach()
@@ -158,6 +159,7 @@ describe('conform --calibrate', () => {
     expect(ids.some((id) => id.startsWith('variants/auth.refusal='))).toBe(true)
     expect(correct.summary.calibration).toMatchObject({ upstream: report.upstream, date: report.date, calibrated: expect.arrayContaining(['error.body', 'create.status']), variantCasesLeftOut: expect.any(Number) })
     expect(calibrationLine(correct.summary.calibration!)).toMatch(/^Calibrated against http:\/\/127\.0\.0\.1:\d+, as seen on \d{4}-\d{2}-\d{2}: answered as observed for /)
+    expect(toHtmlReport(correct)).toContain(`<dt>Calibrated</dt><dd>Calibrated against ${report.upstream}`)
   })
 
   it('refuses a calibration it cannot read in one line, exit 2', async () => {

@@ -3,6 +3,7 @@
 // flow expects, and names each broken rule at the step where it broke. Written by `relay-mock conform --html FILE`.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { calibrationLine } from './console.js'
 import { DIAGRAM_CSS, checkTally, inlineCode, toChecksList, toSequenceDiagram, type DiagramOptions } from '../../devtools/diagram.js'
 import { CASE_BADGES } from '../../devtools/marks.js'
 import { html, raw, type SafeHtml } from '../../devtools/live/html.js'
@@ -245,6 +246,7 @@ ${summary.rulesNotChecked.length ? html`<li class="partial">${plural(summary.rul
 <div><dt>Started</dt><dd>${readableTime(summary.startedAt)}</dd></div>
 <div><dt>Time</dt><dd>${seconds(summary.wallMs)} in all; ${seconds(summary.clientMs)} in the client</dd></div>
 <div><dt>relay-mock</dt><dd>version ${summary.version}</dd></div>
+${summary.calibration ? html`<div class="wide"><dt>Calibrated</dt><dd>${calibrationLine(summary.calibration)}</dd></div>` : ''}
 </dl>
 ${options.note ? html`<p class="note">${options.note}</p>` : ''}
 ${summary.rulesBroken.length
