@@ -39,6 +39,9 @@ interface Context {
   options: string[]
 }
 
+/** At most this many options are listed in the line that refuses an unknown one (past it, --help lists them). */
+const LISTED_OPTIONS = 8
+
 /** yargs' message, in one line that says what is allowed. */
 export function explain(message: string, { command, commands, args, options }: Context): string {
   const unknown = /^Unknown arguments?: (.+)$/.exec(message)
@@ -55,7 +58,10 @@ export function explain(message: string, { command, commands, args, options }: C
     const nearest = closest(name, options)
     if (nearest) return `Unknown option ${flag}. Did you mean --${nearest}?`
     const own = options.filter((o) => o !== 'help' && o !== 'version')
-    if (own.length === 0) return `Unknown option ${flag}: relay-mock${command ? ` ${command}` : ''} takes no options.`
+    const program = `relay-mock${command ? ` ${command}` : ''}`
+    if (own.length === 0) return `Unknown option ${flag}: ${program} takes no options.`
+    // A long list would wrap over several lines: --help lists them with what each does.
+    if (own.length > LISTED_OPTIONS) return `Unknown option ${flag}: expected one of the ${own.length} options of ${program} (${program} --help lists them).`
     return `Unknown option ${flag}: expected one of ${own.map((o) => `--${o}`).join(', ')}.`
   }
   const recommended = /^Did you mean (.+)\?$/.exec(message)
@@ -74,6 +80,12 @@ export function explain(message: string, { command, commands, args, options }: C
   if (missing) {
     const allowed = expectedOf(missing[1])
     return `${missing[1].length === 1 ? '-' : '--'}${missing[1]} needs a value${allowed ? `: expected ${allowed}` : ''}.`
+  }
+  const required = /^Missing required arguments?: (.+)$/.exec(message)
+  if (required) {
+    const [name] = required[1].split(', ')
+    const allowed = expectedOf(name)
+    return `--${name} is missing: expected ${allowed ?? 'a value'} (relay-mock${command ? ` ${command}` : ''} --help says what it is).`
   }
   const conflict = /^Arguments (\S+) and (\S+) are mutually exclusive$/.exec(message)
   if (conflict) return `--${conflict[1]} and --${conflict[2]} cannot be used together: expected one of them.`

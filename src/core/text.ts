@@ -1,6 +1,6 @@
 // Words every message, report and page builds the same way: counts with their noun ("1 request",
 // "2 requests", "the request" rather than "all 1 requests") and values cut short at a boundary a
-// reader can trust (a whole JSON value, never half of one).
+// reader can trust (a whole JSON value, never half of one); and the names nearest a mistyped one.
 
 /**
  * A count with its noun, singular for one.
@@ -68,4 +68,33 @@ export function clipJson(value: unknown, limit = 160): string {
     return `${open}${kept.join(',')}${kept.length < parts.length ? ',…' : ''}${close}`
   }
   return whole
+}
+
+/**
+ * The candidates closest to a mistyped name, or to a glob that matches none (edit distance; a `*` of
+ * the glob takes any run of characters and a `?` any one at no cost), best first.
+ * @example nearest('simple/acepted', ids) // ['simple/accepted', 'simple/rejected', 'simple/same-start-end']
+ */
+export function nearest(wanted: string, candidates: readonly string[], count = 3): string[] {
+  return candidates
+    .map((candidate) => ({ candidate, distance: editDistance(wanted, candidate) }))
+    .sort((a, b) => a.distance - b.distance)
+    .slice(0, count)
+    .map((hit) => hit.candidate)
+}
+
+function editDistance(pattern: string, text: string): number {
+  let previous = Array.from({ length: text.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= pattern.length; i++) {
+    const char = pattern[i - 1]
+    const current = [char === '*' ? previous[0] : i]
+    for (let j = 1; j <= text.length; j++) {
+      current[j] =
+        char === '*'
+          ? Math.min(previous[j], current[j - 1])
+          : Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char === '?' || char === text[j - 1] ? 0 : 1))
+    }
+    previous = current
+  }
+  return previous[text.length]
 }

@@ -10,6 +10,7 @@ import { cases as allCases, suites as allSuites } from '../../suites/index.js'
 import { createRelayService, RelayMockError, type RelayService } from '../core/service/mock.js'
 import { calibratedIds, calibrationVariants, readCalibration, uncalibratedIds, type Calibration } from '../core/service/calibration.js'
 import { maskToken } from '../core/service/journal.js'
+import { nearest } from '../core/text.js'
 import { RELAY_MOCK_VERSION } from '../core/version.js'
 import { casePasses, caseStatus, countCases, evaluate, expectedCalls, type VerdictPolicy } from '../core/rules/index.js'
 import { toClientReport } from '../core/rules/report.js'
@@ -55,7 +56,7 @@ export interface RunOptions {
   name?: string
   /** Run only the cases of these flows (default both). */
   flows?: Flow[]
-  /** Run only these cases: ids, or prefixes ending in `/` or `*` (e.g. `advanced/*`). */
+  /** Run only these cases: ids, prefixes ending in `/`, or globs (`*` any characters, `/` too; `?` one), e.g. `advanced/*` or `resilience/*-create/reset/once`. */
   cases?: string[]
   /** Run only the cases of these suites (advanced, simple, resilience, variants; default all). */
   suites?: string[]
@@ -137,20 +138,44 @@ export function selectCases(options: Pick<RunOptions, 'flows' | 'cases' | 'suite
   let selected = options.flows?.length ? source.filter((kase) => options.flows!.includes(kase.flow)) : [...source]
   if (options.cases?.length) {
     const matchers = options.cases.map((pattern) => {
-      const prefix = pattern.endsWith('*') ? pattern.slice(0, -1) : pattern.endsWith('/') ? pattern : undefined
-      const matches = (kase: ConformanceCase) => (prefix === undefined ? kase.id === pattern : kase.id.startsWith(prefix))
-      if (!source.some(matches)) {
-        throw new RelayMockError('CASE_NOT_FOUND', `Failed to find the case "${pattern}". Please use one of: ${source.map((k) => k.id).join(', ')}.`)
+      const matches = caseMatcher(pattern)
+      if (!source.some((kase) => matches(kase.id))) {
+        throw new RelayMockError('CASE_NOT_FOUND', `Failed to find the case "${pattern}": no case matches it. Please use ${caseHint(pattern, source.map((kase) => kase.id))}.`)
       }
       return matches
     })
-    selected = selected.filter((kase) => matchers.some((matches) => matches(kase)))
+    selected = selected.filter((kase) => matchers.some((matches) => matches(kase.id)))
   }
   if (selected.length === 0) {
     throw new RelayMockError('NO_CASES', 'Failed to select cases: the flows and cases given leave none to run. Please widen --flow or --case.')
   }
   return selected
 }
+
+/**
+ * Whether a `--case` pattern selects a case id: the id itself; a prefix ending in `/`; or a glob, where
+ * `*` stands for any run of characters (a `/` too) and `?` for one.
+ * @example caseMatcher('resilience/*-lookup/hang/*')('resilience/vehicle-lookup/hang/once') // true
+ */
+export function caseMatcher(pattern: string): (id: string) => boolean {
+  if (pattern.endsWith('/')) return (id) => id.startsWith(pattern)
+  if (!/[*?]/.test(pattern)) return (id) => id === pattern
+  const source = [...pattern].map((char) => (char === '*' ? '.*' : char === '?' ? '.' : char.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('')
+  const glob = new RegExp(`^${source}$`, 's')
+  return (id) => glob.test(id)
+}
+
+/**
+ * What a `--case` pattern that matches no case could have been: the nearest ids and a glob per suite
+ * (never every id: there are hundreds).
+ * @example caseHint('simple/acepted', ids) // 'an id such as simple/accepted, simple/rejected or simple/new-vehicle (the nearest), or a glob such as advanced/*, ...'
+ */
+export function caseHint(pattern: string, ids: readonly string[]): string {
+  const suites = [...new Set(ids.map((id) => id.split('/')[0]))].map((suite) => `${suite}/*`)
+  return `an id such as ${orList(nearest(pattern, ids))} (the nearest), or a glob such as ${orList(suites)}`
+}
+
+const orList = (items: readonly string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`)
 
 /** The client contract's variables for one case. */
 export function toRelayEnv(visit: ClientVisit, baseUrl: string, token: string, resultFile: string, requestTimeoutMs: number = RUN_DEFAULTS.requestTimeoutMs): RelayEnv {

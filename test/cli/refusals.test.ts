@@ -27,14 +27,24 @@ afterAll(async () => {
 
 const relayMock = (...args: string[]) => runCli(args, 20_000)
 
-/** The one thing every refusal shares: a single line, exit 2, nothing on stdout, no stack. */
-function expectRefusal(run: Ended, command: string): string {
+/** The longest a refusal may be: four lines of an 80-column terminal. */
+const SHORT = 320
+
+/** What every usage error shares: a single short line, exit 2, nothing on stdout, no stack. */
+function expectShort(run: Ended): string {
   expect(run.code).toBe(2)
   expect(run.stdout).toBe('')
   expect(run.stderr).toMatch(/^[^\n]+\n$/)
   expect(run.stderr).not.toMatch(/^\s*at /m)
-  expect(run.stderr.startsWith(`relay-mock ${command}: `)).toBe(true)
+  expect(run.stderr.length, run.stderr).toBeLessThanOrEqual(SHORT)
   return run.stderr.trimEnd()
+}
+
+/** A refusal of the command line: a short line that starts with the command's name. */
+function expectRefusal(run: Ended, command: string): string {
+  const line = expectShort(run)
+  expect(line.startsWith(`relay-mock ${command}: `)).toBe(true)
+  return line
 }
 
 // Each class of bad value: the command line, then the option and the value the refusal must name.
@@ -135,10 +145,14 @@ describe.concurrent('an unknown option or command', () => {
     expect(run.stderr).toBe('relay-mock conform: Unknown option --report-dri. Did you mean --report-dir?\n')
   })
 
-  it('lists the options when none is near', async () => {
-    const run = await relayMock('serve', '--zzzzzz')
-    expectRefusal(run, 'serve')
-    expect(run.stderr).toMatch(/^relay-mock serve: Unknown option --zzzzzz: expected one of --port, --host, --token, --scenario, --seed, --vehicles, --journal-limit, --journal-bytes, --world-records, --max-worlds, --admin-token, --latency\b.*\.\n$/)
+  it('lists the options when none is near and they are few', async () => {
+    const run = await relayMock('compare', '--zzzzzz', 'service.json')
+    expect(expectRefusal(run, 'compare')).toBe('relay-mock compare: Unknown option --zzzzzz: expected one of --documents, --json, --timeout.')
+  })
+
+  it('counts them and points at --help when they are many', async () => {
+    const run = await relayMock('conform', '--client', 'true', '--zzzzzz')
+    expect(expectRefusal(run, 'conform')).toMatch(/^relay-mock conform: Unknown option --zzzzzz: expected one of the \d+ options of relay-mock conform \(relay-mock conform --help lists them\)\.$/)
   })
 
   it('names an unknown option that took the argument after it, rather than the argument it took', async () => {
@@ -166,6 +180,40 @@ describe.concurrent('an unknown option or command', () => {
   it('refuses a stray argument after a command', async () => {
     const line = expectRefusal(await relayMock('scenarios', 'extra'), 'scenarios')
     expect(line).toBe('relay-mock scenarios: Unexpected argument "extra": expected options only (relay-mock scenarios --help lists them).')
+  })
+})
+
+describe.concurrent('every usage error is one short line', () => {
+  const usageErrors: Array<[string, string[]]> = [
+    ...['serve', 'proxy --upstream http://127.0.0.1:9', 'conform --client true', 'case simple/accepted', 'compare service.json', 'demo', 'scenarios', 'assumptions'].map(
+      (line): [string, string[]] => [`an unknown option of ${line.split(' ')[0]}`, [...line.split(' '), '--no-such-option']],
+    ),
+    ['a --case that matches nothing', ['conform', '--client', 'true', '--case', 'resilience/nothing-like-it']],
+    ['a --case glob that matches nothing', ['conform', '--client', 'true', '--case', 'resilience/*/unavailble/*']],
+    ['a case id that matches nothing', ['case', 'simple/acepted']],
+    ['a --scenario that matches nothing', ['serve', '--scenario', 'no-such-world']],
+    ['a --variant the mock does not serve', ['serve', '--variant', 'create.status=204']],
+    ['a --suite that matches nothing', ['conform', '--client', 'true', '--suite', 'nope']],
+    ['a required option left out', ['proxy']],
+    ['an unknown command', ['frobnicate']],
+    ['a stray argument', ['serve', 'extra']],
+  ]
+  for (const [what, args] of usageErrors) {
+    it(`refuses ${what} in one line of at most ${SHORT} characters`, async () => {
+      expectShort(await relayMock(...args))
+    })
+  }
+
+  it('names the nearest case ids and a glob per suite for a --case that matches nothing, not every id', async () => {
+    const line = expectRefusal(await relayMock('conform', '--client', 'true', '--case', 'resilience/*/unavailble/*'), 'conform')
+    expect(line).toBe(
+      'relay-mock conform: --case "resilience/*/unavailble/*" matches no case: expected an id such as resilience/company-lookup/unavailable/once, resilience/company-lookup/unavailable/always or resilience/vehicle-lookup/unavailable/once (the nearest), or a glob such as advanced/*, simple/*, resilience/* or variants/*.',
+    )
+  })
+
+  it('says what --upstream is when it is left out', async () => {
+    const line = expectRefusal(await relayMock('proxy'), 'proxy')
+    expect(line).toMatch(/^relay-mock proxy: --upstream is missing: expected the base URL of the real service/)
   })
 })
 

@@ -175,8 +175,31 @@ describe('selectCases', () => {
     expect(selectCases({ cases: ['advanced/*'] }).map((kase) => kase.flow)).not.toContain('simple')
   })
 
-  it('refuses an unknown case with the known ones', () => {
-    expect(() => selectCases({ cases: ['advanced/nope'] })).toThrow(/Failed to find the case "advanced\/nope"\. Please use one of: advanced\/unknown-owner/)
+  it('selects by a glob anywhere in the id: * takes any run of characters, / included, and ? one', () => {
+    const ids = (...cases: string[]) => selectCases({ cases }).map((kase) => kase.id)
+    const unavailable = ids('resilience/*/unavailable/*')
+    expect(unavailable).toEqual(selectCases({ suites: ['resilience'] }).filter((kase) => kase.cell?.kind === 'unavailable').map((kase) => kase.id))
+    expect(unavailable.length).toBeGreaterThan(4)
+    expect(ids('*/existing-vehicle')).toEqual(['advanced/existing-vehicle'])
+    expect(ids('resilience/*-lookup/hang/once')).toEqual(['resilience/company-lookup/hang/once', 'resilience/vehicle-lookup/hang/once'])
+    expect(ids('simple/rejected?ok-status')).toEqual(['simple/rejected-ok-status'])
+    // The characters of an id stand for themselves: a dot is not any character.
+    expect(() => selectCases({ cases: ['variants/create.status=200-no-location/advanced.new-vehicle'] })).toThrow(/Failed to find the case/)
+    // A trailing * and a trailing / still select by prefix.
+    expect(ids('resilience/payment-create/*')).toEqual(ids('resilience/payment-create/'))
+  })
+
+  it('refuses an unknown case in one sentence with the nearest ids and a glob per suite, not every id', () => {
+    let message = ''
+    try {
+      selectCases({ cases: ['resilience/*/unavailble/*'] })
+    } catch (error) {
+      message = (error as Error).message
+    }
+    expect(message).toBe(
+      'Failed to find the case "resilience/*/unavailble/*": no case matches it. Please use an id such as resilience/company-lookup/unavailable/once, resilience/company-lookup/unavailable/always or resilience/vehicle-lookup/unavailable/once (the nearest), or a glob such as advanced/*, simple/*, resilience/* or variants/*.',
+    )
+    expect(() => selectCases({ cases: ['advanced/nope'] })).toThrow(/^Failed to find the case "advanced\/nope": no case matches it\. Please use an id such as advanced\//)
   })
 
   it('refuses an unknown flow', () => {

@@ -187,13 +187,13 @@ describe('relay-mock serve', () => {
   it('exits 2 in one line when a --variant is no served alternative', () => {
     const result = run(['serve', '--port', '0', '--variant', 'create.status=204'])
     expect(result.code).toBe(2)
-    expect(result.stderr).toMatch(/^relay-mock serve: --variant "create\.status=204" is refused \(create\.status has no alternative "204"; its alternatives are 200-no-location, 201-no-location\): expected <assumption>=<alternative>, one of create\.status=200-no-location, .*\.\n$/)
+    expect(result.stderr).toMatch(/^relay-mock serve: --variant "create\.status=204" is refused \(create\.status has no alternative "204"; its alternatives are 200-no-location, 201-no-location\): expected <assumption>=<alternative> such as .*create\.status=200-no-location.* \(relay-mock assumptions lists all \d+\)\.\n$/)
   })
 
-  it('exits 2 naming the scenarios when the scenario is unknown', () => {
+  it('exits 2 naming the nearest scenarios when the scenario is unknown', () => {
     const result = run(['serve', '--port', '0', '--scenario', 'no-such-world'])
     expect(result.code).toBe(2)
-    expect(result.stderr).toMatch(/^relay-mock serve: --scenario "no-such-world" is neither a scenario nor a file: expected one of default, .*multiple-vehicles.*, or a scenario file of your own \(\.json, \.js, \.ts\)\.\n$/)
+    expect(result.stderr).toMatch(/^relay-mock serve: --scenario "no-such-world" is neither a scenario nor a file: expected a scenario such as .*new-vehicle.* \(relay-mock scenarios lists all \d+\), or a scenario file of your own \(\.json, \.js, \.ts\)\.\n$/)
   })
 })
 

@@ -7,6 +7,7 @@ import { resolve } from 'node:path'
 import pc from 'picocolors'
 import { cases as builtInCases } from '../../../suites/index.js'
 import { RelayMockError } from '../../core/errors.js'
+import { nearest } from '../../core/text.js'
 import { toClientReport } from '../../core/rules/report.js'
 import { caseStatus, countCases } from '../../core/rules/verdict.js'
 import type { Check, Reporter, RunResult } from '../../core/rules/types.js'
@@ -183,28 +184,4 @@ function toEnvFile(id: string, env: RelayEnv): string {
 
 function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`
-}
-
-/**
- * The ids closest to a mistyped one (edit distance), best first.
- * @example nearest('simple/acepted', ids) // ['simple/accepted', 'simple/rejected', 'simple/new-vehicle']
- */
-export function nearest(wanted: string, ids: readonly string[], count = 3): string[] {
-  return ids
-    .map((id) => ({ id, distance: editDistance(wanted, id) }))
-    .sort((a, b) => a.distance - b.distance)
-    .slice(0, count)
-    .map((hit) => hit.id)
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
-    }
-    previous = current
-  }
-  return previous[b.length]
 }

@@ -2,13 +2,13 @@
 // is something to check (a client or a capture), and each --case names cases of the suites. Loaded
 // only when conform runs, as the suites are.
 import { RelayMockError } from '../../core/errors.js'
-import { selectCases } from '../../node/runner.js'
+import { caseHint, selectCases } from '../../node/runner.js'
 import { refused, UsageError } from '../checks.js'
 import type { ConformArgs } from '../conform-options.js'
 
 /**
  * Throws a UsageError naming the option if conform could not run with `args`.
- * @example checkConform({ client: 'true', case: ['simple/nope'], timeout: 30 }) // throws: --case "simple/nope" is not a case: ...
+ * @example checkConform({ client: 'true', case: ['simple/nope'], timeout: 30 }) // throws: --case "simple/nope" matches no case: the nearest ...
  */
 export function checkConform(args: ConformArgs): void {
   if (!args.client && !args.from) {
@@ -19,22 +19,11 @@ export function checkConform(args: ConformArgs): void {
   // Cases of the user's own are known once their file is loaded, when conform runs (and checks them).
   if (args.cases) return
   for (const pattern of args.case ?? []) {
-    if (!selects({ cases: [pattern] })) throw refused('--case', pattern, 'is not a case', `a case id or a prefix such as advanced/*; the nearest: ${nearest(ids, pattern).join(', ')} (of ${ids.length}; the suites: ${[...new Set(ids.map((id) => `${id.split('/')[0]}/*`))].join(', ')})`)
+    if (!selects({ cases: [pattern] })) throw refused('--case', pattern, 'matches no case', caseHint(pattern, ids))
   }
   if (args.flow && args.case && !selects({ flows: [args.flow], cases: args.case })) {
     throw refused('--case', args.case.join(' '), `has no case of the ${args.flow} flow`, `a case of the ${args.flow} flow (${args.flow}/*), or no --flow`)
   }
-}
-
-/** The case ids that share the longest beginning with the pattern (the ten nearest), so that a refusal names a few, not every case. */
-function nearest(ids: readonly string[], pattern: string): string[] {
-  const literal = pattern.replace(/[*?].*$/, '')
-  const shared = (id: string) => {
-    let n = 0
-    while (n < id.length && n < literal.length && id[n] === literal[n]) n++
-    return n
-  }
-  return [...ids].sort((a, b) => shared(b) - shared(a) || a.localeCompare(b)).slice(0, 10)
 }
 
 function selects(options: Parameters<typeof selectCases>[0]): boolean {

@@ -5,7 +5,8 @@
 import { existsSync } from 'node:fs'
 import { scenarios } from '../../../scenarios/index.js'
 import { parseFault } from '../../core/service/faults.js'
-import { expectedVariant, toVariants, variantRefusal } from '../../core/service/variants.js'
+import { nearest } from '../../core/text.js'
+import { servedVariants, toVariants, variantRefusal } from '../../core/service/variants.js'
 import { reservePort } from '../../node/server.js'
 import { refused, UsageError } from '../checks.js'
 import type { ServeOptions } from './serve.js'
@@ -19,12 +20,16 @@ type VariantErrorLike = Error & { why?: string }
 export async function checkServe(args: Pick<ServeOptions, 'scenario' | 'host' | 'port' | 'fault' | 'variant'>): Promise<void> {
   // Not a built-in name: a file of the user's own, read and checked field by field when serve loads it.
   if (!scenarios.has(args.scenario) && !existsSync(args.scenario)) {
-    throw refused('--scenario', args.scenario, 'is neither a scenario nor a file', `one of ${[...scenarios.keys()].join(', ')}, or a scenario file of your own (.json, .js, .ts)`)
+    const names = [...scenarios.keys()]
+    throw refused('--scenario', args.scenario, 'is neither a scenario nor a file', `a scenario such as ${nearest(args.scenario, names).join(', ')} (relay-mock scenarios lists all ${names.length}), or a scenario file of your own (.json, .js, .ts)`)
   }
   checkFaults(args.fault)
   for (const variant of args.variant ?? []) {
     const why = variantRefusal(variant)
-    if (why !== undefined) throw refused('--variant', variant, `is refused (${why})`, expectedVariant())
+    if (why !== undefined) {
+      const served = servedVariants()
+      throw refused('--variant', variant, `is refused (${why})`, `<assumption>=<alternative> such as ${nearest(variant, served).join(', ')} (relay-mock assumptions lists all ${served.length})`)
+    }
   }
   try {
     toVariants(args.variant ?? [])

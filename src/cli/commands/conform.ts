@@ -26,7 +26,7 @@ export const conformCommand: CommandModule<object, ConformArgs> = {
       .option('calibrate', checked('calibrate', readableFile, { describe: 'Answer as the real service was seen to: the assumptions.json relay-mock proxy or relay-mock probe wrote; its assumptions are no longer varied' }))
       .option('flow', checked('flow', flow, { alias: 'f', describe: 'Run only the cases of this flow' }))
       .option('suite', checked('suite', suite, { alias: 's', repeatable: true, describe: 'Run only the cases of this suite (resilience: the fault matrix); repeatable' }))
-      .option('case', checked('case', text, { repeatable: true, describe: 'Run only this case (an id, or a prefix such as advanced/* or resilience/payment-create/*); repeatable' }))
+      .option('case', checked('case', text, { repeatable: true, describe: "Run only this case (an id, or a glob with * anywhere, '/' included: advanced/*, 'resilience/*/unavailable/*'); repeatable" }))
       .option(
         'cases',
         checked('cases', readableFile, {
