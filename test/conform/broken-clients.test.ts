@@ -87,6 +87,7 @@ const broken: Broken[] = [
   { defect: 'uses the visit date as acquiredOn, not the registration date', client: fn('acquired-on-visit-date'), case: 'advanced/inactive-vehicle', breaks: ['advanced.custodian-after-create'] },
   // advanced.no-create-when-found
   { defect: 'creates a vehicle even when one was found', client: fn('create-when-found'), case: 'advanced/existing-vehicle', breaks: ['advanced.first-vehicle', 'advanced.no-create-when-found'] },
+  { defect: 'creates only a custodian for the vehicle it found', client: fn('custodian-when-found'), case: 'advanced/existing-vehicle', breaks: ['advanced.no-create-when-found'] },
   // advanced.first-vehicle
   { defect: 'takes the last listed vehicle', client: fn('last-vehicle'), case: 'advanced/multiple-vehicles', breaks: ['advanced.first-vehicle'] },
   // advanced.payment-body

@@ -12,10 +12,32 @@ describe('latency', () => {
     expect(service.journal.entries().at(-1)!.durationMs).toBeGreaterThanOrEqual(55)
   })
 
-  it('draws each delay from a range', async () => {
+  it('draws each delay from a range: no less than it starts, no more than it ends, a new draw each answer', async () => {
     const service = await createRelayService({ latency: [20, 40] })
-    for (let i = 0; i < 3; i++) await service.handle({ method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: `Bearer ${service.world.token}` } })
-    for (const entry of service.journal.entries()) expect(entry.durationMs).toBeGreaterThanOrEqual(15)
+    // Each wait the service asks for, read from its timer (the clock of a busy machine says nothing of an upper bound).
+    const waits: number[] = []
+    const realSetTimeout = globalThis.setTimeout
+    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((callback: () => void, ms?: number) => {
+      waits.push(ms ?? 0)
+      return realSetTimeout(callback, 0)
+    }) as typeof setTimeout)
+    const random = vi.spyOn(Math, 'random')
+    const answer = () => service.handle({ method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: `Bearer ${service.world.token}` } })
+    try {
+      // The ends of the range, then draws of the real generator.
+      random.mockReturnValueOnce(0).mockReturnValueOnce(1 - Number.EPSILON)
+      for (let i = 0; i < 12; i++) expect((await answer()).status).toBe(200)
+    } finally {
+      vi.restoreAllMocks()
+    }
+    expect(waits).toHaveLength(12)
+    expect(waits[0]).toBe(20)
+    expect(waits[1]).toBeCloseTo(40)
+    for (const wait of waits) {
+      expect(wait).toBeGreaterThanOrEqual(20)
+      expect(wait).toBeLessThanOrEqual(40)
+    }
+    expect(new Set(waits.slice(2)).size).toBeGreaterThan(1)
   })
 
   afterEach(() => {

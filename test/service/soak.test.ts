@@ -25,6 +25,11 @@ describe('the soak, short', () => {
     for (const row of rows) {
       expect(row.serverErrors).toBe(0)
       expect(row.rssMb).toBeGreaterThan(0)
+      // Each interval's own latencies: some requests, and a p99 above their median (a mixed load is not uniform).
+      expect(row.requests).toBeGreaterThan(0)
+      expect(Number.isFinite(row.p99Ms)).toBe(true)
+      expect(row.p50Ms).toBeGreaterThan(0)
+      expect(row.p99Ms).toBeGreaterThan(row.p50Ms)
     }
   }, 60_000)
 })

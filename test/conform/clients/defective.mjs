@@ -26,6 +26,7 @@ export const DEFECTS = [
   'custodian-wrong-company',
   'acquired-on-visit-date',
   'create-when-found',
+  'custodian-when-found',
   'last-vehicle',
   'amount-string',
   'wrong-currency',
@@ -250,6 +251,10 @@ export async function runDefective(defect, env) {
       rentalCompanyId: has('custodian-wrong-company') ? visit.locationId : companyId,
       acquiredOn: `${has('acquired-on-visit-date') ? visit.visitStart.slice(0, 10) : visit.registrationDate} 00:00:00`,
     })
+    if (!answer.ok) return rejected('custodian creation', answer)
+  } else if (has('custodian-when-found')) {
+    // defect(custodian-when-found): links the vehicle it found to the owner again: a custodian, but no vehicle, created.
+    answer = await call('POST', '/custodians', { vehicleId, rentalCompanyId: companyId, acquiredOn: `${visit.registrationDate} 00:00:00` })
     if (!answer.ok) return rejected('custodian creation', answer)
   }
   const toIso = (t) => (has('iso-timestamps') ? t.replace(' ', 'T') : t)
