@@ -174,7 +174,7 @@ describe.concurrent('an unknown option or command', () => {
 
   it('lists the commands when none is near', async () => {
     const run = await relayMock('frobnicate')
-    expect(run).toMatchObject({ code: 2, stdout: '', stderr: 'relay-mock: Unknown command "frobnicate": expected serve, proxy, conform, case, compare, demo, scenarios or assumptions.\n' })
+    expect(run).toMatchObject({ code: 2, stdout: '', stderr: 'relay-mock: Unknown command "frobnicate": expected serve, proxy, probe, conform, case, compare, demo, scenarios or assumptions.\n' })
   })
 
   it('refuses a stray argument after a command', async () => {
@@ -185,8 +185,8 @@ describe.concurrent('an unknown option or command', () => {
 
 describe.concurrent('every usage error is one short line', () => {
   const usageErrors: Array<[string, string[]]> = [
-    ...['serve', 'proxy --upstream http://127.0.0.1:9', 'conform --client true', 'case simple/accepted', 'compare service.json', 'demo', 'scenarios', 'assumptions'].map(
-      (line): [string, string[]] => [`an unknown option of ${line.split(' ')[0]}`, [...line.split(' '), '--no-such-option']],
+    ...['serve', 'proxy --upstream http://127.0.0.1:9', 'probe --upstream http://127.0.0.1:9 --token t', 'conform --client true', 'case simple/accepted', 'compare service.json', 'demo', 'scenarios', 'assumptions'].map(
+      (line): [string, string[]] => [`an unknown option of ${line.split(' ')[0]}`, [...line.split(' '), '--bogus-option']],
     ),
     ['a --case that matches nothing', ['conform', '--client', 'true', '--case', 'resilience/nothing-like-it']],
     ['a --case glob that matches nothing', ['conform', '--client', 'true', '--case', 'resilience/*/unavailble/*']],
