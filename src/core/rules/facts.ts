@@ -168,11 +168,14 @@ export function waitBetween(prev: JournalEntry, next: JournalEntry): number {
   return Date.parse(next.time) - (Date.parse(prev.time) + prev.durationMs)
 }
 
+/** An attempt sent this soon after the one before failed was sent at once: as an HTTP library resends, even on a busy machine. */
+export const AT_ONCE_MS = 100
 /**
- * The shortest wait that is a back-off: a client that retries sooner after a lost connection retries
- * at once, as an HTTP library's own resend does, and the two cannot be told apart.
+ * The shortest wait between attempts that is a back-off of the client's own. A client whose own loop
+ * retries sooner (an "at once" in a busy process takes tens of milliseconds) retries as quickly as an
+ * HTTP library resends, and nothing tells the two apart.
  */
-export const AT_ONCE_MS = 50
+export const OWN_BACKOFF_MS = 200
 
 /**
  * True when `entry` came on a connection that an earlier request of `requests` came on: a kept-alive
@@ -191,29 +194,39 @@ export function onKeptAliveConnection(requests: ReadonlyArray<JournalEntry>, ent
  * The attempts of one request (a group of `attempts`) that the client's HTTP library most likely sent by
  * itself, not the client's own loop. Each followed the reset of a kept-alive connection, on a new
  * connection, with no time for a back-off: sooner than AT_ONCE_MS when the client made no retry of its
- * own, else in less than half the shortest wait of its own retries (which must be a back-off). Go's
+ * own, else in less than half the shortest wait of its own retries (each a back-off: OWN_BACKOFF_MS or more). Go's
  * net/http and java.net.http resend a GET so, and Node's http docs advise it: a kept-alive connection the
  * server closed while idle is not the service failing. Empty when nothing tells them apart (a client whose
  * own retries come at once too, a journal without connections).
  * @example libraryResends(requests, group).length // 1: Go's Transport resent the GET once
  */
 export function libraryResends(requests: ReadonlyArray<JournalEntry>, group: ReadonlyArray<JournalEntry>): JournalEntry[] {
-  const resent: { entry: JournalEntry; wait: number }[] = []
-  const ownWaits: number[] = []
+  const resent = resendsLike(requests, group, Number.POSITIVE_INFINITY)
+  const ownWaits = group.slice(1).filter((entry) => !resent.includes(entry)).map((entry) => waitBetween(group[group.indexOf(entry) - 1], entry))
+  const backOff = ownWaits.length > 0 ? Math.min(...ownWaits) : undefined
+  if (backOff !== undefined && backOff < OWN_BACKOFF_MS) return []
+  // A retry of the client's own that happened to follow such a reset, after its back-off, is not the library's.
+  return resent.filter((entry) => {
+    const wait = waitBetween(group[group.indexOf(entry) - 1], entry)
+    return backOff === undefined ? wait < AT_ONCE_MS : wait < backOff / 2
+  })
+}
+
+/**
+ * The attempts of a group sent as an HTTP library resends, whoever sent them: after the reset of a
+ * kept-alive connection, on a new connection, sooner than `withinMs` (the client's own loop may retry
+ * that way too; libraryResends tells them apart where the client's own retries wait).
+ */
+export function resendsLike(requests: ReadonlyArray<JournalEntry>, group: ReadonlyArray<JournalEntry>, withinMs = AT_ONCE_MS): JournalEntry[] {
+  const like: JournalEntry[] = []
   for (let i = 1; i < group.length; i++) {
     const prev = group[i - 1]
     const next = group[i]
-    const wait = waitBetween(prev, next)
     const dropped = prev.fault?.kind === 'reset' || (prev.response.status === 0 && prev.fault?.kind !== 'hang')
     const newConnection = next.connection !== undefined && next.connection !== prev.connection
-    if (dropped && newConnection && onKeptAliveConnection(requests, prev)) resent.push({ entry: next, wait })
-    else ownWaits.push(wait)
+    if (dropped && newConnection && waitBetween(prev, next) < withinMs && onKeptAliveConnection(requests, prev)) like.push(next)
   }
-  const backOff = ownWaits.length > 0 ? Math.min(...ownWaits) : undefined
-  if (backOff !== undefined && backOff < AT_ONCE_MS) return []
-  const soonEnough = (wait: number) => (backOff === undefined ? wait < AT_ONCE_MS : wait < backOff / 2)
-  // A retry of the client's own that happened to follow such a reset, after its back-off, is not the library's.
-  return resent.filter(({ wait }) => soonEnough(wait)).map(({ entry }) => entry)
+  return like
 }
 
 /**

@@ -18,7 +18,7 @@
 import { defineRule } from './define.js'
 import type { JournalEntry } from '../service/journal.js'
 import type { RuleOutcome } from './types.js'
-import { answerLost, attempts, calls, CLOCK_SLACK_MS, fail, isAmbiguous, libraryResends, LIBRARY_RESEND_SETTINGS, ms, named, pass, retryAfterMs, sentBeforeAnswer, skip, waitBetween, warn, whatItGot } from './facts.js'
+import { answerLost, attempts, calls, CLOCK_SLACK_MS, fail, isAmbiguous, libraryResends, LIBRARY_RESEND_SETTINGS, resendsLike, ms, named, pass, retryAfterMs, sentBeforeAnswer, skip, waitBetween, warn, whatItGot } from './facts.js'
 
 /** The attempts at one request, the first included, above which the client fails: a retry storm. */
 export const MAX_ATTEMPTS = 5
@@ -88,16 +88,27 @@ export default defineRule({
  * library's setting where the extra attempts were most likely the library's own resends.
  */
 function adviceFor(requests: ReadonlyArray<JournalEntry>, group: JournalEntry[]): string {
+  const limit = `set the retry limit to ${ENOUGH_ATTEMPTS - 1}`
   const resent = libraryResends(requests, group)
-  const own = group.length - resent.length
-  if (resent.length === 0 || own > ENOUGH_ATTEMPTS) return `set the retry limit to ${ENOUGH_ATTEMPTS - 1}.`
-  const first = resent[0]
-  const prev = group[group.indexOf(first) - 1]
-  const when =
-    resent.length === 1
-      ? `${named(requests, first)} went ${ms(Math.max(0, waitBetween(prev, first)))} after ${named(requests, prev)}, which came on a kept-alive connection, was reset`
-      : `${resent.map((entry) => named(requests, entry)).join(' and ')} each went within ${ms(Math.max(...resent.map((entry) => Math.max(0, waitBetween(group[group.indexOf(entry) - 1], entry)))))} after the attempt before them, which came on a kept-alive connection, was reset`
-  return `the client's own loop made ${own} of the ${group.length}. ${when}: on a new connection, too soon for the client's own back-off, so most likely its HTTP library resent it by itself. Stop that resend rather than lower the client's retry limit: ${LIBRARY_RESEND_SETTINGS}.`
+  if (resent.length > 0 && group.length - resent.length <= ENOUGH_ATTEMPTS) {
+    return `the client's own loop made ${group.length - resent.length} of the ${group.length}. ${sentAfterReset(requests, group, resent)}: on a new connection, too soon for the client's own back-off, so most likely its HTTP library resent it by itself. Stop that resend rather than lower the client's retry limit: ${LIBRARY_RESEND_SETTINGS}.`
+  }
+  // The same pattern, where the client's own retries come as quickly: nothing tells who sent it.
+  const like = resendsLike(requests, group)
+  if (like.length > 0 && group.length - like.length <= ENOUGH_ATTEMPTS) {
+    return `${limit}, unless its HTTP library sent some of them by itself: ${sentAfterReset(requests, group, like)}, on a new connection, as a library resends a GET (the client's own retries came as quickly, so nothing tells them apart). If so, its own loop made ${group.length - like.length}: stop that resend instead. ${LIBRARY_RESEND_SETTINGS}.`
+  }
+  return `${limit}.`
+}
+
+/** `GET /vehicles (request 3 of 5) [seq 3] went 2 ms after GET /vehicles (request 2 of 5) [seq 2], which came on a kept-alive connection, was reset`. */
+function sentAfterReset(requests: ReadonlyArray<JournalEntry>, group: JournalEntry[], resent: JournalEntry[]): string {
+  const waitOf = (entry: JournalEntry) => Math.max(0, waitBetween(group[group.indexOf(entry) - 1], entry))
+  if (resent.length > 1) {
+    return `${resent.map((entry) => named(requests, entry)).join(' and ')} each went within ${ms(Math.max(...resent.map(waitOf)))} after the attempt before them, which came on a kept-alive connection, was reset`
+  }
+  const [first] = resent
+  return `${named(requests, first)} went ${ms(waitOf(first))} after ${named(requests, group[group.indexOf(first) - 1])}, which came on a kept-alive connection, was reset`
 }
 
 /** The first retry sent sooner than MIN_BACKOFF_MS after a 5xx the client saw, which named no Retry-After. */

@@ -183,8 +183,8 @@ export async function runDefective(defect, env) {
         // defect(gives-up-on-lookup): stops at the first lookup that failed.
         if (has('gives-up-on-lookup')) break
         // defect(quick-retry): retries a 5xx at once, as axios-retry's and urllib3's first retry does.
-        // (keep-alive-resend backs off 300 ms after a lost answer: its own retries wait, its library's do not.)
-        wait = answer.lost ? (has('keep-alive-resend') ? 300 : 0) : has('quick-retry') ? 0 : 600
+        // (keep-alive-resend backs off 500 ms after a lost answer: its own retries wait, its library's do not.)
+        wait = answer.lost ? (has('keep-alive-resend') ? 500 : 0) : has('quick-retry') ? 0 : 600
       }
       // defect(retry-refusal): sends a refused request again (and again). defect(retry-refusal-once): once.
       else if ((has('retry-refusal') || (has('retry-refusal-once') && attempt === 1)) && answer.status >= 400 && answer.status < 500) wait = 0
