@@ -3,7 +3,7 @@
 // installed and, as root with apt-get (CI, a container), installs what is missing, saying what and why;
 // elsewhere (macOS, Windows, no root) it stops with one line per missing need saying what to install.
 // vitest runs it too (globalSetup), without installing: it hands the tests what it found (CHROMIUM_PATH,
-// and PATH with the python3 and java to run) and stops the run, with the same lines, when something is missing.
+// and PATH with the python3, java and go to run) and stops the run, with the same lines, when something is missing.
 import { spawnSync } from 'node:child_process'
 import { accessSync, constants, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs'
 import os from 'node:os'
@@ -12,6 +12,8 @@ import { pathToFileURL } from 'node:url'
 
 /** The oldest Java the Java example client runs on. */
 const JAVA_MIN = 17
+/** The oldest Go the Go example client builds with (Debian 12's golang-go). */
+const GO_MIN = [1, 19]
 
 /**
  * Each need: `name`; `for` (what the tests use it for); `find(ctx)`, which says where it is (`found`, with
@@ -31,6 +33,7 @@ export const NEEDS = [
   { name: "Python's urllib3", for: 'the Python example client', python: 'urllib3', find: (ctx) => findPythonModule(ctx, 'urllib3'), debian: 'python3-urllib3', elsewhere: 'run python3 -m pip install urllib3' },
   { name: "Python's requests", for: 'the Python example client built on requests', python: 'requests', find: (ctx) => findPythonModule(ctx, 'requests'), debian: 'python3-requests', elsewhere: 'run python3 -m pip install requests' },
   { name: `Java ${JAVA_MIN} or later`, for: 'the Java example client', find: findJava, debian: 'default-jdk-headless', elsewhere: `install a JDK ${JAVA_MIN} or later (e.g. Eclipse Temurin) and put its bin folder on PATH` },
+  { name: `Go ${GO_MIN.join('.')} or later`, for: 'the Go example client (built once with go build)', find: findGo, debian: 'golang-go', elsewhere: `install Go ${GO_MIN.join('.')} or later (https://go.dev/dl/) and put its bin folder on PATH` },
 ]
 
 /**
@@ -67,6 +70,8 @@ export function createContext(overrides = {}) {
     systemPython: '/usr/bin/python3',
     /** Where Debian's default-jdk-headless puts java, tried after JAVA_HOME. */
     systemJava: '/usr/lib/jvm/default-java/bin/java',
+    /** Where Debian's golang-go and Go's own archive put go, tried after GOROOT. */
+    systemGo: ['/usr/lib/go/bin/go', '/usr/local/go/bin/go'],
     ...overrides,
   }
   ctx.pythonModules = overrides.pythonModules ?? NEEDS.filter((need) => need.python).map((need) => need.python)
@@ -197,6 +202,29 @@ export function findJava(ctx) {
   return { missing: seen.length ? seen.join('; ') : 'no java on PATH, and JAVA_HOME is not set' }
 }
 
+/** The version `go version` reports, as [major, minor]: `go version go1.19.8 linux/amd64` is [1, 19]. */
+export function goVersion(versionText) {
+  const match = /\bgo(\d+)\.(\d+)/.exec(versionText)
+  return match ? [Number(match[1]), Number(match[2])] : undefined
+}
+
+/** go GO_MIN or later: on PATH; else GOROOT's, Debian's or Go's own archive's, put first on PATH for the tests. */
+export function findGo(ctx) {
+  const { join, dirname } = pathApi(ctx)
+  const exe = ctx.platform === 'win32' ? 'go.exe' : 'go'
+  const first = onPath(ctx, 'go')[0]
+  const others = [ctx.env.GOROOT ? join(ctx.env.GOROOT, 'bin', exe) : undefined, ...(ctx.platform === 'win32' ? [] : ctx.systemGo)]
+  const seen = []
+  for (const file of [first, ...others]) {
+    if (!file || seen.some((line) => line.startsWith(`${file} `)) || !ctx.isExecutable(file)) continue
+    const version = goVersion(ctx.run(file, ['version']).stdout)
+    const recent = version !== undefined && (version[0] > GO_MIN[0] || (version[0] === GO_MIN[0] && version[1] >= GO_MIN[1]))
+    seen.push(`${file} is ${version ? `Go ${version.join('.')}` : 'not a go that says its version'}`)
+    if (recent) return { found: `${file} (Go ${version.join('.')})`, ...(file === first ? {} : { pathDirs: [dirname(file)] }) }
+  }
+  return { missing: seen.length ? seen.join('; ') : 'no go on PATH, and GOROOT is not set' }
+}
+
 /** True where missing needs can be installed: Linux, as root, with apt-get. */
 export function canInstall(ctx) {
   return ctx.platform === 'linux' && ctx.uid === 0 && onPath(ctx, 'apt-get').length > 0
@@ -218,7 +246,7 @@ export function missingLine(ctx, { need, missing }) {
 
 /**
  * What the tests must be given to use what was found: CHROMIUM_PATH, and PATH with a python3 that imports
- * the modules (a folder holding a link to it) and the java to run put first. `cleanup` removes that folder.
+ * the modules (a folder holding a link to it) and the java and go to run put first. `cleanup` removes that folder.
  */
 export function testEnvironment(ctx, results) {
   const env = {}

@@ -6,7 +6,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 // @ts-expect-error: a plain ES module without types (npm test runs it before anything is built)
-import { canInstall, choosePython, createContext, findChromium, findJava, javaMajor, missingLine, NEEDS, testEnvironment } from '../scripts/test-prerequisites.mjs'
+import { canInstall, choosePython, createContext, findChromium, findGo, findJava, goVersion, javaMajor, missingLine, NEEDS, testEnvironment } from '../scripts/test-prerequisites.mjs'
 
 /** A machine made of the files given: only they exist and can run; `run` answers as told. */
 function machine({ files = [], platform = 'linux', env = {}, home = '/home/dev', dirs = {}, run = () => ({ status: 1, stdout: '', stderr: '' }), uid = 1000 }: {
@@ -98,6 +98,36 @@ describe('finding python3 and java', () => {
     expect(findJava(machine({ files: [...Object.keys(versions), '/opt/jdk-21/bin/javac'], env: { PATH: '/usr/bin', JAVA_HOME: '/opt/jdk-21' }, run }))).toEqual({ found: '/opt/jdk-21/bin/java (Java 21)', pathDirs: ['/opt/jdk-21/bin'] })
     expect(findJava(machine({ files: Object.keys(versions), env: { PATH: '/usr/bin', JAVA_HOME: '/opt/jdk-21' }, run }))).toEqual({ missing: '/usr/bin/java is Java 11; /opt/jdk-21/bin/java is Java 21 without javac beside it (a JRE, not a JDK)' })
     expect(findJava(machine({ files: ['/usr/bin/java'], env: { PATH: '/usr/bin' }, run }))).toEqual({ missing: '/usr/bin/java is Java 11' })
+  })
+})
+
+describe('finding go', () => {
+  const versions: Record<string, string> = {
+    '/usr/bin/go': 'go version go1.15.15 linux/amd64',
+    '/usr/lib/go/bin/go': 'go version go1.19.8 linux/amd64',
+    '/opt/go/bin/go': 'go version go1.22.2 linux/arm64',
+  }
+  const run = (file: string) => ({ status: 0, stdout: versions[file] ?? '', stderr: '' })
+
+  it('reads the version go reports', () => {
+    expect(goVersion('go version go1.19.8 linux/amd64')).toEqual([1, 19])
+    expect(goVersion('go version go1.22rc1 darwin/arm64')).toEqual([1, 22])
+    expect(goVersion('not go')).toBeUndefined()
+  })
+
+  it("takes go 1.19 or later: from PATH, else GOROOT's, else Debian's put first on PATH; an older one is named", () => {
+    expect(findGo(machine({ files: ['/opt/go/bin/go'], env: { PATH: '/opt/go/bin' }, run }))).toEqual({ found: '/opt/go/bin/go (Go 1.22)' })
+    expect(findGo(machine({ files: ['/usr/bin/go', '/opt/go/bin/go'], env: { PATH: '/usr/bin', GOROOT: '/opt/go' }, run }))).toEqual({ found: '/opt/go/bin/go (Go 1.22)', pathDirs: ['/opt/go/bin'] })
+    expect(findGo(machine({ files: ['/usr/bin/go', '/usr/lib/go/bin/go'], env: { PATH: '/usr/bin' }, run }))).toEqual({ found: '/usr/lib/go/bin/go (Go 1.19)', pathDirs: ['/usr/lib/go/bin'] })
+    expect(findGo(machine({ files: ['/usr/bin/go'], env: { PATH: '/usr/bin' }, run }))).toEqual({ missing: '/usr/bin/go is Go 1.15' })
+    expect(findGo(machine({ env: { PATH: '/usr/bin' }, run }))).toEqual({ missing: 'no go on PATH, and GOROOT is not set' })
+  })
+
+  it('says to install golang-go where apt-get is, else Go from go.dev', () => {
+    const need = NEEDS.find((n: { name: string }) => n.name === 'Go 1.19 or later')
+    expect(missingLine(machine({ files: ['/usr/bin/apt-get'], env: { PATH: '/usr/bin' } }), { need, missing: 'no go on PATH, and GOROOT is not set' })).toBe(
+      'Missing Go 1.19 or later, for the Go example client (built once with go build): no go on PATH, and GOROOT is not set. Please run sudo apt-get install -y golang-go, or install Go 1.19 or later (https://go.dev/dl/) and put its bin folder on PATH.',
+    )
   })
 })
 

@@ -1,4 +1,4 @@
-// The example clients (real processes, four languages) pass the default conform run: every case of
+// The example clients (real processes, five languages) pass the default conform run: every case of
 // both flows and every cell of the resilience matrix, each in a fresh world, cells in parallel. The
 // conformance rules are the one judge: a case that does not pass is listed with each rule that failed
 // or warned there and its message (a cell not reached names the request it never made). The examples
@@ -41,6 +41,9 @@ function offOutcome(result: RunResult): string[] {
 // JVM told to start quickly (the client runs for a second: no optimising compiler, one GC thread).
 const javaClasses = mkdtempSync(join(os.tmpdir(), 'relay-mock-java-'))
 const JAVA = `java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -cp ${javaClasses} Client`
+// The Go client is built once with `go build`; the cases run the binary, which starts in milliseconds.
+const goBuild = mkdtempSync(join(os.tmpdir(), 'relay-mock-go-'))
+const GO = join(goBuild, 'relay-client')
 
 const examples = [
   { name: 'shell (bash, curl, jq)', command: 'bash examples/clients/shell/client.sh' },
@@ -48,13 +51,20 @@ const examples = [
   // Built by `npm run build` (npm test builds first).
   { name: 'TypeScript (ky)', command: 'node dist/examples/clients/typescript/client.js' },
   { name: 'Java (java.net.http)', command: JAVA },
+  { name: 'Go (net/http)', command: GO },
 ]
 
 beforeAll(() => {
   // A JDK 17 or later (Debian: default-jdk-headless); .ci/run installs it where missing.
   execFileSync('javac', ['-d', javaClasses, 'examples/clients/java/Client.java'], { stdio: 'inherit' })
+  // Go 1.19 or later (Debian: golang-go), found as the JDK is. The standard library only: nothing is
+  // fetched (GOPROXY=off), and the go.mod's version never asks for another toolchain.
+  execFileSync('go', ['build', '-o', GO, '.'], { cwd: 'examples/clients/go', stdio: 'inherit', env: { ...process.env, GOPROXY: 'off', GOTOOLCHAIN: 'local', CGO_ENABLED: '0' } })
+}, 180_000)
+afterAll(() => {
+  rmSync(javaClasses, { recursive: true, force: true })
+  rmSync(goBuild, { recursive: true, force: true })
 })
-afterAll(() => rmSync(javaClasses, { recursive: true, force: true }))
 
 describe('the example clients', () => {
   // The conform defaults: 4 cases per core at once (they mostly wait), and the 5 s request timeout,

@@ -1,0 +1,3 @@
+module relay-mock.example/client
+
+go 1.19
