@@ -12,7 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, GITHUB_ACTIONS: undefined }
-const MAX_TARBALL_BYTES = 1_000_000
+// The CLI ships twice (ES module chunks, and one CommonJS file for V8's code cache) beside dist/src for the
+// entry points: 1.07 MB once probe, calibration and --explore came.
+const MAX_TARBALL_BYTES = 1_250_000
 // Packing, installing from the npm cache and a strict tsc run take tens of seconds, more on a busy machine.
 const SLOW = 240_000
 
@@ -71,7 +73,7 @@ afterAll(async () => {
 })
 
 describe('the npm package', () => {
-  it('is a tarball under 1 MB with no benchmark and no source maps', async () => {
+  it('is a tarball under 1.25 MB with no benchmark and no source maps', async () => {
     expect((await stat(tarball)).size).toBeLessThan(MAX_TARBALL_BYTES)
     expect(files.filter((path) => /(^|\/)bench(\/|$)/.test(path))).toEqual([])
     expect(files.filter((path) => path.endsWith('.map'))).toEqual([])

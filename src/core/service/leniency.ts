@@ -4,6 +4,7 @@
 // reads the same forms off the journal, and warns of them wherever they passed. The plate's form is the
 // one leniency that needs the world's records: the vehicles' handlers match plates under
 // `plate.format` (see exactPlates in schemas.ts), and the rule compares the plate sent with the visit's.
+import { DOCUMENTED_QUERY } from './handlers/index.js'
 import { contentTypeProblem, header, parseBearer, type Headers } from './protocol.js'
 import type { Variants } from './variants.js'
 import type { Route } from './route.js'
@@ -84,14 +85,8 @@ export function lenientForms(request: FormRequest): LenientForm[] {
   return forms
 }
 
-/** The query parameters the route documents, e.g. `['plate']` for `GET /vehicles`. */
-export function documentedQuery(route: Route<any, any> | undefined): readonly string[] {
-  const shape = (route?.query as { shape?: Record<string, unknown> } | undefined)?.shape
-  return shape ? Object.keys(shape) : []
-}
-
 function queryForms(route: Route<any, any>, search: string): LenientForm[] {
-  const documented = documentedQuery(route)
+  const documented = DOCUMENTED_QUERY.get(route.id) ?? []
   const seen = new Set<string>()
   const extra: string[] = []
   const repeated: string[] = []
