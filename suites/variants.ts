@@ -7,6 +7,7 @@
 import { assumption } from '../src/core/ledger/assumptions.js'
 import { STRICT, STRICT_VARIANTS } from '../src/core/service/variants.js'
 import advanced from './advanced.js'
+import resilience from './resilience.js'
 import simple from './simple.js'
 import type { ConformanceCase } from '../src/core/rules/suite.js'
 import { defineSuite } from '../src/core/rules/suite.js'
@@ -54,7 +55,7 @@ function variant(id: string, base: Base, outcome: Outcome = base.outcome): Confo
   // The alternative's own words may already say what a correct client reports there.
   const says = changed && !alternative.answer.includes('a correct client reports') ? `: a correct client reports ${outcome}` : ''
   return {
-    id: `variants/${id}/${base.of.replace('/', '-')}`,
+    id: `variants/${id}/${base.of.split('/').join('-')}`,
     flow: base.flow,
     scenario: base.scenario,
     title: `${base.of} (${base.what}) where ${alternative.answer.charAt(0).toLowerCase()}${alternative.answer.slice(1).replace(/\.$/, '')}${says}`,
@@ -63,6 +64,13 @@ function variant(id: string, base: Base, outcome: Outcome = base.outcome): Confo
     ...(base.faults ? { faults: base.faults } : {}),
     variants: { [entry.id]: alternative.id },
   }
+}
+
+/** A cell of the fault matrix as a flow case the variants meet: its fault, and the outcomes a correct client may reach there. */
+function cellOf(id: string): Base {
+  const kase = resilience.cases.find((c) => c.id === id)
+  if (!kase) throw new Error(`Failed to define the variants suite: the fault matrix has no cell ${id}.`)
+  return { of: kase.id, flow: kase.flow, scenario: kase.scenario, outcome: kase.outcome, ...(kase.outcomes ? { outcomes: [...kase.outcomes] } : {}), ...(kase.faults ? { faults: kase.faults } : {}), what: kase.title }
 }
 
 /**
@@ -98,6 +106,16 @@ export default defineSuite({
     variant('simple.unknown-owner=accepted', { of: 'simple/unknown-owner', flow: 'simple', scenario: 'unknown-owner', outcome: 'rejected', what: 'the owner is not a registered rental company' }, 'paid'),
     variant('records.extra-fields=extra', EXISTING_VEHICLE),
     variant('records.extra-fields=extra', NEW_VEHICLE),
+    // The alternatives that reshape error answers meet, in each flow, each kind of error answer they
+    // reshape: a refusal (the advanced flow's is a 429: a correct client sends nothing the service
+    // refuses for its fields), a server error and a lost token, from the fault matrix's cells.
+    variant('error.body=json-message', cellOf('resilience/payment-create/rate-limited/once')),
+    variant('error.body=json-message', cellOf('resilience/payment-create/server-error/once')),
+    variant('error.body=json-message', cellOf('resilience/payment-create/token-revoked/once')),
+    variant('error.body=json-message', cellOf('resilience/simple-payment/server-error/once')),
+    variant('error.body=json-message', cellOf('resilience/simple-payment/token-revoked/once')),
+    variant('auth.refusal=403', cellOf('resilience/payment-create/token-revoked/once')),
+    variant('auth.refusal=401-no-challenge', cellOf('resilience/payment-create/token-revoked/once')),
     // The flow cases whose visit is their scenario's own; those with a visit of their own (the edge visits,
     // the same start and end) meet no
     // leniency the others do not, and each edge plate is unknown to its world in every form.

@@ -66,6 +66,29 @@ describe('the variants suite', () => {
     expect(selectCases({ suites: ['variants'] }).map((kase) => kase.id)).toEqual(variants.cases.map((kase) => kase.id))
   })
 
+  it('has each alternative that reshapes error answers meet a refusal, a server error and a lost token in each flow', () => {
+    const kinds = (kase: (typeof variants.cases)[number]) => {
+      const fault = kase.faults?.[0]?.kind
+      return {
+        refusal: fault === 'rate-limited' || kase.scenario === 'simple-failure',
+        'server error': fault === 'server-error' || fault === 'unavailable' || kase.scenario === 'payment-unavailable',
+        'lost token': fault === 'token-revoked',
+      }
+    }
+    const reshapes: Record<string, Array<keyof ReturnType<typeof kinds>>> = {
+      'error.body=json-message': ['refusal', 'server error', 'lost token'],
+      'auth.refusal=403': ['lost token'],
+      'auth.refusal=401-no-challenge': ['lost token'],
+    }
+    for (const [key, answers] of Object.entries(reshapes)) {
+      const [id, alternative] = key.split('=')
+      for (const flow of ['advanced', 'simple'] as const) {
+        const met = variants.cases.filter((kase) => kase.flow === flow && kase.variants?.[id] === alternative)
+        for (const answer of answers) expect(met.some((kase) => kinds(kase)[answer]), `${key} meets a ${answer} in the ${flow} flow`).toBe(true)
+      }
+    }
+  })
+
   it('expects an accepted unregistered owner to be reported paid', () => {
     expect(variants.cases.find((kase) => kase.variants?.['simple.unknown-owner'] === 'accepted')?.outcome).toBe('paid')
   })
@@ -80,6 +103,12 @@ describe('clients that lean on a choice of relay-mock', () => {
     ['strict-records', 'advanced/existing-vehicle', 'variants/records.extra-fields=extra/advanced-existing-vehicle'],
     ['strict-records', 'advanced/new-vehicle', 'variants/records.extra-fields=extra/advanced-new-vehicle'],
     ['problem-title', 'resilience/payment-create/unavailable/once', 'variants/error.body=json-message/advanced-payment-unavailable'],
+    // The issue's client: a problem document's title read from a 500, a 401 or a 429 in the advanced flow.
+    ['problem-title', 'resilience/payment-create/server-error/once', 'variants/error.body=json-message/resilience-payment-create-server-error-once'],
+    ['problem-title', 'resilience/payment-create/token-revoked/once', 'variants/error.body=json-message/resilience-payment-create-token-revoked-once'],
+    ['problem-title', 'resilience/payment-create/rate-limited/once', 'variants/error.body=json-message/resilience-payment-create-rate-limited-once'],
+    ['throws-on-403', 'resilience/payment-create/token-revoked/once', 'variants/auth.refusal=403/resilience-payment-create-token-revoked-once'],
+    ['needs-challenge', 'resilience/payment-create/token-revoked/once', 'variants/auth.refusal=401-no-challenge/resilience-payment-create-token-revoked-once'],
     ['paid-from-status-new', 'simple/accepted', 'variants/simple.answer=id-only/simple-accepted'],
     ['paid-from-status-new', 'simple/accepted', 'variants/simple.answer=status-accepted/simple-accepted'],
     ['throws-on-403', 'resilience/simple-payment/token-revoked/once', 'variants/auth.refusal=403/simple-token-revoked'],
