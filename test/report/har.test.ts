@@ -139,6 +139,24 @@ describe('an answer larger than the proxy reads', () => {
   })
 })
 
+describe('the connection each request came on', () => {
+  it("goes out as HAR's connection field and comes back, from relay-mock's own export or a capture from elsewhere", () => {
+    const answered = { time: '2026-11-26T12:00:00.000Z', durationMs: 3, worldId: 'world-1', route: 'GET /vehicles', auth: 'ok' as const }
+    const request = { method: 'GET', path: '/vehicles', query: { plate: 'AB123' }, search: '?plate=AB123', headers: { authorization: 'Bearer …0001' } }
+    const response = { status: 200, headers: { 'content-type': 'application/json' }, body: [] }
+    const entries: JournalEntry[] = [
+      { ...answered, seq: 1, request, response, connection: '7' },
+      { ...answered, seq: 2, request, response },
+    ]
+    const har = toHar(entries, { baseUrl: 'http://relay.test' })
+    expect(har.log.entries.map((entry) => entry.connection)).toEqual(['7', undefined])
+    expect(fromHar(har).map((entry) => entry.connection)).toEqual(['7', undefined])
+    // A browser's capture names connections too (Chrome writes the client port): read as they are.
+    const elsewhere = { log: { ...har.log, entries: har.log.entries.map((entry) => ({ ...entry, _relay: undefined, connection: '51234' })) } }
+    expect(fromHar(elsewhere).map((entry) => entry.connection)).toEqual(['51234', '51234'])
+  })
+})
+
 describe('a body longer than the journal keeps', () => {
   it("goes out as its start with its whole size and the mock's verdict, and comes back judged as the mock judged it", async () => {
     const long = `${' '.repeat(5_000)}${JSON.stringify({ plate: 'AB123', country: 'is' })}`
