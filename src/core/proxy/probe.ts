@@ -106,6 +106,8 @@ export async function probe(send: (request: RelayRequest) => Promise<RelayRespon
   await ask('GET', `/vehicles?plate=${encodeURIComponent(plate)}&page=2&limit=10`, bearer)
   // A lookup with a body, which RFC 9110 gives no meaning.
   await ask('GET', `/vehicles?plate=${encodeURIComponent(plate)}`, { ...bearer, ...json }, JSON.stringify({ plate }))
+  // The scheme written otherwise (`bearer`, two spaces): how exactly the service reads Authorization.
+  await ask('GET', `/vehicles?plate=${encodeURIComponent(plate)}`, { authorization: `bearer  ${options.token}` })
   // HEAD and OPTIONS.
   await ask('HEAD', `/vehicles?plate=${encodeURIComponent(plate)}`, bearer)
   await ask('OPTIONS', '/vehicles', bearer)
