@@ -5,12 +5,14 @@ import { describe, expect, it, vi } from 'vitest'
 import type { AssumptionReport } from '../../src/core/ledger/report.js'
 import { runProbe, type ProbeArgs } from '../../src/cli/actions/probe.js'
 import { closeAfterEach, closedPort, rawUpstream } from '../support/proxy.js'
+import { runCli, useBuiltCli } from '../support/cli.js'
 import { STAND_IN_COMPANY, STAND_IN_LOCATION, STAND_IN_TOKEN, STAND_IN_VEHICLE, standIn } from '../support/stand-in.js'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 closeAfterEach()
+const scratch = useBuiltCli('relay-mock-probe-cli-')
 
 /** Runs a probe in process, its console kept; the report as written. */
 async function probeOf(args: Partial<ProbeArgs> & Pick<ProbeArgs, 'upstream'>) {
@@ -87,5 +89,19 @@ describe('relay-mock probe', () => {
     }
     expect(refused.report.findings[0].message).toMatch(/refused the connection/)
     expect(hung.report.findings[0].message).toMatch(/did not answer in time/)
+  })
+})
+
+describe('relay-mock probe on the command line', () => {
+  it('says plainly that --allow-writes writes real records, lists them, masks the token, and exits 1 with --check', async () => {
+    const service = await standIn()
+    const dir = join(scratch(), 'report')
+    const run = await runCli(['probe', '--upstream', service.url, '--token', STAND_IN_TOKEN, '--pace', '0', '--allow-writes', '--location', STAND_IN_LOCATION, '--kennitala', STAND_IN_COMPANY.kennitala, '--report-dir', dir, '--check'])
+    expect(run.code, run.stderr).toBe(1)
+    expect(run.stdout).toMatch(/--allow-writes: this WRITES REAL RECORDS on http:\/\/127\.0\.0\.1:\d+: at most one vehicle \(plate ZZ9T99\), one custodian, one payment and one simple payment of 1 ISK\.\n\s+Use it against a staging service only, never against production/)
+    expect(run.stdout).toMatch(/Wrote on http:\/\/127\.0\.0\.1:\d+:/)
+    for (const written of service.written) expect(run.stdout).toContain(written.id)
+    expect(run.stdout).toContain(`with the token …${STAND_IN_TOKEN.slice(-4)}`)
+    expect(run.stdout + run.stderr + readFileSync(join(dir, 'assumptions.json'), 'utf8') + readFileSync(join(dir, 'assumptions.html'), 'utf8')).not.toContain(STAND_IN_TOKEN.slice(0, -4))
   })
 })
