@@ -77,6 +77,14 @@ describe('calibration', () => {
     expect(() => readCalibration({ upstream: 'http://x', assumptions: [{ id: 'error.body', status: 'contradicted' }] }, 'old.json')).toThrow(/keeps none of the answers/)
   })
 
+  it('learns no error shape from an answer that was not JSON', async () => {
+    const report = { upstream: 'https://staging.example', assumptions: [{ id: 'error.body', status: 'contradicted', observed: [{ request: 'GET /vehicle', relayMock: 'application/problem+json with message', status: 404, headers: { 'content-type': 'text/html' } }] }] }
+    const service = await createRelayService({ tokens: [TOKEN], calibration: report })
+    const answer = await ask(service, 'GET', '/vehicle')
+    expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/)
+    expect(JSON.parse(answer.text).message).toMatch(/vehicle/)
+  })
+
   it('finds the message where a service put it', () => {
     expect(messagePath({ error: { code: 'x', message: 'm' } })).toEqual(['error', 'message'])
     expect(messagePath({ errors: [{ detail: 'd' }], title: 'Bad' })).toEqual(['title'])

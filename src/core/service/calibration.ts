@@ -152,8 +152,10 @@ export function calibrateReply(calibration: Calibration, reply: Reply, request: 
   }
   // The error's shape, with the message where the service put it.
   if (answers['error.body'] && out.status >= 400 && !isSimple(request) && isRecord(out.body) && typeof out.body.message === 'string') {
-    const seen = answers['error.body'].find((a) => a.status === out.status) ?? answers['error.body'][0]
-    out = { ...out, body: shaped(seen, out.body.message, out.status), headers: { ...out.headers, 'content-type': seen.headers['content-type'] ?? 'application/json' } }
+    // Only a JSON error is learned: a page that is not JSON (a gateway's) is no shape to serve.
+    const json = answers['error.body'].filter((a) => a.body !== undefined && messagePath(a.body) !== undefined)
+    const seen = json.find((a) => a.status === out.status) ?? json[0]
+    if (seen) out = { ...out, body: shaped(seen, out.body.message, out.status), headers: { ...out.headers, 'content-type': seen.headers['content-type'] ?? 'application/json' } }
   } else if (out !== reply && isRecord(out.body) && out.body.type !== undefined && typeof out.body.title === 'string' && out.status !== reply.status) {
     // A problem document whose status changed says its new status.
     out = { ...out, body: { ...out.body, status: out.status, title: statusText(out.status) || 'Error' } }
