@@ -386,11 +386,13 @@ describe('in Chromium', () => {
         await page.locator('.report-head').screenshot({ path: resolve(ARTIFACTS, `report-default-run-${width}.png`) })
       })
 
-      it(`at ${width} px, the variants table gives its alternatives room, one badge per case, each naming its case`, async () => {
+      it(`at ${width} px, the variants table gives its alternatives room, a badge per case under each alternative, each naming its case`, async () => {
         await page.setViewportSize({ width, height: 800 })
         const table = page.locator('section[aria-labelledby=variants-title] table')
         const [held, assumption, alternatives] = await table.locator('thead th').evaluateAll((ths) => ths.map((th) => th.getBoundingClientRect().width))
         expect(alternatives).toBeGreaterThanOrEqual(0.4 * (held + assumption + alternatives))
+        // The ledger's questions show their code as code, not as backticks.
+        expect((await table.locator('tbody td:nth-child(2)').allInnerTexts()).join('\n')).not.toContain('`')
         const rows = await table.locator('tbody tr').evaluateAll((trs) =>
           trs.map((tr) => {
             // What the badge shows, without the words only a screen reader hears.
@@ -409,7 +411,8 @@ describe('in Chromium', () => {
           }),
         )
         const variantCases = result.cases.filter((kase) => kase.variants)
-        expect(rows.flatMap((row) => row.badges)).toHaveLength(variantCases.length)
+        // A case is a badge under each alternative it ran under (a case may vary several assumptions).
+        expect(rows.flatMap((row) => row.badges)).toHaveLength(variantCases.reduce((sum, kase) => sum + Object.keys(kase.variants!).length, 0))
         for (const row of rows) {
           // Badges side by side, no commas between them, none broken over two lines.
           expect(row.text).not.toContain(',')

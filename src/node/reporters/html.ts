@@ -78,7 +78,7 @@ function heldTable(held: ReadonlyArray<HeldAssumption>, caseOf: (caseId: string)
   return html`<section class="head-section" aria-labelledby="variants-title"><h2 id="variants-title">Where the interface is silent</h2>
 <p class="muted">The flow cases again, where the mock answered as a real service may instead of as relay-mock chose (<code>relay-mock assumptions</code> lists the choices). Each badge is a case, named by the flow case it repeats.</p>
 <table class="index held"><thead><tr><th scope="col">Held</th><th scope="col">Assumption</th><th scope="col">Under each alternative</th></tr></thead>
-<tbody>${held.map((entry) => html`<tr><td>${badge(entry.held ? 'passed' : 'failed')}</td><td><code>${entry.assumption}</code> <span class="muted">${entry.question}</span></td><td><ul class="alternatives">${entry.alternatives.map((alternative) => html`<li><code>${alternative.id}</code> ${alternative.caseIds.map(caseBadge)}</li>`)}</ul></td></tr>`)}</tbody></table>
+<tbody>${held.map((entry) => html`<tr><td>${badge(entry.held ? 'passed' : 'failed')}</td><td><code>${entry.assumption}</code> <span class="muted">${inlineCode(entry.question)}</span></td><td><ul class="alternatives">${entry.alternatives.map((alternative) => html`<li><code>${alternative.id}</code> ${alternative.caseIds.map(caseBadge)}</li>`)}</ul></td></tr>`)}</tbody></table>
 </section>`
 }
 
