@@ -327,6 +327,9 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const startedAt = new Date().toISOString()
   const calibration = options.calibration === undefined ? undefined : readCalibration(options.calibration, 'given')
   const { cases: selected, leftOut } = underCalibration(selectCases(options), calibration)
+  if (selected.length === 0 && leftOut > 0) {
+    throw new RelayMockError('NO_CASES', `Failed to select cases: the ${leftOut} cases selected vary assumptions the calibration answers as the real service does (${calibratedIds(calibration!).join(', ')}), and a calibrated assumption is no longer varied. Please run them without --calibrate, or select other cases.`)
+  }
   const settings = toSettings(options)
   const flows = [...new Set(selected.map((kase) => kase.flow))]
 

@@ -170,6 +170,11 @@ describe('conform --calibrate', () => {
     expect(toHtmlReport(correct)).toContain(`<dt>Calibrated</dt><dd>Calibrated against ${report.upstream}`)
   })
 
+  it('says why when every case selected varies a calibrated assumption', async () => {
+    const { report } = await standInReport()
+    await expect(runConformance({ client: referenceClient, cases: ['variants/error.body=*'], calibration: report })).rejects.toThrow(/the \d+ cases selected vary assumptions the calibration answers as the real service does \(.*error\.body.*\), and a calibrated assumption is no longer varied/)
+  })
+
   it('refuses a calibration it cannot read in one line, exit 2', async () => {
     const run = await runCli(['conform', '--client', 'true', '--calibrate', join(scratch(), 'none.json')])
     expect(run.code).toBe(2)
