@@ -405,7 +405,8 @@ function leniency(o: Observed, id: string, accepted: string): CheckVerdict | und
   if (!form || o.status === 429 || o.status >= 500) return undefined
   const expected = `${accepted} (${form.where}: ${form.sent})`
   if (ok(o.status)) return confirmed(expected, String(o.status))
-  if (o.status === form.status || (form.status !== 401 && o.status === 400)) return contradicted(expected, String(o.status), form.alternative)
+  // Only the strict alternative's own status: a 400 for a 415's form may be the service refusing something else.
+  if (o.status === form.status) return contradicted(expected, String(o.status), form.alternative)
   return undefined
 }
 
