@@ -8,32 +8,46 @@
 // - axios-retry at its defaults fails for sending a POST again after a reset (its default retryCondition
 //   retries a network error of any method: a payment paid twice), and for that alone;
 // - each recipe passes with no warning.
-// The eight runs start together, 3 cases of each at a time (they mostly wait: on Retry-After, on a hung
-// request's timeout, while the others' clients start), with the conform defaults otherwise: a 5 s
-// request timeout, at which a client starved of the CPU on a busy machine still reads an answer sent
-// at once, and a slow answer (2 s) never looks hung; urllib3's four attempts at a hung lookup end
-// after 23 s, within the 30 s deadline.
+// The Node libraries run in-process, as function clients: each case makes its library's client afresh,
+// with a connection pool of its own (what a process per case would give it, without starting Node and
+// loading the library 134 times). The Python client runs as a process per case. The eight runs start
+// together (they mostly wait: on Retry-After, on a hung request's timeout), with the conform defaults
+// otherwise: a 5 s request timeout, at which a client starved of the CPU on a busy machine still reads
+// an answer sent at once, and a slow answer (2 s) never looks hung; urllib3's four attempts at a hung
+// lookup end after 23 s, within the 30 s deadline.
 import { writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FAULT_STEPS } from '../../src/core/service/faults.js'
-import { runConformance } from '../../src/node/runner.js'
+import { runConformance, type ClientFunction } from '../../src/node/runner.js'
 import { cases as DEFAULT_CASES } from '../../suites/index.js'
 import type { RunResult } from '../../src/core/rules/types.js'
+// @ts-expect-error: plain ES modules without types (each also runs as a process: node ky.mjs recipe)
+import { createClient as ky } from './clients/libraries/ky.mjs'
+// @ts-expect-error: as above
+import { createClient as got } from './clients/libraries/got.mjs'
+// @ts-expect-error: as above
+import { createClient as axiosRetry } from './clients/libraries/axios-retry.mjs'
 
 type Mode = 'defaults' | 'recipe'
+type Client = string | ClientFunction
 
-const LIBRARIES: { name: string; command: (mode: Mode) => string; defaults: 'pass' | 'resends POSTs' }[] = [
-  { name: 'ky', command: (mode) => `node test/conform/clients/libraries/ky.mjs ${mode}`, defaults: 'pass' },
-  { name: 'got', command: (mode) => `node test/conform/clients/libraries/got.mjs ${mode}`, defaults: 'pass' },
-  { name: 'axios + axios-retry', command: (mode) => `node test/conform/clients/libraries/axios-retry.mjs ${mode}`, defaults: 'resends POSTs' },
-  { name: 'requests + urllib3 Retry', command: (mode) => `python3 test/conform/clients/libraries/requests_client.py ${mode}`, defaults: 'pass' },
+const inProcess = (create: (mode: Mode) => unknown) => (mode: Mode) => create(mode) as ClientFunction
+
+const LIBRARIES: { name: string; client: (mode: Mode) => Client; defaults: 'pass' | 'resends POSTs' }[] = [
+  { name: 'ky', client: inProcess(ky), defaults: 'pass' },
+  { name: 'got', client: inProcess(got), defaults: 'pass' },
+  { name: 'axios + axios-retry', client: inProcess(axiosRetry), defaults: 'resends POSTs' },
+  { name: 'requests + urllib3 Retry', client: (mode) => `python3 test/conform/clients/libraries/requests_client.py ${mode}`, defaults: 'pass' },
 ]
 
-const RUN = { jobs: 3 }
+/** Cases at once: a function client costs next to nothing while it waits; a process costs a start. */
+const RUN = { function: { jobs: 16 }, process: { jobs: 6 } }
+const settings = (client: Client) => (typeof client === 'string' ? RUN.process : RUN.function)
 
 /** The runs, all started at once: vitest runs only a few concurrent tests at a time, the runs need not wait. */
 const runs = new Map<string, Promise<RunResult>>()
-const runOf = (command: string) => runs.get(command)!
+const key = (name: string, mode: Mode) => `${name} ${mode}`
+const runOf = (name: string, mode: Mode) => runs.get(key(name, mode))!
 
 /** The cells where a POST's connection is reset after the service recorded it: axios-retry sends it again. */
 const RESET_POSTS = Object.entries(FAULT_STEPS)
@@ -59,9 +73,10 @@ describe('the HTTP libraries, through the whole default run', () => {
   beforeAll(() => {
     for (const library of LIBRARIES) {
       for (const mode of ['defaults', 'recipe'] as const) {
-        const run = runConformance({ client: library.command(mode), ...RUN })
+        const client = library.client(mode)
+        const run = runConformance({ client, ...settings(client) })
         run.catch(() => undefined) // awaited by its test; a rejection before then is not unhandled
-        runs.set(library.command(mode), run)
+        runs.set(key(library.name, mode), run)
       }
     }
   })
@@ -73,7 +88,7 @@ describe('the HTTP libraries, through the whole default run', () => {
     const figures = []
     for (const library of LIBRARIES) {
       for (const mode of ['defaults', 'recipe'] as const) {
-        const result = await runOf(library.command(mode))
+        const result = await runOf(library.name, mode)
         figures.push({
           library: library.name,
           mode,
@@ -87,7 +102,7 @@ describe('the HTTP libraries, through the whole default run', () => {
 
   for (const library of LIBRARIES) {
     it.concurrent(`${library.name} at its defaults ${library.defaults === 'pass' ? 'passes (warnings allowed)' : 'fails for sending POSTs again after a reset, and for that alone'}`, async () => {
-      const result = await runOf(library.command('defaults'))
+      const result = await runOf(library.name, 'defaults')
       expect(result.cases.map((kase) => kase.id).sort()).toEqual(DEFAULT_CASES.map((kase) => kase.id).sort())
       expect(offOutcome(result)).toEqual([])
       if (library.defaults === 'pass') {
@@ -101,7 +116,7 @@ describe('the HTTP libraries, through the whole default run', () => {
     }, 300_000)
 
     it.concurrent(`${library.name} set up as docs/http-libraries.md says passes every case with no warning`, async () => {
-      const result = await runOf(library.command('recipe'))
+      const result = await runOf(library.name, 'recipe')
       expect(result.cases.map((kase) => kase.id).sort()).toEqual(DEFAULT_CASES.map((kase) => kase.id).sort())
       expect(casesNot(result, 'passed')).toEqual([])
       expect(offOutcome(result)).toEqual([])

@@ -8,7 +8,11 @@
 // the `id` of the body, a refusal's reason its `message` (no status code, header or field beyond that
 // is relied on). A payment whose answer was lost is reported `unknown`, never sent again here; a vehicle
 // creation whose answer was lost is followed by a lookup, and created again only if still missing.
+//
+// A library client runs in-process (its createClient(mode) is a runConformance client function, with
+// a connection pool of its own per case) or as a real process: `node <library>.mjs defaults|recipe`.
 import { writeFileSync } from 'node:fs'
+import { pathToFileURL } from 'node:url'
 
 /**
  * What one request came to, from its status and body text: a 2xx whose body is not JSON (a proxy's
@@ -24,24 +28,14 @@ export function toAnswer(status, text) {
 }
 
 /** The request timeout the runner asks for (RELAY_REQUEST_TIMEOUT_MS), 5 s otherwise. */
-export function requestTimeoutMs(env = process.env) {
+export function requestTimeoutMs(env) {
   const ms = Number(env.RELAY_REQUEST_TIMEOUT_MS || 5000)
-  if (!Number.isInteger(ms) || ms <= 0) {
-    console.error('RELAY_REQUEST_TIMEOUT_MS must be a positive whole number of milliseconds')
-    process.exit(2)
-  }
+  if (!Number.isInteger(ms) || ms <= 0) throw new Error('RELAY_REQUEST_TIMEOUT_MS must be a positive whole number of milliseconds')
   return ms
 }
 
-/** The mode a library client was started in: `defaults` (the library as it comes) or `recipe` (docs/http-libraries.md). */
-export function modeOf(argv = process.argv) {
-  const mode = argv[2] ?? 'defaults'
-  if (mode !== 'defaults' && mode !== 'recipe') {
-    console.error(`Expected the mode "defaults" or "recipe" as the first argument, got "${mode}"`)
-    process.exit(2)
-  }
-  return mode
-}
+/** The modes of a library client: `defaults` (the library as it comes) or `recipe` (docs/http-libraries.md). */
+const MODES = ['defaults', 'recipe']
 
 class Finished extends Error {
   constructor(result) {
@@ -129,18 +123,59 @@ async function simple(send, visit) {
   finish('rejected', { message: messageOf(body) ?? `the answer has no id and no message (${said(answer)})` })
 }
 
-/**
- * Runs the visit of RELAY_VISIT with `send`, writes the outcome to RELAY_RESULT_FILE, and exits 0
- * whatever the service answered (the customer's payment completes).
- */
-export async function runVisit(send, env = process.env) {
+/** Runs the visit of RELAY_VISIT with `send`; resolves with the outcome, whatever the service answered. */
+export async function runVisit(send, env) {
   const visit = JSON.parse(env.RELAY_VISIT)
   try {
     await (visit.flow === 'simple' ? simple : advanced)(send, visit)
   } catch (error) {
     if (!(error instanceof Finished)) throw error
-    console.error(`outcome: ${JSON.stringify(error.result)}`)
-    if (env.RELAY_RESULT_FILE) writeFileSync(env.RELAY_RESULT_FILE, JSON.stringify(error.result))
+    return error.result
   }
-  process.exit(0)
+  throw new Error('the flow ended without an outcome')
+}
+
+/**
+ * A library's client, from `connect(mode, env, log)`, which makes that library's `send` for one case
+ * (with a connection pool of its own, closed by `close`).
+ * - `createClient(mode)`: a runConformance client function, run in-process; what it would print is dropped.
+ * - `main(meta)`: when the file is run as a process (`node ky.mjs recipe`), runs the visit of the RELAY_*
+ *   variables, writes the outcome to RELAY_RESULT_FILE and exits 0 whatever the service answered (the
+ *   customer's payment completes).
+ */
+export function libraryClient(name, connect) {
+  const checkMode = (mode) => {
+    if (!MODES.includes(mode)) throw new Error(`Expected the mode "defaults" or "recipe", got "${mode}"`)
+    return mode
+  }
+  return {
+    createClient(mode) {
+      checkMode(mode)
+      const client = async (_visit, env) => {
+        const { send, close } = connect(mode, env, () => {})
+        try {
+          return await runVisit(send, env)
+        } finally {
+          await close()
+        }
+      }
+      Object.defineProperty(client, 'name', { value: `${name} ${mode}` })
+      return client
+    },
+    async main(meta) {
+      if (meta.url !== pathToFileURL(process.argv[1] ?? '').href) return
+      let mode, connection
+      try {
+        mode = checkMode(process.argv[2] ?? 'defaults')
+        connection = connect(mode, process.env, (line) => console.error(line))
+      } catch (error) {
+        console.error(error.message)
+        process.exit(2)
+      }
+      const result = await runVisit(connection.send, process.env)
+      console.error(`outcome: ${JSON.stringify(result)}`)
+      if (process.env.RELAY_RESULT_FILE) writeFileSync(process.env.RELAY_RESULT_FILE, JSON.stringify(result))
+      process.exit(0)
+    },
+  }
 }

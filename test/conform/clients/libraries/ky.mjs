@@ -1,16 +1,14 @@
 // A location client on ky (fetch with retries), as a developer writes it: `node ky.mjs defaults` is ky
 // as it comes with only a timeout set; `node ky.mjs recipe` is ky set up as docs/http-libraries.md says.
-// The flow is flow.mjs's, the same for every library; only the HTTP layer below differs.
+// The flow is flow.mjs's, the same for every library; only the HTTP layer below differs. In the tests it runs in-process:
+// createClient(mode), a client function with a connection pool of its own per case.
 //
 // ky's defaults: 2 retries (3 attempts) of GET, PUT, HEAD, DELETE, OPTIONS and TRACE, never of POST;
 // after 408, 413, 429, 500, 502, 503, 504 or a network error, 0.3 s then 0.6 s apart; the Retry-After of
 // a 413, 429 or 503 is waited out however long (maxRetryAfter: Infinity); a timeout is not retried.
 import ky, { HTTPError } from 'ky'
-import { modeOf, requestTimeoutMs, runVisit, toAnswer } from './flow.mjs'
-
-const mode = modeOf()
-const timeout = requestTimeoutMs()
-const baseUrl = process.env.RELAY_BASE_URL
+import { Agent } from 'undici'
+import { libraryClient, requestTimeoutMs, toAnswer } from './flow.mjs'
 
 /** A 2xx whose body is cut off or not JSON: a failed attempt, which the recipe retries for a lookup. */
 class UnreadableAnswer extends Error {}
@@ -57,32 +55,41 @@ const recipe = {
   },
 }
 
-const api = ky.create({
-  headers: { authorization: `Bearer ${process.env.RELAY_API_TOKEN}` },
-  timeout,
-  ...(mode === 'recipe' ? recipe : {}),
-})
+/** One case's `send`: ky on fetch, with a connection pool of its own (fetch's dispatcher). */
+function connect(mode, env, log) {
+  const timeout = requestTimeoutMs(env)
+  const baseUrl = env.RELAY_BASE_URL
+  const dispatcher = new Agent()
+  const api = ky.create({
+    headers: { authorization: `Bearer ${env.RELAY_API_TOKEN}` },
+    timeout,
+    dispatcher,
+    ...(mode === 'recipe' ? recipe : {}),
+  })
 
-async function send(method, path, body) {
-  let response
-  try {
-    response = await api(baseUrl + path, { method, ...(mode === 'recipe' ? { retry: retryFor[method] } : {}), ...(body === undefined ? {} : { json: body }) })
-  } catch (error) {
-    if (error instanceof HTTPError) response = error.response
-    else {
-      const why = error instanceof UnreadableAnswer ? error.message : error.name === 'TimeoutError' ? `no answer within ${timeout} ms` : `the connection failed (${error.message})`
-      console.error(`${method} ${path} -> ${why}`)
-      return { lost: true, why }
+  async function send(method, path, body) {
+    let response
+    try {
+      response = await api(baseUrl + path, { method, ...(mode === 'recipe' ? { retry: retryFor[method] } : {}), ...(body === undefined ? {} : { json: body }) })
+    } catch (error) {
+      if (error instanceof HTTPError) response = error.response
+      else {
+        const why = error instanceof UnreadableAnswer ? error.message : error.name === 'TimeoutError' ? `no answer within ${timeout} ms` : `the connection failed (${error.message})`
+        log(`${method} ${path} -> ${why}`)
+        return { lost: true, why }
+      }
     }
+    log(`${method} ${path} -> ${response.status}`)
+    let text
+    try {
+      text = await response.text()
+    } catch {
+      return { lost: true, why: `the ${response.status} answer was cut off` }
+    }
+    return toAnswer(response.status, text)
   }
-  console.error(`${method} ${path} -> ${response.status}`)
-  let text
-  try {
-    text = await response.text()
-  } catch {
-    return { lost: true, why: `the ${response.status} answer was cut off` }
-  }
-  return toAnswer(response.status, text)
+  return { send, close: () => dispatcher.destroy() }
 }
 
-await runVisit(send)
+export const { createClient, main } = libraryClient('ky', connect)
+await main(import.meta)
