@@ -1,5 +1,6 @@
-// The example clients (real processes, five languages) pass the default conform run: every case of
-// both flows and every cell of the resilience matrix, each in a fresh world, cells in parallel. The
+// The example clients (five languages: real processes, the TypeScript one in a worker thread per case)
+// pass the default conform run: every case of both flows and every cell of the resilience matrix, each
+// in a fresh world, cells in parallel. The
 // conformance rules are the one judge: a case that does not pass is listed with each rule that failed
 // or warned there and its message (a cell not reached names the request it never made). The examples
 // make no second-best choice, so a warning is listed too. The in-process reference client runs both
@@ -13,7 +14,8 @@ import advanced from '../../suites/advanced.js'
 import simple from '../../suites/simple.js'
 import { FAULT_STEPS } from '../../src/core/service/faults.js'
 import { referenceClient } from '../../src/node/reference-client.js'
-import { runConformance, selectCases } from '../../src/node/runner.js'
+import { runConformance, selectCases, type ClientFunction } from '../../src/node/runner.js'
+import { workerClient } from '../support/worker-client.js'
 import type { RunResult } from '../../src/core/rules/types.js'
 
 const flowCases = [...advanced.cases, ...simple.cases]
@@ -37,32 +39,41 @@ function offOutcome(result: RunResult): string[] {
   })
 }
 
-// `java Client.java` compiles the source on every start; the cases run the classes compiled once, on a
-// JVM told to start quickly (the client runs for a second: no optimising compiler, one GC thread).
-const javaClasses = mkdtempSync(join(os.tmpdir(), 'relay-mock-java-'))
-const JAVA = `java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -cp ${javaClasses} Client`
+// `java Client.java` compiles the source on every start; the cases run the classes compiled once, in a
+// jar, on a JVM told to start quickly (the client runs for a second: no optimising compiler, one GC
+// thread) from a class-data archive of its own classes and java.net.http's, written by one run of one
+// case (a JVM without it starts as it would anyway).
+const java = mkdtempSync(join(os.tmpdir(), 'relay-mock-java-'))
+const JAVA_START = `java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -cp ${join(java, 'client.jar')}`
+const JAVA = `${JAVA_START} -XX:SharedArchiveFile=${join(java, 'client.jsa')} Client`
 // The Go client is built once with `go build`; the cases run the binary, which starts in milliseconds.
 const goBuild = mkdtempSync(join(os.tmpdir(), 'relay-mock-go-'))
 const GO = join(goBuild, 'relay-client')
 
-const examples = [
-  { name: 'shell (bash, curl, jq)', command: 'bash examples/clients/shell/client.sh' },
-  { name: 'Python (urllib3)', command: 'python3 examples/clients/python/client.py' },
-  // Built by `npm run build` (npm test builds first).
-  { name: 'TypeScript (ky)', command: 'node dist/examples/clients/typescript/client.js' },
-  { name: 'Java (java.net.http)', command: JAVA },
-  { name: 'Go (net/http)', command: GO },
+// Built by `npm run build` (npm test builds first).
+const TYPESCRIPT = 'dist/examples/clients/typescript/client.js'
+
+const examples: { name: string; client: string | ClientFunction; how?: string }[] = [
+  { name: 'shell (bash, curl, jq)', client: 'bash examples/clients/shell/client.sh' },
+  { name: 'Python (urllib3)', client: 'python3 examples/clients/python/client.py' },
+  // The same script in a worker thread per case: its own process.env, modules, connection pool and exit
+  // code, without starting Node for each case. As a command, below.
+  { name: 'TypeScript (ky)', client: workerClient(TYPESCRIPT), how: ' (in a worker thread per case)' },
+  { name: 'Java (java.net.http)', client: JAVA },
+  { name: 'Go (net/http)', client: GO },
 ]
 
-beforeAll(() => {
+beforeAll(async () => {
   // A JDK 17 or later (Debian: default-jdk-headless); .ci/run installs it where missing.
-  execFileSync('javac', ['-d', javaClasses, 'examples/clients/java/Client.java'], { stdio: 'inherit' })
+  execFileSync('javac', ['-d', join(java, 'classes'), 'examples/clients/java/Client.java'], { stdio: 'inherit' })
+  execFileSync('jar', ['cf', join(java, 'client.jar'), '-C', join(java, 'classes'), '.'], { stdio: 'inherit' })
   // Go 1.19 or later (Debian: golang-go), found as the JDK is. The standard library only: nothing is
   // fetched (GOPROXY=off), and the go.mod's version never asks for another toolchain.
   execFileSync('go', ['build', '-o', GO, '.'], { cwd: 'examples/clients/go', stdio: 'inherit', env: { ...process.env, GOPROXY: 'off', GOTOOLCHAIN: 'local', CGO_ENABLED: '0' } })
+  await runConformance({ client: `${JAVA_START} -XX:ArchiveClassesAtExit=${join(java, 'client.jsa')} Client`, cases: ['advanced/new-vehicle'] })
 }, 180_000)
 afterAll(() => {
-  rmSync(javaClasses, { recursive: true, force: true })
+  rmSync(java, { recursive: true, force: true })
   rmSync(goBuild, { recursive: true, force: true })
 })
 
@@ -70,14 +81,23 @@ describe('the example clients', () => {
   // The conform defaults: 4 cases per core at once (they mostly wait), and the 5 s request timeout,
   // at which the matrix's hung requests end and its slow answers (2 s) never look hung on a busy machine.
   for (const example of examples) {
-    it.concurrent(`the ${example.name} client passes every case of both flows and every cell of the fault matrix`, async () => {
-      const result = await runConformance({ client: example.command })
+    it.concurrent(`the ${example.name} client${example.how ?? ''} passes every case of both flows and every cell of the fault matrix`, async () => {
+      const result = await runConformance({ client: example.client })
       expect(notPassing(result)).toEqual([])
       expect(offOutcome(result)).toEqual([])
       expect(result.cases.map((kase) => kase.id)).toEqual(selectCases().map((kase) => kase.id))
       expect(result.summary).toMatchObject({ failed: 0, notReached: 0, warning: 0, conformant: true })
     }, 300_000)
   }
+})
+
+describe('the TypeScript example as a command', () => {
+  it('passes a case of each flow run as `node client.js`, as a user runs it', async () => {
+    const result = await runConformance({ client: `node ${TYPESCRIPT}`, cases: ['advanced/new-vehicle', 'simple/rejected'] })
+    expect(notPassing(result)).toEqual([])
+    expect(offOutcome(result)).toEqual([])
+    expect(result.summary).toMatchObject({ total: 2, passed: 2 })
+  })
 })
 
 describe('the reference client', () => {
