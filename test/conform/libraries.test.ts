@@ -41,7 +41,7 @@ const LIBRARIES: { name: string; client: (mode: Mode) => Client; defaults: 'pass
 ]
 
 /** Cases at once: a function client costs next to nothing while it waits; a process costs a start. */
-const RUN = { function: { jobs: 16 }, process: { jobs: 6 } }
+const RUN = { function: { jobs: 8 }, process: { jobs: 4 } }
 const settings = (client: Client) => (typeof client === 'string' ? RUN.process : RUN.function)
 
 /** The runs, all started at once: vitest runs only a few concurrent tests at a time, the runs need not wait. */
