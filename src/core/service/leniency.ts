@@ -8,7 +8,7 @@ import { DOCUMENTED_QUERY } from './handlers/index.js'
 import { contentTypeProblem, header, parseBearer, type Headers } from './protocol.js'
 import type { Variants } from './variants.js'
 import type { Route } from './route.js'
-import { isDate, normalizePlate } from './schemas.js'
+import { isDate, normalizePlate, type FieldError } from './schemas.js'
 export { STRICT, STRICT_VARIANTS } from './variants.js'
 
 /** One lenient form a request used: the ledger's alternative that refuses it, what was sent and what to send. */
@@ -25,6 +25,8 @@ export interface LenientForm {
   readonly instead: string
   /** The status a service that refuses it answers (relay-mock's strict world answers it). */
   readonly status: 400 | 401 | 415 | 422
+  /** For a field's form (a 422): the field's entry of the refusal's `errors`. */
+  readonly field?: FieldError
 }
 
 /** A request as far as its forms go: as the pipeline has it, or as the journal kept it. */
@@ -79,7 +81,15 @@ export function lenientForms(request: FormRequest): LenientForm[] {
   if (request.route?.id === ACQUIRED_ON_DATE) {
     const acquiredOn = (request.body as { acquiredOn?: unknown } | undefined)?.acquiredOn
     if (typeof acquiredOn === 'string' && isDate(acquiredOn)) {
-      forms.push({ assumption: 'custodian.acquired-on', alternative: 'datetime-only', where: 'acquiredOn', sent: JSON.stringify(acquiredOn), instead: `"${acquiredOn} 00:00:00" (YYYY-MM-DD HH:MM:SS, as the interface's example sends it)`, status: 422 })
+      forms.push({
+        assumption: 'custodian.acquired-on',
+        alternative: 'datetime-only',
+        where: 'acquiredOn',
+        sent: JSON.stringify(acquiredOn),
+        instead: `"${acquiredOn} 00:00:00" (YYYY-MM-DD HH:MM:SS, as the interface's example sends it)`,
+        status: 422,
+        field: { field: 'acquiredOn', problem: 'is a date without a time', expected: 'YYYY-MM-DD HH:MM:SS', received: acquiredOn },
+      })
     }
   }
   return forms
@@ -132,11 +142,10 @@ export function plateForm(sent: string, given: string, where: string): LenientFo
  * The refusal a world served under the strict alternatives answers for the first form it refuses: its
  * status, relay-mock's error shape, the form named and what to send instead.
  */
-export function formRefusal(form: LenientForm, refused: readonly LenientForm[]): { status: number; message: string; field?: { field: string; problem: string; expected: string; received: unknown } } {
+export function formRefusal(form: LenientForm, refused: readonly LenientForm[]): { status: number; message: string; field?: FieldError } {
   const all = refused.map(describeForm).join('; and ')
   const message = `This service reads only the forms the interface shows (variant ${form.assumption}=${form.alternative}): ${all}.`
-  if (form.assumption === 'custodian.acquired-on') return { status: 422, message, field: { field: 'acquiredOn', problem: 'is a date without a time', expected: 'YYYY-MM-DD HH:MM:SS', received: JSON.parse(form.sent) as unknown } }
-  return { status: form.status, message }
+  return { status: form.status, message, ...(form.field ? { field: form.field } : {}) }
 }
 
 /** One lenient form in words: `the query: _ (not documented for GET /vehicles); send only plate=<plate> (query.extra=refused)`. */

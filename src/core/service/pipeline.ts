@@ -15,7 +15,7 @@ import { CONTINUE, textOf, toResponse } from './response.js'
 import type { Route } from './route.js'
 import type { RelayRequest, RelayResponse, RelayService, RelayServiceSettings } from './service.js'
 import { validate } from './validate.js'
-import { formRefusal, lenientForms, refusedForms } from './leniency.js'
+import { formRefusal, lenientForms, refusedForms, type LenientForm } from './leniency.js'
 import { varyReply, type Variants } from './variants.js'
 import { calibrateReply, type Calibration } from './calibration.js'
 import type { World } from './world.js'
@@ -210,7 +210,7 @@ function decide(arrival: Arrival, worlds: ReadonlyMap<string, World>, bodyLimit:
 }
 
 /** A strict world's refusal of a request in forms it does not read: the first form's status, every form named. */
-function strictRefusal(forms: ReturnType<typeof lenientForms>, route: Route<any, any>, world: World): Reply {
+function strictRefusal(forms: readonly LenientForm[], route: Route<any, any>, world: World): Reply {
   const { status, message, field } = formRefusal(forms[0], forms)
   const reply = toProblem(status, message, field ? [field] : undefined, status === 401 ? CHALLENGE : undefined)
   return route.refuse && status !== 401 ? route.refuse({ world, reply }) : reply
