@@ -5,7 +5,7 @@
 // vitest runs it too (globalSetup), without installing: it hands the tests what it found (CHROMIUM_PATH,
 // and PATH with the python3, java and go to run) and stops the run, with the same lines, when something is missing.
 import { spawnSync } from 'node:child_process'
-import { accessSync, constants, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs'
+import { accessSync, closeSync, constants, mkdtempSync, openSync, readdirSync, readSync, rmSync, statSync, symlinkSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -60,6 +60,21 @@ export function createContext(overrides = {}) {
         return readdirSync(dir)
       } catch {
         return []
+      }
+    },
+    /** Whether `file` is a script (`#!`) rather than a program: a pyenv shim, a launcher. */
+    isScript: (file) => {
+      try {
+        const head = Buffer.alloc(2)
+        const fd = openSync(file, 'r')
+        try {
+          readSync(fd, head, 0, 2, 0)
+        } finally {
+          closeSync(fd)
+        }
+        return head.toString('latin1') === '#!'
+      } catch {
+        return false
       }
     },
     run: (file, args) => {
@@ -151,8 +166,21 @@ export function findChromium(ctx) {
 const imports = (ctx, python, modules) => ctx.run(python, ['-c', `import ${modules.join(', ')}`]).status === 0
 
 /**
- * The python3 the tests run: the one on PATH when it imports every module the table needs; else the system's
- * (Debian's python3-* packages install for /usr/bin/python3, not for a pyenv or a venv earlier on PATH), put
+ * The interpreter a launcher script starts (a pyenv shim runs `pyenv exec`, which picks the version anew
+ * on every start and costs more than the interpreter's own start): the `sys.executable` it reports, or
+ * the file itself when it is a program, or says nothing.
+ */
+function interpreterOf(ctx, python) {
+  if (!ctx.isScript(python)) return python
+  const run = ctx.run(python, ['-c', 'import sys; print(sys.executable)'])
+  const executable = run.status === 0 ? run.stdout.trim() : ''
+  return executable && ctx.isExecutable(executable) ? executable : python
+}
+
+/**
+ * The python3 the tests run: the one on PATH when it imports every module the table needs (the interpreter
+ * itself where that python3 is a launcher script, such as a pyenv shim); else the system's (Debian's
+ * python3-* packages install for /usr/bin/python3, not for a pyenv or a venv earlier on PATH), put
  * first on PATH for the tests. When neither has them all, the one to install into: the system's where
  * apt-get can install, else the one on PATH.
  */
@@ -161,7 +189,10 @@ export function choosePython(ctx) {
   const first = onPath(ctx, 'python3')[0]
   const system = ctx.platform !== 'win32' && ctx.isExecutable(ctx.systemPython) ? ctx.systemPython : undefined
   let chosen
-  if (first && imports(ctx, first, ctx.pythonModules)) chosen = { file: first }
+  if (first && imports(ctx, first, ctx.pythonModules)) {
+    const interpreter = interpreterOf(ctx, first)
+    chosen = interpreter === first ? { file: first } : { file: interpreter, shim: true }
+  }
   else if (system && system !== first && imports(ctx, system, ctx.pythonModules)) chosen = { file: system, shim: true }
   else if (system && canInstall(ctx)) chosen = { file: system, shim: system !== first, incomplete: true }
   else chosen = first ? { file: first, incomplete: true } : undefined

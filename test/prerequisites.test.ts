@@ -9,8 +9,10 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { canInstall, choosePython, createContext, findChromium, findGo, findJava, goVersion, javaMajor, missingLine, NEEDS, testEnvironment } from '../scripts/test-prerequisites.mjs'
 
 /** A machine made of the files given: only they exist and can run; `run` answers as told. */
-function machine({ files = [], platform = 'linux', env = {}, home = '/home/dev', dirs = {}, run = () => ({ status: 1, stdout: '', stderr: '' }), uid = 1000 }: {
+function machine({ files = [], scripts = [], platform = 'linux', env = {}, home = '/home/dev', dirs = {}, run = () => ({ status: 1, stdout: '', stderr: '' }), uid = 1000 }: {
   files?: string[]
+  /** Of `files`, those that are scripts (`#!`). */
+  scripts?: string[]
   platform?: string
   env?: Record<string, string>
   home?: string
@@ -18,7 +20,7 @@ function machine({ files = [], platform = 'linux', env = {}, home = '/home/dev',
   run?: (file: string, args: string[]) => { status: number; stdout: string; stderr: string }
   uid?: number
 }) {
-  return createContext({ env, platform, home, uid, isExecutable: (file: string) => files.includes(file), listDir: (dir: string) => dirs[dir] ?? [], run })
+  return createContext({ env, platform, home, uid, isExecutable: (file: string) => files.includes(file), isScript: (file: string) => scripts.includes(file), listDir: (dir: string) => dirs[dir] ?? [], run })
 }
 
 const empty = mkdtempSync(path.join(os.tmpdir(), 'relay-mock-nothing-'))
@@ -79,6 +81,26 @@ describe('finding python3 and java', () => {
     } finally {
       cleanup()
     }
+  })
+
+  it('runs the interpreter a launcher script on PATH starts (a pyenv shim picks it anew on every start), through a link first on PATH', () => {
+    const shim = '/home/dev/.pyenv/shims/python3'
+    const interpreter = '/home/dev/.pyenv/versions/3.11.7/bin/python3'
+    const asked: string[][] = []
+    const run = (file: string, args: string[]) => {
+      asked.push([file, ...args])
+      if (file !== shim) return { status: 1, stdout: '', stderr: '' }
+      return { status: 0, stdout: args[1].includes('sys.executable') ? `${interpreter}\n` : '', stderr: '' }
+    }
+    expect(choosePython(machine({ files: [shim, interpreter, '/usr/bin/python3'], scripts: [shim], env: { PATH: '/home/dev/.pyenv/shims:/usr/bin' }, run }))).toEqual({ file: interpreter, shim: true })
+    expect(asked).toEqual([
+      [shim, '-c', 'import urllib3, requests'],
+      [shim, '-c', 'import sys; print(sys.executable)'],
+    ])
+    // A launcher that names no interpreter that runs is run itself; a program is never asked.
+    const silent = () => ({ status: 0, stdout: '', stderr: '' })
+    expect(choosePython(machine({ files: [shim], scripts: [shim], env: { PATH: '/home/dev/.pyenv/shims' }, run: silent }))).toEqual({ file: shim })
+    expect(choosePython(machine({ files: [interpreter], env: { PATH: '/home/dev/.pyenv/versions/3.11.7/bin' }, run: silent }))).toEqual({ file: interpreter })
   })
 
   it('keeps the python3 on PATH when it has them, and names the module it lacks when none has', () => {
