@@ -33,28 +33,32 @@ BACKOFF_S=0.6        # before retrying a 5xx that named no Retry-After: at least
 MAX_RETRY_AFTER_S=10 # a longer wait keeps the customer standing there: give up instead
 
 # send METHOD PATH [JSON] -> one request. Sets STATUS and BODY, or LOST (why there is no answer
-# the client can read: no answer at all, a cut-off body, or a 2xx that is not JSON), and RETRY_AFTER.
+# the client can read: no answer at all, a cut-off body, or a 2xx that is not JSON), RETRY_AFTER,
+# and what read_answer reads of BODY.
 # No `curl -f`: the body is read on every status (simple rule: key on `id`).
 send() {
-  local method=$1 path=$2 data=${3-} code
+  local method=$1 path=$2 data=${3-} code line
   local args=(-sS --max-time "$TIMEOUT_S" -X "$method" -o "$TMP/body" -D "$TMP/headers" -w '%{http_code}'
               -H "Authorization: Bearer $RELAY_API_TOKEN")
   if [[ -n $data ]]; then args+=(-H 'Content-Type: application/json' --data-binary "$data"); fi
   : >"$TMP/body"; : >"$TMP/headers"
   LOST='' RETRY_AFTER=''
   STATUS=$(curl "${args[@]}" "$BASE$path" 2>"$TMP/err") && code=0 || code=$?
-  BODY=$(cat "$TMP/body")
+  BODY=$(<"$TMP/body")
   case $code in
     0) ;;
     28) LOST="no answer within $TIMEOUT_S s" ;;
     18) LOST="the answer was cut off" ;;
     *) LOST="the connection failed ($(tr -d '\n' <"$TMP/err"))" ;;
   esac
-  if [[ -z $LOST && $STATUS == 2?? ]] && ! jq empty <<<"$BODY" 2>/dev/null; then
+  read_answer
+  if [[ -z $LOST && $STATUS == 2?? && $KIND == none ]]; then
     LOST="HTTP $STATUS with a body that is not JSON"
   fi
-  if [[ -n $LOST ]]; then STATUS=000 BODY=''; fi
-  RETRY_AFTER=$(sed -n 's/^[Rr][Ee][Tt][Rr][Yy]-[Aa][Ff][Tt][Ee][Rr]:[[:space:]]*//p' "$TMP/headers" | tr -d '\r' | tail -n 1)
+  if [[ -n $LOST ]]; then STATUS=000 BODY='' KIND='' LENGTH=-1 ID='' FIRST_ID='' MESSAGE=''; fi
+  while IFS= read -r line; do
+    if [[ ${line%$'\r'} =~ ^[Rr][Ee][Tt][Rr][Yy]-[Aa][Ff][Tt][Ee][Rr]:[[:space:]]*(.*)$ ]]; then RETRY_AFTER=${BASH_REMATCH[1]}; fi
+  done <"$TMP/headers"
   echo "$method $path -> ${LOST:-$STATUS}" >&2
 }
 
@@ -96,11 +100,28 @@ call() {
 # 500, 502 or 504.
 ambiguous() { [[ -n $LOST || $STATUS == 500 || $STATUS == 502 || $STATUS == 504 ]]; }
 
-# json FILTER -> runs a jq filter on BODY; prints nothing if BODY is not JSON.
-json() { jq -r "$1" <<<"$BODY" 2>/dev/null || true; }
+# read_answer -> reads BODY once (jq starts in tens of milliseconds: once per answer, not per field).
+# Sets KIND (its JSON type, or none when it is not JSON), LENGTH (an array's, else -1), ID (an
+# object's id), FIRST_ID (an array's first element's id) and MESSAGE (an object's message).
+read_answer() {
+  local fields
+  fields=$(jq -r 'def text: if . == null then "" else tostring | gsub("[\t\n\r\u001f]"; " ") end;
+    def field($name): if type == "object" then .[$name] // null else null end | text;
+    [type, (if type == "array" then length else -1 end), field("id"),
+     (if type == "array" then .[0] else null end | field("id")), field("message")] | join("\u001f")' <<<"$BODY" 2>/dev/null) || fields=none
+  IFS=$'\x1f' read -r KIND LENGTH ID FIRST_ID MESSAGE <<<"$fields" || true
+  LENGTH=${LENGTH:--1}
+}
 
-# Query values must be URL-encoded.
-urlencode() { jq -rn --arg v "$1" '$v | @uri'; }
+# urlencode VALUE -> VALUE with every byte but A-Z a-z 0-9 - . _ ~ percent-encoded (as UTF-8).
+urlencode() {
+  local LC_ALL=C value=$1 encoded='' char i
+  for ((i = 0; i < ${#value}; i++)); do
+    char=${value:i:1}
+    if [[ $char == [A-Za-z0-9._~-] ]]; then encoded+=$char; else printf -v char '%%%02X' "'$char"; encoded+=$char; fi
+  done
+  printf '%s' "$encoded"
+}
 
 # finish OUTCOME [PAYMENT_ID] [MESSAGE] -> writes the result file and exits 0.
 finish() {
@@ -119,7 +140,7 @@ require_2xx() {
   [[ $STATUS == 2?? ]] && return 0
   local why
   if [[ -n $LOST ]]; then why=$LOST
-  else why="HTTP $STATUS$(json '.message // empty | ": " + tostring')"; fi
+  else why="HTTP $STATUS${MESSAGE:+: $MESSAGE}"; fi
   finish rejected "" "$1 failed: $why"
 }
 
@@ -128,14 +149,11 @@ finish_unknown() {
   finish unknown "" "the payment may or may not be recorded (${LOST:-HTTP $STATUS}): look it up before charging again"
 }
 
-# Length of BODY as a JSON array, or -1 if it is not one.
-array_length() { local n; n=$(json 'if type == "array" then length else -1 end'); echo "${n:--1}"; }
-
 # GET /vehicles?plate= -> BODY holds the list, or the flow stops.
 look_up_vehicle() {
   call GET "/vehicles?plate=$(urlencode "$RELAY_PLATE")"
   require_2xx "vehicle lookup"
-  (($(array_length) >= 0)) || finish rejected "" "vehicle lookup: answer is not a JSON array"
+  ((LENGTH >= 0)) || finish rejected "" "vehicle lookup: answer is not a JSON array"
 }
 
 advanced() {
@@ -144,16 +162,16 @@ advanced() {
   # Advanced rule 1: first query rental companies by the owner's kennitala.
   call GET "/rental-companies?kennitala=$(urlencode "$RELAY_OWNER_KENNITALA")"
   require_2xx "rental company lookup"
-  n=$(array_length)
+  n=$LENGTH
   ((n >= 0)) || finish rejected "" "rental company lookup: answer is not a JSON array"
   # Advanced rule 2: empty list -> owner not part of the service; no further call.
   ((n > 0)) || finish skipped "" "owner $RELAY_OWNER_KENNITALA is not part of the service"
-  company_id=$(json '.[0].id // empty')
+  company_id=$FIRST_ID
   [[ -n $company_id ]] || finish rejected "" "rental company lookup: first company has no id"
 
   # Advanced rule 3: query active vehicles by plate.
   look_up_vehicle
-  n=$(array_length)
+  n=$LENGTH
 
   if ((n == 0)); then
     # Advanced rule 4: no vehicle -> create it, then a custodian linking it to the company.
@@ -162,15 +180,15 @@ advanced() {
     if ambiguous; then
       # The vehicle may exist now: look before creating it again, or it exists twice.
       look_up_vehicle
-      n=$(array_length)
+      n=$LENGTH
       if ((n == 0)); then call POST /vehicles "$vehicle"; fi
     fi
     if ((n > 0)); then
-      vehicle_id=$(json '.[0].id // empty')
+      vehicle_id=$FIRST_ID
       [[ -n $vehicle_id ]] || finish rejected "" "vehicle lookup: first vehicle has no id"
     else
       require_2xx "vehicle creation"
-      vehicle_id=$(json '.id // empty')
+      vehicle_id=$ID
       [[ -n $vehicle_id ]] || finish rejected "" "vehicle creation: answer has no id"
     fi
 
@@ -183,7 +201,7 @@ advanced() {
     require_2xx "custodian creation"
   else
     # Advanced rule 5: a vehicle is returned -> use its id (first element of the list).
-    vehicle_id=$(json '.[0].id // empty')
+    vehicle_id=$FIRST_ID
     [[ -n $vehicle_id ]] || finish rejected "" "vehicle lookup: first vehicle has no id"
   fi
 
@@ -196,7 +214,7 @@ advanced() {
   call POST /payments "$body"
   if ambiguous; then finish_unknown; fi
   require_2xx "payment creation"
-  payment_id=$(json '.id // empty | tostring')
+  payment_id=$ID
   [[ -n $payment_id ]] || finish rejected "" "payment creation: answer has no id"
   finish paid "$payment_id"
 }
@@ -216,8 +234,8 @@ simple() {
 
   # Simple rules 1-2: accepted iff the answer has an `id`, whatever the HTTP status;
   # otherwise the answer's `message` describes the failure.
-  id=$(json '.id // empty | tostring')
-  msg=$(json '.message // empty | tostring')
+  id=$ID
+  msg=$MESSAGE
   if [[ -n $id ]]; then finish paid "$id" "$msg"; fi
   if ambiguous; then finish_unknown; fi
   finish rejected "" "${msg:-answer has no id and no message (HTTP $STATUS)}"
