@@ -16,6 +16,7 @@
 // --large N (large bodies, default 2,500; 0 skips them), --proxy, --json.
 import { fork, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import { existsSync } from 'node:fs'
 import http from 'node:http'
 import { fileURLToPath } from 'node:url'
 
@@ -64,6 +65,7 @@ async function startProcess(name: string, options: object): Promise<Served> {
   // Imported from its TypeScript source (by a test), the process is the build's (npm test builds first).
   const fromSource = import.meta.url.endsWith('.ts')
   const script = fileURLToPath(new URL(fromSource ? `../dist-bench/bench/${name}.js` : `./${name}.js`, import.meta.url))
+  if (!existsSync(script)) throw new Error(`${script} is not built. Please run node scripts/build-bench.mjs (npm test does).`)
   const child = fork(script, [JSON.stringify(options)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: ['--expose-gc'] })
   let exit: { code: number | null; signal: string | null } | undefined
   child.on('exit', (code, signal) => (exit = { code, signal }))

@@ -1,9 +1,10 @@
-// The layer rules are real: the same configuration `npm test` checks the tree with fails a tree that
-// breaks them, naming the rule. (The tree itself is checked by `npm run layers` in `npm test`.)
-import { spawnSync } from 'node:child_process'
+// The project's tree keeps the layer rules (as `npm run layers` checks it), and the rules are real: the
+// same configuration fails a tree that breaks them, naming the rule.
+import { execFile, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { dirname, join, resolve } from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, expect, it } from 'vitest'
 
 const root = resolve(import.meta.dirname, '../..')
@@ -16,12 +17,22 @@ function write(path: string, text: string) {
 }
 
 function cruise(): { status: number | null; output: string } {
-  const result = spawnSync(process.execPath, [join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), 'src', '--config', join(root, '.dependency-cruiser.cjs')], {
+  const result = spawnSync(process.execPath, [DEPCRUISE, 'src', '--config', join(root, '.dependency-cruiser.cjs')], {
     cwd: fixture,
     encoding: 'utf8',
   })
   return { status: result.status, output: result.stdout + result.stderr }
 }
+
+const DEPCRUISE = join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs')
+
+it("holds for the project's own tree: src, scenarios, suites and bench", async () => {
+  // The files of `npm run layers`; a rule broken is reported with its name and the import that broke it.
+  const run = await promisify(execFile)(process.execPath, [DEPCRUISE, 'src', 'scenarios', 'suites', 'bench', '--config', '.dependency-cruiser.cjs'], { cwd: root }).catch(
+    (error: { stdout?: string; stderr?: string }) => ({ failed: true, stdout: error.stdout ?? '', stderr: error.stderr ?? '' }),
+  )
+  expect('failed' in run ? `${run.stdout}${run.stderr}` : '').toBe('')
+}, 60_000)
 
 it('fails a core module that imports a dev tool, a Node module, or sits on a cycle', () => {
   write('tsconfig.json', JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true } }))
