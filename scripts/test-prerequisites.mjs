@@ -4,6 +4,7 @@
 // elsewhere (macOS, Windows, no root) it stops with one line per missing need saying what to install.
 // vitest runs it too (globalSetup), without installing: it hands the tests what it found (CHROMIUM_PATH,
 // and PATH with the python3, java and go to run) and stops the run, with the same lines, when something is missing.
+// It also spares the tests' Node processes a start-up cost of the machine's: see CA_CERTS.
 import { spawnSync } from 'node:child_process'
 import { accessSync, closeSync, constants, mkdtempSync, openSync, readdirSync, readSync, rmSync, statSync, symlinkSync } from 'node:fs'
 import os from 'node:os'
@@ -276,13 +277,24 @@ export function missingLine(ctx, { need, missing }) {
 }
 
 /**
+ * The variable every Node process reads as it starts, whatever it then does: a bundle of extra certificate
+ * authorities (a TLS-inspecting proxy's, a company's), which Node parses before running a line, about 75 ms
+ * for a system bundle. The tests' Node processes (the CLI, the clients, tsc) speak to loopback only; the one
+ * that may reach the registry, `npm install` in test/package.test.ts, is given it back from KEPT_CA_CERTS.
+ */
+const CA_CERTS = 'NODE_EXTRA_CA_CERTS'
+export const KEPT_CA_CERTS = 'KEPT_NODE_EXTRA_CA_CERTS'
+
+/**
  * What the tests must be given to use what was found: CHROMIUM_PATH, and PATH with a python3 that imports
- * the modules (a folder holding a link to it) and the java and go to run put first. `cleanup` removes that folder.
+ * the modules (a folder holding a link to it) and the java and go to run put first; and NODE_EXTRA_CA_CERTS
+ * moved aside (`undefined`: unset), to KEPT_CA_CERTS. `cleanup` removes that folder.
  */
 export function testEnvironment(ctx, results) {
   const env = {}
   const dirs = []
   let cleanup = () => {}
+  if (ctx.env[CA_CERTS]) Object.assign(env, { [CA_CERTS]: undefined, [KEPT_CA_CERTS]: ctx.env[CA_CERTS] })
   for (const result of results) {
     Object.assign(env, result.env)
     dirs.push(...(result.pathDirs ?? []))
@@ -341,7 +353,10 @@ export default function setup() {
     throw new Error(`${missing.map((result) => missingLine(ctx, result)).join('\n')}\n(npm test installs these where it can: as root, with apt-get.)`)
   }
   const { env, cleanup } = testEnvironment(ctx, results)
-  Object.assign(process.env, env)
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) delete process.env[name]
+    else process.env[name] = value
+  }
   return cleanup
 }
 

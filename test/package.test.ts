@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
-const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, GITHUB_ACTIONS: undefined }
+// npm may reach the registry: the certificate authorities the machine names for Node are its again (the
+// tests' own processes start without them, see scripts/test-prerequisites.mjs).
+const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, GITHUB_ACTIONS: undefined, NODE_EXTRA_CA_CERTS: process.env.KEPT_NODE_EXTRA_CA_CERTS }
 // The CLI ships twice (ES module chunks, and one CommonJS file for V8's code cache) beside dist/src for the
 // entry points: 1.07 MB once probe, calibration and --explore came.
 const MAX_TARBALL_BYTES = 1_250_000

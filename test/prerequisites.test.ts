@@ -103,6 +103,12 @@ describe('finding python3 and java', () => {
     expect(choosePython(machine({ files: [interpreter], env: { PATH: '/home/dev/.pyenv/versions/3.11.7/bin' }, run: silent }))).toEqual({ file: interpreter })
   })
 
+  it("starts the tests' Node processes without NODE_EXTRA_CA_CERTS, keeping it aside for npm", () => {
+    const ctx = machine({ env: { PATH: '/usr/bin', NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt' } })
+    expect(testEnvironment(ctx, []).env).toEqual({ NODE_EXTRA_CA_CERTS: undefined, KEPT_NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt' })
+    expect(testEnvironment(machine({ env: { PATH: '/usr/bin' } }), []).env).toEqual({})
+  })
+
   it('keeps the python3 on PATH when it has them, and names the module it lacks when none has', () => {
     expect(choosePython(machine({ files: ['/usr/local/bin/python3'], env: { PATH: '/usr/local/bin' }, run: importsAll(['/usr/local/bin/python3']) }))).toEqual({ file: '/usr/local/bin/python3' })
     const mac = machine({ platform: 'darwin', files: ['/usr/local/bin/python3'], env: { PATH: '/usr/local/bin' } })
