@@ -1,13 +1,13 @@
 import os from 'node:os'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 
 /**
- * The files that take longest, started first and in this order, so that none of them ends the run alone
- * (vitest otherwise orders a fresh clone's files by size, and these are short files): the whole default
+ * The files that take longest (the project `long`, a file per core), in this order: the whole default
  * run for each example client; a browser beside it; then the library clients' runs, which mostly wait
- * (on a Retry-After, on a hung request's timeout), as the example clients' runs end; the type checks,
- * each a single-threaded tsc. The many short files fill the gaps after them.
+ * (on a Retry-After, on a hung request's timeout), as the example clients' runs end; npm pack, the
+ * matrix, the type checks (a single-threaded tsc each). Vitest would otherwise order a fresh clone's
+ * files by size, and these are short files. The short files run after them (the project `short`).
  */
 const FIRST = [
   'test/conform/examples.test.ts',
@@ -21,14 +21,37 @@ const FIRST = [
   'test/conform/cli-control.test.ts',
 ]
 
+/**
+ * The slowest of the short files, started first among them in this order, so that the run does not end on
+ * one of them alone.
+ */
+const SHORT_SLOWEST = [
+  'test/architecture/layers.test.ts',
+  'test/service/soak.test.ts',
+  'test/conform/cli.test.ts',
+  'test/conform/runner-control.test.ts',
+  'test/compare/openapi-source.test.ts',
+  'test/conform/variants.test.ts',
+  'test/proxy/cli.test.ts',
+  'test/conform/broken-clients.test.ts',
+  'test/service/openapi-answers.test.ts',
+  'test/cli/refusals.test.ts',
+  'test/conform/user-cases.test.ts',
+  'test/proxy/calibration.test.ts',
+  'test/conform/vitest-helper.test.ts',
+]
+
 class SlowestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files)
     const rank = (list: string[], file: TestSpecification) => list.findIndex((path) => file.moduleId.endsWith(path))
     const inList = (list: string[]) => sorted.filter((file) => rank(list, file) >= 0).sort((a, b) => rank(list, a) - rank(list, b))
-    return [...inList(FIRST), ...sorted.filter((file) => rank(FIRST, file) < 0)]
+    const ORDER = [...FIRST, ...SHORT_SLOWEST]
+    return [...inList(ORDER), ...sorted.filter((file) => rank(ORDER, file) < 0)]
   }
 }
+
+const ALL = ['src/**/*.test.ts', 'test/**/*.test.ts', 'scenarios/**/*.test.ts', 'suites/**/*.test.ts']
 
 export default defineConfig({
   test: {
@@ -36,16 +59,37 @@ export default defineConfig({
     // Then what the tests need beyond npm (a browser, python3's modules, jq, curl, java), found and handed to
     // the tests, or the run stops saying what is missing: see scripts/test-prerequisites.mjs.
     globalSetup: ['scripts/assets.mjs', 'scripts/test-prerequisites.mjs'],
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'scenarios/**/*.test.ts', 'suites/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // A file per core, at least two: vitest's default on two cores is one (the cores less one), which
-    // leaves a core idle while a file waits on its clients (a Retry-After, a hung request's timeout).
-    maxWorkers: Math.max(2, os.availableParallelism()),
     // The files of a worker share its module graph: each file imports the modules the last one left
     // loaded rather than importing them again (a fresh graph per file cost a third of the suite's time).
     // No test file patches a global it does not restore: msw's server is closed, timers and env restored.
     isolate: false,
     sequence: { sequencer: SlowestFirst },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'long',
+          include: FIRST,
+          // A file per core, at least two: the clients' runs saturate the cores, and the timing that their
+          // rules judge (a retry's wait, a hung request's timeout) holds only while each client gets its share.
+          maxWorkers: Math.max(2, os.availableParallelism()),
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'short',
+          include: ALL,
+          exclude: [...configDefaults.exclude, ...FIRST],
+          // Then the short files, two per core: most of their time is spent waiting on a process, a
+          // timeout or a browser, and the cores would idle at one each.
+          maxWorkers: 2 * Math.max(2, os.availableParallelism()),
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 })
