@@ -4,16 +4,14 @@ import { configDefaults, defineConfig } from 'vitest/config'
 
 /**
  * The files that take longest (the project `long`, a file per core), in this order: the whole default
- * run for each example client; a browser beside it; then the library clients' runs, which mostly wait
- * (on a Retry-After, on a hung request's timeout), as the example clients' runs end; npm pack, the
- * matrix, the type checks (a single-threaded tsc each). Vitest would otherwise order a fresh clone's
- * files by size, and these are short files. The short files run after them (the project `short`).
+ * run for each example client; the large bodies and a browser beside it; npm pack, the matrix, the type
+ * checks (a single-threaded tsc each). Vitest would otherwise order a fresh clone's files by size, and
+ * these are short files. The other files run after them (the project `short`).
  */
 const FIRST = [
   'test/conform/examples.test.ts',
   'test/service/large-bodies.test.ts',
   'test/report/browser.test.ts',
-  'test/conform/libraries.test.ts',
   'test/cli/compare.test.ts',
   'test/package.test.ts',
   'test/conform/matrix.test.ts',
@@ -22,10 +20,13 @@ const FIRST = [
 ]
 
 /**
- * The slowest of the short files, started first among them in this order, so that the run does not end on
- * one of them alone.
+ * The slowest of the other files, started first among them in this order, so that the run does not end on
+ * one of them alone. First the library clients' runs, which mostly wait (on a Retry-After, on a hung
+ * request's timeout), with the short files beside them: never beside the example clients' runs, whose
+ * processes would starve the libraries' in-process clients of the CPU until their requests time out.
  */
 const SHORT_SLOWEST = [
+  'test/conform/libraries.test.ts',
   'test/architecture/layers.test.ts',
   'test/service/soak.test.ts',
   'test/conform/cli.test.ts',
@@ -84,8 +85,8 @@ export default defineConfig({
           name: 'short',
           include: ALL,
           exclude: [...configDefaults.exclude, ...FIRST],
-          // Then the short files, two per core: most of their time is spent waiting on a process, a
-          // timeout or a browser, and the cores would idle at one each.
+          // Then the library clients' runs and the short files, two per core: most of their time is spent
+          // waiting on a process, a timeout or a browser, and the cores would idle at one each.
           maxWorkers: 2 * Math.max(2, os.availableParallelism()),
           sequence: { groupOrder: 1 },
         },
