@@ -163,17 +163,21 @@ export function findChromium(ctx) {
   return { missing: `no Chrome or Chromium on PATH (${names.join(', ')}), in ${installed.length ? `${installed.join(', ')} or ` : ''}Playwright's browser cache, and CHROMIUM_PATH is not set` }
 }
 
+/** Prints the interpreter's own file, unless it runs a virtual environment. */
+const PRINT_INTERPRETER = 'import sys; print(sys.executable if sys.prefix == sys.base_prefix else "")'
+
 /** Whether `python` imports every module of `modules`. */
 const imports = (ctx, python, modules) => ctx.run(python, ['-c', `import ${modules.join(', ')}`]).status === 0
 
 /**
  * The interpreter a launcher script starts (a pyenv shim runs `pyenv exec`, which picks the version anew
- * on every start and costs more than the interpreter's own start): the `sys.executable` it reports, or
- * the file itself when it is a program, or says nothing.
+ * on every start and costs more than the interpreter's own start): the `sys.executable` it reports; or
+ * the file itself when it is a program, when it says nothing, or when it starts a virtual environment's
+ * python (a link to that one, in another folder, would no longer find the environment's modules).
  */
 function interpreterOf(ctx, python) {
   if (!ctx.isScript(python)) return python
-  const run = ctx.run(python, ['-c', 'import sys; print(sys.executable)'])
+  const run = ctx.run(python, ['-c', PRINT_INTERPRETER])
   const executable = run.status === 0 ? run.stdout.trim() : ''
   return executable && ctx.isExecutable(executable) ? executable : python
 }

@@ -95,9 +95,10 @@ describe('finding python3 and java', () => {
     expect(choosePython(machine({ files: [shim, interpreter, '/usr/bin/python3'], scripts: [shim], env: { PATH: '/home/dev/.pyenv/shims:/usr/bin' }, run }))).toEqual({ file: interpreter, shim: true })
     expect(asked).toEqual([
       [shim, '-c', 'import urllib3, requests'],
-      [shim, '-c', 'import sys; print(sys.executable)'],
+      [shim, '-c', 'import sys; print(sys.executable if sys.prefix == sys.base_prefix else "")'],
     ])
-    // A launcher that names no interpreter that runs is run itself; a program is never asked.
+    // A launcher that names no interpreter (it starts a virtual environment's) or none that runs is run
+    // itself; a program is never asked.
     const silent = () => ({ status: 0, stdout: '', stderr: '' })
     expect(choosePython(machine({ files: [shim], scripts: [shim], env: { PATH: '/home/dev/.pyenv/shims' }, run: silent }))).toEqual({ file: shim })
     expect(choosePython(machine({ files: [interpreter], env: { PATH: '/home/dev/.pyenv/versions/3.11.7/bin' }, run: silent }))).toEqual({ file: interpreter })
