@@ -1,6 +1,6 @@
 // Builds the benchmark and the soak beside the package, into dist-bench (the published files never
-// carry it): bench/, and the src/ and scenarios/ it imports, each file transpiled by esbuild as tsc
-// would emit it, in under a second. Their types are checked by `tsc -p tsconfig.test.json`, whose
+// carry it): bench/, and the src/ and scenarios/ it imports, each file transpiled on its own by esbuild
+// (types removed, nothing bundled), in under a second. Their types are checked by `tsc -p tsconfig.test.json`, whose
 // project includes bench/. `npm test`, `npm run bench` and `npm run soak` run this.
 import { readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'

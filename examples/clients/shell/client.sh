@@ -105,10 +105,10 @@ ambiguous() { [[ -n $LOST || $STATUS == 500 || $STATUS == 502 || $STATUS == 504 
 # object's id), FIRST_ID (an array's first element's id) and MESSAGE (an object's message).
 read_answer() {
   local fields
-  fields=$(jq -r 'def text: if . == null then "" else tostring | gsub("[\t\n\r\u001f]"; " ") end;
+  fields=$(jq -r 'def text: if . == null then "" else tostring | gsub("[\t\n\r\u001f]+"; " ") | ltrimstr(" ") | rtrimstr(" ") end;
     def field($name): if type == "object" then .[$name] // null else null end | text;
     [type, (if type == "array" then length else -1 end), field("id"),
-     (if type == "array" then .[0] else null end | field("id")), field("message")] | join("\u001f")' <<<"$BODY" 2>/dev/null) || fields=none
+     (if type == "array" then .[0] else null end | field("id")), field("message")] | map(tostring) | join("\u001f")' <<<"$BODY" 2>/dev/null) || fields=none
   IFS=$'\x1f' read -r KIND LENGTH ID FIRST_ID MESSAGE <<<"$fields" || true
   LENGTH=${LENGTH:--1}
 }
