@@ -3,6 +3,7 @@
 // which (unlike fetch) sends a body with a GET.
 import { request } from 'node:http'
 import type { ClientFunction } from '../../../src/node/runner.js'
+import { paymentBody, simplePaymentBody } from './bodies.js'
 
 /** The lenient forms the client can use; `none` is the correct client. */
 export const LENIENT_FORMS = ['none', 'lower-case-bearer', 'double-space-bearer', 'cache-buster', 'repeated-plate', 'vendor-json', 'utf8-charset', 'get-body', 'date-only-acquired-on', 'lower-case-plate', 'hyphenated-plate'] as const
@@ -55,12 +56,7 @@ export function lenientClient(form: LenientFormName): ClientFunction {
     }
     const post = (path: string, body: object) => send(base, 'POST', path, { authorization, 'content-type': type }, JSON.stringify(body))
     if (visit.flow === 'simple') {
-      const answer = await post('/payment', {
-        location: visit.locationId,
-        vehicle: { owner: visit.ownerKennitala, plate, acquiredOn: visit.registrationDate },
-        visit: { startedOn: visit.visitStart, endedOn: visit.visitEnd },
-        payment: { amount: visit.amount, currency: visit.currency },
-      })
+      const answer = await post('/payment', simplePaymentBody(visit, plate))
       const id = idOf(answer.body)
       return id ? { outcome: 'paid', paymentId: id } : { outcome: 'rejected' }
     }
@@ -77,14 +73,7 @@ export function lenientClient(form: LenientFormName): ClientFunction {
       const acquiredOn = form === 'date-only-acquired-on' ? visit.registrationDate : `${visit.registrationDate} 00:00:00`
       if (!idOf((await post('/custodians', { vehicleId, rentalCompanyId: companyId, acquiredOn })).body)) return { outcome: 'rejected' }
     }
-    const payment = await post('/payments', {
-      locationId: visit.locationId,
-      vehicleId,
-      amount: { amount: visit.amount, currency: visit.currency },
-      startedOn: visit.visitStart,
-      endedOn: visit.visitEnd,
-      status: 'new',
-    })
+    const payment = await post('/payments', paymentBody(visit, vehicleId))
     const id = idOf(payment.body)
     return id ? { outcome: 'paid', paymentId: id } : { outcome: 'rejected' }
   }

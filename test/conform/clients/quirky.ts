@@ -8,6 +8,7 @@
 import http from 'node:http'
 import type { ClientReport } from '../../../src/core/rules/types.js'
 import type { ClientFunction, ClientVisit, RelayEnv } from '../../../src/node/runner.js'
+import { paymentBody, simplePaymentBody } from './bodies.js'
 
 export interface Quirks {
   /** Adds `_=<a fresh number>` to every query, first. */
@@ -100,12 +101,7 @@ export function createQuirkyClient(quirks: Quirks = {}): ClientFunction {
     const refused = (what: string): ClientReport => ({ outcome: 'rejected', message: `${what} failed` })
 
     if (visit.flow === 'simple') {
-      const answer = await call('POST', '/payment', [], {
-        location: visit.locationId,
-        vehicle: { owner: visit.ownerKennitala, plate: visit.plate, acquiredOn: visit.registrationDate },
-        visit: { startedOn: visit.visitStart, endedOn: visit.visitEnd },
-        payment: { amount: visit.amount, currency: visit.currency },
-      })
+      const answer = await call('POST', '/payment', [], simplePaymentBody(visit))
       if (ambiguous(answer)) return { outcome: 'unknown' }
       const paymentId = answer.lost ? undefined : idOf(answer.body)
       return paymentId ? { outcome: 'paid', paymentId } : refused('The payment')
@@ -124,14 +120,7 @@ export function createQuirkyClient(quirks: Quirks = {}): ClientFunction {
       answer = await call('POST', '/custodians', [], { vehicleId, rentalCompanyId: companyId, acquiredOn: `${visit.registrationDate} 00:00:00` })
       if (!ok(answer)) return refused('Creating the custodian')
     }
-    answer = await call('POST', '/payments', [], {
-      locationId: visit.locationId,
-      vehicleId,
-      amount: { amount: visit.amount, currency: visit.currency },
-      startedOn: visit.visitStart,
-      endedOn: visit.visitEnd,
-      status: 'new',
-    })
+    answer = await call('POST', '/payments', [], paymentBody(visit, vehicleId))
     if (ambiguous(answer)) return { outcome: 'unknown' }
     const paymentId = ok(answer) ? idOf(answer.body) : undefined
     return paymentId ? { outcome: 'paid', paymentId } : refused('The payment')
