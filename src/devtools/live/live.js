@@ -28,7 +28,8 @@
     if (data.unchanged) return;
     document.getElementById('owner-kennitala').textContent = data.ownerKennitala;
     var select = /** @type {HTMLSelectElement} */ (document.getElementById('scenario'));
-    if (document.activeElement !== select) select.value = data.scenario;
+    // A scenario the person picked and has not switched to yet stays picked, focused or not.
+    if (document.activeElement !== select && !picked) select.value = data.scenario;
     document.getElementById('scenario-description').textContent = data.scenarioDescription;
     var world = document.getElementById('world'), next = document.createElement('div');
     next.innerHTML = data.worldHtml; keepOpen(world, next); world.innerHTML = ''; while (next.firstChild) world.appendChild(next.firstChild);
@@ -85,9 +86,11 @@
       .then(function(j){ status.textContent = done(j); state = ''; poll(); })
       .catch(function(e){ status.classList.add('error'); status.textContent = 'Failed: ' + e.message; });
   }
+  var picked = false;
+  document.getElementById('scenario').addEventListener('change', function(){ picked = true; });
   document.getElementById('scenario-form').addEventListener('submit', function(e){
     e.preventDefault(); var name = /** @type {HTMLSelectElement} */ (document.getElementById('scenario')).value;
-    act('PUT', 'scenario', { name: name }, function(j){ return 'Switched to ' + j.scenario.name + ': the world is re-seeded.'; });
+    act('PUT', 'scenario', { name: name }, function(j){ picked = false; return 'Switched to ' + j.scenario.name + ': the world is re-seeded.'; });
   });
   // The variants' form is in the world panel, drawn afresh by each poll: its events are caught on the document.
   document.addEventListener('submit', function(e){
