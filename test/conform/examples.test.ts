@@ -1,4 +1,5 @@
-// The example clients (five languages: real processes, the TypeScript one in a worker thread per case)
+// The example clients (five languages: real processes, the TypeScript one in a worker thread per case,
+// the Python one forked per case from an interpreter that imported its modules)
 // pass the default conform run: every case of both flows and every cell of the resilience matrix, each
 // in a fresh world, cells in parallel. The
 // conformance rules are the one judge: a case that does not pass is listed with each rule that failed
@@ -15,6 +16,7 @@ import simple from '../../suites/simple.js'
 import { FAULT_STEPS } from '../../src/core/service/faults.js'
 import { referenceClient } from '../../src/node/reference-client.js'
 import { runConformance, selectCases, type ClientFunction } from '../../src/node/runner.js'
+import { forkClient } from '../support/fork-client.js'
 import { workerClient } from '../support/worker-client.js'
 import type { RunResult } from '../../src/core/rules/types.js'
 
@@ -53,9 +55,15 @@ const GO = join(goBuild, 'relay-client')
 // Built by `npm run build` (npm test builds first).
 const TYPESCRIPT = 'dist/examples/clients/typescript/client.js'
 
+const PYTHON = 'examples/clients/python/client.py'
+// A process per case, forked from one interpreter that imported urllib3 and the rest of the script's
+// imports: the same script, its own environment, sockets and exit status, without an interpreter's start
+// per case. As a command, below.
+const python = forkClient(PYTHON)
+
 const examples: { name: string; client: string | ClientFunction; how?: string }[] = [
   { name: 'shell (bash, curl, jq)', client: 'bash examples/clients/shell/client.sh' },
-  { name: 'Python (urllib3)', client: 'python3 examples/clients/python/client.py' },
+  { name: 'Python (urllib3)', client: python, how: ' (forked per case from one interpreter)' },
   // The same script in a worker thread per case: its own process.env, modules, connection pool and exit
   // code, without starting Node for each case. As a command, below.
   { name: 'TypeScript (ky)', client: workerClient(TYPESCRIPT), how: ' (in a worker thread per case)' },
@@ -72,7 +80,8 @@ beforeAll(async () => {
   execFileSync('go', ['build', '-o', GO, '.'], { cwd: 'examples/clients/go', stdio: 'inherit', env: { ...process.env, GOPROXY: 'off', GOTOOLCHAIN: 'local', CGO_ENABLED: '0' } })
   await runConformance({ client: `${JAVA_START} -XX:ArchiveClassesAtExit=${join(java, 'client.jsa')} Client`, cases: ['advanced/new-vehicle'] })
 }, 180_000)
-afterAll(() => {
+afterAll(async () => {
+  await python.close()
   rmSync(java, { recursive: true, force: true })
   rmSync(goBuild, { recursive: true, force: true })
 })
@@ -94,6 +103,15 @@ describe('the example clients', () => {
 describe('the TypeScript example as a command', () => {
   it('passes a case of each flow run as `node client.js`, as a user runs it', async () => {
     const result = await runConformance({ client: `node ${TYPESCRIPT}`, cases: ['advanced/new-vehicle', 'simple/rejected'] })
+    expect(notPassing(result)).toEqual([])
+    expect(offOutcome(result)).toEqual([])
+    expect(result.summary).toMatchObject({ total: 2, passed: 2 })
+  })
+})
+
+describe('the Python example as a command', () => {
+  it('passes a case of each flow run as `python3 client.py`, as a user runs it', async () => {
+    const result = await runConformance({ client: `python3 ${PYTHON}`, cases: ['advanced/new-vehicle', 'simple/rejected'] })
     expect(notPassing(result)).toEqual([])
     expect(offOutcome(result)).toEqual([])
     expect(result.summary).toMatchObject({ total: 2, passed: 2 })

@@ -10,7 +10,8 @@
 // - each recipe passes with no warning.
 // The Node libraries run in-process, as function clients: each case makes its library's client afresh,
 // with a connection pool of its own (what a process per case would give it, without starting Node and
-// loading the library 134 times). The Python client runs as a process per case. The eight runs start
+// loading the library 160 times). The Python client runs as a process per case, forked from one
+// interpreter that imported requests (test/support/fork-client.ts), and once as a command. The eight runs start
 // together (they mostly wait: on Retry-After, on a hung request's timeout), with the conform defaults
 // otherwise: a 5 s request timeout, at which a client starved of the CPU on a busy machine still reads
 // an answer sent at once, and a slow answer (2 s) never looks hung; urllib3's four attempts at a hung
@@ -19,6 +20,7 @@ import { writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FAULT_STEPS } from '../../src/core/service/faults.js'
 import { runConformance, type ClientFunction } from '../../src/node/runner.js'
+import { forkClient, type ForkClient } from '../support/fork-client.js'
 import { cases as DEFAULT_CASES } from '../../suites/index.js'
 import type { RunResult } from '../../src/core/rules/types.js'
 // @ts-expect-error: plain ES modules without types (each also runs as a process: node ky.mjs recipe)
@@ -29,20 +31,27 @@ import { createClient as got } from './clients/libraries/got.mjs'
 import { createClient as axiosRetry } from './clients/libraries/axios-retry.mjs'
 
 type Mode = 'defaults' | 'recipe'
-type Client = string | ClientFunction
 
 const inProcess = (create: (mode: Mode) => unknown) => (mode: Mode) => create(mode) as ClientFunction
 
-const LIBRARIES: { name: string; client: (mode: Mode) => Client; defaults: 'pass' | 'resends POSTs' }[] = [
+const REQUESTS = 'test/conform/clients/libraries/requests_client.py'
+/** The Python client's interpreters, one a mode, each ended once its run has. */
+const forked: ForkClient[] = []
+const requests = (mode: Mode) => {
+  const client = forkClient(REQUESTS, mode)
+  forked.push(client)
+  return client
+}
+
+const LIBRARIES: { name: string; client: (mode: Mode) => ClientFunction; defaults: 'pass' | 'resends POSTs' }[] = [
   { name: 'ky', client: inProcess(ky), defaults: 'pass' },
   { name: 'got', client: inProcess(got), defaults: 'pass' },
   { name: 'axios + axios-retry', client: inProcess(axiosRetry), defaults: 'resends POSTs' },
-  { name: 'requests + urllib3 Retry', client: (mode) => `python3 test/conform/clients/libraries/requests_client.py ${mode}`, defaults: 'pass' },
+  { name: 'requests + urllib3 Retry', client: requests, defaults: 'pass' },
 ]
 
-/** Cases at once: a function client costs next to nothing while it waits; a process costs a start. */
-const RUN = { function: { jobs: 8 }, process: { jobs: 4 } }
-const settings = (client: Client) => (typeof client === 'string' ? RUN.process : RUN.function)
+/** Cases at once: a client costs next to nothing while it waits. */
+const RUN = { jobs: 8 }
 
 /** The runs, all started at once: vitest runs only a few concurrent tests at a time, the runs need not wait. */
 const runs = new Map<string, Promise<RunResult>>()
@@ -74,7 +83,7 @@ describe('the HTTP libraries, through the whole default run', () => {
     for (const library of LIBRARIES) {
       for (const mode of ['defaults', 'recipe'] as const) {
         const client = library.client(mode)
-        const run = runConformance({ client, ...settings(client) })
+        const run = runConformance({ client, ...RUN })
         run.catch(() => undefined) // awaited by its test; a rejection before then is not unhandled
         runs.set(key(library.name, mode), run)
       }
@@ -83,6 +92,8 @@ describe('the HTTP libraries, through the whole default run', () => {
 
   // The figures of docs/http-libraries.md: RELAY_LIBRARY_FIGURES=<file> writes each run's counts and cells.
   afterAll(async () => {
+    await Promise.all([...runs.values()].map((run) => run.catch(() => undefined)))
+    await Promise.all(forked.map((client) => client.close()))
     const file = process.env.RELAY_LIBRARY_FIGURES
     if (!file) return
     const figures = []
@@ -122,4 +133,13 @@ describe('the HTTP libraries, through the whole default run', () => {
       expect(offOutcome(result)).toEqual([])
     }, 300_000)
   }
+})
+
+describe('the requests client as a command', () => {
+  it('passes a case of each flow run as `python3 requests_client.py recipe`, as a user runs it', async () => {
+    const result = await runConformance({ client: `python3 ${REQUESTS} recipe`, cases: ['advanced/new-vehicle', 'simple/rejected'] })
+    expect(casesNot(result, 'passed')).toEqual([])
+    expect(offOutcome(result)).toEqual([])
+    expect(result.summary).toMatchObject({ total: 2, passed: 2 })
+  })
 })

@@ -1,0 +1,165 @@
+"""Runs a Python client script, a process per run, forked from one interpreter that has imported its modules.
+
+A Python client's start is mostly its imports (requests: about 0.2 s of CPU), paid again by every case of a
+run. Here one interpreter imports what the script imports at its top level, once, with the script's folder
+first on sys.path as `python3 script.py` has it; each run is then a fork of it: a process of its own, in a
+process group of its own, with the run's environment, arguments, working folder and exit status, its stdin
+empty and its stdout and stderr written to a file, which runs the script as `__main__`.
+
+  python3 python-forkserver.py SCRIPT
+
+Requests come on stdin, one JSON object a line:
+  {"id": 1, "args": ["recipe"], "env": {...}, "cwd": "/abs", "output": "/abs/file"}
+and the answers on stdout, one a line: {"id": 1, "pid": 1234} once forked, then {"id": 1, "exit": 0} (or
+128 + the signal that ended it). The server ends when stdin closes, killing the runs still going. POSIX only
+(fork).
+"""
+import ast
+import atexit
+import importlib
+import json
+import os
+import runpy
+import selectors
+import signal
+import sys
+import traceback
+
+
+def imported_by(script):
+    """The modules a script imports at its top level (in a try block too), relative imports aside."""
+    with open(script, encoding="utf-8") as source:
+        tree = ast.parse(source.read(), script)
+    names = []
+    statements = list(tree.body)
+    while statements:
+        node = statements.pop(0)
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.append(node.module)
+        elif isinstance(node, ast.Try):
+            statements += node.body
+    return names
+
+
+def preload(script):
+    for name in imported_by(script):
+        try:
+            importlib.import_module(name)
+        except Exception:  # the run meets the same error, and reports it as a process would
+            pass
+
+
+def run_child(script, job, closing):
+    """In the forked process: becomes `python3 script args` with the job's environment; never returns."""
+    code = 1
+    try:
+        for fd in closing:
+            os.close(fd)
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        os.setpgid(0, 0)  # its own group, as the runner starts a client process
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        output = os.open(job["output"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.dup2(devnull, 0)
+        os.dup2(output, 1)
+        os.dup2(output, 2)
+        os.close(devnull)
+        os.close(output)
+        os.environ.clear()
+        os.environ.update(job["env"])
+        os.chdir(job.get("cwd") or os.getcwd())
+        sys.argv = [script] + list(job.get("args", []))
+        runpy.run_path(script, run_name="__main__")
+        code = 0
+    except SystemExit as exit:
+        if exit.code is None:
+            code = 0
+        elif isinstance(exit.code, int):
+            code = exit.code & 0xFF
+        else:
+            print(exit.code, file=sys.stderr)
+            code = 1
+    except BaseException:
+        traceback.print_exc()
+        code = 1
+    finally:
+        try:
+            atexit._run_exitfuncs()
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(code)
+
+
+def main():
+    script = os.path.abspath(sys.argv[1])
+    sys.path[0] = os.path.dirname(script)
+    preload(script)
+    woken, wake = os.pipe()
+    os.set_blocking(woken, False)
+    os.set_blocking(wake, False)
+    signal.set_wakeup_fd(wake)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    selector = selectors.DefaultSelector()
+    selector.register(0, selectors.EVENT_READ, "requests")
+    selector.register(woken, selectors.EVENT_READ, "exits")
+    running = {}  # pid: the request's id
+    pending = b""
+    out = sys.stdout
+
+    def answer(message):
+        out.write(json.dumps(message) + "\n")
+        out.flush()
+
+    def reap():
+        while running:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status)
+            answer({"id": running.pop(pid), "exit": code})
+
+    answer({"ready": True})
+    while True:
+        for key, _ in selector.select():
+            if key.data == "exits":
+                try:
+                    while os.read(woken, 512):
+                        pass
+                except BlockingIOError:
+                    pass
+                reap()
+                continue
+            chunk = os.read(0, 1 << 16)
+            if not chunk:  # the runs' owner is done: nothing it started outlives it
+                for pid in running:
+                    try:
+                        os.killpg(pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+                return
+            pending += chunk
+            while b"\n" in pending:
+                line, pending = pending.split(b"\n", 1)
+                job = json.loads(line)
+                out.flush()
+                sys.stderr.flush()
+                pid = os.fork()
+                if pid == 0:
+                    run_child(script, job, [woken, wake, selector.fileno()])
+                try:
+                    os.setpgid(pid, pid)  # as the child does: whichever runs first, the group exists before its kill
+                except OSError:
+                    pass
+                running[pid] = job["id"]
+                answer({"id": job["id"], "pid": pid})
+            reap()
+
+
+if __name__ == "__main__":
+    main()
