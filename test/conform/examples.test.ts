@@ -52,7 +52,7 @@ const JAVA = `${JAVA_START} -XX:SharedArchiveFile=${join(java, 'client.jsa')} Cl
 const goBuild = mkdtempSync(join(os.tmpdir(), 'relay-mock-go-'))
 const GO = join(goBuild, 'relay-client')
 
-// Built by `npm run build` (npm test builds first).
+// Built by `npm run build` (npm test builds first, if the sources changed).
 const TYPESCRIPT = 'dist/examples/clients/typescript/client.js'
 
 const PYTHON = 'examples/clients/python/client.py'
