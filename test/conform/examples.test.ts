@@ -6,10 +6,11 @@
 // or warned there and its message (a cell not reached names the request it never made). The examples
 // make no second-best choice, so a warning is listed too. The in-process reference client runs both
 // flows here; matrix.test.ts runs it through every cell.
-import { execFileSync } from 'node:child_process'
+import { execFile, type ExecFileOptions } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import advanced from '../../suites/advanced.js'
 import simple from '../../suites/simple.js'
@@ -61,26 +62,46 @@ const PYTHON = 'examples/clients/python/client.py'
 // per case. As a command, below.
 const python = forkClient(PYTHON)
 
-const examples: { name: string; client: string | ClientFunction; how?: string }[] = [
+/** Runs one step of building a client; a failure is the tool's own report. */
+async function step(command: string, args: string[], options: ExecFileOptions = {}): Promise<void> {
+  try {
+    await promisify(execFile)(command, args, { maxBuffer: 16 * 1024 * 1024, ...options })
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string; message: string }
+    throw new Error(`${command} ${args.join(' ')} failed:\n${failed.stderr || failed.stdout || failed.message}`)
+  }
+}
+
+// The Java and Go clients are built while the other clients' runs go on; each run waits for its own.
+let built: { java: Promise<void>; go: Promise<void> }
+
+const examples: { name: string; client: string | ClientFunction; how?: string; ready?: () => Promise<void> }[] = [
   { name: 'shell (bash, curl, jq)', client: 'bash examples/clients/shell/client.sh' },
   { name: 'Python (urllib3)', client: python, how: ' (forked per case from one interpreter)' },
   // The same script in a worker thread per case: its own process.env, modules, connection pool and exit
   // code, without starting Node for each case. As a command, below.
   { name: 'TypeScript (ky)', client: workerClient(TYPESCRIPT), how: ' (in a worker thread per case)' },
-  { name: 'Java (java.net.http)', client: JAVA },
-  { name: 'Go (net/http)', client: GO },
+  { name: 'Java (java.net.http)', client: JAVA, ready: () => built.java },
+  { name: 'Go (net/http)', client: GO, ready: () => built.go },
 ]
 
-beforeAll(async () => {
-  // A JDK 17 or later (Debian: default-jdk-headless); .ci/run installs it where missing.
-  execFileSync('javac', ['-d', join(java, 'classes'), 'examples/clients/java/Client.java'], { stdio: 'inherit' })
-  execFileSync('jar', ['cf', join(java, 'client.jar'), '-C', join(java, 'classes'), '.'], { stdio: 'inherit' })
-  // Go 1.19 or later (Debian: golang-go), found as the JDK is. The standard library only: nothing is
-  // fetched (GOPROXY=off), and the go.mod's version never asks for another toolchain.
-  execFileSync('go', ['build', '-o', GO, '.'], { cwd: 'examples/clients/go', stdio: 'inherit', env: { ...process.env, GOPROXY: 'off', GOTOOLCHAIN: 'local', CGO_ENABLED: '0' } })
-  await runConformance({ client: `${JAVA_START} -XX:ArchiveClassesAtExit=${join(java, 'client.jsa')} Client`, cases: ['advanced/new-vehicle'] })
-}, 180_000)
+beforeAll(() => {
+  built = {
+    // A JDK 17 or later (Debian: default-jdk-headless); .ci/run installs it where missing.
+    java: (async () => {
+      await step('javac', ['-d', join(java, 'classes'), 'examples/clients/java/Client.java'])
+      await step('jar', ['cf', join(java, 'client.jar'), '-C', join(java, 'classes'), '.'])
+      await runConformance({ client: `${JAVA_START} -XX:ArchiveClassesAtExit=${join(java, 'client.jsa')} Client`, cases: ['advanced/new-vehicle'] })
+    })(),
+    // Go 1.19 or later (Debian: golang-go), found as the JDK is. The standard library only: nothing is
+    // fetched (GOPROXY=off), and the go.mod's version never asks for another toolchain.
+    go: step('go', ['build', '-o', GO, '.'], { cwd: 'examples/clients/go', env: { ...process.env, GOPROXY: 'off', GOTOOLCHAIN: 'local', CGO_ENABLED: '0' } }),
+  }
+  // Each is awaited by its client's test; a failure before then is not unhandled.
+  for (const build of Object.values(built)) build.catch(() => undefined)
+})
 afterAll(async () => {
+  await Promise.allSettled(Object.values(built))
   await python.close()
   rmSync(java, { recursive: true, force: true })
   rmSync(goBuild, { recursive: true, force: true })
@@ -91,6 +112,7 @@ describe('the example clients', () => {
   // at which the matrix's hung requests end and its slow answers (2 s) never look hung on a busy machine.
   for (const example of examples) {
     it.concurrent(`the ${example.name} client${example.how ?? ''} passes every case of both flows and every cell of the fault matrix`, async () => {
+      await example.ready?.()
       const result = await runConformance({ client: example.client })
       expect(notPassing(result)).toEqual([])
       expect(offOutcome(result)).toEqual([])
