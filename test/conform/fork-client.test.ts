@@ -67,4 +67,13 @@ describe('the fork client', () => {
     await expect(running).rejects.toThrow(/exited 137/)
     expect(performance.now() - started).toBeLessThan(10_000)
   })
+
+  it('kills a run given up on before its interpreter was ready', async () => {
+    const client = scriptClient('import time\ntime.sleep(60)\n')
+    const controller = new AbortController()
+    controller.abort()
+    const started = performance.now()
+    await expect(run(client, {}, controller.signal)).rejects.toThrow(/exited 137/)
+    expect(performance.now() - started).toBeLessThan(10_000)
+  })
 })

@@ -88,6 +88,8 @@ export function forkClient(script: string, ...args: string[]): ForkClient {
       if (run.pid) kill(run.pid)
     }
     signal.addEventListener('abort', stop, { once: true })
+    // Given up on before it was forked (a slow start of the interpreter): killed once forked.
+    if (signal.aborted) stop()
     try {
       const code = await exited
       if (code !== 0) throw new Error(`${label} exited ${code}:\n${readTail(output)}`)
