@@ -3,30 +3,27 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
 import { configDefaults, defineConfig } from 'vitest/config'
 
 /**
- * The files that take longest (the project `long`, a file per core), in this order: the whole default
- * run for each example client; the large bodies and a browser beside it; npm pack, the matrix, the type
- * checks (a single-threaded tsc each). Vitest would otherwise order a fresh clone's files by size, and
- * these are short files. The other files run after them (the project `short`).
+ * The files beside the example clients' runs (the project `long`, a file per core), in this order: the
+ * whole default run for each example client; a browser, then the large bodies beside it. Vitest
+ * would otherwise order a fresh clone's files by size, and these are short files. The other files run
+ * after them (the project `short`).
  */
-const FIRST = [
-  'test/conform/examples.test.ts',
-  'test/service/large-bodies.test.ts',
-  'test/report/browser.test.ts',
-  'test/cli/compare.test.ts',
-  'test/package.test.ts',
-  'test/conform/matrix.test.ts',
-  'test/architecture/types.test.ts',
-  'test/conform/cli-control.test.ts',
-]
+const FIRST = ['test/conform/examples.test.ts', 'test/report/browser.test.ts', 'test/service/large-bodies.test.ts']
 
 /**
  * The slowest of the other files, started first among them in this order, so that the run does not end on
- * one of them alone. First the library clients' runs, which mostly wait (on a Retry-After, on a hung
- * request's timeout), with the short files beside them: never beside the example clients' runs, whose
- * processes would starve the libraries' in-process clients of the CPU until their requests time out.
+ * one of them alone. First the type checks (a single-threaded tsc each), npm pack and the matrix, then the
+ * library clients' runs, which mostly wait (on a Retry-After, on a hung request's timeout), with the short
+ * files beside them: never beside the example clients' runs, whose processes would starve the libraries'
+ * in-process clients of the CPU until their requests time out.
  */
 const SHORT_SLOWEST = [
+  'test/architecture/types.test.ts',
+  'test/package.test.ts',
+  'test/conform/matrix.test.ts',
+  'test/cli/compare.test.ts',
   'test/conform/libraries.test.ts',
+  'test/conform/cli-control.test.ts',
   'test/architecture/layers.test.ts',
   'test/service/soak.test.ts',
   'test/conform/cli.test.ts',
@@ -85,8 +82,9 @@ export default defineConfig({
           name: 'short',
           include: ALL,
           exclude: [...configDefaults.exclude, ...FIRST],
-          // Then the library clients' runs and the short files, two per core: most of their time is spent
-          // waiting on a process, a timeout or a browser, and the cores would idle at one each.
+          // Then the type checks, npm pack, the matrix, the library clients' runs and the short files, two
+          // per core: most of their time is spent waiting on a process, a timeout or a browser, and the cores
+          // would idle at one each.
           maxWorkers: 2 * Math.max(2, os.availableParallelism()),
           sequence: { groupOrder: 1 },
         },
