@@ -4,23 +4,25 @@
 //   node scripts/fresh-build.mjs           runs `npm run build` unless dist/ was built from these sources
 //   node scripts/fresh-build.mjs --stamp   notes that dist/ was built from them (the last step of the build)
 //
-// The sources are every file the build reads: src, scenarios, suites, the TypeScript example, the build's
-// scripts and configuration, package.json and package-lock.json (the compilers' versions). What they hold,
-// not their dates, decides: a checkout or a touch rebuilds nothing. The note lives in dist/, so that a
-// dist removed or half-built (the build empties it first) is built again.
+// The sources are every file the build reads: the folders tsconfig.json includes (src, scenarios, suites,
+// the TypeScript example), the build's scripts and configuration, package.json and package-lock.json (the
+// compilers' versions). What they hold, not their dates, decides: a checkout or a touch rebuilds nothing.
+// The note lives in dist/, so that a dist removed or half-built (the build empties it first) is built
+// again. A dependency changed without its lock (npm link, a patched package) is not seen: npm run build.
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
-const FOLDERS = ['src', 'scenarios', 'suites', 'examples/clients/typescript']
+/** The folders tsc compiles: tsconfig.json's include. */
+const folders = (root) => JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')).include ?? []
 const FILES = ['scripts/assets.mjs', 'scripts/bundle.mjs', 'scripts/fresh-build.mjs', 'tsconfig.json', 'package.json', 'package-lock.json']
 const NOTE = 'dist/.sources.sha256'
 
 /** One hash of the build's sources under `root`: each file's path and content, in a fixed order. */
 export function sourcesHash(root) {
-  const files = FOLDERS.flatMap((folder) =>
+  const files = folders(root).flatMap((folder) =>
     existsSync(join(root, folder))
       ? readdirSync(join(root, folder), { withFileTypes: true, recursive: true })
           .filter((entry) => entry.isFile())

@@ -25,7 +25,7 @@ function built(): void {
   write('examples/clients/typescript/client.ts', '// a client\n')
   write('package.json', '{}\n')
   write('package-lock.json', '{}\n')
-  write('tsconfig.json', '{}\n')
+  write('tsconfig.json', '{ "include": ["src", "scenarios", "suites", "examples/clients/typescript"] }\n')
   write('dist/src/core/world.js', 'export const a = 1\n')
   stamp(root)
 }
@@ -46,7 +46,7 @@ describe('the build before the tests', () => {
     ['a suite changed', () => write('suites/simple.ts', 'export default { cases: [] }\n')],
     ['the TypeScript example changed', () => write('examples/clients/typescript/client.ts', '// another client\n')],
     ['the locked dependencies changed', () => write('package-lock.json', '{ "lockfileVersion": 3 }\n')],
-    ['the compiler options changed', () => write('tsconfig.json', '{ "compilerOptions": {} }\n')],
+    ['the compiler options changed', () => write('tsconfig.json', '{ "compilerOptions": {}, "include": ["src", "scenarios", "suites", "examples/clients/typescript"] }\n')],
     ['dist/ was removed', () => rmSync(join(root, 'dist'), { recursive: true })],
   ])('is made again when %s', (_what, change) => {
     built()

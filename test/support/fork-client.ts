@@ -20,7 +20,7 @@ interface Run {
 }
 
 export interface ForkClient extends ClientFunction {
-  /** Ends the interpreter the runs are forked from (after its runs have ended). */
+  /** Ends the interpreter the runs are forked from, killing any run still going. */
   close(): Promise<void>
 }
 
@@ -31,6 +31,8 @@ export interface ForkClient extends ClientFunction {
  * @example runConformance({ client: forkClient('examples/clients/python/client.py') })
  */
 export function forkClient(script: string, ...args: string[]): ForkClient {
+  // fork() without exec is not safe on macOS once its system frameworks are loaded: a process per run there.
+  if (process.platform !== 'linux') return processClient(script, args)
   const path = resolve(script)
   const label = `python3 ${[script, ...args].join(' ')} (forked)`
   const outputs = mkdtempSync(join(os.tmpdir(), 'relay-mock-fork-'))
@@ -53,10 +55,19 @@ export function forkClient(script: string, ...args: string[]): ForkClient {
         resolve(error.message)
       }
       child.on('error', (error) => end(`could not start (${error.message})`))
-      child.on('exit', (code, signal) => end(`ended (${signal ?? `exit ${code}`})`))
+      // Once its stdout is read to the end too: no run that ended is reported as lost with the server.
+      child.on('close', (code, signal) => end(`ended (${signal ?? `exit ${code}`})`))
     })
+    // A write to a server that has just ended: its runs fail with it, above.
+    child.stdin.on('error', () => undefined)
     createInterface({ input: child.stdout }).on('line', (line) => {
-      const message = JSON.parse(line) as { ready?: true; id?: number; pid?: number; exit?: number }
+      let message: { ready?: true; id?: number; pid?: number; exit?: number }
+      try {
+        message = JSON.parse(line)
+      } catch {
+        stderr = `${stderr}${line}\n`.slice(-4000) // printed by a module as it was imported: kept for the error
+        return
+      }
       if (message.ready) return onReady()
       const run = runs.get(message.id!)
       if (!run) return
@@ -107,6 +118,31 @@ export function forkClient(script: string, ...args: string[]): ForkClient {
     }
     rmSync(outputs, { recursive: true, force: true })
   }
+  Object.defineProperty(client, 'name', { value: label })
+  return client
+}
+
+/** The same client function, starting `python3 script ...args` for each run. */
+function processClient(script: string, args: string[]): ForkClient {
+  const label = `python3 ${[script, ...args].join(' ')}`
+  const client = ((_visit, env, { signal }) =>
+    new Promise<undefined>((done, failed) => {
+      const child = spawn('python3', [resolve(script), ...args], { env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+      let output = ''
+      const keep = (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-4000))
+      child.stdout.on('data', keep)
+      child.stderr.on('data', keep)
+      const stop = () => child.pid && kill(child.pid)
+      signal.addEventListener('abort', stop, { once: true })
+      if (signal.aborted) stop()
+      child.on('error', failed)
+      child.on('close', (code, killedBy) => {
+        signal.removeEventListener('abort', stop)
+        if (code === 0) done(undefined)
+        else failed(new Error(`${label} exited ${code ?? 128 + (os.constants.signals[killedBy!] ?? 0)}:\n${output}`))
+      })
+    })) as ForkClient
+  client.close = async () => undefined
   Object.defineProperty(client, 'name', { value: label })
   return client
 }

@@ -11,11 +11,10 @@ empty and its stdout and stderr written to a file, which runs the script as `__m
 Requests come on stdin, one JSON object a line:
   {"id": 1, "args": ["recipe"], "env": {...}, "cwd": "/abs", "output": "/abs/file"}
 and the answers on stdout, one a line: {"id": 1, "pid": 1234} once forked, then {"id": 1, "exit": 0} (or
-128 + the signal that ended it). The server ends when stdin closes, killing the runs still going. POSIX only
-(fork).
+128 + the signal that ended it). The server ends when stdin closes, killing the runs still going. Linux only:
+fork() without exec is not safe on macOS once its system frameworks are loaded.
 """
 import ast
-import atexit
 import importlib
 import json
 import os
@@ -51,14 +50,25 @@ def preload(script):
             pass
 
 
+class Forked(BaseException):
+    """Raised in a forked run once its script is done, with its exit status: it unwinds the server's frames,
+    so that the run ends as `python3 script.py` ends (non-daemon threads waited for, atexit, files flushed)."""
+
+    def __init__(self, code):
+        super().__init__(code)
+        self.code = code
+
+
 def run_child(script, job, closing):
-    """In the forked process: becomes `python3 script args` with the job's environment; never returns."""
-    code = 1
-    try:
-        for fd in closing:
+    """In the forked process: runs `python3 script args` with the job's environment; returns its exit status."""
+    signal.set_wakeup_fd(-1)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    for fd in closing:
+        try:
             os.close(fd)
-        signal.set_wakeup_fd(-1)
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        except OSError:  # a kqueue is not inherited across fork (macOS)
+            pass
+    try:
         os.setpgid(0, 0)  # its own group, as the runner starts a client process
         devnull = os.open(os.devnull, os.O_RDONLY)
         output = os.open(job["output"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -72,28 +82,20 @@ def run_child(script, job, closing):
         os.chdir(job.get("cwd") or os.getcwd())
         sys.argv = [script] + list(job.get("args", []))
         runpy.run_path(script, run_name="__main__")
-        code = 0
+        return 0
     except SystemExit as exit:
         if exit.code is None:
-            code = 0
-        elif isinstance(exit.code, int):
-            code = exit.code & 0xFF
-        else:
-            print(exit.code, file=sys.stderr)
-            code = 1
+            return 0
+        if isinstance(exit.code, int):
+            return exit.code & 0xFF
+        print(exit.code, file=sys.stderr)
+        return 1
     except BaseException:
         traceback.print_exc()
-        code = 1
-    finally:
-        try:
-            atexit._run_exitfuncs()
-            sys.stdout.flush()
-            sys.stderr.flush()
-        finally:
-            os._exit(code)
+        return 1
 
 
-def main():
+def main(running):
     script = os.path.abspath(sys.argv[1])
     sys.path[0] = os.path.dirname(script)
     preload(script)
@@ -105,7 +107,6 @@ def main():
     selector = selectors.DefaultSelector()
     selector.register(0, selectors.EVENT_READ, "requests")
     selector.register(woken, selectors.EVENT_READ, "exits")
-    running = {}  # pid: the request's id
     pending = b""
     out = sys.stdout
 
@@ -122,7 +123,9 @@ def main():
             if pid == 0:
                 return
             code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status)
-            answer({"id": running.pop(pid), "exit": code})
+            run = running.pop(pid, None)
+            if run is not None:
+                answer({"id": run, "exit": code})
 
     answer({"ready": True})
     while True:
@@ -136,12 +139,7 @@ def main():
                 reap()
                 continue
             chunk = os.read(0, 1 << 16)
-            if not chunk:  # the runs' owner is done: nothing it started outlives it
-                for pid in running:
-                    try:
-                        os.killpg(pid, signal.SIGKILL)
-                    except OSError:
-                        pass
+            if not chunk:  # the runs' owner is done
                 return
             pending += chunk
             while b"\n" in pending:
@@ -151,7 +149,7 @@ def main():
                 sys.stderr.flush()
                 pid = os.fork()
                 if pid == 0:
-                    run_child(script, job, [woken, wake, selector.fileno()])
+                    raise Forked(run_child(script, job, [woken, wake, selector.fileno()]))
                 try:
                     os.setpgid(pid, pid)  # as the child does: whichever runs first, the group exists before its kill
                 except OSError:
@@ -162,4 +160,16 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    running = {}  # pid: the request's id
+    try:
+        main(running)
+    except Forked as forked:
+        sys.exit(forked.code)  # the run ends as an interpreter does
+    finally:
+        if not isinstance(sys.exc_info()[1], (Forked, SystemExit)):
+            # The server ends (its owner closed stdin, a broken pipe, a signal): nothing it started outlives it.
+            for pid in running:
+                try:
+                    os.killpg(pid, signal.SIGKILL)
+                except OSError:
+                    pass
