@@ -2,7 +2,8 @@
 // project (its `prepare` script), and `npm test`, which tests the build, need not build it again.
 //
 //   node scripts/fresh-build.mjs           runs `npm run build` unless dist/ was built from these sources
-//   node scripts/fresh-build.mjs --stamp   notes that dist/ was built from them (the last step of the build)
+//   node scripts/fresh-build.mjs --begin   notes the sources as the build begins to read them
+//   node scripts/fresh-build.mjs --stamp   notes that dist/ was built from those (the last step of the build)
 //
 // The sources are every file the build reads: the folders tsconfig.json includes (src, scenarios, suites,
 // the TypeScript example), the build's scripts and configuration, package.json and package-lock.json (the
@@ -11,7 +12,7 @@
 // again. A dependency changed without its lock (npm link, a patched package) is not seen: npm run build.
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
@@ -19,6 +20,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 const folders = (root) => JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')).include ?? []
 const FILES = ['scripts/assets.mjs', 'scripts/bundle.mjs', 'scripts/fresh-build.mjs', 'tsconfig.json', 'package.json', 'package-lock.json']
 const NOTE = 'dist/.sources.sha256'
+const PENDING = 'dist/.sources.pending'
 
 /** One hash of the build's sources under `root`: each file's path and content, in a fixed order. */
 export function sourcesHash(root) {
@@ -38,9 +40,15 @@ export function sourcesHash(root) {
   return hash.digest('hex')
 }
 
-/** Notes that `root`'s dist/ was built from its current sources. */
+/** Notes the sources as the build starts to read them (after the assets are written, before tsc). */
+export function begin(root) {
+  mkdirSync(join(root, 'dist'), { recursive: true })
+  writeFileSync(join(root, PENDING), `${sourcesHash(root)}\n`)
+}
+
+/** Notes that `root`'s dist/ was built from the sources noted as it began: a file saved meanwhile builds again. */
 export function stamp(root) {
-  writeFileSync(join(root, NOTE), `${sourcesHash(root)}\n`)
+  renameSync(join(root, PENDING), join(root, NOTE))
 }
 
 /** Whether `root`'s dist/ was built from its current sources. */
@@ -51,7 +59,9 @@ export function isFresh(root) {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const root = fileURLToPath(new URL('..', import.meta.url))
-  if (process.argv.includes('--stamp')) {
+  if (process.argv.includes('--begin')) {
+    begin(root)
+  } else if (process.argv.includes('--stamp')) {
     stamp(root)
   } else if (isFresh(root)) {
     console.log('relay-mock: dist/ is built from the current sources; not building it again (npm run build does).')

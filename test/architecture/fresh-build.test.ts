@@ -5,7 +5,7 @@ import os from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 // @ts-expect-error: a plain ES module without types (npm test runs it before anything is built)
-import { isFresh, stamp } from '../../scripts/fresh-build.mjs'
+import { begin, isFresh, stamp } from '../../scripts/fresh-build.mjs'
 
 const root = mkdtempSync(join(os.tmpdir(), 'relay-mock-fresh-build-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
@@ -26,6 +26,7 @@ function built(): void {
   write('package.json', '{}\n')
   write('package-lock.json', '{}\n')
   write('tsconfig.json', '{ "include": ["src", "scenarios", "suites", "examples/clients/typescript"] }\n')
+  begin(root)
   write('dist/src/core/world.js', 'export const a = 1\n')
   stamp(root)
 }
@@ -36,6 +37,14 @@ describe('the build before the tests', () => {
     expect(isFresh(root)).toBe(true)
     utimesSync(join(root, 'src/core/world.ts'), new Date(), new Date(Date.now() + 60_000))
     expect(isFresh(root)).toBe(true)
+  })
+
+  it('is made again when a source was saved while it was being built', () => {
+    built()
+    begin(root)
+    write('src/core/world.ts', 'export const a = 3\n')
+    stamp(root)
+    expect(isFresh(root)).toBe(false)
   })
 
   it.each([
