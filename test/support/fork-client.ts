@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
+import { runClientProcess } from '../../src/node/client-process.js'
 import type { ClientFunction } from '../../src/node/runner.js'
 
 const FORKSERVER = resolve(import.meta.dirname, 'python-forkserver.py')
@@ -122,28 +123,17 @@ export function forkClient(script: string, ...args: string[]): ForkClient {
   return client
 }
 
-/** The same client function, starting `python3 script ...args` for each run. */
+/** The same client function, running `python3 script ...args` as a client command for each run. */
 function processClient(script: string, args: string[]): ForkClient {
-  const label = `python3 ${[script, ...args].join(' ')}`
-  const client = ((_visit, env, { signal }) =>
-    new Promise<undefined>((done, failed) => {
-      const child = spawn('python3', [resolve(script), ...args], { env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-      let output = ''
-      const keep = (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-4000))
-      child.stdout.on('data', keep)
-      child.stderr.on('data', keep)
-      const stop = () => child.pid && kill(child.pid)
-      signal.addEventListener('abort', stop, { once: true })
-      if (signal.aborted) stop()
-      child.on('error', failed)
-      child.on('close', (code, killedBy) => {
-        signal.removeEventListener('abort', stop)
-        if (code === 0) done(undefined)
-        else failed(new Error(`${label} exited ${code ?? 128 + (os.constants.signals[killedBy!] ?? 0)}:\n${output}`))
-      })
-    })) as ForkClient
+  const command = ['python3', resolve(script), ...args].map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(' ')
+  const client = (async (_visit, env, { signal }) => {
+    // The runner's own timeout aborts the signal, which kills the process tree.
+    const run = await runClientProcess({ command, env: { ...process.env, ...env }, timeoutMs: 2 ** 31 - 1, signal })
+    if (run.exitCode !== 0) throw new Error(`${command} exited ${run.exitCode ?? 128 + (os.constants.signals[run.signal as NodeJS.Signals] ?? 0)}:\n${run.stdout}${run.stderr}`)
+    return undefined
+  }) as ForkClient
   client.close = async () => undefined
-  Object.defineProperty(client, 'name', { value: label })
+  Object.defineProperty(client, 'name', { value: `python3 ${[script, ...args].join(' ')}` })
   return client
 }
 
