@@ -2,13 +2,13 @@
 // folder, type-checked by a strict consumer, and its bin run. Catches what the project's own tests
 // cannot see: files missing from `files`, types a .d.ts imports from a devDependency, a bundle
 // that only works inside the repository.
-import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { explain, runTool } from './support/tool.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 // npm may reach the registry: the certificate authorities the machine names for Node are its again (the
@@ -20,24 +20,8 @@ const MAX_TARBALL_BYTES = 1_250_000
 // Packing, installing from the npm cache and a strict tsc run take tens of seconds, more on a busy machine.
 const SLOW = 240_000
 
-interface Run {
-  command: string
-  exitCode: number | null
-  stdout: string
-  stderr: string
-}
-
-function run(command: string, args: string[], cwd: string): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(command, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const exitCode = error ? (typeof error.code === 'number' ? error.code : null) : 0
-      resolve({ command: [command, ...args].join(' '), exitCode, stdout, stderr })
-    })
-  })
-}
-
-/** The message a failed step shows: what ran, and everything it printed. */
-const explain = (result: Run) => `${result.command} exited ${result.exitCode ?? 'on a signal'}:\n${result.stdout}\n${result.stderr}`
+/** Runs a tool with the test's environment, in `cwd`. */
+const run = (command: string, args: string[], cwd: string) => runTool(command, args, { cwd, env })
 
 interface PackedFile {
   path: string

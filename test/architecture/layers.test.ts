@@ -1,11 +1,11 @@
 // The project's tree keeps the layer rules (as `npm run layers` checks it), and the rules are real: the
 // same configuration fails a tree that breaks them, naming the rule.
-import { execFile, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { promisify } from 'node:util'
 import { afterAll, expect, it } from 'vitest'
+import { explain, runTool } from '../support/tool.js'
 
 const root = resolve(import.meta.dirname, '../..')
 const fixture = mkdtempSync(join(os.tmpdir(), 'relay-layers-'))
@@ -28,11 +28,8 @@ const DEPCRUISE = join(root, 'node_modules/dependency-cruiser/bin/dependency-cru
 
 it("holds for the project's own tree: src, scenarios, suites and bench", async () => {
   // The files of `npm run layers`; a rule broken is reported with its name and the import that broke it.
-  const run = await promisify(execFile)(process.execPath, [DEPCRUISE, 'src', 'scenarios', 'suites', 'bench', '--config', '.dependency-cruiser.cjs'], { cwd: root }).then(
-    () => ({ code: 0, report: '' }),
-    (error: { code?: unknown; signal?: unknown; stdout?: string; stderr?: string }) => ({ code: error.code ?? error.signal ?? 'failed', report: `${error.stdout ?? ''}${error.stderr ?? ''}` }),
-  )
-  expect(run).toEqual({ code: 0, report: '' })
+  const run = await runTool(process.execPath, [DEPCRUISE, 'src', 'scenarios', 'suites', 'bench', '--config', '.dependency-cruiser.cjs'], { cwd: root })
+  expect(run.exitCode, explain(run)).toBe(0)
 }, 60_000)
 
 it('fails a core module that imports a dev tool, a Node module, or sits on a cycle', () => {

@@ -3,23 +3,17 @@
 // browser runs them (tsconfig.browser.json). `npm test` runs these checks here, beside the other test
 // files, rather than before them: each is one single-threaded tsc, which fills a core the clients' runs
 // leave idle while they wait. A failure is tsc's own report: each error with its file, line and column.
-import { execFile } from 'node:child_process'
 import { resolve } from 'node:path'
-import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
+import { runTool } from '../support/tool.js'
 
 const root = resolve(import.meta.dirname, '../..')
 const TSC = resolve(root, 'node_modules/typescript/bin/tsc')
 
 /** tsc's exit code and report for one project. */
-async function typecheck(project: string): Promise<{ code: number; report: string }> {
-  try {
-    await promisify(execFile)(process.execPath, [TSC, '-p', project, '--pretty', 'false'], { cwd: root, maxBuffer: 16 * 1024 * 1024 })
-    return { code: 0, report: '' }
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string }
-    return { code: typeof failed.code === 'number' ? failed.code : 1, report: `${failed.stdout ?? ''}${failed.stderr ?? ''}`.trim() }
-  }
+async function typecheck(project: string): Promise<{ code: number | null; report: string }> {
+  const run = await runTool(process.execPath, [TSC, '-p', project, '--pretty', 'false'], { cwd: root })
+  return { code: run.exitCode, report: `${run.stdout}${run.stderr}`.trim() }
 }
 
 describe('the types', () => {

@@ -6,11 +6,10 @@
 // or warned there and its message (a cell not reached names the request it never made). The examples
 // make no second-best choice, so a warning is listed too. The in-process reference client runs both
 // flows here; matrix.test.ts runs it through every cell.
-import { execFile, type ExecFileOptions } from 'node:child_process'
+import type { ExecFileOptions } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import advanced from '../../suites/advanced.js'
 import simple from '../../suites/simple.js'
@@ -18,6 +17,7 @@ import { FAULT_STEPS } from '../../src/core/service/faults.js'
 import { referenceClient } from '../../src/node/reference-client.js'
 import { runConformance, selectCases, type ClientFunction } from '../../src/node/runner.js'
 import { forkClient } from '../support/fork-client.js'
+import { explain, runTool } from '../support/tool.js'
 import { workerClient } from '../support/worker-client.js'
 import type { RunResult } from '../../src/core/rules/types.js'
 
@@ -64,12 +64,8 @@ const python = forkClient(PYTHON)
 
 /** Runs one step of building a client; a failure is the tool's own report. */
 async function step(command: string, args: string[], options: ExecFileOptions = {}): Promise<void> {
-  try {
-    await promisify(execFile)(command, args, { maxBuffer: 16 * 1024 * 1024, ...options })
-  } catch (error) {
-    const failed = error as { stdout?: string; stderr?: string; message: string }
-    throw new Error(`${command} ${args.join(' ')} failed:\n${failed.stderr || failed.stdout || failed.message}`)
-  }
+  const run = await runTool(command, args, options)
+  if (run.exitCode !== 0) throw new Error(explain(run))
 }
 
 // The Java and Go clients are built while the other clients' runs go on; each run waits for its own.
