@@ -22,22 +22,31 @@ const FILES = ['scripts/assets.mjs', 'scripts/bundle.mjs', 'scripts/fresh-build.
 const NOTE = 'dist/.sources.sha256'
 const PENDING = 'dist/.sources.pending'
 
-/** One hash of the build's sources under `root`: each file's path and content, in a fixed order. */
-export function sourcesHash(root) {
-  const files = folders(root).flatMap((folder) =>
+/** Every file under `folders` of `root`, as a path from `root` with forward slashes. */
+export function filesUnder(root, folders) {
+  return folders.flatMap((folder) =>
     existsSync(join(root, folder))
       ? readdirSync(join(root, folder), { withFileTypes: true, recursive: true })
           .filter((entry) => entry.isFile())
-          .map((entry) => relative(root, join(entry.parentPath, entry.name)))
+          .map((entry) => relative(root, join(entry.parentPath, entry.name)).split('\\').join('/'))
       : [],
   )
+}
+
+/** A SHA-256 of `files` of `root`: each one's path and content (a missing one marked so), in sorted order. */
+export function hashOfFiles(root, files) {
   const hash = createHash('sha256')
-  for (const file of [...files, ...FILES].map((path) => path.split('\\').join('/')).sort()) {
+  for (const file of [...files].sort()) {
     hash.update(`${file}\0`)
     hash.update(existsSync(join(root, file)) ? readFileSync(join(root, file)) : '(none)')
     hash.update('\0')
   }
   return hash.digest('hex')
+}
+
+/** One hash of the build's sources under `root`: each file's path and content, in a fixed order. */
+export function sourcesHash(root) {
+  return hashOfFiles(root, [...filesUnder(root, folders(root)), ...FILES])
 }
 
 /** Notes the sources as the build starts to read them (after the assets are written, before tsc). */
