@@ -2,13 +2,13 @@
 // names what it contradicts (exit 1), and a document that cannot be read is one line and exit 2.
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { toOpenApi } from '../../src/core/openapi/documents.js'
 import { close, createServer, listen } from '../../src/node/server.js'
 import { createServedService } from '../support/service.js'
 import { ROOT, runCli, useBuiltCli } from '../support/cli.js'
+import { closedPort } from '../support/proxy.js'
 import { writeSplit } from '../support/split-openapi.js'
 
 const scratch = useBuiltCli('relay-mock-compare-')
@@ -37,15 +37,6 @@ beforeAll(async () => {
   await writeFile(edited, JSON.stringify(copy))
 })
 afterAll(() => close(served))
-
-/** A loopback port nothing listens on: one the system handed out and took back. */
-async function closedPort(): Promise<number> {
-  const server = http.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 describe('relay-mock compare', () => {
   it("compares relay-mock's own documents clean: exit 0", async () => {
@@ -107,7 +98,7 @@ describe('relay-mock compare', () => {
   })
 
   it('refuses an unreachable URL in one line: exit 2', async () => {
-    const url = `http://127.0.0.1:${await closedPort()}/openapi/advanced.json`
+    const url = `${await closedPort()}/openapi/advanced.json`
     const run = await relayMock('compare', url, '--timeout', '5')
     expect(run.code).toBe(2)
     expect(run.stdout).toBe('')

@@ -63,8 +63,22 @@ export async function rawUpstream(onSocket: (socket: net.Socket) => void): Promi
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 }
 
-/** A port nothing listens on: one just closed. */
+/** Whether a connection to 127.0.0.1:`port` is refused (nothing listens there). */
+const refused = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1')
+    socket.once('connect', () => (socket.destroy(), resolve(false)))
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'))
+  })
+
+/**
+ * A loopback address nothing listens on: port 4, unassigned, below the range a server listening on port 0
+ * is handed (every test server) and not among the ports fetch refuses to dial. No test's server can take
+ * it before it is used, as one can a port just handed out and closed (and a hung one would then hold the
+ * request for its whole timeout). Should something listen on port 4, a port just closed.
+ */
 export async function closedPort(): Promise<string> {
+  if (await refused(4)) return 'http://127.0.0.1:4'
   const server = net.createServer()
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
