@@ -19,6 +19,12 @@ export default defineRule({
   check({ client, flow, requests }) {
     if (!client) return skip('Needs the client run.')
     const seconds = (client.durationMs / 1000).toFixed(1)
+    if (client.timedOut && client.report === undefined && client.reportError === undefined) {
+      return fail(`Expected the client to finish and exit 0; it was stopped after ${Math.round(client.durationMs)} ms, still inside its visit (it had written no report): killed with its whole process tree (--timeout). Please let it finish the visit within the deadline: every wait bounded (a timeout on each request, a bound on its retries), or raise --timeout if it is only slow.`, {
+        expected: 0,
+        actual: 'timed out',
+      })
+    }
     if (client.timedOut) {
       return fail(`Expected the client to finish and exit 0; it was stopped after ${Math.round(client.durationMs)} ms, still running: killed with its whole process tree (--timeout). Please make it end by itself once it has reported (close its connections, end its children, let go of stdout), or raise --timeout if it is only slow.`, {
         expected: 0,

@@ -9,16 +9,18 @@
 //   gets a moment's rest from an exponential backoff); and giving up on a lookup at once after a lost
 //   answer or a 500, 502 or 504 with no call after it (safe, but one retry would likely have saved the
 //   visit). Giving up on a lookup that hung is not warned: the client already waited its timeout.
-// An attempt sent at once after a kept-alive connection was reset, while the client's own retries wait,
-// is most likely its HTTP library's own resend (Go's net/http, java.net.http do it for a GET): the count
-// and the grade stay, and the advice names the library's setting rather than the client's retry limit.
+// An attempt sent at once on a new connection after the one before was lost, while the client's own
+// retries wait, is most likely its HTTP library's own resend (libcurl, Net::HTTP, Go's net/http,
+// java.net.http: see resend.ts): the count and the grade stay, and the words say which layer made the
+// attempts and the setting that stops it rather than the client's retry limit.
 // After a lost connection or its own timeout a lookup may go again at once. Whether a POST may be sent
 // again at all is resilience.no-resend's to judge, a wait after a 503 or 429 resilience.retry-after's,
 // and retries that outlast the case's deadline resilience.deadline's. Works live.
 import { defineRule } from './define.js'
 import type { JournalEntry } from '../service/journal.js'
 import type { RuleOutcome } from './types.js'
-import { answerLost, attempts, calls, CLOCK_SLACK_MS, fail, isAmbiguous, libraryResends, LIBRARY_RESEND_SETTINGS, resendsLike, ms, named, pass, retryAfterMs, sentBeforeAnswer, skip, waitBetween, warn, whatItGot } from './facts.js'
+import { answerLost, attempts, calls, CLOCK_SLACK_MS, fail, isAmbiguous, ms, named, pass, retryAfterMs, sentBeforeAnswer, skip, waitBetween, warn, whatItGot } from './facts.js'
+import { howToStop, libraryResends, resendsLike, sentAfterLoss } from './resend.js'
 
 /** The attempts at one request, the first included, above which the client fails: a retry storm. */
 export const MAX_ATTEMPTS = 5
@@ -42,8 +44,9 @@ export default defineRule({
     const storm = retried.find((group) => group.length > MAX_ATTEMPTS)
     if (storm) {
       const extra = storm[MAX_ATTEMPTS]
+      const library = libraryAdvice(requests, storm)
       return fail(
-        `Expected at most ${MAX_ATTEMPTS} attempts in all at ${storm[0].route}, starting with ${named(requests, storm[0])}; the client made ${storm.length}, the ${MAX_ATTEMPTS + 1}th being ${named(requests, extra)}. So many attempts at a failing service are a retry storm: ${ENOUGH_ATTEMPTS} in all are enough, then report the visit.`,
+        `Expected at most ${MAX_ATTEMPTS} attempts in all at ${storm[0].route}, starting with ${named(requests, storm[0])}; the client made ${storm.length}, the ${MAX_ATTEMPTS + 1}th being ${named(requests, extra)}. So many attempts at a failing service are a retry storm: ${library ?? `${ENOUGH_ATTEMPTS} in all are enough, then report the visit.`}`,
         { seq: extra.seq, expected: MAX_ATTEMPTS, actual: storm.length },
       )
     }
@@ -89,26 +92,21 @@ export default defineRule({
  */
 function adviceFor(requests: ReadonlyArray<JournalEntry>, group: JournalEntry[]): string {
   const limit = `set the retry limit to ${ENOUGH_ATTEMPTS - 1}`
-  const resent = libraryResends(requests, group)
-  if (resent.length > 0 && group.length - resent.length <= ENOUGH_ATTEMPTS) {
-    return `the client's own loop made ${group.length - resent.length} of the ${group.length}. ${sentAfterReset(requests, group, resent)}: on a new connection, too soon for the client's own back-off, so most likely its HTTP library resent it by itself. Stop that resend rather than lower the client's retry limit: ${LIBRARY_RESEND_SETTINGS}.`
-  }
+  const library = libraryAdvice(requests, group)
+  if (library) return library
   // The same pattern, where the client's own retries come as quickly: nothing tells who sent it.
   const like = resendsLike(requests, group)
   if (like.length > 0 && group.length - like.length <= ENOUGH_ATTEMPTS) {
-    return `${limit}, unless its HTTP library sent some of them by itself: ${sentAfterReset(requests, group, like)}, on a new connection, as a library resends a GET (the client's own retries came as quickly, so nothing tells them apart). If so, its own loop made ${group.length - like.length}: stop that resend instead. ${LIBRARY_RESEND_SETTINGS}.`
+    return `${limit}, unless its HTTP library sent some of them by itself: ${sentAfterLoss(requests, like)}, on a new connection, as a library resends (the client's own retries came as quickly, so nothing tells them apart). If so, its own loop made ${group.length - like.length}: stop that resend instead. ${howToStop(like)}.`
   }
   return `${limit}.`
 }
 
-/** `GET /vehicles (request 3 of 5) [seq 3] went 2 ms after GET /vehicles (request 2 of 5) [seq 2], which came on a kept-alive connection, was reset`. */
-function sentAfterReset(requests: ReadonlyArray<JournalEntry>, group: JournalEntry[], resent: JournalEntry[]): string {
-  const waitOf = (entry: JournalEntry) => Math.max(0, waitBetween(group[group.indexOf(entry) - 1], entry))
-  if (resent.length > 1) {
-    return `${resent.map((entry) => named(requests, entry)).join(' and ')} each went within ${ms(Math.max(...resent.map(waitOf)))} after the attempt before them, which came on a kept-alive connection, was reset`
-  }
-  const [first] = resent
-  return `${named(requests, first)} went ${ms(waitOf(first))} after ${named(requests, group[group.indexOf(first) - 1])}, which came on a kept-alive connection, was reset`
+/** The words for attempts the client's HTTP library most likely made by itself, when they explain the excess; else undefined. */
+function libraryAdvice(requests: ReadonlyArray<JournalEntry>, group: JournalEntry[]): string | undefined {
+  const resent = libraryResends(requests, group)
+  if (resent.length === 0 || group.length - resent.length > ENOUGH_ATTEMPTS) return undefined
+  return `the client's own loop made ${group.length - resent.length} of the ${group.length}. ${sentAfterLoss(requests, resent)}: on a new connection, too soon for the client's own back-off, so most likely its HTTP library resent it by itself. Stop that resend rather than lower the client's retry limit: ${howToStop(resent)}.`
 }
 
 /** The first retry sent sooner than MIN_BACKOFF_MS after a 5xx the client saw, which named no Retry-After. */
