@@ -1,13 +1,8 @@
 // client.completes: the client exits 0 in every case: the customer's payment completes even when
 // the owner is unknown or the service refuses. Needs the case: only the runner sees the process.
 import { defineRule } from './define.js'
+import { errorLine } from './crash.js'
 import { fail, pass, skip, whatHappened } from './facts.js'
-
-function lastLine(text: string): string | undefined {
-  const lines = text.trim().split('\n').filter((line) => line.trim() !== '')
-  const last = lines.at(-1)?.trim()
-  return last === undefined ? undefined : last.length > 160 ? `${last.slice(0, 157)}...` : last
-}
 
 export default defineRule({
   id: 'client.completes',
@@ -34,9 +29,9 @@ export default defineRule({
     if (client.exitCode === 0) return pass('The client exited 0.')
     const happened = whatHappened(flow, requests)
     const how = client.exitCode === null ? `was killed by ${client.signal ?? 'a signal'}` : `exited ${client.exitCode}`
-    const said = lastLine(client.stderr) ?? lastLine(client.stdout)
+    const said = errorLine(client.stderr, client.stdout)
     return fail(
-      `Expected exit status 0 (the customer's payment completes whatever the service answers); the client ${how} after ${seconds} s, when ${happened.why}${said ? `. Its last output: "${said}"` : ''}.`,
+      `Expected exit status 0 (the customer's payment completes whatever the service answers); the client ${how} after ${seconds} s, when ${happened.why}${said ? `. Its error: "${said}"` : ''}.`,
       { expected: 0, actual: client.exitCode ?? client.signal },
     )
   },

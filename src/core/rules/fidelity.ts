@@ -9,6 +9,7 @@ import type { JournalEntry } from '../service/journal.js'
 import { describeForm, lenientForms, plateForm, refusedForms, STRICT_VARIANTS, type LenientForm } from '../service/leniency.js'
 import { routeById } from '../service/protocol.js'
 import { isStrict, VARIED_ASSUMPTIONS } from '../service/variants.js'
+import { errorLine } from './crash.js'
 import { defineRule } from './define.js'
 import { expectedCalls } from './expected.js'
 import { at, fail, isRecord, pass, skip, warn } from './facts.js'
@@ -28,9 +29,8 @@ function crashed(context: CaseContext): string | undefined {
   if (client.timedOut) return 'was still running at the deadline and was killed'
   if (client.signal) return `was killed by ${client.signal}`
   if (client.exitCode !== 0) {
-    // The last line that is not a stack frame: the error's own words.
-    const last = client.stderr.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('at ')).at(-1)
-    return `exited ${client.exitCode ?? 'without a status'}${last ? ` ("${last.length > 160 ? `${last.slice(0, 160)}…` : last}")` : ''}`
+    const said = errorLine(client.stderr, client.stdout)
+    return `exited ${client.exitCode ?? 'without a status'}${said ? ` ("${said}")` : ''}`
   }
   return undefined
 }

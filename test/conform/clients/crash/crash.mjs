@@ -1,0 +1,2 @@
+const answer = JSON.parse('{"items": null}')
+console.log(answer.items.length)

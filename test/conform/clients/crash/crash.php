@@ -1,0 +1,3 @@
+<?php
+function amount(int $amount): int { return $amount; }
+echo amount("2490 ISK");

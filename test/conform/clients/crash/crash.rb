@@ -1,0 +1,2 @@
+answer = { 'items' => [] }
+puts answer.fetch('id')
