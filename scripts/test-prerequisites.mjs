@@ -35,6 +35,8 @@ export const NEEDS = [
   { name: "Python's requests", for: 'the Python example client built on requests', python: 'requests', find: (ctx) => findPythonModule(ctx, 'requests'), debian: 'python3-requests', elsewhere: 'run python3 -m pip install requests' },
   { name: `Java ${JAVA_MIN} or later`, for: 'the Java example client', find: findJava, debian: 'default-jdk-headless', elsewhere: `install a JDK ${JAVA_MIN} or later (e.g. Eclipse Temurin) and put its bin folder on PATH` },
   { name: `Go ${GO_MIN.join('.')} or later`, for: 'the Go example client (built once with go build)', find: findGo, debian: 'golang-go', elsewhere: `install Go ${GO_MIN.join('.')} or later (https://go.dev/dl/) and put its bin folder on PATH` },
+  { name: 'Ruby', for: "the Ruby clients (Net::HTTP's own resend, a Ruby crash)", find: (ctx) => findCommand(ctx, 'ruby'), debian: 'ruby', elsewhere: 'install Ruby 3.1 or later' },
+  { name: "Ruby's Faraday", for: 'the Ruby clients on Faraday 1.x', find: (ctx) => findRubyGem(ctx, 'faraday'), debian: 'ruby-faraday', elsewhere: 'run gem install faraday -v "~> 1.1"' },
 ]
 
 /**
@@ -107,6 +109,13 @@ export function onPath(ctx, name) {
 function findCommand(ctx, name) {
   const [file] = onPath(ctx, name)
   return file ? { found: file } : { missing: `no ${name} on PATH` }
+}
+
+/** Whether the ruby on PATH loads `gem`. */
+function findRubyGem(ctx, gem) {
+  const [ruby] = onPath(ctx, 'ruby')
+  if (!ruby) return { missing: 'no ruby on PATH' }
+  return ctx.run(ruby, ['-e', `require "${gem}"`]).status === 0 ? { found: `${ruby} loads ${gem}` } : { missing: `${ruby} cannot load ${gem}` }
 }
 
 /** The newest browser in Playwright's cache (`npx playwright install chromium` puts one there), if there is one. */
