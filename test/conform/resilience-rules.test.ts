@@ -21,6 +21,8 @@ interface Step {
   sent?: string
   /** The connection it came on, as relay-mock's server journals it. */
   connection?: string
+  /** The User-Agent it sent. */
+  agent?: string
 }
 
 function journal(steps: Step[]): JournalEntry[] {
@@ -32,7 +34,7 @@ function journal(steps: Step[]): JournalEntry[] {
       time: new Date(T0 + step.at).toISOString(),
       durationMs: step.durationMs ?? 5,
       worldId: 'world-1',
-      request: { method, path, query: {}, search: query ? `?${query}` : '', headers: {}, ...(step.sent !== undefined ? { bodyText: step.sent } : method === 'POST' ? { bodyText: '{"a":1}' } : {}) },
+      request: { method, path, query: {}, search: query ? `?${query}` : '', headers: step.agent ? { 'user-agent': step.agent } : {}, ...(step.sent !== undefined ? { bodyText: step.sent } : method === 'POST' ? { bodyText: '{"a":1}' } : {}) },
       response: { status: step.status, headers: step.headers ?? {}, body: step.status === 0 ? null : (step.body ?? {}) },
       route: `${method} ${path}`,
       auth: 'ok',
@@ -72,6 +74,36 @@ describe('resilience.no-resend', () => {
     const outcome = check('resilience.no-resend', [company, vehicles(10, []), { route: 'POST /vehicles', status: 500, at: 20 }, { route: 'POST /vehicles', status: 201, at: 600, body: { id: 'v9' } }])
     expect(outcome.status).toBe('failed')
     expect(outcome.message).toContain('Expected GET /vehicles to show the plate still missing')
+  })
+
+  describe("names libcurl's own resend of a POST after a kept-alive connection's reset, with the setting that stops it", () => {
+    const curl = (step: Step, connection: string): Step => ({ ...step, connection, agent: 'GuzzleHttp/7' })
+    const payment = (at: number, connection: string, extra: Partial<Step> = {}) => curl({ route: 'POST /payments', status: 201, at, body: { id: 'p2' }, ...extra }, connection)
+    const lost = (connection: string) => payment(20, connection, { status: 0, durationMs: 1, fault: 'reset' })
+
+    it('fails it, naming the library, not the client\'s code', () => {
+      const outcome = check('resilience.no-resend', [curl(company, '1'), curl(vehicles(10), '1'), lost('1'), payment(22, '2')])
+      expect(outcome.status).toBe('failed')
+      expect(outcome.seq).toBe(4)
+      expect(outcome.message).toMatch(/^Expected no second POST \/payments after POST \/payments \(request 3 of 4\) \[seq 3\]: the connection was reset/)
+      expect(outcome.message).toContain('it was sent again as POST /payments (request 4 of 4) [seq 4], 1 ms later on a new connection, right after the kept-alive connection it came on was reset: the client\'s HTTP library resent it by itself')
+      for (const words of ['libcurl', 'CURLOPT_FORBID_REUSE', 'CURLOPT_FRESH_CONNECT', "'curl' => [CURLOPT_FORBID_REUSE => true, CURLOPT_FRESH_CONNECT => true]", 'Report the outcome "unknown"']) expect(outcome.message).toContain(words)
+      expect(outcome.message).not.toContain('Net::HTTP')
+      expect(outcome.message).not.toContain('the client sent it again')
+    })
+
+    it("keeps the client's own resend its own: on a fresh connection, after a wait, or where the library resends no POST", () => {
+      const own = /the client sent it again as POST \/payments \(request 4 of 4\) \[seq 4\]\. Report the outcome "unknown" instead\./
+      // The reset connection was new: libcurl resends only on a reused one.
+      expect(check('resilience.no-resend', [curl(company, '1'), curl(vehicles(10), '1'), lost('2'), payment(22, '3')]).message).toMatch(own)
+      // 600 ms later: the client's own loop.
+      expect(check('resilience.no-resend', [curl(company, '1'), curl(vehicles(10), '1'), lost('1'), payment(621, '2')]).message).toMatch(own)
+      // Net::HTTP resends no POST.
+      const ruby = (step: Step): Step => ({ ...step, agent: 'Ruby' })
+      expect(check('resilience.no-resend', [ruby(curl(company, '1')), ruby(curl(vehicles(10), '1')), ruby(lost('1')), ruby(payment(22, '2'))]).message).toMatch(own)
+      // The journal does not know the connections.
+      expect(check('resilience.no-resend', [company, vehicles(10), { route: 'POST /payments', status: 0, at: 20, durationMs: 1, fault: 'reset' }, { route: 'POST /payments', status: 201, at: 22, body: { id: 'p2' } }]).message).toMatch(own)
+    })
   })
 
   it('does not apply to a POST retried after a 503, which records nothing', () => {
@@ -189,16 +221,44 @@ describe('resilience.bounded-retries', () => {
       const ownLimit = /: set the retry limit to 2\. \(interface/
       // Its own retries come at once too: nothing tells a library's resend from them, and the advice says so.
       const quick = check('resilience.bounded-retries', [first, on(reset(10), '1'), on(reset(13), '2'), on(reset(16), '3'), on(reset(19), '4')]).message
-      expect(quick).toContain(': set the retry limit to 2, unless its HTTP library sent some of them by itself: GET /vehicles?plate=AB123 (request 3 of 5) [seq 3] went 2 ms after GET /vehicles?plate=AB123 (request 2 of 5) [seq 2], which came on a kept-alive connection, was reset')
-      expect(quick).toContain("If so, its own loop made 3: stop that resend instead. Go's net/http")
+      expect(quick).toContain(': set the retry limit to 2, unless its HTTP library sent some of them by itself: GET /vehicles?plate=AB123 (request 3 of 5) [seq 3] and GET /vehicles?plate=AB123 (request 5 of 5) [seq 5] each went within 2 ms after the attempt before them was reset')
+      expect(quick).toContain("If so, its own loop made 2: stop that resend instead. libcurl")
       expect(quick).not.toContain('most likely')
-      // The reset connection was new: no library resends on a connection it has just opened.
-      expect(check('resilience.bounded-retries', [first, on(reset(10), '2'), on(reset(13), '3'), on(reset(320), '4'), on(reset(630), '5')]).message).toMatch(ownLimit)
       // The journal does not know the connections (the in-process mock, a capture without them).
       expect(check('resilience.bounded-retries', [company, reset(10), reset(13), reset(320), reset(630)]).message).toMatch(ownLimit)
       // Its own loop made 4 besides the library's resend: its limit is what to lower.
       const five = check('resilience.bounded-retries', [first, on(reset(10), '1'), on(reset(13), '2'), on(reset(320), '3'), on(reset(630), '4'), on(reset(940), '5')])
       expect(five.message).toMatch(ownLimit)
+    })
+  })
+
+  describe("names Ruby's Net::HTTP resend of a GET on a fresh connection, after a reset and after its own timeout", () => {
+    const ruby = (step: Step, connection: string): Step => ({ ...step, connection, agent: 'Ruby' })
+    const hang = (at: number): Step => ({ route: 'GET /vehicles?plate=AB123', status: 0, at, durationMs: 1000, fault: 'hang' })
+
+    it('after resets: each attempt of its own loop doubled, a storm that names the library', () => {
+      const steps = [0, 3, 500, 503, 1000, 1003].map((at, i) => ruby(reset(10 + at), String(i + 2)))
+      const outcome = check('resilience.bounded-retries', [ruby(company, '1'), ...steps])
+      expect(outcome.status).toBe('failed')
+      expect(outcome.actual).toBe(6)
+      expect(outcome.message).toContain("the client's own loop made 3 of the 6. GET /vehicles?plate=AB123 (request 3 of 7) [seq 3] and GET /vehicles?plate=AB123 (request 5 of 7) [seq 5] and GET /vehicles?plate=AB123 (request 7 of 7) [seq 7] each went within 2 ms after the attempt before them was reset")
+      for (const words of ['Net::HTTP', '`max_retries` is 1', 'max_retries = 0']) expect(outcome.message).toContain(words)
+      for (const words of ['libcurl', "Go's net/http", 'set the retry limit']) expect(outcome.message).not.toContain(words)
+    })
+
+    it('after its own timeout: named in the warning, and the deadline is not told to set a timeout it has', () => {
+      // Each hang ends at the client's 1 s timeout; Net::HTTP sends it again at once, its own loop 500 ms later.
+      const steps = [0, 1001, 2501, 3502].map((at, i) => ruby(hang(10 + at), String(i + 2)))
+      const requests = [ruby(company, '1'), ...steps, ruby({ ...hang(5012), durationMs: 188 }, '6')]
+      const many = check('resilience.bounded-retries', requests)
+      expect(many.status).toBe('warning')
+      expect(many.message).toContain('got no answer and the client gave up at its timeout')
+      expect(many.message).toContain('max_retries = 0')
+      const deadline = check('resilience.deadline', requests, { client: client(undefined, { timedOut: true, exitCode: null, durationMs: 5200 }), deadlineMs: 5200 })
+      expect(deadline.status).toBe('failed')
+      expect(deadline.message).toContain('It has a timeout: it gave up on 4 hung requests by itself, after 1.0 s at most; but its HTTP library sent 2 of them again by itself')
+      expect(deadline.message).toContain('max_retries = 0')
+      expect(deadline.message).not.toContain('Give every request a timeout')
     })
   })
 
@@ -256,6 +316,17 @@ describe('resilience.deadline', () => {
     expect(check('resilience.deadline', [company, unavailable(5), vehicles(1010)], { client: client() }).status).toBe('skipped')
   })
 
+  it('tells a client that gave up on a hung request by itself what outlasted the deadline, not to set a timeout', () => {
+    const lookup = (at: number): Step => ({ route: 'GET /vehicles?plate=AB123', status: 0, at, durationMs: 5000, fault: 'hang' })
+    const killed = client(undefined, { timedOut: true, exitCode: null, durationMs: 30_000 })
+    const outcome = check('resilience.deadline', [company, lookup(5), lookup(5600), lookup(11_200), lookup(16_800), { ...lookup(22_400), durationMs: 7600 }], { client: killed, deadlineMs: 30_000 })
+    expect(outcome.status).toBe('failed')
+    expect(outcome.message).toContain('It has a timeout: it gave up on 4 hung requests by itself, after 5.0 s at most; its attempts and their waits together outlasted the deadline: bound them (3 attempts in all)')
+    expect(outcome.message).not.toContain('Give every request a timeout')
+    // Still waiting on its first hung request: it has no timeout that ends one.
+    expect(check('resilience.deadline', [company, vehicles(5), hung], { client: killed, deadlineMs: 30_000 }).message).toContain('Give every request a timeout (RELAY_REQUEST_TIMEOUT_MS).')
+  })
+
   it('passes a client that gave up and finished', () => {
     expect(check('resilience.deadline', [company, vehicles(5), { ...hung, durationMs: 3000 }], { client: client() }).status).toBe('passed')
   })
@@ -311,5 +382,19 @@ describe('caseStatus', () => {
     expect(caseStatus(checks, requests, { step: 'payment-create', kind: 'reset', mode: 'once' })).toBe('passed')
     const warned = [...checks, { rule: 'resilience.retry-after', status: 'warning' as const, message: '...' }]
     expect(caseStatus(warned, requests, { step: 'payment-create', kind: 'unavailable', mode: 'once' })).toBe('warning')
+  })
+})
+
+describe('client.completes at the deadline', () => {
+  const killed = (report?: ClientReport) => check('client.completes', [company], { client: client(report, { timedOut: true, exitCode: null, durationMs: 30_000 }) })
+  it('tells a client killed inside its visit to finish it in time, not to end once it has reported', () => {
+    const outcome = killed()
+    expect(outcome.status).toBe('failed')
+    expect(outcome.message).toContain('still inside its visit (it had written no report)')
+    expect(outcome.message).not.toContain('once it has reported')
+  })
+
+  it('tells a client killed after its report to end by itself', () => {
+    expect(killed({ outcome: 'paid', paymentId: 'p1' }).message).toContain('make it end by itself once it has reported')
   })
 })
