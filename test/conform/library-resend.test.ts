@@ -1,7 +1,9 @@
 // An HTTP library's own resend, with real libraries: the kit names the library and the setting that
 // stops it, and a client with that setting passes. libcurl through the `curl` command (two requests on
 // one connection), Ruby's Net::HTTP at its defaults (one connection per request).
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { RESENDERS } from '../../src/core/rules/resend.js'
 import type { ConformanceCase } from '../../src/core/rules/suite.js'
 import { runConformance, type RunOptions } from '../../src/node/runner.js'
 
@@ -74,4 +76,9 @@ describe("Ruby's Net::HTTP at its defaults resends a GET on a fresh connection",
     const hang = await runOne({ client: RUBY, cases: ['resilience/vehicle-lookup/hang/always'], requestTimeoutMs: 1000, timeoutMs: 6000, env })
     expect(hang.failed).toEqual([])
   }, 60_000)
+})
+
+it('docs/rules.md lists every library whose resend the rules name', () => {
+  const table = readFileSync('docs/rules.md', 'utf8')
+  for (const { name } of RESENDERS) expect(table).toMatch(new RegExp(`^\\| [^|]*${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`, 'm'))
 })

@@ -66,7 +66,8 @@ interface Resender {
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE'])
 
-const RESENDERS: ReadonlyArray<Resender & { name: string }> = [
+/** The libraries the rules name, each with what it resends and the setting that stops it (docs/rules.md lists them). */
+export const RESENDERS: ReadonlyArray<Resender & { name: string }> = [
   {
     name: 'libcurl',
     agent: /^curl\/|^GuzzleHttp\//,
