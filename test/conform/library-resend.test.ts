@@ -67,6 +67,8 @@ describe("Ruby's Net::HTTP at its defaults resends a GET on a fresh connection",
     const completes = rule('client.completes').message
     expect(completes).toContain('still inside its visit (it had written no report)')
     expect(completes).not.toContain('once it has reported')
+    expect(completes).toContain('it keeps a timeout: it gave up on a hung request after')
+    expect(completes).not.toContain('a timeout on each request')
   }, 60_000)
 
   it.concurrent('with max_retries = 0 it passes both', async () => {

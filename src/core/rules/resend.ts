@@ -49,6 +49,14 @@ export function onKeptAliveConnection(requests: ReadonlyArray<JournalEntry>, ent
   return false
 }
 
+/**
+ * The hung requests the client gave up on by itself, a request of its following: proof that it keeps a
+ * timeout (one it was killed waiting on is not among them).
+ */
+export function hangsGivenUp(requests: ReadonlyArray<JournalEntry>): JournalEntry[] {
+  return requests.filter((entry) => entry.fault?.kind === 'hang' && requests.some((later) => later.seq > entry.seq))
+}
+
 /** An HTTP library that sends a request again by itself: which requests, after what, and what stops it. */
 interface Resender {
   /** The User-Agent it sends unless told otherwise. */
@@ -193,16 +201,17 @@ export function howToStop(resends: ReadonlyArray<Resend>): string {
   return libraries.map((library) => library.advice).join('; ')
 }
 
-const LOST_WORDS: Record<LostBy, (entry: JournalEntry) => string> = {
-  reset: () => 'was reset',
-  closed: () => 'was closed before its answer',
-  timeout: (entry) => `got no answer and the client gave up after ${ms(entry.durationMs)}`,
+/** How an attempt was lost, after `was`/`got`: `was reset`. */
+const LOST_WORDS: Record<LostBy, string> = {
+  reset: 'was reset',
+  closed: 'was closed before its answer',
+  timeout: 'got no answer and the client gave up at its timeout',
 }
 
 /** How the attempt before `resend` was lost, as a clause: `the kept-alive connection it came on was reset`. */
 export function lossOf(requests: ReadonlyArray<JournalEntry>, resend: Resend): string {
   if (resend.how === 'timeout') return `it got no answer and the client gave up after ${ms(resend.prev.durationMs)}`
-  return `the ${onKeptAliveConnection(requests, resend.prev) ? 'kept-alive ' : ''}connection it came on ${LOST_WORDS[resend.how](resend.prev)}`
+  return `the ${onKeptAliveConnection(requests, resend.prev) ? 'kept-alive ' : ''}connection it came on ${LOST_WORDS[resend.how]}`
 }
 
 /**
@@ -211,9 +220,9 @@ export function lossOf(requests: ReadonlyArray<JournalEntry>, resend: Resend): s
  */
 export function sentAfterLoss(requests: ReadonlyArray<JournalEntry>, resends: ReadonlyArray<Resend>): string {
   const waitOf = (resend: Resend) => Math.max(0, waitBetween(resend.prev, resend.entry))
-  const lost = (resend: Resend) => `${onKeptAliveConnection(requests, resend.prev) ? 'which came on a kept-alive connection, ' : ''}${LOST_WORDS[resend.how](resend.prev)}`
+  const lost = (resend: Resend) => `${onKeptAliveConnection(requests, resend.prev) ? 'which came on a kept-alive connection, ' : ''}${LOST_WORDS[resend.how]}`
   if (resends.length > 1) {
-    const hows = [...new Set(resends.map((resend) => LOST_WORDS[resend.how](resend.prev).replace(/after \d.*$/, 'at its timeout')))]
+    const hows = [...new Set(resends.map((resend) => LOST_WORDS[resend.how]))]
     return `${resends.map((resend) => named(requests, resend.entry)).join(' and ')} each went within ${ms(Math.max(...resends.map(waitOf)))} after the attempt before them ${hows.join(' or ')}`
   }
   const [first] = resends

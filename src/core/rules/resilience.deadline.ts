@@ -10,7 +10,7 @@
 import { defineRule } from './define.js'
 import type { JournalEntry } from '../service/journal.js'
 import { attempts, fail, ms, named, pass, skip } from './facts.js'
-import { howToStop, libraryResends, sentAfterLoss } from './resend.js'
+import { hangsGivenUp, howToStop, libraryResends, sentAfterLoss } from './resend.js'
 import { plural } from '../text.js'
 
 const hungRequest = (entry: JournalEntry) => entry.fault?.kind === 'hang'
@@ -40,7 +40,7 @@ export default defineRule({
     if (client.timedOut) {
       const limit = deadlineMs ?? client.durationMs
       return fail(
-        `Expected the client to give up on ${named(requests, last)}, which never got an answer, and finish the visit within the case's deadline of ${ms(limit)}; it was still waiting when it was killed after ${ms(client.durationMs)}. ${whatToChange(requests, hung)}`,
+        `Expected the client to give up on ${named(requests, last)}, which never got an answer, and finish the visit within the case's deadline of ${ms(limit)}; it was still waiting when it was killed after ${ms(client.durationMs)}. ${whatToChange(requests)}`,
         { seq: last.seq, expected: `done within ${ms(limit)}`, actual: 'killed at the deadline' },
       )
     }
@@ -53,8 +53,8 @@ export default defineRule({
  * What to change when the client was killed waiting: a timeout, where it gave up on no hung request by
  * itself; else what made its timeouts add up past the deadline (its library's resends, or its attempts).
  */
-function whatToChange(requests: ReadonlyArray<JournalEntry>, hung: JournalEntry[]): string {
-  const gaveUp = hung.filter((entry) => requests.some((later) => later.seq > entry.seq))
+function whatToChange(requests: ReadonlyArray<JournalEntry>): string {
+  const gaveUp = hangsGivenUp(requests)
   if (gaveUp.length === 0) return 'Give every request a timeout (RELAY_REQUEST_TIMEOUT_MS).'
   const own = `It has a timeout: it gave up on ${gaveUp.length === 1 ? 'a hung request' : `${gaveUp.length} hung requests`} by itself, after ${ms(Math.max(...gaveUp.map((entry) => entry.durationMs)))} at most`
   const resent = attempts(requests).flatMap((group) => libraryResends(requests, group)).filter((resend) => resend.how === 'timeout')
