@@ -58,7 +58,7 @@ describe("Ruby's Net::HTTP at its defaults resends a GET on a fresh connection",
   }, 60_000)
 
   it.concurrent('after its read timeout: the deadline names the library, and no advice to set a timeout it has or to end once it has reported', async () => {
-    const { rule, failed } = await runOne({ client: RUBY, cases: ['resilience/vehicle-lookup/hang/always'], requestTimeoutMs: 1000, timeoutMs: 6000 })
+    const { rule, failed } = await runOne({ client: RUBY, cases: ['resilience/vehicle-lookup/hang/always'], requestTimeoutMs: 1500, timeoutMs: 8000 })
     expect(failed).toEqual(expect.arrayContaining(['resilience.deadline', 'client.completes']))
     const deadline = rule('resilience.deadline').message
     expect(deadline).toContain('It has a timeout: it gave up on')
@@ -75,7 +75,7 @@ describe("Ruby's Net::HTTP at its defaults resends a GET on a fresh connection",
     const env = { NET_HTTP_MAX_RETRIES: '0' }
     const reset = await runOne({ client: RUBY, cases: ['resilience/vehicle-lookup/reset/always'], env })
     expect(reset.failed).toEqual([])
-    const hang = await runOne({ client: RUBY, cases: ['resilience/vehicle-lookup/hang/always'], requestTimeoutMs: 1000, timeoutMs: 6000, env })
+    const hang = await runOne({ client: RUBY, cases: ['resilience/vehicle-lookup/hang/always'], requestTimeoutMs: 1500, timeoutMs: 8000, env })
     expect(hang.failed).toEqual([])
   }, 60_000)
 })

@@ -259,6 +259,11 @@ describe('resilience.bounded-retries', () => {
       expect(deadline.message).toContain('It has a timeout: it gave up on 4 hung requests by itself, after 1.0 s at most; but its HTTP library sent 2 of them again by itself')
       expect(deadline.message).toContain('max_retries = 0')
       expect(deadline.message).not.toContain('Give every request a timeout')
+      // Faraday's Net::HTTP adapter resends nothing: its retry middleware is what went again.
+      const faraday = requests.map((step) => ({ ...step, agent: 'Faraday v1.1.0' }))
+      const middleware = check('resilience.bounded-retries', faraday).message
+      expect(middleware).toContain("Faraday's retry middleware")
+      expect(middleware).not.toContain('Net::HTTP sends')
     })
   })
 

@@ -10,6 +10,7 @@
 // - java.net.http: a GET when a reused connection closes before the answer; once;
 // - urllib3's `Retry`: an idempotent request after a connection or read error, its own timeout included,
 //   on any connection, as many times as its counts allow (requests' default adapter has none);
+// - Faraday's retry middleware (1.x): an idempotent request after a timeout;
 // - axios-retry: any request after a network error.
 // Node's http and fetch send nothing again by themselves. The rules read the timing (at once, on a new
 // connection, sooner than any back-off the client keeps) and the library from the User-Agent where it
@@ -92,6 +93,15 @@ export const RESENDERS: ReadonlyArray<Resender & { name: string }> = [
     reusedOnly: false,
     advice:
       "Ruby's Net::HTTP sends a GET (any idempotent request) again after a reset, an early close or its own read timeout, on any connection (`max_retries` is 1): set `http.max_retries = 0` on each Net::HTTP object (Faraday's Net::HTTP adapter already does)",
+  },
+  {
+    name: 'Faraday',
+    agent: /^Faraday v/,
+    methods: new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']),
+    after: ['timeout'],
+    reusedOnly: false,
+    byAgentOnly: true,
+    advice: "Faraday's retry middleware sends an idempotent request again after a timeout, at once unless given an `interval` (its Net::HTTP adapter sets `max_retries` to 0): its retries are attempts too (`max: 2` makes 3 in all)",
   },
   {
     name: 'net/http',
