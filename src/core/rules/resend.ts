@@ -230,7 +230,7 @@ export function lossOf(requests: ReadonlyArray<JournalEntry>, resend: Resend): s
  */
 export function sentAfterLoss(requests: ReadonlyArray<JournalEntry>, resends: ReadonlyArray<Resend>): string {
   const waitOf = (resend: Resend) => Math.max(0, waitBetween(resend.prev, resend.entry))
-  const lost = (resend: Resend) => `${onKeptAliveConnection(requests, resend.prev) ? 'which came on a kept-alive connection, ' : ''}${LOST_WORDS[resend.how]}`
+  const lost = (resend: Resend) => `which ${onKeptAliveConnection(requests, resend.prev) ? 'came on a kept-alive connection, ' : ''}${LOST_WORDS[resend.how]}`
   if (resends.length > 1) {
     const hows = [...new Set(resends.map((resend) => LOST_WORDS[resend.how]))]
     return `${resends.map((resend) => named(requests, resend.entry)).join(' and ')} each went within ${ms(Math.max(...resends.map(waitOf)))} after the attempt before them ${hows.join(' or ')}`
