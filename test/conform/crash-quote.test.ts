@@ -23,6 +23,7 @@ function run(command: string): Promise<{ code: number | null; stdout: string; st
 
 const CRASHES: { language: string; command: string; quote: string | RegExp }[] = [
   { language: 'Node', command: 'node crash.mjs', quote: "TypeError: Cannot read properties of null (reading 'length')" },
+  { language: 'Node, with a cause', command: 'node fetch-refused.mjs', quote: 'TypeError: fetch failed … [cause]: Error: connect ECONNREFUSED 127.0.0.1:4' },
   { language: 'Python', command: 'python3 crash.py', quote: 'RuntimeError: the answer has no id' },
   { language: 'Java', command: 'java Crash.java', quote: 'Exception in thread "main" java.lang.IllegalStateException: the vehicle lookup failed … Caused by: java.io.IOException: connection reset' },
   { language: 'Go', command: 'go run crash.go', quote: 'panic: runtime error: index out of range [0] with length 0' },
