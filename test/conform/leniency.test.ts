@@ -2,6 +2,7 @@
 // `fidelity.strict` warning where it passed, and fails in the strict world (variants/strict/*), which
 // refuses them all; a client that uses none passes both. The clients run in-process (test/conform/clients/lenient.ts).
 import { describe, expect, it } from 'vitest'
+import { clauses } from '../../src/core/ledger/assumptions.js'
 import { createRelayService } from '../../src/core/service/mock.js'
 import { lenientForms } from '../../src/core/service/leniency.js'
 import { routeById } from '../../src/core/service/protocol.js'
@@ -21,8 +22,12 @@ const FORMS: Record<Exclude<LenientFormName, 'none'>, { assumption: string; kase
   'date-only-acquired-on': { assumption: 'custodian.acquired-on', kase: 'advanced/new-vehicle' },
   'lower-case-plate': { assumption: 'plate.format', kase: 'advanced/existing-vehicle' },
   'hyphenated-plate': { assumption: 'plate.format', kase: 'simple/accepted' },
+  'fraction-amount': { assumption: 'request.number-form', kase: 'advanced/new-vehicle' },
+  'exponent-amount': { assumption: 'request.number-form', kase: 'simple/accepted' },
+  'duplicate-key': { assumption: 'request.duplicate-keys', kase: 'advanced/existing-vehicle' },
 }
 
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 const strictOf = (kase: string) => `variants/strict/${kase.replace('/', '-')}`
 const fidelity = (result: Awaited<ReturnType<typeof runConformance>>, id: string) => {
   const kase = result.cases.find((c) => c.id === id)!
@@ -42,6 +47,8 @@ describe('fidelity.strict, through a run', () => {
     expect(strict.check.status, strict.check.message).toBe('failed')
     expect(strict.check.message).toContain('in the strict world')
     expect(strict.check.message).toContain(`(${assumption}=`)
+    // Each form cites its own clause of the interface, as its assumption does, and no other.
+    for (const check of [lenient.check, strict.check]) expect(check.message).toMatch(new RegExp(`\\(interface: ${escaped(clauses(assumption).join('; '))}\\)$`))
   })
 
   it('passes a client that uses only the forms the interface shows, in every flow case (the edge visits too) and in the strict world', async () => {
@@ -65,6 +72,7 @@ describe('the strict world, by hand (serve --variant strict)', () => {
     { name: 'a repeated parameter', method: 'GET', url: '/vehicles?plate=AB123&plate=AB123', status: 400, says: 'more than once' },
     { name: 'a body on a lookup', method: 'GET', url: '/vehicles?plate=AB123', body: '{"plate":"AB123"}', status: 400, says: 'http.get-body=refused' },
     { name: 'a vendor JSON type', method: 'POST', url: '/vehicles', headers: { 'content-type': 'application/vnd.relay+json' }, body: '{"plate":"AB123","country":"is"}', status: 415, says: 'request.content-type=application-json' },
+    { name: 'a key named twice', method: 'POST', url: '/vehicles', body: '{"plate":"AB123","country":"is","country":"is"}', status: 400, says: 'request.duplicate-keys=refused' },
   ]
   it.each(cases)('refuses $name, naming the form and what to send; the plain mock accepts it', async ({ method, url, headers, body, status, says }) => {
     const [service, plain] = await services
@@ -78,6 +86,18 @@ describe('the strict world, by hand (serve --variant strict)', () => {
         expect(answer.text).toContain('send ')
       }
     }
+  })
+
+  it('finds a whole number not written as an integer, and a key named twice, in the body as sent, where JSON.parse reads them alike', () => {
+    const bodyText = '{"locationId":"x","amount":{"amount":3.99e3,"currency":"ISK","currency":"ISK"}}'
+    const forms = lenientForms({ method: 'POST', headers: {}, search: '', route: routeById('POST /payments'), bodyText, body: JSON.parse(bodyText) })
+    expect(forms.map((form) => [form.assumption, form.where, form.sent, form.status])).toEqual([
+      ['request.number-form', 'amount.amount', '3.99e3', 422],
+      ['request.duplicate-keys', 'the body', 'the key amount.currency twice', 400],
+    ])
+    expect(forms[0].instead).toContain('3990, an integer literal')
+    // A lookup's body is ignored, and an unreadable body is refused before its forms matter.
+    expect(lenientForms({ method: 'POST', headers: {}, search: '', route: routeById('POST /payments'), bodyText: '{"a":1.0,', body: undefined })).toEqual([])
   })
 
   it('finds the forms the same way from a request and from its journal entry (one reading)', () => {

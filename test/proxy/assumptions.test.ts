@@ -101,6 +101,8 @@ async function report(url: string): Promise<AssumptionReport & { world: string |
 }
 
 const statusOf = (r: AssumptionReport, id: string) => r.assumptions.find((a) => a.id === id)!
+/** A body's text with its whole numbers written with a fraction (`3990.0`): the same value to JSON.parse. */
+const wholeAsFraction = (text: string) => text.replace(/(":)(\d+)([,}])/g, '$1$2.0$3')
 
 describe('in front of relay-mock serve', () => {
   it('contradicts nothing and finds nothing, whatever the client sends', async () => {
@@ -139,6 +141,8 @@ describe('in front of relay-mock serve', () => {
     await rawCall(`${proxy.url}/vehicles?plate=${FRESH_PLATE}`, { method: 'GET', headers: { authorization: `bearer ${TOKEN}` } })
     await api('/vehicles', { body: JSON.stringify(vehicleBody({ plate: 'LN123' })), headers: { 'content-type': 'application/vnd.relay+json' } })
     await api('/custodians', { body: { ...custodianBody(world, vehicle.id), acquiredOn: '2024-03-01' } })
+    await api('/payment', { body: wholeAsFraction(JSON.stringify(simpleBody(world))) })
+    await api('/vehicles', { body: JSON.stringify(vehicleBody({ plate: 'DK123' })).replace('"country"', '"plate":"DK123","country"') })
 
     const whole = await report(proxy.url)
     expect(whole.assumptions.filter((a) => a.status === "contradicted").map((a) => [a.id, JSON.stringify(a.evidence)])).toEqual([])
@@ -183,6 +187,8 @@ describe('in front of relay-mock serve --variant', () => {
     await api('/vehicles', { body: JSON.stringify(vehicleBody({ plate: 'LN123' })), headers: { 'content-type': 'application/vnd.relay+json' } })
     await api('/custodians', { body: { ...custodianBody(world, vehicle.id), acquiredOn: '2024-03-01' } })
     await api(`/vehicles?plate=${vehicleBody().plate.toLowerCase()}`)
+    await api('/payment', { body: wholeAsFraction(JSON.stringify(simpleBody(world))) })
+    await api('/vehicles', { body: JSON.stringify(vehicleBody({ plate: 'DK123' })).replace('"country"', '"plate":"DK123","country"') })
 
     const standing = statusOf(await report(proxy.url), id)
     expect(standing.status).toBe('contradicted')

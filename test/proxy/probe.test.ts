@@ -63,7 +63,8 @@ describe('relay-mock probe', () => {
   it('with --allow-writes settles the creates, and writes only what it lists', async () => {
     const service = await standIn()
     const { report, console: out } = await probeOf({ upstream: service.url, kennitala: STAND_IN_COMPANY.kennitala, allowWrites: true, location: STAND_IN_LOCATION })
-    for (const id of ['create.status', 'simple.answer', 'simple.unknown-owner', 'vehicle.country']) expect(standing(report, id).status, id).not.toBe('unseen')
+    for (const id of ['create.status', 'simple.answer', 'simple.unknown-owner', 'vehicle.country', 'request.number-form', 'request.duplicate-keys']) expect(standing(report, id).status, id).not.toBe('unseen')
+    expect(standing(report, 'request.number-form').evidence[0]).toMatchObject({ request: 'POST /payments', relayMock: '1.0 read as 1 (amount.amount)' })
     expect(standing(report, 'simple.answer').variants).toEqual([expect.objectContaining({ alternative: 'status-accepted' })])
     expect(standing(report, 'simple.unknown-owner').variants).toEqual([expect.objectContaining({ alternative: 'accepted' })])
     expect(standing(report, 'create.status').evidence.map((e) => e.came)).toContain('201 without Location')

@@ -239,6 +239,32 @@ const CASES: Record<string, { scenario: string; check: Check; plain: Check }> = 
       expect((await client.request('POST', '/custodians', { headers: json(token), body: { vehicleId: vehicle.body.id, rentalCompanyId: company.id, acquiredOn: '2024-03-01' } })).status).toBe(201)
     },
   },
+  'request.number-form=integer-literal': {
+    scenario: 'existing-vehicle',
+    async check(world, client, token) {
+      const text = JSON.stringify(simpleBody(world)).replace(`"amount":${world.visit.amount},`, `"amount":${world.visit.amount}.0,`)
+      const answer = await client.request('POST', '/payment', { headers: json(token), rawBody: text })
+      expect(answer.status).toBe(422)
+      expect(answer.body.errors).toEqual([{ field: 'payment.amount', problem: 'is a whole number not written as an integer', expected: 'an integer literal', received: `${world.visit.amount}.0` }])
+      expect(answer.body.message).toContain(`send ${world.visit.amount}, an integer literal`)
+      expect((await client.request('POST', '/payment', { headers: json(token), body: simpleBody(world) })).status).toBe(201)
+    },
+    async plain(world, client, token) {
+      const text = JSON.stringify(simpleBody(world)).replace(`"amount":${world.visit.amount},`, `"amount":${world.visit.amount}.0,`)
+      expect((await client.request('POST', '/payment', { headers: json(token), rawBody: text })).status).toBe(201)
+    },
+  },
+  'request.duplicate-keys=refused': {
+    scenario: 'new-vehicle',
+    async check(_, client, token) {
+      const answer = await client.request('POST', '/vehicles', { headers: json(token), rawBody: '{"plate":"ZZ123","plate":"ZZ123","country":"is"}' })
+      expect(answer.status).toBe(400)
+      expect(answer.body.message).toMatch(/the body: the key plate twice; send each key once/)
+    },
+    async plain(_, client, token) {
+      expect((await client.request('POST', '/vehicles', { headers: json(token), rawBody: '{"plate":"ZZ123","plate":"ZZ123","country":"is"}' })).status).toBe(201)
+    },
+  },
   'plate.format=exact-match': {
     scenario: 'existing-vehicle',
     async check(world, client, token) {

@@ -334,6 +334,32 @@ const TABLE = [
     rules: ['http.json-body', 'fidelity.strict'],
   },
   {
+    id: 'request.number-form',
+    question: 'How may a whole number be written in a JSON body?',
+    interface: '§2 Payment (advanced integration): `amount.amount` is an integer amount; §2 Payment (simple integration request body): `payment.amount` is an integer amount; how it is written: not shown',
+    choice: 'Any JSON number whose value is whole is read as that integer: `3990.0` and `3.99e3` as 3990, `-0` as 0 (a JSON parser reads them alike).',
+    alternatives: [
+      {
+        id: 'integer-literal',
+        answer: "An integer field takes only an integer literal (`3990`): `3990.0` and `3.99e3` are refused, as Go's `encoding/json` and .NET's `System.Text.Json` refuse a fraction or an exponent for an integer, and `-0` is refused as no amount.",
+      },
+    ],
+    rules: ['advanced.payment-body', 'simple.body', 'fidelity.strict'],
+  },
+  {
+    id: 'request.duplicate-keys',
+    question: 'What is a JSON body that names the same key twice in one object read as?',
+    interface: '§4 Endpoints: "Requests with a body carry `Content-Type: application/json`"; a key named twice: not shown (RFC 8259 §4: names SHOULD be unique, and parsers differ where they are not)',
+    choice: 'As a JSON parser commonly reads it: the last value of the key counts, and the earlier ones are dropped unseen.',
+    alternatives: [
+      {
+        id: 'refused',
+        answer: "A body that names a key twice in one object is refused 400, as a parser that checks names refuses it (Jackson's `STRICT_DUPLICATE_DETECTION`).",
+      },
+    ],
+    rules: ['http.json-body', 'fidelity.strict'],
+  },
+  {
     id: 'lists.paging',
     question: 'Are list results paged, and are requests rate-limited?',
     interface: '§8 Limits, Not shown: rate limits, size limits and pagination of list results',
@@ -359,4 +385,17 @@ const byId = new Map<string, Assumption>(ASSUMPTIONS.map((entry) => [entry.id, e
  */
 export function assumption(id: string): Assumption | undefined {
   return byId.get(id)
+}
+
+/**
+ * The interface's clauses an assumption cites, without their quotations: each `§`-part of its `interface`
+ * up to its first colon.
+ * @example clauses('auth.scheme') // ['§5 Authentication, rule 1']
+ */
+export function clauses(id: string): string[] {
+  const cited = byId.get(id)?.interface ?? ''
+  return cited
+    .split('; ')
+    .filter((part) => part.startsWith('§'))
+    .map((part) => part.split(':')[0].trim())
 }

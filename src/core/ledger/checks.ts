@@ -10,6 +10,7 @@ import { UUID_PATTERN } from '../service/schemas.js'
 import { validate } from '../service/validate.js'
 import type { LenientForm } from '../service/leniency.js'
 import { STRICT, STRICT_VARIANTS } from '../service/variants.js'
+import { FORM_CHECKS } from './form-checks.js'
 
 /** One request and the real service's answer to it, as the checks read them. */
 export interface Observed {
@@ -393,6 +394,7 @@ export const ASSUMPTION_CHECKS: Record<AssumptionId, AssumptionCheck | NotObserv
   'request.content-type'(o) {
     return leniency(o, 'request.content-type', 'any JSON media type read')
   },
+  ...FORM_CHECKS,
 }
 
 /**

@@ -61,6 +61,8 @@ const NEEDS_WRITE: Readonly<Record<string, string>> = {
   'simple.answer': "only a simple payment the service records shows its answer's fields",
   'simple.unknown-owner': 'only a simple payment for an owner the service does not know shows it (the service may record it)',
   'vehicle.country': 'only a vehicle created with another country code shows it',
+  'request.duplicate-keys': 'only a create that names a key twice shows it (the custodian names rentalCompanyId twice, the same value)',
+  'request.number-form': 'only a create whose amount is written 1.0 shows it (the payment)',
 }
 
 /**
@@ -142,7 +144,9 @@ export async function probe(send: (request: RelayRequest) => Promise<RelayRespon
     result.written.push({ kind: 'vehicle', id: newVehicle.id, request: `POST /vehicles with the plate ${testPlate}` })
     await ask('GET', newVehicle.link ?? `/vehicles/${encodeURIComponent(newVehicle.id)}`, bearer)
     if (company) {
-      const custodian = createdRecord(await ask('POST', '/custodians', { ...bearer, ...json }, JSON.stringify({ vehicleId: newVehicle.id, rentalCompanyId: company.id, acquiredOn: `${today()} 00:00:00` })))
+      // rentalCompanyId named twice, the same value (request.duplicate-keys): read as once, or refused.
+      const custodianText = JSON.stringify({ vehicleId: newVehicle.id, rentalCompanyId: company.id, acquiredOn: `${today()} 00:00:00` }).replace('"acquiredOn"', `"rentalCompanyId":${JSON.stringify(company.id)},"acquiredOn"`)
+      const custodian = createdRecord(await ask('POST', '/custodians', { ...bearer, ...json }, custodianText))
       if (custodian) result.written.push({ kind: 'custodian', id: custodian.id, request: `POST /custodians of the vehicle ${testPlate} and the company ${options.kennitala}` })
     } else result.skipped.push('the custodian: it needs --kennitala of a rental company the service knows')
   }
@@ -152,7 +156,9 @@ export async function probe(send: (request: RelayRequest) => Promise<RelayRespon
   }
   const visit = { startedOn: `${today()} 09:00:00`, endedOn: `${today()} 09:01:00` }
   if (newVehicle) {
-    const payment = createdRecord(await ask('POST', '/payments', { ...bearer, ...json }, JSON.stringify({ locationId: options.location, vehicleId: newVehicle.id, amount: { amount: 1, currency: 'ISK' }, ...visit, status: 'new' })))
+    // The amount written 1.0 (request.number-form): read as 1, or refused; nothing later needs the payment.
+    const paymentText = JSON.stringify({ locationId: options.location, vehicleId: newVehicle.id, amount: { amount: 1, currency: 'ISK' }, ...visit, status: 'new' }).replace('"amount":1,', '"amount":1.0,')
+    const payment = createdRecord(await ask('POST', '/payments', { ...bearer, ...json }, paymentText))
     if (payment) result.written.push({ kind: 'payment', id: payment.id, request: `POST /payments of 1 ISK for the vehicle ${testPlate}` })
   }
   // The simple payment names an owner the service does not know (simple.unknown-owner): recorded or refused, the answer tells.

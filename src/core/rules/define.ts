@@ -13,8 +13,8 @@ export function defineRule(rule: Rule): Rule {
   return {
     ...rule,
     check(context: CaseContext): RuleOutcome {
-      const outcome = check(context)
-      return outcome.status === 'failed' || outcome.status === 'warning' ? { ...outcome, message: `${outcome.message} (interface: ${rule.cite})` } : outcome
+      const { cite, ...outcome } = check(context)
+      return outcome.status === 'failed' || outcome.status === 'warning' ? { ...outcome, message: `${outcome.message} (interface: ${cite ?? rule.cite})` } : outcome
     },
   }
 }

@@ -4,7 +4,7 @@
 // world was served under an alternative of its assumption, and fails a client that does not complete
 // the visit there as it would under relay-mock's choice: it crashed, made other calls than the flow
 // expects from the answers it got, or reported an outcome the alternative does not allow.
-import { ASSUMPTIONS, type Assumption } from '../ledger/assumptions.js'
+import { ASSUMPTIONS, clauses, type Assumption } from '../ledger/assumptions.js'
 import type { JournalEntry } from '../service/journal.js'
 import { describeForm, lenientForms, plateForm, refusedForms, STRICT_VARIANTS, type LenientForm } from '../service/leniency.js'
 import { routeById } from '../service/protocol.js'
@@ -125,6 +125,12 @@ export function lenientRequests(context: Pick<CaseContext, 'requests' | 'visit'>
 
 const STRICT_FORMS = Object.keys(STRICT_VARIANTS).map((id) => `\`${id}\``).join(', ')
 
+/** The interface's clauses the forms' assumptions cite, each once: a finding cites those of the forms it names. */
+function citeOf(assumptions: readonly string[]): string {
+  const section = (clause: string) => Number(/^§(\d+)/.exec(clause)?.[1] ?? 0)
+  return [...new Set(assumptions.flatMap(clauses))].sort((a, b) => section(a) - section(b)).join('; ')
+}
+
 /**
  * `fidelity.strict`: each request uses only the forms the interface shows. Where relay-mock accepted more,
  * a warning naming the form, the assumption and what to send; in the strict world (every alternative that
@@ -135,7 +141,7 @@ export const fidelityStrict: Rule = defineRule({
   id: 'fidelity.strict',
   flows: ['advanced', 'simple'],
   title: `each request uses only the forms the interface shows (${STRICT_FORMS}): where relay-mock accepts more, a warning naming the form; in the strict world, which refuses them all, a failure, and the visit completed as under relay-mock's choice`,
-  cite: '§4 Endpoints; §5 Authentication, rule 1; §2 Custodian',
+  cite: citeOf(Object.keys(STRICT_VARIANTS)),
   needsCase: false,
   needs: (context) => (isStrict(context.variants) ? ['client'] : []),
   check(context) {
@@ -150,6 +156,7 @@ export const fidelityStrict: Rule = defineRule({
       if (refused.length > 0) {
         return fail(`Expected only the forms the interface shows, in the strict world that refuses every other; instead the client depended on one: ${refused.join('. ')}. A service as strict refuses it; send the form the interface shows.`, {
           seq: found[0].entry.seq,
+          cite: citeOf(found.flatMap(({ forms }) => refusedForms(forms, context.variants).map((form) => form.assumption))),
         })
       }
       if (!context.client) return skip('Does not apply: no client run to judge.')
@@ -159,6 +166,7 @@ export const fidelityStrict: Rule = defineRule({
     if (lenient.length === 0) return pass('Every request used only the forms the interface shows.')
     return warn(`Expected only the forms the interface shows; this passed only because relay-mock accepts more: ${lenient.join('. ')}. A stricter service refuses it (relay-mock assumptions names each choice; serve --variant strict refuses them all).`, {
       seq: found[0].entry.seq,
+      cite: citeOf(found.flatMap(({ forms }) => forms.map((form) => form.assumption))),
     })
   },
 })

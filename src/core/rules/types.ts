@@ -91,6 +91,8 @@ export interface RuleOutcome {
   seq?: number
   expected?: unknown
   actual?: unknown
+  /** The interface's clause that applies to this finding, where it is narrower than the rule's own `cite`. */
+  cite?: string
 }
 
 export interface Check extends RuleOutcome {

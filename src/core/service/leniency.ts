@@ -9,6 +9,7 @@ import { contentTypeProblem, header, parseBearer, type Headers } from './protoco
 import type { Variants } from './variants.js'
 import type { Route } from './route.js'
 import { isDate, normalizePlate, type FieldError } from './schemas.js'
+import { jsonLiterals } from './json-literals.js'
 export { STRICT, STRICT_VARIANTS } from './variants.js'
 
 /** One lenient form a request used: the ledger's alternative that refuses it, what was sent and what to send. */
@@ -78,6 +79,7 @@ export function lenientForms(request: FormRequest): LenientForm[] {
   if (hasBody && (request.method === 'GET' || request.method === 'HEAD') && /\S/.test(request.bodyText!)) {
     forms.push({ assumption: 'http.get-body', alternative: 'refused', where: `the ${request.method}'s body`, sent: `${request.bodyText!.length} characters`, instead: `a ${request.method} with no body: the lookup's data goes in the query`, status: 400 })
   }
+  if (hasBody && request.route?.body && request.body !== undefined) forms.push(...literalForms(request.bodyText!))
   if (request.route?.id === ACQUIRED_ON_DATE) {
     const acquiredOn = (request.body as { acquiredOn?: unknown } | undefined)?.acquiredOn
     if (typeof acquiredOn === 'string' && isDate(acquiredOn)) {
@@ -91,6 +93,27 @@ export function lenientForms(request: FormRequest): LenientForm[] {
         field: { field: 'acquiredOn', problem: 'is a date without a time', expected: 'YYYY-MM-DD HH:MM:SS', received: acquiredOn },
       })
     }
+  }
+  return forms
+}
+
+/** The body's forms JSON.parse cannot tell apart: a whole number written otherwise than as an integer, a key named twice. */
+function literalForms(bodyText: string): LenientForm[] {
+  const { numbers, duplicates } = jsonLiterals(bodyText)
+  const forms: LenientForm[] = numbers.map(({ path, literal }) => {
+    const integer = String(Math.abs(Number(literal)))
+    return {
+      assumption: 'request.number-form',
+      alternative: 'integer-literal',
+      where: path,
+      sent: literal,
+      instead: Object.is(Number(literal), -0) ? 'a positive integer literal: -0 is no amount' : `${integer}, an integer literal: no fraction, no exponent`,
+      status: 422,
+      field: { field: path, problem: 'is a whole number not written as an integer', expected: 'an integer literal', received: literal },
+    }
+  })
+  for (const { path, times } of duplicates) {
+    forms.push({ assumption: 'request.duplicate-keys', alternative: 'refused', where: 'the body', sent: `the key ${path} ${times === 2 ? 'twice' : `${times} times`}`, instead: `each key once in its object (relay-mock read the last ${path})`, status: 400 })
   }
   return forms
 }

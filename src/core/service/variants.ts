@@ -21,6 +21,8 @@ export const STRICT_VARIANTS: Readonly<Record<string, string>> = Object.freeze({
   'http.get-body': 'refused',
   'custodian.acquired-on': 'datetime-only',
   'plate.format': 'exact-match',
+  'request.number-form': 'integer-literal',
+  'request.duplicate-keys': 'refused',
 })
 
 /** The name `serve --variant` and the variants suite give the strict world. */
@@ -94,6 +96,8 @@ export const VARIED: Readonly<Record<string, Served>> = {
   'query.extra=refused': 'pipeline',
   'http.get-body=refused': 'pipeline',
   'custodian.acquired-on=datetime-only': 'pipeline',
+  'request.number-form=integer-literal': 'pipeline',
+  'request.duplicate-keys=refused': 'pipeline',
   'invalid.status=400': (reply, request) => (reply.status === 422 && !isSimple(request) ? restatus(reply, 400) : reply),
   'auth.refusal=403': (reply) =>
     reply.status === 401 ? { ...restatus(reply, 403), headers: withoutHeader(reply.headers, 'www-authenticate') } : reply,

@@ -6,7 +6,7 @@ import type { ClientFunction } from '../../../src/node/runner.js'
 import { paymentBody, simplePaymentBody } from './bodies.js'
 
 /** The lenient forms the client can use; `none` is the correct client. */
-export const LENIENT_FORMS = ['none', 'lower-case-bearer', 'double-space-bearer', 'cache-buster', 'repeated-plate', 'vendor-json', 'utf8-charset', 'get-body', 'date-only-acquired-on', 'lower-case-plate', 'hyphenated-plate'] as const
+export const LENIENT_FORMS = ['none', 'lower-case-bearer', 'double-space-bearer', 'cache-buster', 'repeated-plate', 'vendor-json', 'utf8-charset', 'get-body', 'date-only-acquired-on', 'lower-case-plate', 'hyphenated-plate', 'fraction-amount', 'exponent-amount', 'duplicate-key'] as const
 export type LenientFormName = (typeof LENIENT_FORMS)[number]
 
 interface Answer {
@@ -54,7 +54,15 @@ export function lenientClient(form: LenientFormName): ClientFunction {
       const body = form === 'get-body' ? JSON.stringify(query) : undefined
       return send(base, 'GET', `${path}?${search}`, { authorization, ...(body ? { 'content-type': 'application/json' } : {}) }, body)
     }
-    const post = (path: string, body: object) => send(base, 'POST', path, { authorization, 'content-type': type }, JSON.stringify(body))
+    const post = (path: string, body: object) => send(base, 'POST', path, { authorization, 'content-type': type }, written(JSON.stringify(body)))
+    // The body's text as the form writes it: the amount (in both flows `"amount":<n>,"currency"`), or the currency named twice.
+    const written = (text: string) => {
+      const amount = `"amount":${visit.amount},"currency"`
+      if (form === 'fraction-amount') return text.replace(amount, `"amount":${visit.amount}.0,"currency"`)
+      if (form === 'exponent-amount') return text.replace(amount, `"amount":${visit.amount.toExponential()},"currency"`)
+      if (form === 'duplicate-key') return text.replace(/"currency":("[^"]*")/, '"currency":$1,"currency":$1')
+      return text
+    }
     if (visit.flow === 'simple') {
       const answer = await post('/payment', simplePaymentBody(visit, plate))
       const id = idOf(answer.body)
