@@ -9,6 +9,7 @@ import { RelayMockError } from '../core/service/mock.js'
 import type { Reporter, RunResult } from '../core/rules/types.js'
 import type { VerdictPolicy } from '../core/rules/verdict.js'
 import { toVisitsFile, type VisitsFile } from '../core/rules/inputs.js'
+import { readCalibration } from '../core/service/calibration.js'
 
 export interface CheckHarOptions extends VerdictPolicy {
   /** The service's base URL in the capture (default: inferred from the requests to its resources). */
@@ -16,6 +17,8 @@ export interface CheckHarOptions extends VerdictPolicy {
   reporters?: Reporter[]
   /** A JSON file of the visits' inputs (`--visits`): an array in the order the visits were made, or an object keyed by visit id. */
   visitsFile?: string
+  /** An assumptions report of `relay-mock proxy` or `probe` as JSON (`--calibrate`): the visits judged as a run calibrated by it judges them. */
+  calibration?: object
 }
 
 /**
@@ -69,6 +72,7 @@ export async function checkHarFile(file: string, options: CheckHarOptions = {}):
     allowPartial: options.allowPartial,
     strict: options.strict,
     ...(visits ? { visits, visitsSource: options.visitsFile } : {}),
+    ...(options.calibration ? { calibration: readCalibration(options.calibration, 'given') } : {}),
   })
   const reporters = options.reporters ?? []
   const startedAt = result.summary.startedAt

@@ -8,7 +8,8 @@ import os from 'node:os'
 import { join } from 'node:path'
 import { cases as allCases, suites as allSuites } from '../../suites/index.js'
 import { createRelayService, RelayMockError, type RelayService } from '../core/service/mock.js'
-import { calibratedIds, calibrationVariants, readCalibration, uncalibratedIds, type Calibration } from '../core/service/calibration.js'
+import { calibratedIds, readCalibration } from '../core/service/calibration.js'
+import { toRunCalibration, underCalibration } from '../core/rules/calibrated.js'
 import { maskToken } from '../core/service/journal.js'
 import { nearest } from '../core/text.js'
 import { RELAY_MOCK_VERSION } from '../core/version.js'
@@ -350,9 +351,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     const { cases, clientMs } = await runCases(context, selected)
     const summary = summarize(cases, { wallMs: Math.round(performance.now() - started), clientMs, startedAt, client: context.clientName, flows }, options)
     if (context.stopped) Object.assign(summary, { [context.stopped]: true, notRun: selected.length - cases.length })
-    if (calibration) {
-      summary.calibration = { upstream: calibration.upstream, ...(calibration.date ? { date: calibration.date } : {}), calibrated: calibratedIds(calibration), notCalibrated: uncalibratedIds(calibration), variantCasesLeftOut: leftOut }
-    }
+    if (calibration) summary.calibration = toRunCalibration(calibration, leftOut)
     const result: RunResult = { summary, cases }
     for (const reporter of context.reporters) await reporter.onRunEnd?.(result)
     return result
@@ -360,22 +359,6 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     options.signal?.removeEventListener('abort', onInterrupt)
     untrack()
     await rm(dir, { recursive: true, force: true })
-  }
-}
-
-/**
- * The cases as a calibrated run holds them: a variant case of an assumption the real service answered
- * is left out (it is no longer varied), and a case whose outcome the calibration changes expects the
- * new one (an unknown owner's simple payment that the service records is `paid`).
- */
-function underCalibration(cases: ConformanceCase[], calibration: Calibration | undefined): { cases: ConformanceCase[]; leftOut: number } {
-  if (!calibration) return { cases, leftOut: 0 }
-  const calibrated = new Set(calibratedIds(calibration))
-  const kept = cases.filter((kase) => !Object.keys(kase.variants ?? {}).some((id) => calibrated.has(id)))
-  const accepted = calibrationVariants(calibration)['simple.unknown-owner'] === 'accepted'
-  return {
-    cases: kept.map((kase) => (accepted && kase.flow === 'simple' && kase.scenario === 'unknown-owner' && kase.outcome === 'rejected' ? { ...kase, outcome: 'paid' as const, outcomes: undefined } : kase)),
-    leftOut: cases.length - kept.length,
   }
 }
 

@@ -25,7 +25,13 @@ export async function conform(args: ConformArgs): Promise<number> {
   // Inside GitHub Actions, failures also become annotations on the run and the pull request.
   if (args.github ?? process.env.GITHUB_ACTIONS === 'true') chosen.push(reporters.github({}))
   if (args.from) {
-    const result = await checkHarFile(args.from, { reporters: chosen, visitsFile: args.visits, allowPartial: args.allowPartial, strict: args.strict })
+    const result = await checkHarFile(args.from, {
+      reporters: chosen,
+      visitsFile: args.visits,
+      allowPartial: args.allowPartial,
+      strict: args.strict,
+      ...(args.calibrate ? { calibration: readCalibrationFile(args.calibrate).report } : {}),
+    })
     printReportFiles(files)
     return result.summary.conformant ? 0 : 1
   }

@@ -23,7 +23,7 @@ export const conformCommand: CommandModule<object, ConformArgs> = {
       )
       .option('allow-partial', { type: 'boolean', describe: 'A partial case (a rule not checked for a missing input) does not fail the run' })
       .option('strict', { type: 'boolean', describe: 'A warning (safe, but not the best a client can do) fails the run too' })
-      .option('calibrate', checked('calibrate', readableFile, { describe: 'Answer as the real service was seen to: the assumptions.json relay-mock proxy or relay-mock probe wrote; its assumptions are no longer varied' }))
+      .option('calibrate', checked('calibrate', readableFile, { describe: 'Answer as the real service was seen to: the assumptions.json relay-mock proxy or relay-mock probe wrote; its assumptions are no longer varied (with --from: the recorded visits are judged so)' }))
       .option('flow', checked('flow', flow, { alias: 'f', describe: 'Run only the cases of this flow' }))
       .option('suite', checked('suite', suite, { alias: 's', repeatable: true, describe: 'Run only the cases of this suite (resilience: the fault matrix); repeatable' }))
       .option('case', checked('case', text, { repeatable: true, describe: "Run only this case (an id, or a glob with * anywhere, '/' included: advanced/*, 'resilience/*/unavailable/*'); repeatable" }))

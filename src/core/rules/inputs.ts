@@ -66,6 +66,7 @@ export const clientEnd = z
 export const visitInputs = z
   .object({
     case: z.string().optional().meta({ description: "the case's id, e.g. advanced/new-vehicle" }),
+    scenario: z.string().optional().meta({ description: "the case's scenario, e.g. unknown-owner: a calibration that records an unknown owner's payment changes what a correct client reports there" }),
     flow: z.enum(FLOWS).optional(),
     visit: caseVisit.optional(),
     token: z.string().min(1).optional().meta({ description: "the case's token (RELAY_API_TOKEN), masked or whole" }),

@@ -234,6 +234,21 @@ export interface RunCalibration {
   notCalibrated: string[]
   /** How many variant cases did not run, their assumption being calibrated. */
   variantCasesLeftOut: number
+  /** Each assumption the calibration's report settled, in the ledger's order, and what the service answered. */
+  settled: SettledInRun[]
+}
+
+/** An assumption a calibration settled, as a run's reports mark it in their table of assumptions. */
+export interface SettledInRun {
+  assumption: string
+  /** `confirmed`: the service answered as relay-mock chose; `contradicted`: otherwise. */
+  status: 'confirmed' | 'contradicted'
+  /** What the service answered, in a few words, e.g. `201 without Location`. */
+  answered: string
+  /** The ledger's alternative the service made, when one matched. */
+  alternative?: string
+  /** Whether the run answered as the service did (a contradicted assumption calibration learns). */
+  served: boolean
 }
 
 export interface RunResult {

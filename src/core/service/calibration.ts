@@ -31,6 +31,17 @@ export interface Calibration {
   answers: Readonly<Record<string, ReadonlyArray<CalibrationAnswer>>>
   /** The alternative each contradicted assumption matched, when one did. */
   alternatives: Readonly<Record<string, string | null>>
+  /** Each assumption the report settled (confirmed or contradicted), and what the service answered, by id in the ledger's order. */
+  settled: Readonly<Record<string, SettledAssumption>>
+}
+
+/** An assumption the real service's answers settled, as a calibrated run reports it. */
+export interface SettledAssumption {
+  status: 'confirmed' | 'contradicted'
+  /** What the service answered, in a few words (the report's first evidence), e.g. `201 without Location`. */
+  answered: string
+  /** The ledger's alternative the service made, when it was contradicted by one. */
+  alternative?: string
 }
 
 /** The assumptions calibration serves as observed; a contradicted one outside this list keeps relay-mock's choice, and the run says so. */
@@ -61,17 +72,28 @@ export function readCalibration(value: unknown, source: string): Calibration {
   const known = new Set(ASSUMPTIONS.map((entry) => entry.id))
   const answers: Record<string, CalibrationAnswer[]> = {}
   const alternatives: Record<string, string | null> = {}
+  const settled: Record<string, SettledAssumption> = {}
   for (const [i, standing] of report.assumptions.entries()) {
-    const { id, status, observed, variants } = (standing ?? {}) as { id?: unknown; status?: unknown; observed?: unknown; variants?: unknown }
+    const { id, status, observed, variants, evidence } = (standing ?? {}) as { id?: unknown; status?: unknown; observed?: unknown; variants?: unknown; evidence?: unknown }
     if (typeof id !== 'string') throw fail(`assumptions[${i}] has no id`)
     if (!known.has(id)) throw fail(`it names the assumption ${JSON.stringify(id)}, which relay-mock's ledger no longer has (make the report again with this version)`)
+    if (status === 'confirmed' || status === 'contradicted') settled[id] = settledOf(status, evidence, observed)
     if (status !== 'contradicted') continue
     if (!Array.isArray(observed) || observed.length === 0) throw fail(`${id} is contradicted but the report keeps none of the answers that showed it (a report of an older relay-mock: make it again)`)
     answers[id] = observed.map((answer, j) => readAnswer(answer, `${id}.observed[${j}]`, fail))
     const first = Array.isArray(variants) ? (variants[0] as { alternative?: unknown } | undefined) : undefined
     alternatives[id] = typeof first?.alternative === 'string' ? first.alternative : null
   }
-  return Object.freeze({ upstream: report.upstream, date: typeof report.date === 'string' ? report.date : undefined, answers, alternatives })
+  const inLedgerOrder = Object.fromEntries(ASSUMPTIONS.filter((entry) => settled[entry.id]).map((entry) => [entry.id, settled[entry.id]]))
+  return Object.freeze({ upstream: report.upstream, date: typeof report.date === 'string' ? report.date : undefined, answers, alternatives, settled: inLedgerOrder })
+}
+
+/** What a standing says the service answered: its first evidence of its own kind (the report keeps contradicting ones first), or the first observed status. */
+function settledOf(status: 'confirmed' | 'contradicted', evidence: unknown, observed: unknown): SettledAssumption {
+  const first = (Array.isArray(evidence) ? evidence[0] : undefined) as { came?: unknown; alternative?: unknown } | undefined
+  const seen = (Array.isArray(observed) ? observed[0] : undefined) as { status?: unknown } | undefined
+  const answered = typeof first?.came === 'string' ? first.came : typeof seen?.status === 'number' ? String(seen.status) : 'no answer kept'
+  return { status, answered, ...(status === 'contradicted' && typeof first?.alternative === 'string' ? { alternative: first.alternative } : {}) }
 }
 
 function readAnswer(value: unknown, where: string, fail: (why: string) => Error): CalibrationAnswer {

@@ -10,6 +10,8 @@ import { RelayMockError } from '../../core/errors.js'
 import { plural } from '../../core/text.js'
 import type { CaseContext, CaseResult, ClientRun, Flow, RunResult } from '../../core/rules/types.js'
 import { flowOf, groupVisits } from './visits.js'
+import { toRunCalibration, underCalibration } from '../../core/rules/calibrated.js'
+import type { Calibration } from '../../core/service/calibration.js'
 
 export interface CaptureOptions extends VerdictPolicy {
   /** Where the conversation came from, e.g. the HAR file's name: the run's "client" in reports. */
@@ -20,6 +22,8 @@ export interface CaptureOptions extends VerdictPolicy {
   visits?: VisitsFile
   /** Where `visits` came from, for messages, e.g. `visits.json`. */
   visitsSource?: string
+  /** A calibration (`--calibrate`): the visits judged as a run calibrated by it would judge them. */
+  calibration?: Calibration
 }
 
 /** A conversation of a capture (see fromHarConversations): an id, maybe a title, its requests, maybe its case's inputs. */
@@ -140,7 +144,13 @@ export function checkCapture(conversations: ReadonlyArray<Conversation>, options
     options.visitsSource ?? 'the visits file',
   )
   open.forEach((p, i) => (p.inputs = matched[i]))
-  const cases = planned.map((p) => toCase(p.id, p.title, p.requests, p.inputs, options.source))
+  const judged = underCalibration(
+    planned.map((p) => ({ ...p, flow: p.inputs?.flow ?? flowOf(p.requests), scenario: p.inputs?.scenario, outcome: p.inputs?.outcome, outcomes: p.inputs?.outcomes, variants: p.inputs?.variants })),
+    options.calibration,
+    // The service recorded the unknown owner's payment only where the recording shows it answered with an id.
+    (p) => p.requests.some((entry) => entry.route === 'POST /payment' && entry.response.status < 300),
+  )
+  const cases = judged.cases.map((p) => toCase(p.id, p.title, p.requests, p.inputs && { ...p.inputs, outcome: p.outcome, outcomes: p.outcomes }, options.source))
   const firstTime = entries[0]?.time
   const lastEntry = entries[entries.length - 1]
   return {
@@ -152,6 +162,7 @@ export function checkCapture(conversations: ReadonlyArray<Conversation>, options
       version: options.version,
       client: options.source,
       flows: [...new Set(cases.map((c) => c.flow))],
+      ...(options.calibration ? { calibration: toRunCalibration(options.calibration, judged.leftOut) } : {}),
     },
     cases,
   }

@@ -5,7 +5,7 @@
 import pc from 'picocolors'
 import { plural } from '../../core/text.js'
 import { CASE_BADGES } from '../../devtools/marks.js'
-import { toHeld, type HeldAssumption } from '../../core/rules/held.js'
+import { describeSettled, toHeld, type HeldAssumption } from '../../core/rules/held.js'
 import { cellAt, toMatrix, type Matrix } from '../../core/rules/matrix.js'
 import type { CaseResult, CaseStart, CaseStatus, Check, Reporter, RunResult, RunStart } from '../../core/rules/types.js'
 
@@ -129,7 +129,7 @@ function runEndLines(result: RunResult, c: Colors): string[] {
   }
   const matrix = toMatrix(result.cases)
   if (matrix) lines.push('', ...matrixLines(matrix, c))
-  const held = toHeld(result.cases)
+  const held = toHeld(result.cases, result.summary.calibration)
   if (held) lines.push('', ...heldLines(held, c))
   const { summary } = result
   // A captured conversation (conform --from) ran no client: its cases are visits, with no client time.
@@ -259,9 +259,12 @@ export function heldLines(held: ReadonlyArray<HeldAssumption>, c: Colors): strin
   const width = Math.max(...held.map((entry) => entry.assumption.length))
   return [
     `${c.bold('Where the interface is silent')} ${c.dim("(the variants: the client under a real service's other answers; relay-mock assumptions lists them)")}`,
-    ...held.map((entry) => {
+    ...held.flatMap((entry) => {
       const alternatives = entry.alternatives.map((alternative) => `${alternative.id} ${mark(c, alternative.status)}`).join('  ')
-      return `  ${mark(c, entry.held ? 'passed' : 'failed')} ${entry.assumption.padEnd(width)}  ${alternatives}`
+      // An assumption the calibration settled and the run no longer varied: no case, so no mark of the client's.
+      const head = entry.alternatives.length === 0 ? c.dim('=') : mark(c, entry.held ? 'passed' : 'failed')
+      const row = `  ${head} ${entry.assumption.padEnd(width)}  ${alternatives}`.trimEnd()
+      return entry.settled ? [row, c.dim(`      ${describeSettled(entry.settled)}`)] : [row]
     }),
   ]
 }

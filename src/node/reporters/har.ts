@@ -20,6 +20,7 @@ export function toCaseInputs(kase: CaseResult): VisitInputs {
   return {
     case: kase.id,
     flow: kase.flow,
+    scenario: kase.scenario,
     ...(kase.visit ? { visit: kase.visit } : {}),
     ...(kase.token ? { token: kase.token } : {}),
     ...(kase.expectedOutcome ? { outcome: kase.expectedOutcome } : {}),

@@ -10,7 +10,7 @@ import { html, raw, type SafeHtml } from '../../devtools/live/html.js'
 import { REPORT_CSS, REPORT_JS } from './assets.generated.js'
 import { ruleById } from '../../core/rules/index.js'
 import { allOf, capitalize, plural } from '../../core/text.js'
-import { toHeld, type HeldAssumption } from '../../core/rules/held.js'
+import { describeSettled, toHeld, type HeldAssumption } from '../../core/rules/held.js'
 import { cellAt, toMatrix, type Matrix } from '../../core/rules/matrix.js'
 import type { CaseResult, CaseStatus, Check, Reporter, RunResult } from '../../core/rules/types.js'
 
@@ -78,7 +78,7 @@ function heldTable(held: ReadonlyArray<HeldAssumption>, caseOf: (caseId: string)
   return html`<section class="head-section" aria-labelledby="variants-title"><h2 id="variants-title">Where the interface is silent</h2>
 <p class="muted">The flow cases again, where the mock answered as a real service may instead of as relay-mock chose (<code>relay-mock assumptions</code> lists the choices). Each badge is a case, named by the flow case it repeats.</p>
 <table class="index held"><thead><tr><th scope="col">Held</th><th scope="col">Assumption</th><th scope="col">Under each alternative</th></tr></thead>
-<tbody>${held.map((entry) => html`<tr><td>${badge(entry.held ? 'passed' : 'failed')}</td><td><code>${entry.assumption}</code> <span class="muted">${inlineCode(entry.question)}</span></td><td><ul class="alternatives">${entry.alternatives.map((alternative) => html`<li><code>${alternative.id}</code> ${alternative.caseIds.map(caseBadge)}</li>`)}</ul></td></tr>`)}</tbody></table>
+<tbody>${held.map((entry) => html`<tr${entry.settled ? html` class="settled"` : ''}><td>${entry.alternatives.length > 0 ? badge(entry.held ? 'passed' : 'failed') : html`<span class="muted">settled</span>`}</td><td><code>${entry.assumption}</code> <span class="muted">${inlineCode(entry.question)}</span>${entry.settled ? html`<p class="settled">${inlineCode(describeSettled(entry.settled))}</p>` : ''}</td><td><ul class="alternatives">${entry.alternatives.map((alternative) => html`<li><code>${alternative.id}</code> ${alternative.caseIds.map(caseBadge)}</li>`)}</ul></td></tr>`)}</tbody></table>
 </section>`
 }
 
@@ -201,7 +201,7 @@ export function toHtmlReport(result: RunResult, options: HtmlReportOptions = {})
     return anchor
   })
   const matrix = toMatrix(cases)
-  const held = toHeld(cases)
+  const held = toHeld(cases, summary.calibration)
   // A capture (conform --from) has visits, not cases: no client ran for it here.
   const captured = cases.length > 0 && cases.every((c) => c.scenario === 'captured')
   const noun = captured ? 'visit' : 'case'

@@ -4,7 +4,8 @@
 // message, missing? }], requests, faults?, cell?, ... }] }`. A case's status is passed | warning |
 // partial | failed | not-reached | flaky; a check's passed | failed | skipped | not-checked | warning.
 // `matrix` (when the run had fault cells): each cell's step, kind, mode, status, case and rules.
-// `variants` (when the run had variant cases): [{ assumption, question, held, alternatives: [{ id, status, caseIds }] }].
+// `variants` (when the run had variant cases, or a calibration): [{ assumption, question, held, alternatives: [{ id,
+// status, caseIds }], settled?: { status, answered, alternative?, served } }]; `settled` marks what a calibration settled.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { toHeld } from '../../core/rules/held.js'
@@ -33,7 +34,7 @@ function toJsonCase(kase: CaseResult) {
  */
 export function toJsonReport(result: RunResult) {
   const matrix = toMatrix(result.cases)
-  const variants = toHeld(result.cases)
+  const variants = toHeld(result.cases, result.summary.calibration)
   // The matrix (when the run had fault cells): each cell's step, kind, mode, status, case and rules. The
   // variants (when the run had variant cases): each assumption, whether the client held, each alternative's status and cases.
   return { summary: result.summary, ...(matrix ? { matrix } : {}), ...(variants ? { variants } : {}), cases: result.cases.map(toJsonCase) }

@@ -5,7 +5,7 @@
 // pass. A case not reached is a <failure type="not-reached">; a warning passes with a note in
 // system-out, and is a <failure type="warning"> only under --strict. system-out lists the rules not
 // checked, the warnings and the rules that did not apply.
-import { toHeld } from '../../core/rules/held.js'
+import { describeSettled, toHeld } from '../../core/rules/held.js'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import junitModule, { type Builder } from 'junit-report-builder'
@@ -33,9 +33,11 @@ export function toJUnitXml(result: RunResult): string {
   for (const flow of result.summary.flows) {
     const suite = builder.testSuite().name(`relay-mock conform: ${flow}`).timestamp(result.summary.startedAt)
     // For each assumption the flow's variant cases varied: whether the client held under every alternative.
-    for (const entry of toHeld(result.cases.filter((k) => k.flow === flow)) ?? []) {
+    // In a calibrated run, each assumption the service's answers settled, with what it answered.
+    for (const entry of toHeld(result.cases.filter((k) => k.flow === flow), result.summary.calibration) ?? []) {
       const failedUnder = entry.alternatives.filter((alternative) => alternative.status !== 'passed' && alternative.status !== 'warning').map((alternative) => alternative.id)
-      suite.property(`relay-mock.assumption.${entry.assumption}`, entry.held ? 'held' : `did not hold under ${failedUnder.join(', ')}`)
+      if (entry.alternatives.length > 0) suite.property(`relay-mock.assumption.${entry.assumption}`, entry.held ? 'held' : `did not hold under ${failedUnder.join(', ')}`)
+      if (entry.settled) suite.property(`relay-mock.calibration.${entry.assumption}`, describeSettled(entry.settled))
     }
     for (const kase of result.cases.filter((k) => k.flow === flow)) {
       const test = suite.testCase().className(flow).name(kase.id).time(kase.durationMs / 1000)
