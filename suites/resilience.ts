@@ -2,7 +2,7 @@
 // always (persistent). Each cell is a case in a fresh world chosen so that a correct client reaches
 // that step (the creations need the new-vehicle world; the simple payment runs the simple flow). The
 // kinds and steps are the fault table's (src/core/service/faults.ts): a new kind or step is a new row here.
-import { FAULT_KINDS, FAULT_STEPS, type FaultKind, type FaultMode, type FaultStep } from '../src/core/service/faults.js'
+import { FAULT_KINDS, FAULT_STEPS, RATE_LIMITED_AHEAD, RETRY_AFTER_SECONDS, SLOW_FAULT_MS, type FaultKind, type FaultMode, type FaultStep } from '../src/core/service/faults.js'
 import type { ConformanceCase } from '../src/core/rules/suite.js'
 import { defineSuite } from '../src/core/rules/suite.js'
 import type { Flow, Outcome } from '../src/core/rules/types.js'
@@ -18,18 +18,19 @@ const WORLDS: Record<FaultStep, { flow: Flow; scenario: string }> = {
 }
 
 /**
- * What each kind of fault does to the request, in a case's title. A lookup changes nothing, so a lost
+ * What each kind of fault does to the request, in a case's title, its figures read from the fault table's
+ * (a figure changed there is changed here). A lookup changes nothing, so a lost
  * answer is all there is to say of it; a creation is recorded first, which is why it must not be sent again.
  */
 const SAYS: Record<FaultKind, string> = {
-  unavailable: 'answers 503 with Retry-After: 1',
-  'rate-limited': 'answers 429 with a Retry-After date 2 s ahead',
+  unavailable: `answers 503 with Retry-After: ${RETRY_AFTER_SECONDS}`,
+  'rate-limited': `answers 429 with a Retry-After date ${RATE_LIMITED_AHEAD}`,
   'server-error': 'answers 500',
   reset: 'resets the connection',
   hang: 'never answers',
   truncated: 'cuts the 2xx body in half',
   garbage: "answers a proxy's HTML page",
-  slow: 'answers right, 2 s late',
+  slow: `answers right, ${SLOW_FAULT_MS / 1000} s late`,
   'token-revoked': 'revokes the token: 401 from here on',
 }
 

@@ -26,6 +26,18 @@ export const RETRY_AFTER_SECONDS = 1
 /** How far ahead the `Retry-After` date of `rate-limited` lies: an HTTP-date has one-second resolution. */
 export const RETRY_AFTER_DATE_AHEAD_S = 2
 
+/**
+ * The `Retry-After` date of `rate-limited` answered at `now`: the whole second RETRY_AFTER_DATE_AHEAD_S + 1
+ * on from the current one, so that it lies more than RETRY_AFTER_DATE_AHEAD_S seconds ahead, and at most one more.
+ * @example rateLimitedRetryAfter(Date.parse('2026-11-21T09:14:05.300Z')) // 'Sat, 21 Nov 2026 09:14:08 GMT': 2.7 s ahead
+ */
+export function rateLimitedRetryAfter(now: number): string {
+  return new Date((Math.floor(now / 1000) + RETRY_AFTER_DATE_AHEAD_S + 1) * 1000).toUTCString()
+}
+
+/** How far ahead rateLimitedRetryAfter's date lies, in words, for a case's title and the fault table: `2 to 3 s ahead`. */
+export const RATE_LIMITED_AHEAD = `${RETRY_AFTER_DATE_AHEAD_S} to ${RETRY_AFTER_DATE_AHEAD_S + 1} s ahead`
+
 export interface FaultKindInfo {
   /** True when the request changes the world before it fails: the only case that shows a duplicate. */
   applied: boolean
@@ -46,7 +58,7 @@ export const FAULT_KINDS = {
   },
   'rate-limited': {
     applied: false,
-    sees: `429 with \`Retry-After\` as an HTTP-date ${RETRY_AFTER_DATE_AHEAD_S} s ahead; nothing was applied`,
+    sees: `429 with \`Retry-After\` as an HTTP-date ${RATE_LIMITED_AHEAD}; nothing was applied`,
     correct: 'waits until that date and retries (3 attempts in all are enough; more than 5 fail), or gives up and says so',
   },
   'server-error': {
@@ -210,7 +222,7 @@ export function faultReply(fault: ArmedFault, answer: Reply | undefined, now: nu
       })
     case 'rate-limited':
       return toProblem(429, `Too many requests (${where}). Please wait until the Retry-After date before trying again.`, undefined, {
-        'retry-after': new Date((Math.floor(now / 1000) + RETRY_AFTER_DATE_AHEAD_S + 1) * 1000).toUTCString(),
+        'retry-after': rateLimitedRetryAfter(now),
       })
     case 'token-revoked':
       return revokedReply(where)

@@ -5,7 +5,7 @@
 // or `auth.*` rule, and the reverse.
 import { serviceRoutes, type ServiceRouteId } from './handlers/index.js'
 import { toProblem, type Reply } from './problems.js'
-import { FAULT_STEPS, RETRY_AFTER_DATE_AHEAD_S, RETRY_AFTER_SECONDS, type FaultKind } from './faults.js'
+import { FAULT_STEPS, RATE_LIMITED_AHEAD, RETRY_AFTER_SECONDS, type FaultKind } from './faults.js'
 import { readingOnce } from '../once.js'
 import { TOKEN_CHARACTERS } from './token.js'
 import { MASK_MARK } from '../mask.js'
@@ -600,7 +600,7 @@ export function pipelineAnswers(route: Route<any, any>): PipelineAnswer[] {
   if ((Object.values(FAULT_STEPS) as string[]).includes(route.id)) {
     // What the mock sends when a fault is armed on this route (see FAULT_KINDS).
     answers.push({ ...refusal(401, 'The token was revoked (relay-mock: the fault token-revoked)', challenge), fault: 'token-revoked' })
-    answers.push({ ...refusal(429, 'Too many requests (relay-mock: the fault rate-limited); nothing was applied', { 'Retry-After': `an HTTP-date ${RETRY_AFTER_DATE_AHEAD_S} s ahead or more` }), fault: 'rate-limited' })
+    answers.push({ ...refusal(429, 'Too many requests (relay-mock: the fault rate-limited); nothing was applied', { 'Retry-After': `an HTTP-date ${RATE_LIMITED_AHEAD}` }), fault: 'rate-limited' })
     answers.push({ ...refusal(503, 'Unavailable just now (relay-mock: the fault unavailable); nothing was applied', { 'Retry-After': `seconds (${RETRY_AFTER_SECONDS})` }), fault: 'unavailable' })
     answers.push({ ...asProblem(500, 'The service failed after applying the request (relay-mock: the fault server-error): do not resend a POST blind'), fault: 'server-error' })
     // garbage lets the handler answer, then sends its status with a proxy's page instead of its body.
