@@ -126,7 +126,7 @@ function adminRoutes(marks: ResetMarks): Route<any, any>[] {
       const page = query.scope === 'all' ? mock.journal.page(paging) : world.journal.page(paging)
       return { status: 200, body: { world: world.id, token: maskSecret(world.token), ...page } }
     }),
-    admin('/__relay/reset', 'POST', 'Re-seed the world and clear its journal; {"scenario": "..."} to switch at the same time', async ({ world, body }) => {
+    admin('/__relay/reset', 'POST', 'Re-seed the world, clear its journal and re-arm its faults (each counts again from zero; its variants stay); {"scenario": "..."} to switch at the same time', async ({ world, body }) => {
       const refused = body?.scenario !== undefined ? noScenarioOnProxy() : undefined
       if (refused) return refused
       await mock.resetWorld(world, typeof body?.scenario === 'string' ? body.scenario : undefined)
