@@ -4,7 +4,26 @@
 // from checks.ts, which reads each answer's own shape; these read how the request was written.
 import { routeById } from '../service/protocol.js'
 import { validate } from '../service/validate.js'
-import type { AssumptionCheck, CheckVerdict, Observed } from './checks.js'
+import type { LenientForm } from '../service/leniency.js'
+
+/** What these checks read of a request and its answer (checks.ts's Observed has it all). */
+interface Observed {
+  route: string | null
+  body: unknown
+  status: number
+  text: string
+  forms?: readonly LenientForm[]
+}
+
+/** A check's verdict, as checks.ts's CheckVerdict. */
+interface CheckVerdict {
+  status: 'confirmed' | 'contradicted'
+  alternative?: string
+  expected: string
+  came: string
+}
+
+type AssumptionCheck = (observed: Observed) => CheckVerdict | undefined
 
 const ok = (status: number) => status >= 200 && status < 300
 /** Answers that say nothing of a body's form: the token refused, a limit, the service in trouble. */
