@@ -33,9 +33,9 @@ describe('a calibrated run, in every report', () => {
     expect(errorBody.alternatives).toEqual([])
     expect(held.find((entry) => entry.assumption === 'auth.refusal')!.alternatives.length).toBeGreaterThan(0)
 
-    const console = heldLines(held, pc.createColors(false)).join('\n')
-    expect(console).toMatch(/= error\.body\s*\n\s+settled by the calibration: the service answered application\/json \{error\}.*; the run answered so/)
-    expect(console).toMatch(/auth\.refusal .*\n\s+settled by the calibration: the service answered 401 with WWW-Authenticate.*, as relay-mock chose/)
+    const lines = heldLines(held, pc.createColors(false)).join('\n')
+    expect(lines).toMatch(/= error\.body\s*\n\s+settled by the calibration: the service answered application\/json \{error\}.*; the run answered so/)
+    expect(lines).toMatch(/auth\.refusal .*\n\s+settled by the calibration: the service answered 401 with WWW-Authenticate.*, as relay-mock chose/)
     expect(toJsonReport(result).variants).toContainEqual(expect.objectContaining({ assumption: 'error.body', settled: expect.objectContaining({ status: 'contradicted', served: true }) }))
     expect(toJUnitXml(result)).toMatch(/<property name="relay-mock\.calibration\.error\.body" value="settled by the calibration: the service answered application\/json \{error\}/)
     expect(toHtmlReport(result)).toMatch(/<code>error\.body<\/code>.*<p class="settled">settled by the calibration: the service answered/)
