@@ -47,11 +47,12 @@ describe("a world's memory", () => {
 })
 
 describe('the checks of the ledger', () => {
-  it('has a check, or says why traffic cannot show it, for every assumption of the ledger and nothing else', () => {
-    expect(Object.keys(ASSUMPTION_CHECKS).sort()).toEqual(ASSUMPTIONS.map((entry) => entry.id).sort())
-    for (const [id, check] of Object.entries(ASSUMPTION_CHECKS)) {
-      if (typeof check !== 'function') expect(check.notObservable.length, id).toBeGreaterThan(20)
-    }
+  // That every assumption has a check or a reason, and nothing else does, is ASSUMPTION_CHECKS's type
+  // (a Record over the ledger's ids); that the reason is a sentence, no type says.
+  it('says in a sentence why traffic cannot show each assumption it has no check for', () => {
+    const reasons = Object.entries(ASSUMPTION_CHECKS).flatMap(([id, check]) => (typeof check === 'function' ? [] : [[id, check.notObservable] as const]))
+    expect(reasons.length).toBeGreaterThan(0)
+    for (const [id, reason] of reasons) expect(reason, id).toMatch(/^\S.{20,}[.)]$/s)
   })
 
   it('names the variant cases of an alternative, and the command that runs them, in one place', () => {

@@ -138,13 +138,23 @@ describe('auth.bearer reads a header on an unknown path as the mock reads it on 
   beforeAll(async () => {
     service = await createRelayService({ tokens: [TOKEN], scenario: 'new-vehicle' })
   })
-  const authorizations = [`Bearer ${TOKEN}`, `bearer ${TOKEN}`, `BEARER   ${TOKEN}`, `Bearer ${TOKEN} `, 'Bearer someone-else', `Bearer ${TOKEN} extra`, `Basic ${TOKEN}`, `Bearer`]
-  it.each(authorizations)('Authorization: %s', async (authorization) => {
+  // Whether the mock refuses the header on a known path (401), and so the rule on an unknown one.
+  const authorizations: [string, boolean][] = [
+    [`Bearer ${TOKEN}`, false],
+    [`bearer ${TOKEN}`, false],
+    [`BEARER   ${TOKEN}`, false],
+    [`Bearer ${TOKEN} `, false],
+    ['Bearer someone-else', true],
+    [`Bearer ${TOKEN} extra`, true],
+    [`Basic ${TOKEN}`, true],
+    ['Bearer', true],
+  ]
+  it.each(authorizations)('Authorization: %s (refused: %s)', async (authorization, refused) => {
     const known = await service.handle({ method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization } })
     await service.handle({ method: 'GET', url: '/nope', headers: { authorization } })
     const entry = service.journal.latest()!
     const verdict = ruleById('auth.bearer')!.check({ flow: 'advanced', requests: [entry], token: TOKEN }).status
-    expect({ known: known.status === 401, rule: verdict === 'failed' }).toEqual({ known: known.status === 401, rule: known.status === 401 })
+    expect({ known: known.status === 401, rule: verdict === 'failed' }).toEqual({ known: refused, rule: refused })
   })
 })
 
@@ -186,8 +196,22 @@ describe('HEAD and OPTIONS: answered, undocumented, never a flow call', () => {
 // One definition of a token (core/token.ts): `serve --token` takes exactly the tokens the mock makes a
 // world for and reads back from `Authorization: Bearer <token>`.
 describe('the command line takes a token exactly when the mock reads it', () => {
-  const candidates = ['relay-mock-token', 'rm_0123abcd', 'a+b/c=', '~!#$%&*()<>?', 'þorri', 'tök-en', '…cdef', 'a b', 'tab\there', 'nul\u0000', '']
-  it.each(candidates)('%j', async (candidate) => {
+  // Printable ASCII without spaces is a token (RFC 6750's b64token, and the rest of printable ASCII);
+  // anything else is refused by both.
+  const candidates: [string, boolean][] = [
+    ['relay-mock-token', true],
+    ['rm_0123abcd', true],
+    ['a+b/c=', true],
+    ['~!#$%&*()<>?', true],
+    ['þorri', false],
+    ['tök-en', false],
+    ['…cdef', false],
+    ['a b', false],
+    ['tab\there', false],
+    ['nul\u0000', false],
+    ['', false],
+  ]
+  it.each(candidates)('%j: %s', async (candidate, taken) => {
     const cli = (() => {
       try {
         apply('--token', token, candidate)
@@ -198,6 +222,6 @@ describe('the command line takes a token exactly when the mock reads it', () => 
     })()
     const service = await createRelayService({ tokens: [candidate] }).catch(() => undefined)
     const reached = service ? (await service.handle({ method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: `Bearer ${candidate}` } })).status === 200 : false
-    expect({ cli, reached, made: service !== undefined }).toEqual({ cli, reached: cli, made: cli })
+    expect({ cli, reached, made: service !== undefined }).toEqual({ cli: taken, reached: taken, made: taken })
   })
 })
