@@ -1,10 +1,9 @@
-// Bundles the CLI: start-up then reads a few modules instead of hundreds. In the ES module bundle,
-// commands load their implementation with import(), which esbuild splits into chunks, so `serve`
-// never parses the conformance kit or its reporters (the CommonJS file below holds everything).
-//
-// The same command line is also written as one CommonJS file, relay-mock.cjs, which bin/relay-mock.js
-// compiles with V8's code cache of the last run (src/node/code-cache.ts, bundled as start.cjs): Node 20
-// caches no compiled ES modules. Its first line names the build, so that a cache made from another build is never used.
+// Bundles the command line as one CommonJS file, dist/bundle/relay-mock.cjs: start-up then reads one
+// file instead of hundreds, and bin/relay-mock.js compiles it with V8's code cache of the last run
+// (src/node/code-cache.ts, bundled as start.cjs), so that a start deserializes the functions it runs
+// instead of parsing and compiling them: Node 20 caches no compiled ES modules. The commands' import()
+// of their own modules become lazy initializers, so a command runs only its own modules' bodies. Its first
+// line names the build, so that a cache made from another build is never used.
 import { createHash } from 'node:crypto'
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -12,10 +11,10 @@ import { build } from 'esbuild'
 // tsc has built dist/src before this script runs (npm run build).
 import { BUILD_LINE_PREFIX } from '../dist/src/node/code-cache.js'
 
-// Chunk names carry a hash: clear the last build's, or they pile up.
+// A fresh folder: nothing a former build left (its ES module chunks) is packed.
 rmSync('dist/bundle', { recursive: true, force: true })
 
-/** What both bundles share. */
+/** The command line's bundle, before the code cache's own needs (below). */
 const common = {
   entryPoints: ['src/cli/index.ts'],
   bundle: true,
@@ -98,21 +97,8 @@ const common = {
   ],
 }
 
-await build({
-  ...common,
-  outdir: 'dist/bundle',
-  entryNames: 'relay-mock',
-  chunkNames: 'chunks/[name]-[hash]',
-  splitting: true,
-  format: 'esm',
-  // Some CommonJS dependencies call require(); give the ESM bundle one.
-  banner: { js: "import { createRequire as __relayRequire } from 'node:module'; const require = __relayRequire(import.meta.url);" },
-  outExtension: { '.js': '.mjs' },
-})
-
-// One file (a code cache covers one script). The commands' import() of their own modules become lazy
-// initializers; faker (ES modules only), jiti and a user's files are imported by the loader, for the
-// bundle, with Node's own ES module loader.
+// One file (a code cache covers one script). Faker (ES modules only), jiti and a user's files are imported
+// by the loader, for the bundle, with Node's own ES module loader.
 const cjs = 'dist/bundle/relay-mock.cjs'
 await build({
   ...common,

@@ -3,13 +3,12 @@
 // also bundles this module as dist/bundle/start.cjs, which the bin (CommonJS) requires.
 //
 // Node 20 has no compile cache for ES modules (module.enableCompileCache came in 22), but vm.Script
-// takes and makes V8's code cache. So the build also writes the command line as one CommonJS file
+// takes and makes V8's code cache. So the build writes the command line as one CommonJS file
 // (dist/bundle/relay-mock.cjs); this module compiles it as Node compiles a CommonJS module, with the
 // cached data of the last run, and stores new data once the command has started (serve: its banner
 // printed) or has ended other than by a usage error. Anything wrong with the cache (missing,
 // unreadable, built by another Node, bundle or V8 flags, rejected by V8, a folder that cannot be
-// written) costs only the saving: the command runs the same. Without the CommonJS file, the ES module
-// bundle runs as before.
+// written) costs only the saving: the command runs the same.
 //
 // The bundle calls no import() of its own: on Node 20 a function deserialized from a code cache loses
 // the script's dynamic-import callback (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), and the main-context
@@ -62,9 +61,9 @@ export function codeCacheFile(dir: string, args: string[]): string {
 
 /**
  * Runs the CommonJS bundle of the command line with V8's code cache, and returns what became of the
- * cache; returns 'unavailable' without running anything when the bundle cannot run this way (the
- * caller then loads the ES module bundle).
- * @example if (startCachedCli({ bundle: 'dist/bundle/relay-mock.cjs' }) === 'unavailable') await import('../dist/bundle/relay-mock.mjs')
+ * cache; returns 'unavailable' without running anything when the bundle cannot run this way (missing,
+ * or not a build that names itself).
+ * @example if (startCachedCli({ bundle: 'dist/bundle/relay-mock.cjs' }) === 'unavailable') process.exitCode = 2
  */
 export function startCachedCli(options: CodeCacheOptions): CodeCacheOutcome {
   let compiled: ReturnType<typeof compile>
@@ -78,7 +77,7 @@ export function startCachedCli(options: CodeCacheOptions): CodeCacheOutcome {
   return compiled.outcome
 }
 
-/** The bundle's import(): an ES module's, resolving packages from relay-mock's own folder as the ES module bundle does. */
+/** The bundle's import(): an ES module's, resolving packages from relay-mock's own folder. */
 const importExternal = (specifier: string): Promise<unknown> => import(specifier)
 
 function compile(options: CodeCacheOptions) {

@@ -1,6 +1,6 @@
 // The command line's code cache (src/node/code-cache.ts), through bin/relay-mock.js as a user runs it:
-// whatever state the cache file is in, a command prints what the ES module bundle prints, and a cache
-// that cannot be used is replaced.
+// whatever state the cache file is in, a command prints what the bundle prints when Node runs it itself,
+// and a cache that cannot be used is replaced.
 import { execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync } from 'node:fs'
@@ -13,7 +13,7 @@ import { codeCacheFile } from '../../src/node/code-cache.js'
 import { CLI_ENV, ROOT } from '../support/cli.js'
 
 const BIN = join(ROOT, 'bin/relay-mock.js')
-const ESM_BUNDLE = join(ROOT, 'dist/bundle/relay-mock.mjs')
+const BUNDLE = join(ROOT, 'dist/bundle/relay-mock.cjs')
 /** What a cache file made by this Node starts with (the build's hash follows). */
 const KEY_START = `${process.version} ${process.arch} `
 
@@ -37,9 +37,10 @@ let cache: string
 let expected: Ended
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'dist/bundle/relay-mock.cjs'))) throw new Error('The CLI is not built. Please run npm run build (npm test does) before these tests.')
-  // What the command prints without the loader: the ES module bundle run directly.
-  expected = await run(ESM_BUNDLE, ['scenarios'], os.tmpdir())
+  if (!existsSync(BUNDLE)) throw new Error('The CLI is not built. Please run npm run build (npm test does) before these tests.')
+  // What the command prints without the loader: the bundle run by Node as a CommonJS module, with no
+  // code cache (scenarios imports nothing outside the bundle, which only the loader could import for it).
+  expected = await run(BUNDLE, ['scenarios'], os.tmpdir())
   expect(expected.code).toBe(0)
   expect(expected.stdout).toContain('default')
 })
@@ -136,6 +137,18 @@ async function serveUntil(done: () => boolean, args: string[] = []): Promise<{ s
   }
   return { stdout, stderr }
 }
+
+describe('the bin without its bundle', () => {
+  it('says what is missing and what to do, and exits 2', async () => {
+    // An install whose bundle is gone: the bin and its loader, without relay-mock.cjs.
+    for (const folder of ['bin', 'dist/bundle']) await mkdir(join(work, folder), { recursive: true })
+    for (const file of ['bin/relay-mock.js', 'bin/package.json', 'dist/bundle/start.cjs']) await writeFile(join(work, file), await readFile(join(ROOT, file)))
+    const ended = await run(join(work, 'bin/relay-mock.js'), ['--version'], work)
+    expect(ended.code).toBe(2)
+    expect(ended.stdout).toBe('')
+    expect(ended.stderr).toBe(`Failed to start relay-mock: ${join(work, 'dist/bundle/relay-mock.cjs')} is missing or is not a relay-mock build. Please install relay-mock again (in a checkout of its repository: npm run build).\n`)
+  })
+})
 
 describe('codeCacheFile', () => {
   it('names the file by the command, and help or version as other', () => {

@@ -16,7 +16,7 @@ let dir: string
 let aFile: string
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'dist/bundle/relay-mock.mjs'))) throw new Error('The CLI is not built. Please run npm run build (npm test does) before these tests.')
+  if (!existsSync(join(root, 'dist/bundle/relay-mock.cjs'))) throw new Error('The CLI is not built. Please run npm run build (npm test does) before these tests.')
   dir = await mkdtemp(join(os.tmpdir(), 'relay-mock-refusals-'))
   aFile = join(dir, 'a-file')
   await writeFile(aFile, 'not a folder')

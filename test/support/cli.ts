@@ -21,7 +21,7 @@ export const CLI_ENV = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, 
 export function useBuiltCli(prefix: string): () => string {
   let dir: string | undefined
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist/bundle/relay-mock.mjs'))) {
+    if (!existsSync(join(ROOT, 'dist/bundle/relay-mock.cjs'))) {
       throw new Error('The CLI is not built. Please run npm run build (npm test does) before these tests.')
     }
     dir = await mkdtemp(join(os.tmpdir(), prefix))
