@@ -1,6 +1,9 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import os from 'node:os'
+import { join, relative, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
-import { configDefaults, defineConfig } from 'vitest/config'
+import { defineConfig } from 'vitest/config'
 
 /**
  * The files beside the example clients' runs (the project `long`, a file per core), in this order: the
@@ -49,13 +52,26 @@ class SlowestFirst extends BaseSequencer {
   }
 }
 
-const ALL = ['src/**/*.test.ts', 'test/**/*.test.ts', 'scenarios/**/*.test.ts', 'suites/**/*.test.ts']
+const ROOT = fileURLToPath(new URL('.', import.meta.url))
+/** Every test file, as a path from the project's folder. */
+const ALL = ['src', 'test', 'scenarios', 'suites'].flatMap((folder) =>
+  readdirSync(join(ROOT, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.test.ts'))
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)).split(sep).join('/')),
+)
+/** The files that need a tool beyond Node and npm (a browser, python3, a JDK, Go, curl, jq): each says which with needs(). */
+const TOOLCHAIN = ALL.filter((file) => readFileSync(join(ROOT, file), 'utf8').includes("/support/needs.js'"))
+/**
+ * The fast loop (`npm run test:fast`): every file that needs nothing beyond Node and npm, but for the
+ * slowest (the clients' whole runs, the type checks, npm pack), in seconds.
+ */
+const FAST = ALL.filter((file) => ![...FIRST, ...SHORT_SLOWEST, ...TOOLCHAIN].includes(file))
 
 export default defineConfig({
   test: {
     // The browser assets (src/**/*.css, *.js) as TypeScript modules, written afresh: see scripts/assets.mjs.
-    // Then what the tests need beyond npm (a browser, python3's modules, jq, curl, java), found and handed to
-    // the tests, or the run stops saying what is missing: see scripts/test-prerequisites.mjs.
+    // Then the tests' Node processes are spared the machine's extra certificates: see scripts/test-prerequisites.mjs.
+    // What a file needs beyond npm (a browser, python3, java, go, curl, jq), the file checks: test/support/needs.ts.
     globalSetup: ['scripts/assets.mjs', 'scripts/test-prerequisites.mjs'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
@@ -80,11 +96,20 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'short',
-          include: ALL,
-          exclude: [...configDefaults.exclude, ...FIRST],
+          include: ALL.filter((file) => !FIRST.includes(file) && !FAST.includes(file)),
           // Then the type checks, npm pack, the matrix, the library clients' runs and the short files, two
           // per core: most of their time is spent waiting on a process, a timeout or a browser, and the cores
           // would idle at one each.
+          maxWorkers: 2 * Math.max(2, os.availableParallelism()),
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Beside the project `short`, in the same group (the same workers): vitest run --project fast runs it alone.
+          name: 'fast',
+          include: FAST,
           maxWorkers: 2 * Math.max(2, os.availableParallelism()),
           sequence: { groupOrder: 1 },
         },

@@ -2,9 +2,11 @@
 // that provides it and what it is for. `npm test` runs this first: it finds each need where it is commonly
 // installed and, as root with apt-get (CI, a container), installs what is missing, saying what and why;
 // elsewhere (macOS, Windows, no root) it stops with one line per missing need saying what to install.
-// vitest runs it too (globalSetup), without installing: it hands the tests what it found (CHROMIUM_PATH,
-// and PATH with the python3, java and go to run) and stops the run, with the same lines, when something is missing.
-// It also spares the tests' Node processes a start-up cost of the machine's: see CA_CERTS.
+// Each test file that needs one checks it itself (test/support/needs.ts, by the need's id): it fails, with
+// the same line, when the need is missing, and is handed what was found (CHROMIUM_PATH, and PATH with the
+// python3, java and go to run). The files that need none (npm run test:fast) start without looking.
+// vitest runs this file too (globalSetup), to spare the tests' Node processes a start-up cost of the
+// machine's: see CA_CERTS.
 import { spawnSync } from 'node:child_process'
 import { accessSync, closeSync, constants, mkdtempSync, openSync, readdirSync, readSync, rmSync, statSync, symlinkSync } from 'node:fs'
 import os from 'node:os'
@@ -17,26 +19,29 @@ const JAVA_MIN = 17
 const GO_MIN = [1, 19]
 
 /**
- * Each need: `name`; `for` (what the tests use it for); `find(ctx)`, which says where it is (`found`, with
- * what the tests must be given to use it: `env`, `pathDirs` put first on PATH) or why not (`missing`);
- * `debian`, the package that provides it; `elsewhere`, what to do without apt-get.
+ * Each need: `id`, by which a test file asks for it (test/support/needs.ts); `name`; `for` (what the tests
+ * use it for); `find(ctx)`, which says where it is (`found`, with what the tests must be given to use it:
+ * `env`, `pathDirs` put first on PATH) or why not (`missing`); `debian`, the package that provides it;
+ * `elsewhere`, what to do without apt-get.
  */
 export const NEEDS = [
   {
+    id: 'chromium',
     name: 'Chromium',
     for: 'the browser tests (the HTML report and the live page, driven by playwright-core)',
     find: findChromium,
     debian: 'chromium',
     elsewhere: 'install Google Chrome or Chromium, or set CHROMIUM_PATH to a Chrome or Chromium binary',
   },
-  { name: 'curl', for: 'the shell example client', find: (ctx) => findCommand(ctx, 'curl'), debian: 'curl', elsewhere: 'install curl' },
-  { name: 'jq', for: 'the shell example client', find: (ctx) => findCommand(ctx, 'jq'), debian: 'jq', elsewhere: 'install jq (https://jqlang.org/download/)' },
-  { name: "Python's urllib3", for: 'the Python example client', python: 'urllib3', find: (ctx) => findPythonModule(ctx, 'urllib3'), debian: 'python3-urllib3', elsewhere: 'run python3 -m pip install urllib3' },
-  { name: "Python's requests", for: 'the Python example client built on requests', python: 'requests', find: (ctx) => findPythonModule(ctx, 'requests'), debian: 'python3-requests', elsewhere: 'run python3 -m pip install requests' },
-  { name: `Java ${JAVA_MIN} or later`, for: 'the Java example client', find: findJava, debian: 'default-jdk-headless', elsewhere: `install a JDK ${JAVA_MIN} or later (e.g. Eclipse Temurin) and put its bin folder on PATH` },
-  { name: `Go ${GO_MIN.join('.')} or later`, for: 'the Go example client (built once with go build)', find: findGo, debian: 'golang-go', elsewhere: `install Go ${GO_MIN.join('.')} or later (https://go.dev/dl/) and put its bin folder on PATH` },
-  { name: 'Ruby', for: "the Ruby clients (Net::HTTP's own resend, a Ruby crash)", find: (ctx) => findCommand(ctx, 'ruby'), debian: 'ruby', elsewhere: 'install Ruby 3.1 or later' },
-  { name: "Ruby's Faraday", for: 'the Ruby clients on Faraday 1.x', find: (ctx) => findRubyGem(ctx, 'faraday'), debian: 'ruby-faraday', elsewhere: 'run gem install faraday -v "~> 1.1"' },
+  { id: 'curl', name: 'curl', for: 'the shell example client', find: (ctx) => findCommand(ctx, 'curl'), debian: 'curl', elsewhere: 'install curl' },
+  { id: 'jq', name: 'jq', for: 'the shell example client', find: (ctx) => findCommand(ctx, 'jq'), debian: 'jq', elsewhere: 'install jq (https://jqlang.org/download/)' },
+  { id: 'python3', name: 'Python 3', for: 'the Python clients, and the tests that read a report with its standard library', find: findPython, debian: 'python3', elsewhere: 'install Python 3 (https://www.python.org/downloads/)' },
+  { id: 'urllib3', name: "Python's urllib3", for: 'the Python example client', python: 'urllib3', find: (ctx) => findPythonModule(ctx, 'urllib3'), debian: 'python3-urllib3', elsewhere: 'run python3 -m pip install urllib3' },
+  { id: 'requests', name: "Python's requests", for: 'the Python example client built on requests', python: 'requests', find: (ctx) => findPythonModule(ctx, 'requests'), debian: 'python3-requests', elsewhere: 'run python3 -m pip install requests' },
+  { id: 'java', name: `Java ${JAVA_MIN} or later`, for: 'the Java example client', find: findJava, debian: 'default-jdk-headless', elsewhere: `install a JDK ${JAVA_MIN} or later (e.g. Eclipse Temurin) and put its bin folder on PATH` },
+  { id: 'go', name: `Go ${GO_MIN.join('.')} or later`, for: 'the Go example client (built once with go build)', find: findGo, debian: 'golang-go', elsewhere: `install Go ${GO_MIN.join('.')} or later (https://go.dev/dl/) and put its bin folder on PATH` },
+  { id: 'ruby', name: 'Ruby', for: "the Ruby clients (Net::HTTP's own resend, a Ruby crash)", find: (ctx) => findCommand(ctx, 'ruby'), debian: 'ruby', elsewhere: 'install Ruby 3.1 or later' },
+  { id: 'faraday', name: "Ruby's Faraday", for: 'the Ruby clients on Faraday 1.x', find: (ctx) => findRubyGem(ctx, 'faraday'), debian: 'ruby-faraday', elsewhere: 'run gem install faraday -v "~> 1.1"' },
 ]
 
 /**
@@ -214,6 +219,12 @@ export function choosePython(ctx) {
   return chosen
 }
 
+function findPython(ctx) {
+  const python = choosePython(ctx)
+  if (!python) return { missing: 'no python3 on PATH' }
+  return { found: python.file, ...(python.shim ? { python: python.file } : {}) }
+}
+
 function findPythonModule(ctx, module) {
   const python = choosePython(ctx)
   if (!python) return { missing: 'no python3 on PATH' }
@@ -276,11 +287,13 @@ export function canInstall(ctx) {
 }
 
 /**
- * Every need, found or missing.
+ * Every need (or those of `ids`), found or missing.
  * @example findAll(createContext()).filter((result) => result.missing)
  */
-export function findAll(ctx) {
-  return NEEDS.map((need) => ({ need, ...need.find(ctx) }))
+export function findAll(ctx, ids) {
+  const unknown = (ids ?? []).filter((id) => !NEEDS.some((need) => need.id === id))
+  if (unknown.length) throw new Error(`No need is named ${unknown.join(', ')}. The needs: ${NEEDS.map((need) => need.id).join(', ')} (scripts/test-prerequisites.mjs).`)
+  return NEEDS.filter((need) => !ids || ids.includes(need.id)).map((need) => ({ need, ...need.find(ctx) }))
 }
 
 /** The line that says what to do about a missing need. */
@@ -355,22 +368,16 @@ function main() {
 }
 
 /**
- * vitest's globalSetup: hands the tests what was found, or stops the run saying what is missing.
+ * vitest's globalSetup: starts the tests' Node processes without NODE_EXTRA_CA_CERTS (see CA_CERTS). It
+ * looks for no need: each test file checks its own (test/support/needs.ts).
  * @example globalSetup: ['scripts/test-prerequisites.mjs']
  */
 export default function setup() {
-  const ctx = createContext({ uid: process.getuid?.() })
-  const results = findAll(ctx)
-  const missing = results.filter((result) => result.missing)
-  if (missing.length) {
-    throw new Error(`${missing.map((result) => missingLine(ctx, result)).join('\n')}\n(npm test installs these where it can: as root, with apt-get.)`)
-  }
-  const { env, cleanup } = testEnvironment(ctx, results)
+  const { env } = testEnvironment(createContext(), [])
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) delete process.env[name]
     else process.env[name] = value
   }
-  return cleanup
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) main()

@@ -1,12 +1,13 @@
 // scripts/test-prerequisites.mjs: what the tests need beyond npm is found where it is commonly installed,
 // and where it is not and cannot be installed, the run stops with one line per need saying what to install.
+// Each test file checks its own needs (test/support/needs.ts): a file that needs none runs without them.
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readlinkSync, rmSync } from 'node:fs'
+import { mkdtempSync, readlinkSync, rmSync, symlinkSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 // @ts-expect-error: a plain ES module without types (npm test runs it before anything is built)
-import { canInstall, choosePython, createContext, findChromium, findGo, findJava, goVersion, javaMajor, missingLine, NEEDS, testEnvironment } from '../scripts/test-prerequisites.mjs'
+import { canInstall, choosePython, createContext, findAll, findChromium, findGo, findJava, goVersion, javaMajor, missingLine, NEEDS, testEnvironment } from '../scripts/test-prerequisites.mjs'
 
 /** A machine made of the files given: only they exist and can run; `run` answers as told. */
 function machine({ files = [], scripts = [], platform = 'linux', env = {}, home = '/home/dev', dirs = {}, run = () => ({ status: 1, stdout: '', stderr: '' }), uid = 1000 }: {
@@ -171,5 +172,29 @@ describe('node scripts/test-prerequisites.mjs', () => {
     expect(lines).toContain('Missing jq, for the shell example client: no jq on PATH. Please install jq (https://jqlang.org/download/).')
     expect(lines.at(-1)).toMatch(/^The tests need them; none is skipped for want of one\.$/)
     expect(lines.slice(0, -1).every((line) => line.startsWith('Missing '))).toBe(true)
+  })
+})
+
+describe('the needs of each test file', () => {
+  it('are checked by the file: one that needs none runs on a machine with nothing, one that needs a browser fails saying what to install', () => {
+    // Only node on PATH, no browser: a store test passes, and the browser tests fail (never skip).
+    const vitest = path.join('node_modules', 'vitest', 'vitest.mjs')
+    const bin = mkdtempSync(path.join(os.tmpdir(), 'relay-mock-node-only-'))
+    symlinkSync(process.execPath, path.join(bin, 'node'))
+    const env = { PATH: bin, HOME: empty, CHROMIUM_PATH: path.join(empty, 'chrome'), NO_COLOR: '1' }
+    const run = spawnSync(process.execPath, [vitest, 'run', '--reporter=json', 'test/service/store.test.ts', 'test/report/browser.test.ts'], { encoding: 'utf8', env, timeout: 120_000 })
+    rmSync(bin, { recursive: true, force: true })
+    const report = JSON.parse(run.stdout) as { testResults: { name: string; status: string; message: string; assertionResults: { status: string }[] }[] }
+    const file = (name: string) => report.testResults.find((result) => result.name.endsWith(name))!
+    expect(run.status).toBe(1)
+    expect(file('store.test.ts').status).toBe('passed')
+    expect(file('store.test.ts').assertionResults.length).toBeGreaterThan(0)
+    expect(file('browser.test.ts').status).toBe('failed')
+    expect(file('browser.test.ts').message).toContain(`Missing Chromium, for the browser tests (the HTML report and the live page, driven by playwright-core): CHROMIUM_PATH is set to ${path.join(empty, 'chrome')}, which is not a program that can run. Please install Google Chrome or Chromium`)
+  }, 120_000)
+
+  it('are asked for by id, and an id no need has is refused, naming the ids', () => {
+    expect(NEEDS.map((need: { id: string }) => need.id)).toEqual(['chromium', 'curl', 'jq', 'python3', 'urllib3', 'requests', 'java', 'go'])
+    expect(() => findAll(createContext(), ['pyhton3'])).toThrow('No need is named pyhton3. The needs: chromium, curl, jq, python3, urllib3, requests, java, go (scripts/test-prerequisites.mjs).')
   })
 })

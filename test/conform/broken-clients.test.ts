@@ -10,6 +10,10 @@ import { runConformance, type ClientFunction } from '../../src/node/runner.js'
 // @ts-expect-error: a plain ES module without types (it also runs as a process)
 import { createDefectiveClient } from './clients/defective.mjs'
 import { lenientClient } from './clients/lenient.js'
+import { needs } from '../support/needs.js'
+
+// The shell and Python examples, broken.
+needs('curl', 'jq', 'python3', 'urllib3')
 
 const DEFECTIVE = 'node test/conform/clients/defective.mjs'
 let variants: string

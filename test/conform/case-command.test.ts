@@ -8,6 +8,10 @@ import os from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { needs } from '../support/needs.js'
+
+// The Python example, and python3's pty for a terminal.
+needs('python3', 'urllib3')
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, GITHUB_ACTIONS: undefined }

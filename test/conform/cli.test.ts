@@ -7,6 +7,10 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CLI_ENV, ROOT, useBuiltCli } from '../support/cli.js'
+import { needs } from '../support/needs.js'
+
+// Python3's XML parser reads the JUnit report.
+needs('python3')
 
 const root = ROOT
 const env = CLI_ENV

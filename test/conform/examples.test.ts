@@ -20,6 +20,10 @@ import { forkClient } from '../support/fork-client.js'
 import { explain, runTool } from '../support/tool.js'
 import { workerClient } from '../support/worker-client.js'
 import type { RunResult } from '../../src/core/rules/types.js'
+import { needs } from '../support/needs.js'
+
+// The shell, Python, Java and Go examples.
+needs('curl', 'jq', 'python3', 'urllib3', 'java', 'go')
 
 const flowCases = [...advanced.cases, ...simple.cases]
 

@@ -8,6 +8,10 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { forkClient, type ForkClient } from '../support/fork-client.js'
 import type { ClientVisit, RelayEnv } from '../../src/node/runner.js'
+import { needs } from '../support/needs.js'
+
+// The scripts forked from one interpreter.
+needs('python3')
 
 const dir = mkdtempSync(join(os.tmpdir(), 'relay-mock-fork-test-'))
 const clients: ForkClient[] = []

@@ -29,6 +29,10 @@ import { createClient as ky } from './clients/libraries/ky.mjs'
 import { createClient as got } from './clients/libraries/got.mjs'
 // @ts-expect-error: as above
 import { createClient as axiosRetry } from './clients/libraries/axios-retry.mjs'
+import { needs } from '../support/needs.js'
+
+// The requests client.
+needs('python3', 'requests')
 
 type Mode = 'defaults' | 'recipe'
 

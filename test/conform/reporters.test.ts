@@ -8,6 +8,10 @@ import { describe, expect, it } from 'vitest'
 import type { CaseResult, RunResult } from '../../src/core/rules/types.js'
 import { countCases } from '../../src/core/rules/verdict.js'
 import { createConsoleReporter, createJsonReporter, reporters, toJsonReport, toJUnitXml } from '../../src/node/reporters/index.js'
+import { needs } from '../support/needs.js'
+
+// Python3's XML parser reads the JUnit report.
+needs('python3')
 
 const visit = {
   plate: 'AB123',

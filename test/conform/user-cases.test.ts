@@ -9,6 +9,10 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RelayMockError } from '../../src/core/errors.js'
 import { loadCases } from '../../src/node/user-cases.js'
+import { needs } from '../support/needs.js'
+
+// The Python example.
+needs('python3', 'urllib3')
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, GITHUB_ACTIONS: undefined }

@@ -22,6 +22,10 @@ import { countCases } from '../../src/core/rules/verdict.js'
 import type { CaseResult, CaseStatus, RunResult } from '../../src/core/rules/types.js'
 // @ts-expect-error: a plain ES module without types (it also runs as a process)
 import { createDefectiveClient } from '../conform/clients/defective.mjs'
+import { needs } from '../support/needs.js'
+
+// A headless Chromium drives the report and the live page.
+needs('chromium')
 
 const ARTIFACTS = resolve('test-results')
 
