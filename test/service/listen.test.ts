@@ -29,13 +29,13 @@ function ask(port: number): Promise<number | string> {
 describe('reservePort, then listen', () => {
   it('answers the callers that connected after the port was reserved and before the server listened', async () => {
     const port = await freePort()
-    await reservePort('127.0.0.1', port)
+    const reserved = await reservePort('127.0.0.1', port)
     // Connected (and sent their requests) while nothing answers yet: the mock is still being built.
     const early = [ask(port), ask(port), ask(port)]
     await new Promise((resolve) => setTimeout(resolve, 100))
     const server = createServer(await createServedService())
     try {
-      expect(await listen(server, { host: '127.0.0.1', port })).toBe(`http://127.0.0.1:${port}`)
+      expect(await listen(server, { reserved })).toBe(`http://127.0.0.1:${port}`)
       expect(await Promise.all(early)).toEqual([200, 200, 200])
       expect(await ask(port)).toBe(200)
     } finally {

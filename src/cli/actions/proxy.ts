@@ -14,6 +14,8 @@ import { assumptionsPage, assumptionsTool } from '../../devtools/assumptions.js'
 import { devtools } from '../../devtools/admin.js'
 import { close, createServer, listen } from '../../node/server.js'
 import { createForwarder } from '../../node/upstream.js'
+import { warnIfReachable } from '../usage.js'
+import { reserveListening } from './listening.js'
 
 export interface ProxyOptions {
   upstream: string
@@ -39,6 +41,9 @@ export interface ProxyOptions {
  * @example await proxy({ upstream: 'https://staging.example', upstreamTimeout: 30, port: 4010, host: '127.0.0.1', journalLimit: 10000 })
  */
 export async function proxy(args: ProxyOptions): Promise<number> {
+  // The port first, as serve reserves it.
+  const reserved = await reserveListening(args.host, args.port)
+  warnIfReachable('proxy', args.host)
   const faults = parseFaults(args.fault, 'relay-mock proxy')
   const forwarder = createForwarder({
     baseUrl: args.upstream,
@@ -63,7 +68,7 @@ export async function proxy(args: ProxyOptions): Promise<number> {
     extensions: [devtools(), assumptionsTool(ledger)],
   })
   const server = createServer(service)
-  const baseUrl = await listen(server, { port: args.port, host: args.host })
+  const baseUrl = await listen(server, { reserved })
   let stopping = false
   const stop = () => {
     if (stopping) return

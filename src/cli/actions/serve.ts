@@ -13,6 +13,8 @@ import { close, createServer, listen } from '../../node/server.js'
 import { announceStarted } from '../../node/code-cache.js'
 import { createSeedCache } from '../../node/seed-cache.js'
 import { resolveScenario } from '../../node/user-files.js'
+import { warnIfReachable } from '../usage.js'
+import { reserveListening } from './listening.js'
 
 export interface ServeOptions {
   port: number
@@ -41,6 +43,9 @@ export interface ServeOptions {
  * @example await serve({ port: 4010, host: '127.0.0.1', scenario: 'default', seed: 2026, vehicles: 24, journalLimit: 10000 })
  */
 export async function serve(args: ServeOptions): Promise<number> {
+  // The port first: a busy port or an unknown host is known before a world (seconds for a large fleet) is built.
+  const reserved = await reserveListening(args.host, args.port)
+  warnIfReachable('serve', args.host)
   const faults = parseFaults(args.fault, 'relay-mock serve')
   const calibrated = args.calibrate === undefined ? undefined : readCalibrationFile(args.calibrate)
   const service = await createRelayService({
@@ -62,7 +67,7 @@ export async function serve(args: ServeOptions): Promise<number> {
     seedCache: createSeedCache(),
   })
   const server = createServer(service)
-  const baseUrl = await listen(server, { port: args.port, host: args.host })
+  const baseUrl = await listen(server, { reserved })
   const stop = () => {
     console.log(pc.dim('\nStopping relay-mock.'))
     void close(server).then(() => process.exit(0))

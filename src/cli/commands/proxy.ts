@@ -4,7 +4,6 @@ import { MOCK_DEFAULTS } from '../../core/defaults.js'
 import type { ProxyOptions } from '../actions/proxy.js'
 import { checked, host, journalBytes, journalLimit, maxWorlds, port, readableFile, seconds, text, token, upstreamUrl, writableFile, writableFolder } from '../checks.js'
 import { exitWith } from '../exit.js'
-import { warnIfReachable } from '../usage.js'
 
 type ProxyArgs = ProxyOptions
 
@@ -35,11 +34,10 @@ export const proxyCommand: CommandModule<object, ProxyArgs> = {
       .example('$0 proxy --upstream https://staging.example.com --report-dir relay-report', 'Point your client at http://127.0.0.1:4010 with its real token')
       .check(async (args) => {
         const { checkProxy } = await import('../actions/proxy-checks.js')
-        await checkProxy(args as unknown as ProxyArgs)
+        checkProxy(args as unknown as ProxyArgs)
         return true
       }) as unknown as Argv<ProxyArgs>,
   async handler(args: ArgumentsCamelCase<ProxyArgs>) {
-    warnIfReachable('proxy', args.host)
     const { proxy } = await import('../actions/proxy.js')
     await exitWith(() => proxy(args))
   },

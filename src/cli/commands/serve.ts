@@ -4,7 +4,6 @@ import { MOCK_DEFAULTS } from '../../core/defaults.js'
 import type { ServeOptions } from '../actions/serve.js'
 import { checked, host, journalBytes, journalLimit, latency, maxWorlds, port, readableFile, scenarioName, seed, text, token, vehicles, worldRecords } from '../checks.js'
 import { exitWith } from '../exit.js'
-import { warnIfReachable } from '../usage.js'
 
 type ServeArgs = ServeOptions
 
@@ -45,11 +44,10 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       // What needs the scenarios or the network is checked here, still before anything starts.
       .check(async (args) => {
         const { checkServe } = await import('../actions/serve-checks.js')
-        await checkServe(args as unknown as ServeArgs)
+        checkServe(args as unknown as ServeArgs)
         return true
       }) as unknown as Argv<ServeArgs>,
   async handler(args: ArgumentsCamelCase<ServeArgs>) {
-    warnIfReachable('serve', args.host)
     const { serve } = await import('../actions/serve.js')
     await exitWith(() => serve(args))
   },
