@@ -90,7 +90,8 @@ export interface RunOptions {
   repeat?: number
   /**
    * Stops the run when aborted (e.g. on Ctrl-C): the clients in flight are ended, and the reporters
-   * get the cases that finished, with `summary.interrupted`.
+   * get the cases that finished, with `summary.interrupted`. Given one, the caller handles the process's
+   * signals; without one, SIGINT, SIGTERM and SIGHUP end the run's clients and then the process.
    */
   signal?: AbortSignal
   /** A partial case (a rule not checked) does not fail the run (`--allow-partial`). */
@@ -198,38 +199,48 @@ export function toRelayEnv(visit: ClientVisit, baseUrl: string, token: string, r
   }
 }
 
-/** The clean-ups of the runs in progress: one set of process listeners serves them all. */
+/** The clean-ups of the runs in progress (their result files): one 'exit' listener serves them all. */
 const activeRuns = new Set<() => void>()
+/**
+ * How many of them their caller stops on no signal (it gave no `signal`): while any runs, the runner
+ * handles SIGINT, SIGTERM and SIGHUP itself. A caller that gives a signal handles them (conform does):
+ * each signal is handled in one place.
+ */
+let unowned = 0
 
 function cleanUpRuns(): void {
   for (const cleanUp of activeRuns) cleanUp()
 }
 
-// Whatever ends the process mid-run (Ctrl-C, a crash, process.exit) also ends the clients and
-// removes the result files; client-process.ts kills the clients on exit.
+// A signal that ends the process mid-run also ends the clients and removes the result files;
+// client-process.ts kills the clients on exit.
 function onInterrupt(signal: NodeJS.Signals): void {
   killAllClients()
   cleanUpRuns()
   activeRuns.clear()
-  setListening(false)
+  unowned = 0
+  process.off('exit', cleanUpRuns)
+  setSignals(false)
   // Nobody else handles it: end the process as the signal would have.
   if (process.listenerCount(signal) === 0) process.kill(process.pid, signal)
 }
 
-function setListening(on: boolean): void {
+function setSignals(on: boolean): void {
   const method = on ? 'on' : 'off'
   process[method]('SIGINT', onInterrupt)
   process[method]('SIGTERM', onInterrupt)
   process[method]('SIGHUP', onInterrupt)
-  process[method]('exit', cleanUpRuns)
 }
 
-/** Registers a run's clean-up until the returned function is called. */
-function trackRun(cleanUp: () => void): () => void {
-  if (activeRuns.size === 0) setListening(true)
+/** Registers a run's clean-up until the returned function is called; `owned`: its caller handles the signals. */
+function trackRun(cleanUp: () => void, owned: boolean): () => void {
+  if (activeRuns.size === 0) process.on('exit', cleanUpRuns)
+  if (!owned && unowned++ === 0) setSignals(true)
   activeRuns.add(cleanUp)
   return () => {
-    if (activeRuns.delete(cleanUp) && activeRuns.size === 0) setListening(false)
+    if (!activeRuns.delete(cleanUp)) return
+    if (!owned && --unowned === 0) setSignals(false)
+    if (activeRuns.size === 0) process.off('exit', cleanUpRuns)
   }
 }
 
@@ -337,7 +348,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   // Every body the mock reads is journaled whole (up to its body limit): a rule never checks a prefix.
   const service = await createRelayService({ tokens: [], seed: options.seed, vehicles: options.vehicles, scenarios: options.scenarios, journalBodyBytes: MOCK_DEFAULTS.bodyLimit, ...(options.calibration ? { calibration: options.calibration } : {}) })
   const dir = await mkdtemp(join(os.tmpdir(), 'relay-mock-'))
-  const untrack = trackRun(() => rmSync(dir, { recursive: true, force: true }))
+  const untrack = trackRun(() => rmSync(dir, { recursive: true, force: true }), options.signal !== undefined)
   const context: RunContext = { ...settings, service, dir, options, stop: new AbortController() }
   // Each case in flight listens for the run's stop (its client process or function), so up to `jobs`
   // listeners at once are expected: Node's warning about an 11th would be a false alarm on a --jobs
