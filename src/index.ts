@@ -54,6 +54,7 @@ export type { ScenarioFile } from './core/service/scenario-file.js'
 export type { Store, WorldData, RecordQuery } from './core/service/store.js'
 export type { JournalEntry, JournalPage, Journal, AuthVerdict } from './core/service/journal.js'
 export type { ServiceRouteId } from './core/service/handlers/index.js'
+export type { OpenApiDocument, OpenApiOperation, OpenApiResponse, OpenApiMedia, OpenApiParameter, JsonSchema } from './core/openapi/model.js'
 export type {
   RentalCompany,
   Vehicle,

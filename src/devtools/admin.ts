@@ -74,18 +74,21 @@ function faultsOf(world: World) {
   }
 }
 
-function admin(path: string, method: Method, summary: string, handle: Route<Record<string, string>, any>['handle'], options: { public?: boolean } = {}) {
-  return defineRoute<Record<string, string>, any>({ method, path, integration: 'admin', summary, answers: {}, handle, ...options }) as Route<any, any>
+/** An admin call's body, as JSON read it: each handler checks the fields it reads. */
+type AdminBody = Record<string, unknown> | undefined
+
+function admin(path: string, method: Method, summary: string, handle: Route<Record<string, string>, AdminBody>['handle'], options: { public?: boolean } = {}): Route<Record<string, string>, AdminBody> {
+  return defineRoute<Record<string, string>, AdminBody>({ method, path, integration: 'admin', summary, answers: {}, handle, ...options })
 }
 
-function adminRoutes(marks: ResetMarks): Route<any, any>[] {
+function adminRoutes(marks: ResetMarks): Route[] {
   const mock = marks.service
   // relay-mock proxy's worlds are the real service's records: a scenario would show records it does not have.
   const noScenarioOnProxy = (): Reply | undefined =>
     mock.upstream === undefined
       ? undefined
       : toProblem(409, `relay-mock proxy's worlds hold no records of their own (the real service at ${mock.upstream} has them), so there is no scenario to switch to. POST /__relay/reset without a scenario clears the world's journal and re-arms its faults.`)
-  const switchScenario: Route<Record<string, string>, any>['handle'] = async ({ world, body }) => {
+  const switchScenario: Route<Record<string, string>, AdminBody>['handle'] = async ({ world, body }) => {
     const refused = noScenarioOnProxy()
     if (refused) return refused
     const name = body?.name ?? body?.scenario
@@ -100,7 +103,7 @@ function adminRoutes(marks: ResetMarks): Route<any, any>[] {
     status: 200,
     body: { endpoints: Object.fromEntries(routes.filter((r) => r.path !== '/__relay').map((r) => [r.id, r.summary])) },
   })
-  const routes: Route<any, any>[] = [
+  const routes: Route[] = [
     admin('/__relay', 'GET', 'What the admin API offers', ({ headers }) =>
       // A browser asking for /__relay gets the live page at /__relay/ (relative, so a mounted prefix is kept).
       acceptsHtml(headers) ? { status: 302, headers: { location: '__relay/' }, body: { location: '__relay/' } } : index(),

@@ -3,7 +3,7 @@
 // same as a readable page (the report `proxy --report-dir` writes, and the live page's view of it).
 import type { AssumptionLedger, AssumptionReport } from '../core/ledger/report.js'
 import type { ServiceExtension } from '../core/service/mock.js'
-import { defineRoute, type Route } from '../core/service/route.js'
+import { defineRoute } from '../core/service/route.js'
 import { html, inlineCode, sentence, type SafeHtml } from './live/html.js'
 import { onlyAdminSeesAll } from './paging.js'
 
@@ -12,7 +12,7 @@ import { onlyAdminSeesAll } from './paging.js'
  * @example createRelayService({ upstream, extensions: [devtools(), assumptionsTool(ledger)] })
  */
 export function assumptionsTool(ledger: AssumptionLedger): ServiceExtension {
-  const route = defineRoute<Record<string, string>, any>({
+  const route = defineRoute<Record<string, string>>({
     method: 'GET',
     path: '/__relay/assumptions',
     integration: 'admin',
@@ -28,7 +28,7 @@ export function assumptionsTool(ledger: AssumptionLedger): ServiceExtension {
       }
       return { status: 200, body: { world: query.scope === 'all' ? null : world.id, ...report } }
     },
-  }) as Route<any, any>
+  })
   return { routes: () => [route] }
 }
 

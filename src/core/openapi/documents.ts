@@ -5,8 +5,9 @@ import { serviceRoutes } from '../service/handlers/index.js'
 import { PATH_ANSWERS, pipelineAnswers, PROBLEM_JSON, type PipelineAnswer } from '../service/protocol.js'
 import type { Route } from '../service/route.js'
 import { answerAssumptions } from '../ledger/docs.js'
+import type { JsonSchema, OpenApiDocument, OpenApiOperation, OpenApiParameter, OpenApiResponse } from './model.js'
 
-const cache = new Map<string, object>()
+const cache = new Map<string, OpenApiDocument>()
 
 /** The extension naming the ids of the assumption ledger an answer rests on (`relay-mock assumptions` lists them). */
 const ASSUMPTION = 'x-relay-assumption'
@@ -23,7 +24,7 @@ const PATH_ASSUMPTIONS: Record<keyof typeof PATH_ANSWERS, string[]> = {
   UnknownPath: ['slip.path', 'request.refusals', 'error.body'],
 }
 
-const toSchema = (schema: z.ZodType, io: 'input' | 'output'): any => {
+const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
   const { $schema: _, ...json } = z.toJSONSchema(schema, { target: 'openapi-3.0', unrepresentable: 'any', io, reused: 'inline' })
   return json
 }
@@ -32,16 +33,16 @@ const toSchema = (schema: z.ZodType, io: 'input' | 'output'): any => {
  * The OpenAPI 3.0 document of one integration (the advanced one includes the record links).
  * @example toOpenApi('simple').paths['/payment'].post
  */
-export function toOpenApi(integration: 'advanced' | 'simple'): any {
+export function toOpenApi(integration: 'advanced' | 'simple'): OpenApiDocument {
   const cached = cache.get(integration)
   if (cached) return cached
   const routes = serviceRoutes.filter((r) => r.integration === integration || (integration === 'advanced' && r.integration === 'links'))
-  const paths: Record<string, Record<string, unknown>> = {}
+  const paths: OpenApiDocument['paths'] = {}
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, '{$1}')
     ;(paths[path] ??= {})[route.method.toLowerCase()] = operation(route)
   }
-  const document = {
+  const document: OpenApiDocument = {
     openapi: '3.0.3',
     info: {
       title: `Vehicle Visit Payment Relay Service: ${integration} integration`,
@@ -64,8 +65,8 @@ export function toOpenApi(integration: 'advanced' | 'simple'): any {
   return document
 }
 
-function operation(route: Route<any, any>) {
-  const parameters: object[] = []
+function operation(route: Route): OpenApiOperation {
+  const parameters: OpenApiParameter[] = []
   for (const match of route.path.matchAll(/:(\w+)/g)) {
     parameters.push({ name: match[1], in: 'path', required: true, schema: { type: 'string', format: 'uuid' } })
   }
@@ -101,7 +102,7 @@ function operation(route: Route<any, any>) {
  * schemas sent as one type are either), each header (required when every answer sends it), and the
  * descriptions, one a line when they differ.
  */
-function response(answers: ReadonlyArray<PipelineAnswer>, route?: Route<any, any>) {
+function response(answers: ReadonlyArray<PipelineAnswer>, route?: Route): OpenApiResponse {
   const descriptions = [...new Set(answers.map((answer) => answer.description))]
   const content: Record<string, z.ZodType[]> = {}
   /** The answers of each media type, for the faults they come from. */

@@ -22,7 +22,7 @@ export function createExtensions({ settings, worlds }: { settings: RelayServiceS
   const mounted: ServiceExtension[] = []
   let compiled: CompiledRoute[] = []
   /** Each route's refusals, as the extension that brought it words them. */
-  const refusalsOf = new WeakMap<Route<any, any>, ExtensionRefusals>()
+  const refusalsOf = new WeakMap<Route, ExtensionRefusals>()
   /** The first segments of the dev tools' paths, with their slash (e.g. `/__relay`): theirs alone. */
   const prefixes: string[] = []
 

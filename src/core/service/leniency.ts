@@ -37,7 +37,7 @@ export interface FormRequest {
   /** The query string as sent, with its leading `?`, or ''. */
   readonly search: string
   /** The route the request reached, if any. */
-  readonly route: Route<any, any> | undefined
+  readonly route: Route | undefined
   /** The body as text, when one came. */
   readonly bodyText?: string | undefined
   /** The parsed body, when it was JSON. */
@@ -118,7 +118,7 @@ function literalForms(bodyText: string): LenientForm[] {
   return forms
 }
 
-function queryForms(route: Route<any, any>, search: string): LenientForm[] {
+function queryForms(route: Route, search: string): LenientForm[] {
   const documented = DOCUMENTED_QUERY.get(route.id) ?? []
   const seen = new Set<string>()
   const extra: string[] = []

@@ -210,7 +210,7 @@ function decide(arrival: Arrival, worlds: ReadonlyMap<string, World>, bodyLimit:
 }
 
 /** A strict world's refusal of a request in forms it does not read: the first form's status, every form named. */
-function strictRefusal(forms: readonly LenientForm[], route: Route<any, any>, world: World): Reply {
+function strictRefusal(forms: readonly LenientForm[], route: Route, world: World): Reply {
   const { status, message, field } = formRefusal(forms[0], forms)
   const reply = toProblem(status, message, field ? [field] : undefined, status === 401 ? CHALLENGE : undefined)
   return route.refuse && status !== 401 ? route.refuse({ world, reply }) : reply
@@ -253,7 +253,7 @@ interface Ran {
  * of the microtask queue per step; a fault that applies first makes it async.
  */
 function run(
-  route: Route<any, any>,
+  route: Route,
   world: World,
   params: Record<string, string>,
   query: Record<string, string>,
@@ -296,7 +296,7 @@ function run(
   return runFaulted(route, world, fault, { world, params, query: validQuery, body: validBody })
 }
 
-async function runFaulted(route: Route<any, any>, world: World, fault: ArmedFault, context: Parameters<Route<any, any>['handle']>[0]): Promise<Ran> {
+async function runFaulted(route: Route, world: World, fault: ArmedFault, context: Parameters<Route['handle']>[0]): Promise<Ran> {
   if (fault.kind === 'token-revoked') world.revoked = true
   const answer = FAULT_KINDS[fault.kind].applied ? await route.handle(context) : undefined
   const armedBy = world.scenario.faults?.includes(fault) ? `the scenario ${world.scenario.name}` : 'this world'

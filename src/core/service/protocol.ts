@@ -49,15 +49,15 @@ export const KNOWN_SLIPS: ReadonlyArray<Slip> = Object.freeze([
 ])
 
 export interface CompiledRoute {
-  route: Route<any, any>
+  route: Route
   segments: string[]
 }
 
-export function compileRoutes(routes: ReadonlyArray<Route<any, any>>): CompiledRoute[] {
+export function compileRoutes(routes: ReadonlyArray<Route>): CompiledRoute[] {
   return routes.map((route) => ({ route, segments: route.path.split('/').slice(1) }))
 }
 
-type Match = { route: Route<any, any>; params: Record<string, string> }
+type Match = { route: Route; params: Record<string, string> }
 
 /** Every route of a table that a path's segments match, in the table's order, with their parameters. */
 function matchesOf(compiled: ReadonlyArray<CompiledRoute>, parts: string[]): Match[] {
@@ -188,7 +188,7 @@ export function allowOf(methods: Iterable<string>): string {
   return [...all].sort((a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b)).join(', ')
 }
 
-const heads = new WeakMap<Route<any, any>, Route<any, any>>()
+const heads = new WeakMap<Route, Route>()
 
 /**
  * A GET route as HEAD answers it: the same schemas and handler (the pipeline then sends the headers
@@ -196,7 +196,7 @@ const heads = new WeakMap<Route<any, any>, Route<any, any>>()
  * take a HEAD for the GET a flow expects.
  * @example headOf(vehiclesGet).id // 'HEAD /vehicles'
  */
-export function headOf(route: Route<any, any>): Route<any, any> {
+export function headOf(route: Route): Route {
   let head = heads.get(route)
   if (!head) {
     head = { ...route, method: 'HEAD' as Route['method'], id: `HEAD ${route.path}` }
@@ -326,7 +326,7 @@ const CONTENT_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH'])
  * it). Any other body is ignored, never refused: a GET's.
  * @example readsBody({ method: 'GET', headers: {}, body: 'x' }, routeById('GET /vehicles')) // false
  */
-export function readsBody(request: BodyRequest, route: Route<any, any> | undefined): boolean {
+export function readsBody(request: BodyRequest, route: Route | undefined): boolean {
   if (route?.body) return true
   return CONTENT_METHODS.has(request.method) && (request.bodyTooLarge === true || (request.bodyBytes ?? 0) > 0 || (request.body !== undefined && /\S/.test(request.body)))
 }
@@ -337,7 +337,7 @@ export function readsBody(request: BodyRequest, route: Route<any, any> | undefin
  * reader, and `http.json-body`. The checks come in the mock's order: size, presence, type, nesting, JSON.
  * @example bodyVerdict({ method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' }, routeById('POST /vehicles'), 1024) // { status: 415, problem: 'The body is sent as text/plain; ...' }
  */
-export function bodyVerdict(request: BodyRequest, route: Route<any, any> | undefined, limit: number): BodyVerdict | undefined {
+export function bodyVerdict(request: BodyRequest, route: Route | undefined, limit: number): BodyVerdict | undefined {
   if (!readsBody(request, route)) return undefined
   const tooLarge = sizeProblem(request, limit)
   if (tooLarge) return { status: 413, problem: tooLarge }
@@ -361,7 +361,7 @@ export function bodyVerdict(request: BodyRequest, route: Route<any, any> | undef
  * the body (or reads none, see readsBody). bodyVerdict's sentence alone.
  * @example bodyProblem({ method: 'POST', headers: { 'content-type': 'application/json' } }, routeById('POST /vehicles'), 1024) // 'The body is empty; ...'
  */
-export function bodyProblem(request: BodyRequest, route: Route<any, any> | undefined, limit: number): string | undefined {
+export function bodyProblem(request: BodyRequest, route: Route | undefined, limit: number): string | undefined {
   const verdict = bodyVerdict(request, route, limit)
   return verdict && 'problem' in verdict ? verdict.problem : undefined
 }
@@ -372,7 +372,7 @@ export function bodyProblem(request: BodyRequest, route: Route<any, any> | undef
  * 415) that says why. The service's routes and the dev tools' read their bodies with it.
  * @example readJsonBody({ method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }, routeById('POST /vehicles'), 1024) // { value: {} }
  */
-export function readJsonBody(request: BodyRequest, route: Route<any, any> | undefined, limit: number): { value: unknown } | { reply: Reply } | undefined {
+export function readJsonBody(request: BodyRequest, route: Route | undefined, limit: number): { value: unknown } | { reply: Reply } | undefined {
   const verdict = bodyVerdict(request, route, limit)
   if (verdict === undefined || 'value' in verdict) return verdict
   // A transport hands over whole bodies: `partial` is a journal's or a capture's, never a request's.
@@ -401,7 +401,7 @@ export function parseJsonText(text: string): { value: unknown } | { problem: str
  * routes and the dev tools' alike.
  * @example pendingBodyRefusal({ method: 'POST', headers: { 'content-type': 'text/plain', 'content-length': '2' } }, routeById('POST /vehicles'), 1024)?.status // 415
  */
-export function pendingBodyRefusal(request: { method: string; headers: Headers }, route: Route<any, any> | undefined, limit: number): Reply | undefined {
+export function pendingBodyRefusal(request: { method: string; headers: Headers }, route: Route | undefined, limit: number): Reply | undefined {
   const coming: BodyRequest = { method: request.method, headers: request.headers, bodyBytes: Number(header(request.headers, 'content-length')) || 0 }
   if (!readsBody(coming, route)) return undefined
   return sizeRefusal({ headers: request.headers }, limit) ?? typeRefusal(request.headers)
@@ -438,7 +438,7 @@ export function resolveRoute(
   compiled: ReadonlyArray<CompiledRoute>,
   method: string,
   path: string,
-): { route: Route<any, any>; params: Record<string, string> } | { reply: Reply } {
+): { route: Route; params: Record<string, string> } | { reply: Reply } {
   const lookup = method === 'HEAD' ? 'GET' : method
   const matches = staticMatches(compiled).get(path) ?? matchesOf(compiled, path.split('/').slice(1))
   // A static path's match is answered as it is (frozen, shared): no object is made for a lookup.
@@ -506,11 +506,11 @@ export function meantPath(path: string, table: ReadonlyArray<CompiledRoute> = SE
  * undefined for null (a request no route answered) or a name the table does not have.
  * @example routeById('POST /vehicles')?.body !== undefined // true: it reads a body
  */
-export function routeById(id: string | null): Route<any, any> | undefined {
+export function routeById(id: string | null): Route | undefined {
   return id === null ? undefined : routesById.get(id)
 }
 
-const routesById: ReadonlyMap<string, Route<any, any>> = new Map(
+const routesById: ReadonlyMap<string, Route> = new Map(
   SERVICE_TABLE.flatMap(({ route }) => (route.method === 'GET' ? [route, headOf(route)] : [route]).map((each) => [each.id, each] as const)),
 )
 
@@ -584,7 +584,7 @@ export type PipelineAnswer = Answer & { status: number; fault?: FaultKind }
  * answer to list; `slow` sends the handler's, late.
  * @example pipelineAnswers(postVehicles).map((a) => a.status) // [401, 400, 413, 415, 422, 401, 429, 503, 500, 201]
  */
-export function pipelineAnswers(route: Route<any, any>): PipelineAnswer[] {
+export function pipelineAnswers(route: Route): PipelineAnswer[] {
   const asProblem = (status: number, description: string, headers?: Record<string, string>): PipelineAnswer => ({ status, description, schema: problem, mediaType: PROBLEM_JSON, headers })
   // Refusals before the handler take the route's own shape where it has one (the simple endpoint's).
   const refusal = (status: number, description: string, headers?: Record<string, string>): PipelineAnswer =>

@@ -33,7 +33,7 @@ export interface Arrival {
   query: Record<string, string>
   world: World | undefined
   auth: AuthVerdict
-  route: Route<any, any> | undefined
+  route: Route | undefined
   parsedBody: unknown
   bodyError: string | undefined
   /** Set by the proxy (`relay-mock proxy`): the upstream's part. Its answer's headers are then passed as they came. */

@@ -110,7 +110,7 @@ export type RelayServiceSettings = Required<Omit<RelayServiceOptions, 'extension
  */
 export interface ServiceExtension {
   /** Routes under path prefixes of their own (e.g. `/__relay/...`); each handler gets the caller's world. */
-  routes?(service: RelayService): ReadonlyArray<Route<any, any>>
+  routes?(service: RelayService): ReadonlyArray<Route>
   /** Each request as the journal records it, with the world it was attributed to. */
   onRecord?(entry: JournalEntry, world: World | undefined): void
   /** A world was re-seeded in place (a reset or a scenario switch). */

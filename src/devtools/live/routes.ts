@@ -16,15 +16,15 @@ export function acceptsHtml(headers: Headers): boolean {
   return /\btext\/html\b/i.test(header(headers, 'accept') ?? '')
 }
 
-function route(path: string, summary: string, handle: Route<Record<string, string>, unknown>['handle']): Route<any, any> {
-  return defineRoute<Record<string, string>, unknown>({ method: 'GET', path, integration: 'admin', summary, answers: {}, handle }) as Route<any, any>
+function route(path: string, summary: string, handle: Route<Record<string, string>, unknown>['handle']): Route {
+  return defineRoute<Record<string, string>, unknown>({ method: 'GET', path, integration: 'admin', summary, answers: {}, handle })
 }
 
 /**
  * The live page's routes over the service of `marks`. `index` answers GET /__relay/ for clients that want JSON (the admin index).
  * @example [...adminRoutes, ...liveRoutes(createResetMarks(service), () => ({ status: 200, body: { endpoints } }))]
  */
-export function liveRoutes(marks: ResetMarks, index: () => Reply): Route<any, any>[] {
+export function liveRoutes(marks: ResetMarks, index: () => Reply): Route[] {
   let loading: Promise<LiveAnswers> | undefined
   // One set of answers per service, made on the first request that needs one (concurrent first requests share it).
   const answers = () =>
