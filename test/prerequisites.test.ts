@@ -194,7 +194,7 @@ describe('the needs of each test file', () => {
   }, 120_000)
 
   it('are asked for by id, and an id no need has is refused, naming the ids', () => {
-    expect(NEEDS.map((need: { id: string }) => need.id)).toEqual(['chromium', 'curl', 'jq', 'python3', 'urllib3', 'requests', 'java', 'go'])
-    expect(() => findAll(createContext(), ['pyhton3'])).toThrow('No need is named pyhton3. The needs: chromium, curl, jq, python3, urllib3, requests, java, go (scripts/test-prerequisites.mjs).')
+    expect(NEEDS.map((need: { id: string }) => need.id)).toEqual(['chromium', 'curl', 'jq', 'python3', 'urllib3', 'requests', 'java', 'go', 'ruby', 'faraday'])
+    expect(() => findAll(createContext(), ['pyhton3'])).toThrow('No need is named pyhton3. The needs: chromium, curl, jq, python3, urllib3, requests, java, go, ruby, faraday (scripts/test-prerequisites.mjs).')
   })
 })

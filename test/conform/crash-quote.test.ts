@@ -5,6 +5,10 @@ import { describe, expect, it } from 'vitest'
 import { errorLine } from '../../src/core/rules/crash.js'
 import { ruleById } from '../../src/core/rules/index.js'
 import { runConformance } from '../../src/node/runner.js'
+import { needs } from '../support/needs.js'
+
+// Clients that crash in Python, Java, Go and Ruby.
+needs('python3', 'java', 'go', 'ruby')
 
 const DIR = 'test/conform/clients/crash'
 

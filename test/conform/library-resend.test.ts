@@ -6,6 +6,10 @@ import { describe, expect, it } from 'vitest'
 import { RESENDERS } from '../../src/core/rules/resend.js'
 import type { ConformanceCase } from '../../src/core/rules/suite.js'
 import { runConformance, type RunOptions } from '../../src/node/runner.js'
+import { needs } from '../support/needs.js'
+
+// Curl and jq (libcurl through the `curl` command), and Ruby's Net::HTTP.
+needs('curl', 'jq', 'ruby')
 
 const CURL = 'bash test/conform/clients/resend/curl-batch.sh'
 const RUBY = 'ruby test/conform/clients/resend/net_http.rb'
