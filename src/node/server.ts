@@ -369,6 +369,12 @@ export class ReservedPort {
     })
   }
 
+  /** Gives the port back unserved: the connections held are closed. */
+  release(): Promise<void> {
+    for (const socket of this.#waiting.splice(0)) socket.destroy()
+    return new Promise((resolve) => this.#probe.close(() => resolve()))
+  }
+
   /**
    * Hands the socket to `server` (listen does): what connected while the world was built is answered
    * now, and nothing is ever refused or reset in between (a closed and reopened port would reset a caller

@@ -107,6 +107,19 @@ describe('interrupting a run (its signal)', () => {
     expect(processesWith(`sleep ${marker}`)).toEqual([])
   })
 
+  it("leaves the process's signals to a caller that gives a signal, and handles them itself for one that does not", async () => {
+    const listeners = () => (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((name) => process.listenerCount(name))
+    const before = listeners()
+    const during = async (signal?: AbortSignal) => {
+      let seen: number[] = []
+      await runConformance({ client: 'true', cases: ['simple/accepted'], ...(signal ? { signal } : {}), reporters: [{ onCaseEnd: () => void (seen = listeners()) }] })
+      return seen
+    }
+    expect(await during(new AbortController().signal)).toEqual(before)
+    expect(await during()).toEqual(before.map((count) => count + 1))
+    expect(listeners()).toEqual(before)
+  })
+
   it('runs no case when the signal is already aborted, and still ends the run with its reporters', async () => {
     let ended: unknown
     const result = await runConformance({ client: 'true', flows: ['simple'], signal: AbortSignal.abort(), reporters: [{ onRunEnd: (run) => void (ended = run.summary) }] })

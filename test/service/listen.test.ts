@@ -43,6 +43,23 @@ describe('reservePort, then listen', () => {
     }
   })
 
+  it('takes a reservation only where it is given one: a listen at a reserved port without it finds the port in use', async () => {
+    const port = await freePort()
+    const reserved = await reservePort('127.0.0.1', port)
+    const server = createServer(await createServedService())
+    try {
+      await expect(listen(server, { host: '127.0.0.1', port })).rejects.toMatchObject({ code: 'PORT_IN_USE' })
+    } finally {
+      await reserved.release()
+    }
+    // Given back, the port is free again.
+    try {
+      expect(await listen(server, { host: '127.0.0.1', port })).toBe(`http://127.0.0.1:${port}`)
+    } finally {
+      await close(server)
+    }
+  })
+
   it('refuses a port in use with the system error, so serve can say which option is at fault', async () => {
     const blocker = net.createServer()
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
