@@ -15,8 +15,10 @@ import type { Flow, Outcome } from '../src/core/rules/types.js'
 
 /** A flow case as the variants meet it: its world, its flow, and what a correct client reaches there. */
 interface Base {
-  /** The flow case it repeats, e.g. `advanced/new-vehicle` (its id goes into the variant case's). */
+  /** The flow case it repeats, e.g. `advanced/new-vehicle`: the variant case is judged against its result. */
   of: string
+  /** The name the variant case's id gives it, where not the id of the case it repeats (default `of`). */
+  name?: string
   flow: Flow
   scenario: string
   outcome: Outcome
@@ -27,22 +29,17 @@ interface Base {
 
 const NEW_VEHICLE: Base = { of: 'advanced/new-vehicle', flow: 'advanced', scenario: 'new-vehicle', outcome: 'paid', what: 'create the vehicle, link it, pay' }
 const EXISTING_VEHICLE: Base = { of: 'advanced/existing-vehicle', flow: 'advanced', scenario: 'existing-vehicle', outcome: 'paid', what: 'pay for the listed vehicle' }
+// The fault matrix's cells, by their own ids; named in the variant cases' ids as flow cases (ids kept stable).
 const PAYMENT_UNAVAILABLE: Base = {
-  of: 'advanced/payment-unavailable',
-  flow: 'advanced',
-  scenario: 'payment-unavailable',
-  outcome: 'paid',
-  outcomes: ['paid', 'rejected'],
+  ...cellOf('resilience/payment-create/unavailable/once'),
+  name: 'advanced/payment-unavailable',
   what: 'the first POST /payments answers 503: retry after Retry-After, or stop and report rejected',
 }
 const SIMPLE_ACCEPTED: Base = { of: 'simple/accepted', flow: 'simple', scenario: 'existing-vehicle', outcome: 'paid', what: 'the payment is accepted' }
 const SIMPLE_REJECTED: Base = { of: 'simple/rejected', flow: 'simple', scenario: 'simple-failure', outcome: 'rejected', what: 'the payment is refused: report rejected, exit 0' }
 const SIMPLE_REVOKED: Base = {
-  of: 'simple/token-revoked',
-  flow: 'simple',
-  scenario: 'existing-vehicle',
-  outcome: 'rejected',
-  faults: [{ route: 'POST /payment', kind: 'token-revoked', mode: 'once' }],
+  ...cellOf('resilience/simple-payment/token-revoked/once'),
+  name: 'simple/token-revoked',
   what: 'the token is refused: report rejected, exit 0',
 }
 
@@ -55,7 +52,7 @@ function variant(id: string, base: Base, outcome: Outcome = base.outcome): Confo
   // The alternative's own words may already say what a correct client reports there.
   const says = changed && !alternative.answer.includes('a correct client reports') ? `: a correct client reports ${outcome}` : ''
   return {
-    id: `variants/${id}/${base.of.split('/').join('-')}`,
+    id: `variants/${id}/${(base.name ?? base.of).split('/').join('-')}`,
     flow: base.flow,
     scenario: base.scenario,
     title: `${base.of} (${base.what}) where ${alternative.answer.charAt(0).toLowerCase()}${alternative.answer.slice(1).replace(/\.$/, '')}${says}`,
@@ -63,6 +60,7 @@ function variant(id: string, base: Base, outcome: Outcome = base.outcome): Confo
     ...(base.outcomes && !changed ? { outcomes: base.outcomes } : {}),
     ...(base.faults ? { faults: base.faults } : {}),
     variants: { [entry.id]: alternative.id },
+    of: base.of,
   }
 }
 
@@ -85,6 +83,7 @@ function strict(base: ConformanceCase): ConformanceCase {
     id: `variants/${STRICT}/${base.id.replace('/', '-')}`,
     title: `${base.id} (${title}) where the service refuses every form the interface does not show`,
     variants: STRICT_VARIANTS,
+    of: base.id,
   }
 }
 

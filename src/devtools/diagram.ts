@@ -263,9 +263,9 @@ ${atEnd.map((check) => finding(check, options.describeRule))}
 }
 
 /** A check's status as a person reads it. */
-export const STATUS_WORDS: Record<Check['status'], string> = { passed: 'passed', failed: 'failed', warning: 'warning', 'not-checked': 'not checked', skipped: 'skipped' }
+export const STATUS_WORDS: Record<Check['status'], string> = { passed: 'passed', failed: 'failed', warning: 'warning', 'not-checked': 'not checked', skipped: 'skipped', echo: 'same defect' }
 
-const ICONS: Record<Check['status'], string> = { passed: '✓', failed: '✗', warning: '!', 'not-checked': '?', skipped: '–' }
+const ICONS: Record<Check['status'], string> = { passed: '✓', failed: '✗', warning: '!', 'not-checked': '?', skipped: '–', echo: '=' }
 
 /**
  * How a case's or visit's checks came out, in words: failed and passed always, the other statuses when any.
@@ -277,6 +277,7 @@ export function checkTally(checks: ReadonlyArray<Check>): string {
     `${count('failed')} failed`,
     count('not-checked') ? `${count('not-checked')} not checked` : '',
     count('warning') ? `${count('warning')} warned` : '',
+    count('echo') ? `${count('echo')} the same defect as the flow case's` : '',
     `${count('passed')} passed`,
     count('skipped') ? `${count('skipped')} did not apply` : '',
   ]
@@ -289,7 +290,7 @@ export function checkTally(checks: ReadonlyArray<Check>): string {
  * @example toChecksList(result.checks)
  */
 export function toChecksList(checks: ReadonlyArray<Check>, describeRule?: DiagramOptions['describeRule']): SafeHtml {
-  const order: Record<Check['status'], number> = { failed: 0, 'not-checked': 1, warning: 2, passed: 3, skipped: 4 }
+  const order: Record<Check['status'], number> = { failed: 0, echo: 1, 'not-checked': 2, warning: 3, passed: 4, skipped: 5 }
   const sorted = [...checks].sort((a, b) => order[a.status] - order[b.status])
   return html`<ul class="checks">${sorted.map((check) => {
     const rule = describeRule?.(check.rule)

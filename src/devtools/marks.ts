@@ -10,4 +10,5 @@ export const CASE_BADGES: Readonly<Record<CaseStatus, { icon: string; text: stri
   failed: { icon: '✗', text: 'Failed' },
   'not-reached': { icon: '–', text: 'Not reached' },
   flaky: { icon: '~', text: 'Flaky' },
+  echo: { icon: '=', text: 'Same defect' },
 }

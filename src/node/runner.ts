@@ -20,6 +20,7 @@ import type { Scenario } from '../core/service/scenario.js'
 import type { CaseContext, CaseResult, CaseStart, CaseVisit, ClientRun, Flow, Reporter, RunResult, RunSummary } from '../core/rules/types.js'
 import { killAllClients, runClientProcess } from './client-process.js'
 import { close, createServer, listen } from './server.js'
+import { holdVariants, withBases, type VariantHold } from './variant-bases.js'
 
 /** The visit as a client receives it: the case's visit, its location and the flow to run. */
 export type ClientVisit = CaseVisit & { flow: Flow }
@@ -338,11 +339,13 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const started = performance.now()
   const startedAt = new Date().toISOString()
   const calibration = options.calibration === undefined ? undefined : readCalibration(options.calibration, 'given')
-  const { cases: selected, leftOut } = underCalibration(selectCases(options), calibration)
-  if (selected.length === 0 && leftOut > 0) {
+  const { cases: chosen, leftOut } = underCalibration(selectCases(options), calibration)
+  if (chosen.length === 0 && leftOut > 0) {
     throw new RelayMockError('NO_CASES', `Failed to select cases: the ${leftOut} cases selected vary assumptions the calibration answers as the real service does (${calibratedIds(calibration!).join(', ')}), and a calibrated assumption is no longer varied. Please run them without --calibrate, or select other cases.`)
   }
   const settings = toSettings(options)
+  // A variant case is judged against the flow case it repeats: that case runs too (variant-bases.ts).
+  const { cases: selected, added } = withBases(chosen, underCalibration([...(options.suite ?? allCases)], calibration).cases)
   const flows = [...new Set(selected.map((kase) => kase.flow))]
 
   // Every body the mock reads is journaled whole (up to its body limit): a rule never checks a prefix.
@@ -359,7 +362,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   else options.signal?.addEventListener('abort', onInterrupt, { once: true })
   try {
     for (const reporter of context.reporters) await reporter.onRunStart?.({ cases: selected, client: context.clientName, flows, startedAt })
-    const { cases, clientMs } = await runCases(context, selected)
+    const { cases, clientMs } = await runCases(context, selected, holdVariants(selected, added))
     const summary = summarize(cases, { wallMs: Math.round(performance.now() - started), clientMs, startedAt, client: context.clientName, flows }, options)
     if (context.stopped) Object.assign(summary, { [context.stopped]: true, notRun: selected.length - cases.length })
     if (calibration) summary.calibration = toRunCalibration(calibration, leftOut)
@@ -455,10 +458,12 @@ function whyNotStarted(result: CaseResult): string {
  * client that starts, a run that could not start holds the queue until the runs in flight end,
  * and if all of them say the same, the run stops with one error naming the command. A case that
  * cannot be set up ends the other clients and rejects with its error. `bail` and an interrupt
- * stop the run: the runs in flight are ended and dropped, and only finished cases are returned.
+ * stop the run: the runs in flight are ended and dropped, and only finished cases are returned. A variant
+ * case is reported once the flow case it repeats has ended, judged against it (`hold`).
  */
-async function runCases(context: RunContext, cases: ConformanceCase[]): Promise<{ cases: CaseResult[]; clientMs: number }> {
+async function runCases(context: RunContext, cases: ConformanceCase[], hold: VariantHold): Promise<{ cases: CaseResult[]; clientMs: number }> {
   const { repeat } = context
+  const position = new Map(cases.map((kase, index) => [kase.id, index]))
   const runs: CaseResult[][] = cases.map(() => [])
   const finished: Array<CaseResult | undefined> = new Array(cases.length)
   const held: Array<{ index: number; result: CaseResult }> = []
@@ -471,10 +476,11 @@ async function runCases(context: RunContext, cases: ConformanceCase[]): Promise<
     runs[index].push(result)
     clientMs += result.durationMs
     if (runs[index].length < repeat) return
-    const kase = combineRuns(runs[index], context.options)
-    finished[index] = kase
-    for (const reporter of context.reporters) await reporter.onCaseEnd?.(kase)
-    if (context.options.bail && !casePasses(kase.status, context.options)) stopRun(context, 'bailed')
+    for (const kase of hold.take(combineRuns(runs[index], context.options))) {
+      finished[position.get(kase.id)!] = kase
+      for (const reporter of context.reporters) await reporter.onCaseEnd?.(kase)
+      if (context.options.bail && !casePasses(kase.status, context.options)) stopRun(context, 'bailed')
+    }
   }
   const task = async (slot: number) => {
     const index = Math.floor(slot / repeat)
@@ -574,6 +580,7 @@ async function runCase(context: RunContext, kase: ConformanceCase, slot: number)
       ...(kase.faults ? { faults: kase.faults } : {}),
       ...(kase.cell ? { cell: kase.cell } : {}),
       ...(kase.variants ? { variants: kase.variants } : {}),
+      ...(kase.of ? { of: kase.of } : {}),
     }
   } finally {
     if (!closed) await close(server)

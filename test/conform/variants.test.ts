@@ -158,14 +158,17 @@ describe('the HAR of a variant case', () => {
     const dir = await mkdtemp(join(os.tmpdir(), 'relay-mock-variant-har-'))
     try {
       const file = join(dir, 'run.har')
-      const run = await runConformance({ client: fn('paid-from-status-new'), cases: ['variants/simple.answer=id-only/simple-accepted'], jobs: 1, reporters: [createHarReporter({ file })] })
+      const id = 'variants/simple.answer=id-only/simple-accepted'
+      // The run holds the flow case the variant repeats too (simple/accepted, first): the variant is its second page.
+      const run = await runConformance({ client: fn('paid-from-status-new'), cases: [id], jobs: 1, reporters: [createHarReporter({ file })] })
       const har = JSON.parse(await readFile(file, 'utf8'))
-      expect(har.log.pages[0]._relay.variants).toEqual({ 'simple.answer': 'id-only' })
+      expect(har.log.pages.map((page: { id: string }) => page.id)).toEqual(['simple/accepted', id])
+      expect(har.log.pages[1]._relay.variants).toEqual({ 'simple.answer': 'id-only' })
       const checked = await checkHarFile(file)
-      const verdicts = (result: { cases: Array<{ checks: Array<{ rule: string; status: string }> }> }) => result.cases[0].checks.map((check) => [check.rule, check.status])
+      const verdicts = (result: { cases: Array<{ checks: Array<{ rule: string; status: string }> }> }) => result.cases[1].checks.map((check) => [check.rule, check.status])
       expect(verdicts(checked)).toEqual(verdicts(run))
-      expect(checked.cases[0].checks.find((check) => check.rule === 'fidelity.simple.answer')?.status).toBe('failed')
-      expect(checked.cases[0].variants).toEqual({ 'simple.answer': 'id-only' })
+      expect(checked.cases[1].checks.find((check) => check.rule === 'fidelity.simple.answer')?.status).toBe('failed')
+      expect(checked.cases[1].variants).toEqual({ 'simple.answer': 'id-only' })
     } finally {
       await rm(dir, { recursive: true, force: true })
     }

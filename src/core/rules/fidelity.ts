@@ -85,17 +85,20 @@ export function fidelityRule(entry: Assumption): Rule {
   })
 }
 
-/** Whether the client completed the visit as under relay-mock's choice: no crash, the flow's calls, an allowed outcome. */
+/**
+ * Whether the client completed the visit as under relay-mock's choice: no crash, the flow's calls, an allowed
+ * outcome. A failure compares with that choice (`versusChoice`): the runner judges it against the flow case.
+ */
 function completedAsUnderChoice(context: CaseContext, under: string, expected: string): RuleOutcome {
   const client = context.client!
   const crash = crashed(context)
-  if (crash) return fail(`${expected}; instead it ${crash}.`, { expected: 'exit 0', actual: client.exitCode })
+  if (crash) return fail(`${expected}; instead it ${crash}.`, { expected: 'exit 0', actual: client.exitCode, versusChoice: true })
   const other = otherCalls(context)
-  if (other) return fail(`${expected}; instead it ${other}.`)
+  if (other) return fail(`${expected}; instead it ${other}.`, { versusChoice: true })
   const allowed = context.outcomes ?? (context.outcome ? [context.outcome] : [])
   const reported = client.report?.outcome
   if (reported !== undefined && allowed.length > 0 && !allowed.includes(reported)) {
-    return fail(`${expected}; instead it reported "${reported}", where this alternative allows ${allowed.map((o) => `"${o}"`).join(' or ')}.`, { expected: allowed, actual: reported })
+    return fail(`${expected}; instead it reported "${reported}", where this alternative allows ${allowed.map((o) => `"${o}"`).join(' or ')}.`, { expected: allowed, actual: reported, versusChoice: true })
   }
   return pass(`${capitalized(under)}, the client completed the visit as under relay-mock's choice${reported ? `, reporting "${reported}"` : ''}.`)
 }

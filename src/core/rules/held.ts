@@ -8,7 +8,7 @@ import type { CaseResult, CaseStatus, RunCalibration, SettledInRun } from './typ
 export interface HeldAlternative {
   /** The alternative's id, e.g. `200-no-location`. */
   id: string
-  /** The worst status of its cases (failed, flaky, not-reached, partial, warning, passed, in that order). */
+  /** The worst status of its cases (failed, flaky, not-reached, partial, echo, warning, passed, in that order). */
   status: CaseStatus
   /** The variant cases that ran under it. */
   caseIds: string[]
@@ -18,7 +18,10 @@ export interface HeldAssumption {
   /** The assumption's id, e.g. `create.status`. */
   assumption: string
   question: string
-  /** True when every case of every alternative passed (a warning counts as passing). */
+  /**
+   * True when every case of every alternative passed (a warning counts as passing, and so does an echo: the
+   * client failed the same visit under relay-mock's choice, and the alternative changed nothing).
+   */
   held: boolean
   /** The variant cases that ran under each alternative: none for an assumption the calibration settled and the run no longer varied. */
   alternatives: HeldAlternative[]
@@ -26,7 +29,7 @@ export interface HeldAssumption {
   settled?: Omit<SettledInRun, 'assumption'>
 }
 
-const WORST: CaseStatus[] = ['failed', 'flaky', 'not-reached', 'partial', 'warning', 'passed']
+const WORST: CaseStatus[] = ['failed', 'flaky', 'not-reached', 'partial', 'echo', 'warning', 'passed']
 
 /**
  * For each assumption the run varied, its alternatives and whether the client held, and each one a
@@ -65,7 +68,7 @@ function variedHeld(cases: ReadonlyArray<CaseResult>): HeldAssumption[] | undefi
     return {
       assumption: id,
       question: assumption(id)?.question ?? '',
-      held: entries.every((entry) => entry.status === 'passed' || entry.status === 'warning'),
+      held: entries.every((entry) => entry.status === 'passed' || entry.status === 'warning' || entry.status === 'echo'),
       alternatives: entries,
     }
   })

@@ -34,6 +34,11 @@ export interface ConformanceCase {
    * e.g. `{ 'create.status': '200-no-location' }`: the rule `fidelity.<assumption>` judges the client there.
    */
   variants?: Readonly<Record<string, string>>
+  /**
+   * For a variant case: the id of the flow case it repeats (the same world, visit and faults under relay-mock's
+   * choice). A run that selects the variant runs that case too, and judges the variant against it.
+   */
+  of?: string
 }
 
 export interface Suite {

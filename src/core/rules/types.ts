@@ -17,16 +17,20 @@ export interface MatrixCell {
 /**
  * What one rule found in one case: `passed`; `failed`; `skipped` (it does not apply here);
  * `not-checked` (it applies, but an input it compares against was not given: the message says which);
- * `warning` (safe but not the best the interface allows: a pass, unless the run is `--strict`).
+ * `warning` (safe but not the best the interface allows: a pass, unless the run is `--strict`);
+ * `echo` (in a variant case: it failed where the flow case the variant repeats had already failed, the same
+ * defect; shown once, by that case: neither a pass nor a second failure; see echoes.ts).
  */
-export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'not-checked' | 'warning'
+export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'not-checked' | 'warning' | 'echo'
 /**
- * A case's verdict: `failed` when a rule failed; else `partial` when a rule was not checked; else
+ * A case's verdict: `failed` when a rule failed; else `echo` when a rule echoed the failure of the flow case
+ * the variant case repeats (the same defect: that case fails the run, this one does not fail it again); else
+ * `partial` when a rule was not checked; else
  * `warning` when a rule warned; else `passed`. `not-reached`: the flow never made the request the case
  * is about (e.g. the faulted one), so nothing it exists to check was seen; never a pass. `flaky`: with
  * `conform --repeat`, it did not pass some of its runs but did others (the failing run's details are shown).
  */
-export type CaseStatus = 'passed' | 'warning' | 'partial' | 'failed' | 'not-reached' | 'flaky'
+export type CaseStatus = 'passed' | 'warning' | 'partial' | 'failed' | 'not-reached' | 'flaky' | 'echo'
 /** The inputs of a case a rule may compare the requests with. */
 export type CaseInput = 'visit' | 'token' | 'client'
 /** A visit as a case hands it to a client: the scenario's visit and the location that reports it. */
@@ -93,10 +97,17 @@ export interface RuleOutcome {
   actual?: unknown
   /** The interface's clause that applies to this finding, where it is narrower than the rule's own `cite`. */
   cite?: string
+  /**
+   * The check compared the visit with the same visit under relay-mock's choice (a fidelity rule's): in a
+   * variant case it is judged again against the flow case the variant repeats (echoes.ts).
+   */
+  versusChoice?: true
 }
 
 export interface Check extends RuleOutcome {
   rule: string
+  /** For an `echo`: the message the rule gave, before it was found to be the flow case's defect again. */
+  echoed?: string
 }
 
 /** A rule: a stable id, what it checks, the clause of the interface it enforces, and a pure check. */
@@ -172,6 +183,12 @@ export interface CaseResult {
   cell?: MatrixCell
   /** The alternatives of the assumption ledger the case's world was served under, when any (the suite `variants`). */
   variants?: Readonly<Record<string, string>>
+  /** For a variant case: the flow case it repeats, whose result it is judged against (echoes.ts). */
+  of?: string
+  /** For a variant case that echoes its flow case's failure: that case and the rules that failed there. */
+  sameAs?: { case: string; rules: string[] }
+  /** Not selected: run because the selected variant cases repeat it, to judge them against it. */
+  addedFor?: string[]
 }
 
 /** How many cases ended each way, the rules behind them, and whether the run passes. */
@@ -181,6 +198,8 @@ export interface CaseCounts {
   warning: number
   partial: number
   failed: number
+  /** Variant cases whose failures are the same defect as the failure of the flow case they repeat (not counted in `failed`). */
+  echo: number
   notReached: number
   /** Cases that did not pass some of their `--repeat` runs but did others (not counted in `failed`). */
   flaky: number

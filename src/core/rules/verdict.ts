@@ -13,7 +13,8 @@ export interface VerdictPolicy {
 }
 
 /**
- * A case's status from its checks: failed > not-reached > partial (a rule not checked) > warning > passed.
+ * A case's status from its checks: failed > not-reached > echo (a variant's failures, each the same defect as in
+ * the flow case it repeats: echoes.ts) > partial (a rule not checked) > warning > passed.
  * `not-reached` needs the case's matrix cell and requests: the flow never made the request the cell's
  * fault breaks, so nothing the case exists to check was seen (never a pass).
  * @example caseStatus([{ rule: 'client.completes', status: 'not-checked', message: '...' }]) // 'partial'
@@ -25,17 +26,19 @@ export function caseStatus(checks: ReadonlyArray<Pick<Check, 'status'>>, request
   const has = (status: CheckStatus) => checks.some((check) => check.status === status)
   if (has('failed')) return 'failed'
   if (cell && requests && !requests.some((entry) => entry.route === FAULT_STEPS[cell.step])) return 'not-reached'
+  if (has('echo')) return 'echo'
   if (has('not-checked')) return 'partial'
   if (has('warning')) return 'warning'
   return 'passed'
 }
 
 /**
- * True when a case with this status lets the run pass under `policy`.
+ * True when a case with this status lets the run pass under `policy`. An `echo` does: the flow case it echoes
+ * fails the run, once.
  * @example casePasses('partial', { allowPartial: true }) // true
  */
 export function casePasses(status: CaseStatus, policy: VerdictPolicy = {}): boolean {
-  if (status === 'passed') return true
+  if (status === 'passed' || status === 'echo') return true
   if (status === 'warning') return !policy.strict
   if (status === 'partial') return Boolean(policy.allowPartial)
   return false
@@ -54,6 +57,7 @@ export function countCases(cases: ReadonlyArray<{ status: CaseStatus; checks: Re
     warning: count('warning'),
     partial: count('partial'),
     failed: count('failed'),
+    echo: count('echo'),
     notReached: count('not-reached'),
     flaky: count('flaky'),
     rulesBroken: rules('failed'),

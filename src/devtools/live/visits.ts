@@ -118,7 +118,8 @@ export function checkVisits(entries: ReadonlyArray<JournalEntry>, options: Group
       number,
       flow,
       complete,
-      status: complete ? caseStatus(checks) : 'in-progress',
+      // A visit seen live repeats no flow case: none of its checks is an echo.
+      status: complete ? (caseStatus(checks) as Exclude<VisitStatus, 'in-progress'>) : 'in-progress',
       startedAt: requests[0].time,
       lastAt: requests[requests.length - 1].time,
       requests,

@@ -103,6 +103,8 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
         result.status === 'flaky' && result.runs ? c.yellow(`flaky: failed ${result.runs.failed} of ${result.runs.total} runs`) : '',
         result.status === 'not-reached' ? c.red('not reached: the client never made the request this case breaks') : '',
         result.timedOut ? c.red('timed out, killed') : '',
+        result.sameAs ? c.cyan(sameAsWords(result.sameAs)) : '',
+        result.addedFor ? c.dim(`run to judge ${plural(result.addedFor.length, 'variant case')} that repeat it`) : '',
       ].filter(Boolean)
       write(`  ${mark(c, result.status)} ${result.id.padEnd(width)}  ${c.dim(formatMs(result.durationMs))}${detail.length ? `  ${detail.join('  ')}` : ''}`)
       progress.ended(result.id)
@@ -122,6 +124,14 @@ function runEndLines(result: RunResult, c: Colors): string[] {
     const runs = kase.runs ? `; failed ${kase.runs.failed} of ${kase.runs.total} runs, this is the first that failed` : ''
     lines.push('', `${mark(c, kase.status)} ${c.bold(kase.id)} ${c.dim(`— ${kase.title} (scenario ${kase.scenario}${runs})`)}`)
     for (const check of kase.checks.filter((ch) => ch.status === 'failed')) lines.push(`    ${c.red(check.rule)}`, indent(check.message, '      '))
+    if (kase.sameAs) lines.push(`    ${c.cyan(`and ${sameAsWords(kase.sameAs)}`)}`)
+  }
+  const echoes = result.cases.filter((k) => k.status === 'echo')
+  if (echoes.length > 0) {
+    lines.push('', `${mark(c, 'echo')} ${c.bold('The same defect again')} ${c.dim("(variant cases that failed only where the flow case they repeat had failed: counted once, there)")}`)
+    for (const base of [...new Set(echoes.map((k) => k.sameAs!.case))]) {
+      lines.push(`    ${c.cyan(base)} ${c.dim(`in ${echoes.filter((k) => k.sameAs!.case === base).map((k) => k.id).join(', ')}`)}`)
+    }
   }
   for (const kase of result.cases.filter((k) => k.status === 'not-reached')) {
     lines.push('', `${mark(c, 'not-reached')} ${c.bold(kase.id)} ${c.dim(`— ${kase.title} (scenario ${kase.scenario})`)}`)
@@ -155,6 +165,7 @@ function summaryLines(summary: RunResult['summary'], captured: boolean, c: Color
     summary.warning > 0 ? c.yellow(`${summary.warning} warned`) : '',
     summary.partial > 0 ? c.magenta(`${summary.partial} partial`) : '',
     summary.failed > 0 ? c.red(`${summary.failed} failed`) : `${summary.failed} failed`,
+    summary.echo > 0 ? c.cyan(`${summary.echo} the same defect again`) : '',
     summary.flaky > 0 ? c.yellow(`${summary.flaky} flaky`) : '',
     summary.notReached > 0 ? c.red(`${summary.notReached} not reached`) : '',
   ].filter(Boolean)
@@ -176,6 +187,9 @@ export function calibrationLine(calibration: NonNullable<RunResult['summary']['c
 }
 
 type Colors = ReturnType<typeof pc.createColors>
+
+/** `same defect as in advanced/new-vehicle (advanced.payment-body)`: what a variant case echoes. */
+const sameAsWords = (sameAs: NonNullable<CaseResult['sameAs']>) => `same defect as in ${sameAs.case} (${sameAs.rules.join(', ')})`
 
 /**
  * The live progress line: `3/15 · 4.2 s · advanced/new-vehicle +2`. It is redrawn in place
@@ -234,7 +248,7 @@ function createProgress(stream: NodeJS.WritableStream & { columns?: number }, c:
 
 /** A case's mark in its status's colour, in the case lines, the headings and the matrix alike. */
 function mark(c: Colors, status: CaseStatus): string {
-  const colour = { passed: c.green, warning: c.yellow, partial: c.magenta, failed: c.red, 'not-reached': c.red, flaky: c.yellow }[status]
+  const colour = { passed: c.green, warning: c.yellow, partial: c.magenta, failed: c.red, 'not-reached': c.red, flaky: c.yellow, echo: c.cyan }[status]
   return colour(CASE_BADGES[status].icon)
 }
 

@@ -41,6 +41,7 @@ export function toGitHubAnnotations(result: RunResult): string[] {
     summary.warning ? `${summary.warning} warned` : '',
     summary.partial ? `${summary.partial} partial` : '',
     `${summary.failed} failed`,
+    summary.echo ? `${summary.echo} the same defect again` : '',
     summary.flaky ? `${summary.flaky} flaky` : '',
     summary.notReached ? `${summary.notReached} not reached` : '',
   ].filter(Boolean)

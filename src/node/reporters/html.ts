@@ -153,6 +153,8 @@ function caseSection(result: CaseResult, anchor: string, options: HtmlReportOpti
 <span class="case-meta">${result.flow} flow · scenario <code>${result.scenario}</code> · ${plural(result.requests.length, 'request')} · ${seconds(result.durationMs)}</span></summary>
 <div class="case-body">
 ${failed.length ? html`<div class="wrong"><h3>What went wrong</h3>${checkItems(failed, result, anchor)}</div>` : ''}
+${result.sameAs ? html`<div class="echoed"><h3>The same defect as in <code>${result.sameAs.case}</code></h3><p>The client failed this visit under relay-mock's choice already (${result.sameAs.rules.map((rule, i) => html`${i > 0 ? ', ' : ''}<code>${rule}</code>`)}): what failed here again is counted there, once, and not as this alternative's.</p>${checkItems(of('echo').map((check) => ({ ...check, message: check.echoed ?? check.message })), result, anchor)}</div>` : ''}
+${result.addedFor ? html`<p class="note">Not selected: run to judge the variant cases that repeat it (${result.addedFor.map((id, i) => html`${i > 0 ? ', ' : ''}<code>${id}</code>`)}).</p>` : ''}
 ${result.status === 'not-reached' ? html`<div class="wrong"><h3>Not reached</h3><p>The client never made the request this case's fault breaks${result.faults?.length ? html` (<code>${result.faults.map((f) => `${f.route}=${f.kind}:${f.mode}`).join(', ')}</code>)` : ''}, so what the case exists to check was not seen: not a pass.</p></div>` : ''}
 ${unchecked.length ? html`<div class="unchecked"><h3>What could not be checked</h3><p>These rules need an input this ${result.scenario === 'captured' ? 'capture' : 'case'} did not have, so the ${result.scenario === 'captured' ? 'visit' : 'case'} is partial, not passed.</p>${checkItems(unchecked, result, anchor)}</div>` : ''}
 ${warned.length ? html`<div class="warned"><h3>Warnings</h3><p>Safe, but not the best a client can do (a run fails on them only with <code>--strict</code>).</p>${checkItems(warned, result, anchor)}</div>` : ''}
@@ -236,6 +238,7 @@ ${captured
 ${summary.warning ? html`<li class="warning"><span aria-hidden="true">!</span> ${summary.warning} warned</li>` : ''}
 <li class="${summary.partial ? 'partial' : ''}"><span aria-hidden="true">?</span> ${summary.partial} partial</li>
 <li class="${summary.failed ? 'failed' : ''}"><span aria-hidden="true">✗</span> ${summary.failed} failed</li>
+${summary.echo ? html`<li class="echo"><span aria-hidden="true">=</span> ${summary.echo} the same defect again</li>` : ''}
 ${summary.notReached ? html`<li class="failed"><span aria-hidden="true">–</span> ${summary.notReached} not reached</li>` : ''}
 <li class="${summary.rulesBroken.length ? 'failed' : ''}">${plural(summary.rulesBroken.length, 'rule')} broken</li>
 ${summary.rulesNotChecked.length ? html`<li class="partial">${plural(summary.rulesNotChecked.length, 'rule')} not checked</li>` : ''}

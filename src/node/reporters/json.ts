@@ -1,8 +1,10 @@
 // The JSON reporter: the run as one document, `{ summary: { total, passed, warning, partial, failed,
-// notReached, flaky, rulesBroken, rulesNotChecked, rulesWarned, allowPartial, strict, conformant, ... },
+// echo, notReached, flaky, rulesBroken, rulesNotChecked, rulesWarned, allowPartial, strict, conformant, ... },
 // matrix?, cases: [{ id, flow, scenario, status, durationMs, exitCode, checks: [{ rule, status,
 // message, missing? }], requests, faults?, cell?, ... }] }`. A case's status is passed | warning |
-// partial | failed | not-reached | flaky; a check's passed | failed | skipped | not-checked | warning.
+// partial | failed | not-reached | flaky | echo; a check's passed | failed | skipped | not-checked |
+// warning | echo. An echo (a variant case's failure where the flow case it repeats had failed: `sameAs`
+// names that case and its rules, `echoed` keeps the rule's message) is in `summary.echo`, not `failed`.
 // `matrix` (when the run had fault cells): each cell's step, kind, mode, status, case and rules.
 // `variants` (when the run had variant cases, or a calibration): [{ assumption, question, held, alternatives: [{ id,
 // status, caseIds }], settled?: { status, answered, alternative?, served } }]; `settled` marks what a calibration settled.

@@ -3,8 +3,9 @@
 // case (a rule not checked for a missing input) is a <failure type="partial"> too, unless the run
 // allows partial cases (--allow-partial): then it is <skipped message="not checked: ..."/>, never a
 // pass. A case not reached is a <failure type="not-reached">; a warning passes with a note in
-// system-out, and is a <failure type="warning"> only under --strict. system-out lists the rules not
-// checked, the warnings and the rules that did not apply.
+// system-out, and is a <failure type="warning"> only under --strict. A variant case that only echoes the
+// failure of the flow case it repeats is <skipped message="same defect as in …"/>: neither a pass nor a
+// second failure. system-out lists the rules not checked, the warnings, the echoes and the rules that did not apply.
 import { describeSettled, toHeld } from '../../core/rules/held.js'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
@@ -54,11 +55,15 @@ export function toJUnitXml(result: RunResult): string {
       } else if (kase.status === 'partial') {
         test.skipped()
         skippedReasons.push(`not checked: ${unchecked.map(line).join('\n')}`)
+      } else if (kase.status === 'echo' && kase.sameAs) {
+        test.skipped()
+        skippedReasons.push(`same defect as in ${kase.sameAs.case}: ${kase.sameAs.rules.join(', ')} failed there`)
       }
       const out = [
         `${kase.title} (scenario ${kase.scenario}; exit ${kase.exitCode ?? kase.signal ?? 'none'}${kase.timedOut ? ', timed out' : ''}; ${kase.status})`,
         ...(unchecked.length > 0 ? ['Rules not checked (an input was missing):', ...unchecked.map((check) => `  ${line(check)}`)] : []),
         ...(warned.length > 0 ? ['Warnings:', ...warned.map((check) => `  ${line(check)}`)] : []),
+        ...(of('echo').length > 0 ? ['The same defect as in the flow case (not failed again):', ...of('echo').map((check) => `  ${check.rule}: ${check.echoed ?? check.message}`)] : []),
         ...(of('skipped').length > 0 ? ['Rules that did not apply:', ...of('skipped').map((check) => `  ${line(check)}`)] : []),
         ...(kase.stdout.trim() ? ['Client stdout:', kase.stdout.trimEnd()] : []),
       ]

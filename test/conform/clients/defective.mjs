@@ -70,7 +70,12 @@ export const DEFECTS = [
   'retry-refusal-once',
   'retries-past-deadline',
   'keep-alive-resend',
+  'no-content-type',
+  'refusal-as-lost',
 ]
+
+/** Whether `defect` names a known defect, or several joined by `+` (e.g. `amount-string+simple-amount-string`). */
+const known = (defect) => defect.split('+').every((name) => DEFECTS.includes(name))
 
 /** Kept-alive connections, for defect(keep-alive-resend). */
 const agent = new http.Agent({ keepAlive: true })
@@ -129,7 +134,7 @@ const idOf = (v) => (isRecord(v) && typeof v.id === 'string' && v.id ? v.id : un
 
 /** Runs the flow with `defect`; resolves with { report, exitCode }. */
 export async function runDefective(defect, env) {
-  const has = (name) => defect === name
+  const has = (name) => defect.split('+').includes(name)
   const visit = JSON.parse(env.RELAY_VISIT)
   const timeoutMs = Number(env.RELAY_REQUEST_TIMEOUT_MS) || 5000
   const send = async (method, path, body) => {
@@ -137,7 +142,8 @@ export async function runDefective(defect, env) {
     if (!has('no-auth')) headers.authorization = `Bearer ${has('wrong-token') ? 'rm_000000000000000000000000' : env.RELAY_API_TOKEN}`
     let text
     if (body !== undefined) {
-      headers['content-type'] = has('text-plain') ? 'text/plain' : 'application/json'
+      // defect(no-content-type): sends its JSON with no Content-Type (as bytes, which fetch sends without one).
+      if (!has('no-content-type')) headers['content-type'] = has('text-plain') ? 'text/plain' : 'application/json'
       text = has('invalid-json') ? JSON.stringify(body).replace(/\}$/, ',}') : JSON.stringify(body)
     }
     try {
@@ -145,7 +151,7 @@ export async function runDefective(defect, env) {
       // defect(keep-alive-resend): its HTTP layer sends a GET again by itself after a kept-alive connection was reset.
       const response = has('keep-alive-resend')
         ? await sendKeptAlive(method, env.RELAY_BASE_URL + path, headers, text, timeoutMs)
-        : await fetch(env.RELAY_BASE_URL + path, { method, headers, body: text, ...(has('no-timeout') ? {} : { signal: AbortSignal.timeout(timeoutMs) }) })
+        : await fetch(env.RELAY_BASE_URL + path, { method, headers, body: has('no-content-type') && text !== undefined ? new TextEncoder().encode(text) : text, ...(has('no-timeout') ? {} : { signal: AbortSignal.timeout(timeoutMs) }) })
       const raw = await response.text()
       let parsed
       try {
@@ -211,7 +217,8 @@ export async function runDefective(defect, env) {
       visit: { startedOn: visit.visitStart, endedOn: visit.visitEnd },
       payment: { amount: has('simple-amount-string') ? String(visit.amount) : visit.amount, currency: visit.currency },
     })
-    if (ambiguous(answer)) return lostPayment(answer)
+    // defect(refusal-as-lost): takes any error answer to the payment, a refusal too, for a lost one.
+    if (ambiguous(answer) || (has('refusal-as-lost') && answer.status >= 400)) return lostPayment(answer)
     // defect(stale-owner-list): an owner missing from its own list of rental companies is never recorded, it holds.
     if (has('stale-owner-list') && !(env.RELAY_REGISTERED_OWNERS ?? '').split(',').includes(visit.ownerKennitala)) return { report: { outcome: 'rejected' }, exitCode: 0 }
     // defect(id-from-location): reads the payment's id from Location.
@@ -273,7 +280,7 @@ export async function runDefective(defect, env) {
   for (let attempt = 2; has('retry-until-200') && answer.status !== 200 && attempt <= 5; attempt++) answer = await call('POST', '/payments', payment)
   if (has('two-payments')) answer = await call('POST', '/payments', payment)
   if (has('payment-not-last')) await call('GET', `/vehicles?plate=${encodeURIComponent(visit.plate)}`)
-  if (ambiguous(answer)) return lostPayment(answer)
+  if (ambiguous(answer) || (has('refusal-as-lost') && answer.status >= 400)) return lostPayment(answer)
   const paymentId = idOf(answer.body)
   if (!answer.ok || !paymentId) return rejected('payment', answer)
   return { report: { outcome: 'paid', paymentId }, exitCode: 0, hang: has('hang-after-paying') }
@@ -281,7 +288,7 @@ export async function runDefective(defect, env) {
 
 /** The defective client as an in-process client function for runConformance. */
 export function createDefectiveClient(defect, extraEnv = {}) {
-  if (!DEFECTS.includes(defect)) throw new Error(`No such defect: ${defect}`)
+  if (!known(defect)) throw new Error(`No such defect: ${defect}`)
   return async function defective(_visit, env) {
     const { report, exitCode } = await runDefective(defect, { ...env, ...extraEnv })
     if (exitCode !== 0) throw new Error(`exit ${exitCode}`)
@@ -291,7 +298,7 @@ export function createDefectiveClient(defect, extraEnv = {}) {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const defect = process.argv[2] ?? 'none'
-  if (!DEFECTS.includes(defect)) {
+  if (!known(defect)) {
     console.error(`No such defect: ${defect}. Known: ${DEFECTS.join(', ')}`)
     process.exit(2)
   }
