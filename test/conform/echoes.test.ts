@@ -67,12 +67,19 @@ describe('judgeVariant', () => {
     expect(judgeVariant(result(VARIANT, [refused]), result(BASE, [lenient])).status).toBe('failed')
   })
 
-  it('grades a fidelity failure as the warning the flow case gave where the client did the same there', () => {
+  it('grades a fidelity failure as the warning the flow case gave where the client did the same there, told once', () => {
     const warned: Check = { rule: 'client.outcome', status: 'warning', message: 'rejected where unknown' }
     const judged = judgeVariant(result(VARIANT, [warned, fidelity]), result(BASE, [warned]))
     expect(judged.status).toBe('warning')
-    expect(judged.checks[1]).toMatchObject({ rule: 'fidelity.create.status', status: 'warning' })
-    expect(judged.checks[1].message).toMatch(new RegExp(`^A warning, as in ${BASE}, where the client did the same under relay-mock's choice and client.outcome warned`))
+    expect(judged.sameAs).toEqual({ case: BASE, rules: ['client.outcome'], warned: true })
+    expect(judged.checks[1]).toMatchObject({ rule: 'fidelity.create.status', status: 'echo', echoed: fidelity.message })
+    expect(judged.checks[1].message).toBe(`Same flaw as in ${BASE}: client.outcome warned there, under relay-mock's choice, and here; not a second finding.`)
+    expect(countCases([judged], { strict: true }).rulesWarned).toEqual(['client.outcome'])
+    // Where the variant does not warn by that rule itself, the fidelity failure is that warning.
+    const graded = judgeVariant(result(VARIANT, [fidelity]), result(BASE, [warned]))
+    expect(graded.status).toBe('warning')
+    expect(graded.checks[0]).toMatchObject({ rule: 'fidelity.create.status', status: 'warning' })
+    expect(graded.checks[0].message).toMatch(new RegExp(`^A warning, as in ${BASE}, where the client did the same under relay-mock's choice and client.outcome warned`))
   })
 
   it('keeps the failure where the client did otherwise than in the flow case, or a correct client would', () => {

@@ -4,8 +4,9 @@
 // variant's failures of a fidelity rule's comparison, and of the rules that failed there too, are echoes: the
 // same defect, named by the flow case and its rules, neither a pass nor a second failure. Where the flow case
 // only warned and the client did the same in the variant (the same calls, the same report, the same outcome
-// expected of it), such a fidelity failure carries the warning's grade. What the alternative itself broke
-// (a form the strict world refuses, a rule that held in the flow case) is judged as it stands.
+// expected of it), such a fidelity failure carries the warning's grade: an echo where the variant warns by the
+// same rule already (the flaw is told once), else a warning. What the alternative itself broke (a form the
+// strict world refuses, a rule that held in the flow case) is judged as it stands.
 import type { CaseResult, Check } from './types.js'
 import { caseStatus } from './verdict.js'
 
@@ -13,8 +14,10 @@ import { caseStatus } from './verdict.js'
 export interface SameAs {
   /** The flow case the variant repeats, e.g. `advanced/new-vehicle`. */
   case: string
-  /** The rules that failed there. */
+  /** The rules that failed there (or, with `warned`, that warned there and here). */
   rules: string[]
+  /** The flow case only warned, and the variant warns by the same rules: the echo is of a warning. */
+  warned?: true
 }
 
 const rulesWith = (kase: Pick<CaseResult, 'checks'>, status: Check['status']) => [...new Set(kase.checks.filter((check) => check.status === status).map((check) => check.rule))]
@@ -47,6 +50,7 @@ function sameVisit(variant: CaseResult, base: CaseResult): boolean {
 
 /** The one line an echo says in place of its rule's message. */
 export function sameAsLine(sameAs: SameAs): string {
+  if (sameAs.warned) return `Same flaw as in ${sameAs.case}: ${sameAs.rules.join(', ')} warned there, under relay-mock's choice, and here; not a second finding.`
   return `Same defect as in ${sameAs.case}: ${sameAs.rules.join(', ')} failed there, under relay-mock's choice; not a second failure.`
 }
 
@@ -63,14 +67,20 @@ export function judgeVariant(variant: CaseResult, base: CaseResult): CaseResult 
   if (failedThere.length > 0) {
     const sameAs: SameAs = { case: base.id, rules: failedThere }
     const echoes = (check: Check) => check.status === 'failed' && (check.versusChoice === true || failedThere.includes(check.rule))
-    if (!variant.checks.some(echoes)) return variant
-    return rejudged(variant, variant.checks.map((check) => (echoes(check) ? { ...check, status: 'echo', message: sameAsLine(sameAs), echoed: check.message } : check)), sameAs)
+    return variant.checks.some(echoes) ? echoed(variant, echoes, sameAs) : variant
   }
   const warnedThere = rulesWith(base, 'warning')
   const carries = (check: Check) => check.status === 'failed' && check.versusChoice === true
   if (warnedThere.length === 0 || !variant.checks.some(carries) || !sameVisit(variant, base)) return variant
+  const warnedHere = rulesWith(variant, 'warning').filter((rule) => warnedThere.includes(rule))
+  if (warnedHere.length > 0) return echoed(variant, carries, { case: base.id, rules: warnedHere, warned: true })
   const grade = `A warning, as in ${base.id}, where the client did the same under relay-mock's choice and ${warnedThere.join(', ')} warned: the flaw is its own, not this alternative's. `
   return rejudged(variant, variant.checks.map((check) => (carries(check) ? { ...check, status: 'warning', message: `${grade}${check.message}` } : check)))
+}
+
+/** The variant with the checks `echoes` picks as echoes of `sameAs`. */
+function echoed(variant: CaseResult, echoes: (check: Check) => boolean, sameAs: SameAs): CaseResult {
+  return rejudged(variant, variant.checks.map((check) => (echoes(check) ? { ...check, status: 'echo', message: sameAsLine(sameAs), echoed: check.message } : check)), sameAs)
 }
 
 /** The variant with its checks judged again, and its status from them (a run of `--repeat` keeps its counts). */

@@ -8,7 +8,7 @@ import type { CaseResult, CaseStatus, RunCalibration, SettledInRun } from './typ
 export interface HeldAlternative {
   /** The alternative's id, e.g. `200-no-location`. */
   id: string
-  /** The worst status of its cases (failed, flaky, not-reached, partial, echo, warning, passed, in that order). */
+  /** The worst status of its cases (failed, flaky, not-reached, partial, warning, echo, passed, in that order). */
   status: CaseStatus
   /** The variant cases that ran under it. */
   caseIds: string[]
@@ -29,7 +29,7 @@ export interface HeldAssumption {
   settled?: Omit<SettledInRun, 'assumption'>
 }
 
-const WORST: CaseStatus[] = ['failed', 'flaky', 'not-reached', 'partial', 'echo', 'warning', 'passed']
+const WORST: CaseStatus[] = ['failed', 'flaky', 'not-reached', 'partial', 'warning', 'echo', 'passed']
 
 /**
  * For each assumption the run varied, its alternatives and whether the client held, and each one a

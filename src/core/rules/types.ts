@@ -23,10 +23,9 @@ export interface MatrixCell {
  */
 export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'not-checked' | 'warning' | 'echo'
 /**
- * A case's verdict: `failed` when a rule failed; else `echo` when a rule echoed the failure of the flow case
- * the variant case repeats (the same defect: that case fails the run, this one does not fail it again); else
- * `partial` when a rule was not checked; else
- * `warning` when a rule warned; else `passed`. `not-reached`: the flow never made the request the case
+ * A case's verdict: `failed` when a rule failed; else `partial` when a rule was not checked; else `warning`
+ * when a rule warned; else `echo` when a rule echoed what the flow case the variant case repeats found (the same
+ * defect: that case fails the run, this one does not fail it again); else `passed`. `not-reached`: the flow never made the request the case
  * is about (e.g. the faulted one), so nothing it exists to check was seen; never a pass. `flaky`: with
  * `conform --repeat`, it did not pass some of its runs but did others (the failing run's details are shown).
  */
@@ -185,8 +184,8 @@ export interface CaseResult {
   variants?: Readonly<Record<string, string>>
   /** For a variant case: the flow case it repeats, whose result it is judged against (echoes.ts). */
   of?: string
-  /** For a variant case that echoes its flow case's failure: that case and the rules that failed there. */
-  sameAs?: { case: string; rules: string[] }
+  /** For a variant case that echoes its flow case: that case and the rules that failed there (or warned there and here: `warned`). */
+  sameAs?: { case: string; rules: string[]; warned?: true }
   /** Not selected: run because the selected variant cases repeat it, to judge them against it. */
   addedFor?: string[]
 }

@@ -13,8 +13,8 @@ export interface VerdictPolicy {
 }
 
 /**
- * A case's status from its checks: failed > not-reached > echo (a variant's failures, each the same defect as in
- * the flow case it repeats: echoes.ts) > partial (a rule not checked) > warning > passed.
+ * A case's status from its checks: failed > not-reached > partial (a rule not checked) > warning > echo (a
+ * variant's findings, each the same as the flow case's it repeats: echoes.ts) > passed.
  * `not-reached` needs the case's matrix cell and requests: the flow never made the request the cell's
  * fault breaks, so nothing the case exists to check was seen (never a pass).
  * @example caseStatus([{ rule: 'client.completes', status: 'not-checked', message: '...' }]) // 'partial'
@@ -26,9 +26,9 @@ export function caseStatus(checks: ReadonlyArray<Pick<Check, 'status'>>, request
   const has = (status: CheckStatus) => checks.some((check) => check.status === status)
   if (has('failed')) return 'failed'
   if (cell && requests && !requests.some((entry) => entry.route === FAULT_STEPS[cell.step])) return 'not-reached'
-  if (has('echo')) return 'echo'
   if (has('not-checked')) return 'partial'
   if (has('warning')) return 'warning'
+  if (has('echo')) return 'echo'
   return 'passed'
 }
 

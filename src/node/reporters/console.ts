@@ -189,7 +189,7 @@ export function calibrationLine(calibration: NonNullable<RunResult['summary']['c
 type Colors = ReturnType<typeof pc.createColors>
 
 /** `same defect as in advanced/new-vehicle (advanced.payment-body)`: what a variant case echoes. */
-const sameAsWords = (sameAs: NonNullable<CaseResult['sameAs']>) => `same defect as in ${sameAs.case} (${sameAs.rules.join(', ')})`
+const sameAsWords = (sameAs: NonNullable<CaseResult['sameAs']>) => `same ${sameAs.warned ? 'warning' : 'defect'} as in ${sameAs.case} (${sameAs.rules.join(', ')})`
 
 /**
  * The live progress line: `3/15 · 4.2 s · advanced/new-vehicle +2`. It is redrawn in place
