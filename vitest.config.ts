@@ -26,6 +26,7 @@ const SHORT_SLOWEST = [
   'test/conform/matrix.test.ts',
   'test/cli/compare.test.ts',
   'test/conform/libraries.test.ts',
+  'test/conform/single-defects.test.ts',
   'test/conform/cli-control.test.ts',
   'test/architecture/layers.test.ts',
   'test/service/soak.test.ts',

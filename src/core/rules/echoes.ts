@@ -78,6 +78,18 @@ export function judgeVariant(variant: CaseResult, base: CaseResult): CaseResult 
   return rejudged(variant, variant.checks.map((check) => (carries(check) ? { ...check, status: 'warning', message: `${grade}${check.message}` } : check)))
 }
 
+/**
+ * Every variant case of a list judged against the flow case it repeats, where the list holds that case (a
+ * captured run, `conform --from`); the others as they are.
+ * @example judgeVariants(result.cases).filter((kase) => kase.status === 'echo')
+ */
+export function judgeVariants(cases: CaseResult[]): CaseResult[] {
+  return cases.map((kase) => {
+    const base = kase.of === undefined ? undefined : cases.find((other) => other.id === kase.of)
+    return base ? judgeVariant(kase, base) : kase
+  })
+}
+
 /** The variant with the checks `echoes` picks as echoes of `sameAs`. */
 function echoed(variant: CaseResult, echoes: (check: Check) => boolean, sameAs: SameAs): CaseResult {
   return rejudged(variant, variant.checks.map((check) => (echoes(check) ? { ...check, status: 'echo', message: sameAsLine(sameAs), echoed: check.message } : check)), sameAs)

@@ -79,6 +79,7 @@ export const visitInputs = z
       .record(z.string(), z.string())
       .optional()
       .meta({ description: 'the alternatives of the assumption ledger the world answered under, e.g. {"create.status": "200-no-location"}' }),
+    of: z.string().optional().meta({ description: 'for a variant case: the id of the flow case it repeats, which it is judged against where the capture holds it' }),
   })
   .strict()
   .meta({ title: 'VisitInputs', description: "a visit's inputs: { visit?, token?, client?, outcome?, case?, flow? }" })

@@ -6,6 +6,7 @@
 import type { JournalEntry } from '../../core/service/journal.js'
 import { caseStatus, countCases, evaluate, expectedCalls, type VerdictPolicy } from '../../core/rules/index.js'
 import type { VisitInputs, VisitsFile } from '../../core/rules/inputs.js'
+import { judgeVariants } from '../../core/rules/echoes.js'
 import { RelayMockError } from '../../core/errors.js'
 import { plural } from '../../core/text.js'
 import type { CaseContext, CaseResult, ClientRun, Flow, RunResult } from '../../core/rules/types.js'
@@ -96,6 +97,7 @@ function toCase(id: string, title: string | undefined, requests: JournalEntry[],
     ...(inputs?.faults ? { faults: inputs.faults } : {}),
     ...(inputs?.cell ? { cell: inputs.cell } : {}),
     ...(inputs?.variants ? { variants: inputs.variants } : {}),
+    ...(inputs?.of ? { of: inputs.of } : {}),
   }
 }
 
@@ -150,7 +152,7 @@ export function checkCapture(conversations: ReadonlyArray<Conversation>, options
     // The service recorded the unknown owner's payment only where the recording shows it answered with an id.
     (p) => p.requests.some((entry) => entry.route === 'POST /payment' && entry.response.status < 300),
   )
-  const cases = judged.cases.map((p) => toCase(p.id, p.title, p.requests, p.inputs && { ...p.inputs, outcome: p.outcome, outcomes: p.outcomes }, options.source))
+  const cases = judgeVariants(judged.cases.map((p) => toCase(p.id, p.title, p.requests, p.inputs && { ...p.inputs, outcome: p.outcome, outcomes: p.outcomes }, options.source)))
   const firstTime = entries[0]?.time
   const lastEntry = entries[entries.length - 1]
   return {

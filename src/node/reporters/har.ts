@@ -29,6 +29,7 @@ export function toCaseInputs(kase: CaseResult): VisitInputs {
     ...(kase.cell ? { cell: kase.cell } : {}),
     // The world's variants: `conform --from` judges the case under the same alternatives (the fidelity rules).
     ...(kase.variants ? { variants: { ...kase.variants } } : {}),
+    ...(kase.of ? { of: kase.of } : {}),
     ...(hadClient
       ? {
           client: {
