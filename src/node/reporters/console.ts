@@ -104,7 +104,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
         result.status === 'not-reached' ? c.red('not reached: the client never made the request this case breaks') : '',
         result.timedOut ? c.red('timed out, killed') : '',
         result.sameAs ? c.cyan(sameAsWords(result.sameAs)) : '',
-        result.addedFor ? c.dim(`run to judge ${plural(result.addedFor.length, 'variant case')} that repeat it`) : '',
+        result.addedFor ? c.dim(`run to judge ${plural(result.addedFor.length, 'variant case')} that ${result.addedFor.length === 1 ? 'repeats' : 'repeat'} it`) : '',
       ].filter(Boolean)
       write(`  ${mark(c, result.status)} ${result.id.padEnd(width)}  ${c.dim(formatMs(result.durationMs))}${detail.length ? `  ${detail.join('  ')}` : ''}`)
       progress.ended(result.id)
