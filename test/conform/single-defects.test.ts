@@ -55,7 +55,7 @@ async function limited<T>(task: () => Promise<T>): Promise<T> {
     queue.shift()?.()
   }
 }
-const AT_ONCE = 3
+const AT_ONCE = 4
 
 /** The default run of one single-defect client, once per file. */
 function defaultRun(defect: SingleDefect, language: 'JavaScript' | 'Python'): Promise<RunResult> {
