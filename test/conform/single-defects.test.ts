@@ -16,6 +16,9 @@ import { forkClient } from '../support/fork-client.js'
 // @ts-expect-error: a plain ES module without types (it also runs as a process)
 import { createDefectiveClient } from './clients/defective.mjs'
 import { pythonWith, SINGLE_DEFECTS, type SingleDefect } from './clients/single-defects.js'
+import { needs } from '../support/needs.js'
+
+needs('python3', 'urllib3')
 
 /**
  * Exactly the rules each defect fails. Every defect runs in JavaScript (in-process); the ones marked run in
