@@ -60,6 +60,7 @@ export type {
   RunResult,
   RunStart,
   RunSummary,
+  RunTime,
   Suite,
   VerdictPolicy,
 } from './core/rules/index.js'

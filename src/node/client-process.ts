@@ -35,6 +35,11 @@ const PIPE_GRACE_MS = 500
 const liveTrees = new Set<ProcessTree>()
 let exitHookInstalled = false
 
+/** The root pids of the client processes still running (what a run's CPU time reads while they go). */
+export function* liveClientPids(): Generator<number> {
+  for (const tree of liveTrees) yield tree.pid
+}
+
 /** Kills every client process tree still running. Synchronous, so it is safe in an exit handler. */
 export function killAllClients(): void {
   for (const tree of liveTrees) killTree(tree)

@@ -16,11 +16,17 @@ import { RELAY_MOCK_VERSION } from '../core/version.js'
 import { casePasses, caseStatus, countCases, evaluate, expectedCalls, type VerdictPolicy } from '../core/rules/index.js'
 import { toClientReport } from '../core/rules/report.js'
 import type { ConformanceCase } from '../core/rules/suite.js'
+import { FAULT_WAITS, type FaultWaits } from '../core/service/faults.js'
 import type { Scenario } from '../core/service/scenario.js'
 import type { CaseContext, CaseResult, CaseStart, CaseVisit, ClientRun, Flow, Reporter, RunResult, RunSummary } from '../core/rules/types.js'
-import { killAllClients, runClientProcess } from './client-process.js'
+import { killAllClients, liveClientPids, runClientProcess } from './client-process.js'
+import { cpuTime } from './cpu-time.js'
+import { timeSpent } from './run-time.js'
+import { fittedConcurrency, fixedConcurrency, MOST_JOBS, runPool, scheduleRuns, type Concurrency } from './schedule.js'
 import { close, createServer, listen } from './server.js'
 import { holdVariants, withBases, type VariantHold } from './variant-bases.js'
+
+export { runPool } from './schedule.js'
 
 /** The visit as a client receives it: the case's visit, its location and the flow to run. */
 export type ClientVisit = CaseVisit & { flow: Flow }
@@ -62,7 +68,7 @@ export interface RunOptions {
   cases?: string[]
   /** Run only the cases of these suites (advanced, simple, resilience, variants; default all). */
   suites?: string[]
-  /** RELAY_REQUEST_TIMEOUT_MS, the client's own timeout per request. Default 5000. */
+  /** RELAY_REQUEST_TIMEOUT_MS, the client's own timeout per request. Default REQUEST_TIMEOUT_MS (2500). */
   requestTimeoutMs?: number
   /** The cases to choose from (default every suite's). */
   suite?: ReadonlyArray<ConformanceCase>
@@ -70,8 +76,18 @@ export interface RunOptions {
   scenarios?: ReadonlyArray<Scenario>
   /** The port of the per-case listener (default 0, a free one): a fixed port suits a run of one case. */
   port?: number
-  /** How many cases run at once (default the number of cores). */
+  /**
+   * How many cases run at once. Default: fitted as the run goes to what its processes cost the cores
+   * (from 4 a core, never fewer than the cores): cases that wait cost a socket, a JVM's start a core.
+   */
   jobs?: number
+  /**
+   * The order the cases start in: `longest-first` (the default: those whose faults make them wait
+   * longest, then the rest in suite order) or `suite`.
+   */
+  order?: 'longest-first' | 'suite'
+  /** The service's deliberate waits (slow answers, Retry-After), when not FAULT_WAITS: to measure a run against other values. */
+  faultWaits?: Partial<FaultWaits>
   /** Kill a client (with its process tree) after this long. Default 30 s. */
   timeoutMs?: number
   reporters?: Reporter[]
@@ -114,8 +130,8 @@ export const RUN_DEFAULTS = {
   host: '127.0.0.1',
   outputLimit: 64 * 1024,
   repeat: 1,
-  // Cases mostly wait (on Retry-After, on a hung request, on a slow answer), not compute: four per core.
-  jobs: () => os.availableParallelism() * 4,
+  // The fewest cases in flight unless --jobs fixes the number: a core's worth (see schedule.ts).
+  jobs: () => os.availableParallelism(),
 } as const
 
 /**
@@ -298,9 +314,12 @@ interface RunContext {
   reporters: Reporter[]
   host: string
   timeoutMs: number
-  jobs: number
+  /** Fixed by --jobs, or fitted as the run goes. */
+  jobs: number | undefined
   repeat: number
   options: RunOptions
+  /** The service's waits, when the options change them. */
+  waits?: FaultWaits
   /** Aborted when the run stops early: ends the clients in flight, whose runs are then dropped. */
   stop: AbortController
   /** Why the run stopped early, once it has. */
@@ -310,9 +329,9 @@ interface RunContext {
 /** The run's settings from its options and the defaults, refusing values that cannot work. */
 function toSettings(options: RunOptions): Pick<RunContext, 'client' | 'clientName' | 'reporters' | 'host' | 'timeoutMs' | 'jobs' | 'repeat'> {
   const timeoutMs = options.timeoutMs ?? RUN_DEFAULTS.timeoutMs
-  const jobs = options.jobs ?? RUN_DEFAULTS.jobs()
+  const { jobs } = options
   const repeat = options.repeat ?? RUN_DEFAULTS.repeat
-  if (!Number.isInteger(jobs) || jobs < 1) throw new RelayMockError('INVALID_OPTION', `Failed to run: --jobs must be a whole number of at least 1 (got ${jobs}). Please pass e.g. --jobs 2.`)
+  if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 1)) throw new RelayMockError('INVALID_OPTION', `Failed to run: --jobs must be a whole number of at least 1 (got ${jobs}). Please pass e.g. --jobs 2.`)
   if (!Number.isInteger(repeat) || repeat < 1) throw new RelayMockError('INVALID_OPTION', `Failed to run: --repeat must be a whole number of at least 1 (got ${repeat}). Please pass e.g. --repeat 5.`)
   if (!(timeoutMs > 0)) throw new RelayMockError('INVALID_OPTION', `Failed to run: --timeout must be a positive number of seconds (got ${timeoutMs / 1000}). Please pass e.g. --timeout 30.`)
   const { client } = options
@@ -352,18 +371,21 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const service = await createRelayService({ tokens: [], seed: options.seed, vehicles: options.vehicles, scenarios: options.scenarios, journalBodyBytes: MOCK_DEFAULTS.bodyLimit, ...(options.calibration ? { calibration: options.calibration } : {}) })
   const dir = await mkdtemp(join(os.tmpdir(), 'relay-mock-'))
   const untrack = trackRun(() => rmSync(dir, { recursive: true, force: true }), options.signal !== undefined)
-  const context: RunContext = { ...settings, service, dir, options, stop: new AbortController() }
+  const context: RunContext = { ...settings, service, dir, options, stop: new AbortController(), ...waitsOf(options) }
   // Each case in flight listens for the run's stop (its client process or function), so up to `jobs`
   // listeners at once are expected: Node's warning about an 11th would be a false alarm on a --jobs
   // above 10. Beyond that many, the warning still tells of a leak.
-  setMaxListeners(settings.jobs + 10, context.stop.signal)
+  setMaxListeners((settings.jobs ?? MOST_JOBS) + 10, context.stop.signal)
+  const cpu = cpuTime()
   const onInterrupt = () => stopRun(context, 'interrupted')
   if (options.signal?.aborted) onInterrupt()
   else options.signal?.addEventListener('abort', onInterrupt, { once: true })
   try {
     for (const reporter of context.reporters) await reporter.onRunStart?.({ cases: selected, client: context.clientName, flows, startedAt })
-    const { cases, clientMs } = await runCases(context, selected, holdVariants(selected, added))
-    const summary = summarize(cases, { wallMs: Math.round(performance.now() - started), clientMs, startedAt, client: context.clientName, flows }, options)
+    const { cases, clientMs, jobs } = await runCases(context, selected, holdVariants(selected, added))
+    const wallMs = Math.round(performance.now() - started)
+    const summary = summarize(cases, { wallMs, clientMs, startedAt, client: context.clientName, flows }, options)
+    summary.time = timeSpent(cases, { wallMs, cpu: cpu.since(), jobs, clientIsProcess: typeof context.client === 'string' })
     if (context.stopped) Object.assign(summary, { [context.stopped]: true, notRun: selected.length - cases.length })
     if (calibration) summary.calibration = toRunCalibration(calibration, leftOut)
     const result: RunResult = { summary, cases }
@@ -395,22 +417,17 @@ function summarize(cases: CaseResult[], run: Pick<RunSummary, 'wallMs' | 'client
   }
 }
 
-/**
- * Runs `task(0)` … `task(count - 1)`, at most `jobs` at a time, starting one only while
- * `canStart()` says so; resolves once nothing runs and nothing more may start. Tasks must not reject.
- * @example await runPool(cases.length, 4, (index) => runOne(cases[index]), () => true)
- */
-export async function runPool(count: number, jobs: number, task: (index: number) => Promise<void>, canStart: () => boolean): Promise<void> {
-  const inflight = new Set<Promise<void>>()
-  let next = 0
-  for (;;) {
-    while (next < count && inflight.size < jobs && canStart()) {
-      const running: Promise<void> = task(next++).finally(() => inflight.delete(running))
-      inflight.add(running)
-    }
-    if (inflight.size === 0) return
-    await Promise.race(inflight)
-  }
+/** The service's waits a run's options ask for, over the defaults; none when they ask for none. */
+function waitsOf(options: RunOptions): Pick<RunContext, 'waits'> {
+  return options.faultWaits ? { waits: { ...FAULT_WAITS, ...options.faultWaits } } : {}
+}
+
+/** The order a run's runs start in (see schedule.ts) and how many run at once. */
+function toSchedule(context: RunContext, cases: ConformanceCase[]): { order: ReturnType<typeof scheduleRuns>; concurrency: Concurrency } {
+  const { options, repeat } = context
+  const order = scheduleRuns(options.order === 'suite' ? cases.map(() => ({})) : cases, repeat, options.requestTimeoutMs ?? RUN_DEFAULTS.requestTimeoutMs, context.waits)
+  const concurrency = context.jobs === undefined ? fittedConcurrency(cpuTime(), liveClientPids) : fixedConcurrency(context.jobs)
+  return { order, concurrency }
 }
 
 /**
@@ -461,8 +478,9 @@ function whyNotStarted(result: CaseResult): string {
  * stop the run: the runs in flight are ended and dropped, and only finished cases are returned. A variant
  * case is reported once the flow case it repeats has ended, judged against it (`hold`).
  */
-async function runCases(context: RunContext, cases: ConformanceCase[], hold: VariantHold): Promise<{ cases: CaseResult[]; clientMs: number }> {
+async function runCases(context: RunContext, cases: ConformanceCase[], hold: VariantHold): Promise<{ cases: CaseResult[]; clientMs: number; jobs: ReturnType<Concurrency['record']> }> {
   const { repeat } = context
+  const { order, concurrency } = toSchedule(context, cases)
   const position = new Map(cases.map((kase, index) => [kase.id, index]))
   const runs: CaseResult[][] = cases.map(() => [])
   const finished: Array<CaseResult | undefined> = new Array(cases.length)
@@ -483,7 +501,7 @@ async function runCases(context: RunContext, cases: ConformanceCase[], hold: Var
     }
   }
   const task = async (slot: number) => {
-    const index = Math.floor(slot / repeat)
+    const { index } = order[slot]
     try {
       const result = await runCase(context, cases[index], slot)
       // A run ended by a stop (--bail, an interrupt) says nothing about the client: drop it.
@@ -498,7 +516,11 @@ async function runCases(context: RunContext, cases: ConformanceCase[], hold: Var
       context.stop.abort()
     }
   }
-  await runPool(cases.length * repeat, context.jobs, task, () => failure === undefined && held.length === 0 && !context.stop.signal.aborted)
+  try {
+    await runPool(order.length, concurrency, task, () => failure === undefined && held.length === 0 && !context.stop.signal.aborted)
+  } finally {
+    concurrency.stop()
+  }
   if (failure) throw failure.error
   if (held.length > 0 && !context.stopped) {
     throw new RelayMockError(
@@ -506,7 +528,7 @@ async function runCases(context: RunContext, cases: ConformanceCase[], hold: Var
       `Failed to run the client: the client command could not start: ${context.clientName} (${whyNotStarted(held[0].result)}). Please check the command, and that it runs from ${context.options.cwd ?? process.cwd()}.`,
     )
   }
-  return { cases: finished.filter((kase) => kase !== undefined), clientMs }
+  return { cases: finished.filter((kase) => kase !== undefined), clientMs, jobs: concurrency.record() }
 }
 
 /** Runs the client once in the case's world and reads what it reported. */
@@ -532,7 +554,8 @@ async function runClient(context: RunContext, visit: ClientVisit, env: RelayEnv)
 /** One run of one case: a fresh world and listener, the client, the rules. `slot` numbers the run's result file. */
 async function runCase(context: RunContext, kase: ConformanceCase, slot: number): Promise<CaseResult> {
   const { service, reporters } = context
-  const world = await service.addWorld({ scenario: kase.scenario, faults: kase.faults ?? [], ...(kase.variants ? { variants: kase.variants } : {}) })
+  const faults = (kase.faults ?? []).map((fault) => (context.waits ? { ...fault, waits: context.waits } : fault))
+  const world = await service.addWorld({ scenario: kase.scenario, faults, ...(kase.variants ? { variants: kase.variants } : {}) })
   const server = createServer(service, { world })
   let closed = false
   try {

@@ -3,6 +3,8 @@
 // defect shows in, naming exactly the rules it breaks; the other cells of the same steps pass.
 import { describe, expect, it } from 'vitest'
 import resilience from '../../suites/resilience.js'
+// The conform default: a slow answer arrives a second within it, even on a busy machine.
+import { REQUEST_TIMEOUT_MS } from '../../src/core/defaults.js'
 import { FAULT_KINDS, FAULT_STEPS, type FaultKind } from '../../src/core/service/faults.js'
 import type { MatrixCell } from '../../src/core/rules/suite.js'
 import type { CaseStatus, RunResult } from '../../src/core/rules/types.js'
@@ -12,8 +14,6 @@ import { runConformance, type ClientFunction } from '../../src/node/runner.js'
 // @ts-expect-error: a plain ES module without types (it also runs as a process)
 import { createDefectiveClient } from './clients/defective.mjs'
 
-/** The conform default: a slow answer (2 s) arrives well within it even on a busy machine. */
-const REQUEST_TIMEOUT_MS = 5000
 const LOST: FaultKind[] = ['server-error', 'reset', 'hang', 'truncated', 'garbage']
 const TOLD_TO_WAIT: FaultKind[] = ['unavailable', 'rate-limited']
 
@@ -50,6 +50,12 @@ const broken: Broken[] = [
     defect: 'retries a 503 or 429 at once, ignoring Retry-After',
     client: fn('no-retry-after'),
     cases: ['resilience/vehicle-create/*'],
+    expect: (cell) => (TOLD_TO_WAIT.includes(cell.kind) ? ['failed', ['resilience.retry-after']] : PASS),
+  },
+  {
+    defect: 'ignores Retry-After and backs off 1 s of its own',
+    client: fn('own-backoff'),
+    cases: ['resilience/vehicle-lookup/*', 'resilience/payment-create/*'],
     expect: (cell) => (TOLD_TO_WAIT.includes(cell.kind) ? ['failed', ['resilience.retry-after']] : PASS),
   },
   {

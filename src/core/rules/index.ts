@@ -160,6 +160,7 @@ export type {
   RunResult,
   RunStart,
   RunSummary,
+  RunTime,
 } from './types.js'
 export { toMatrix, cellAt } from './matrix.js'
 export type { Matrix, MatrixEntry } from './matrix.js'

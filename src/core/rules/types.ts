@@ -238,6 +238,27 @@ export interface RunSummary extends CaseCounts {
   notRun?: number
   /** Set when the run was calibrated (`conform --calibrate`): against what, and what it changed. */
   calibration?: RunCalibration
+  /** Where the run's time went (a run of the runner; absent from a capture checked with `conform --from`). */
+  time?: RunTime
+}
+
+/** Where a run's time went: the run's wall time is `wallMs` of the summary. */
+export interface RunTime {
+  /** CPU time of the client processes that ended during the run (and their children); undefined for in-process clients, or without /proc. */
+  clientCpuMs?: number
+  /** CPU time of the kit's own process: the service, the rules, and in-process clients. */
+  kitCpuMs: number
+  /** The case that took longest, when any ran. */
+  longest?: { id: string; durationMs: number }
+  /** Of the cases' time (the sum of their durations), how much was spent waiting on the service's deliberate delays: slow answers, hung requests, Retry-After. */
+  delayMs: number
+  casesMs: number
+  /** delayMs / casesMs, 0 to 1. */
+  delayShare: number
+  /** How many cases ran at once: fixed by --jobs, or fitted as the run went (the most, and the last). */
+  jobs: { fixed: boolean; most: number; last: number }
+  /** Set when the client's own start outweighs its work: the CPU each run of it cost, in ms. */
+  startDominates?: { cpuPerRunMs: number }
 }
 
 /** What a calibrated run answered as the real service was seen to. */

@@ -19,23 +19,39 @@ export const FAULT_STEPS = {
 export type FaultStep = keyof typeof FAULT_STEPS
 export type FaultRoute = (typeof FAULT_STEPS)[FaultStep]
 
-/** How long a `slow` answer takes: beyond a too-short client timeout (1 s), well within a sound one (5 s). */
-export const SLOW_FAULT_MS = 2_000
-/** The `Retry-After` of `unavailable`, in seconds: long enough to tell waiting from not waiting. */
-export const RETRY_AFTER_SECONDS = 1
-/** How far ahead the `Retry-After` date of `rate-limited` lies: an HTTP-date has one-second resolution. */
-export const RETRY_AFTER_DATE_AHEAD_S = 2
+// The service's deliberate waits: each as short as its check allows, so that a run lasts as long as its
+// longest case and no longer (docs/faults.md#why-the-waits-are-what-they-are says why each is what it is).
 
+/** How long a `slow` answer takes: half again a too-short client timeout (1 s), a second within a sound one (REQUEST_TIMEOUT_MS). */
+export const SLOW_FAULT_MS = 1_500
+/** The `Retry-After` of `unavailable`, in seconds: a client that backs off 1 s of its own accord, ignoring it, comes back too soon. */
+export const RETRY_AFTER_SECONDS = 2
 /**
- * The `Retry-After` date of `rate-limited` answered at `now`: the whole second RETRY_AFTER_DATE_AHEAD_S + 1
- * on from the current one, so that it lies more than RETRY_AFTER_DATE_AHEAD_S seconds ahead, and at most one more.
- * @example rateLimitedRetryAfter(Date.parse('2026-11-21T09:14:05.300Z')) // 'Sat, 21 Nov 2026 09:14:08 GMT': 2.7 s ahead
+ * How far ahead, at least, the `Retry-After` date of `rate-limited` lies, in seconds: the date names the
+ * whole second at or after it. A wait one second short of a date passes (its resolution), so the date
+ * lies far enough ahead that a 1 s back-off of the client's own, ignoring it, still comes back too soon.
  */
-export function rateLimitedRetryAfter(now: number): string {
-  return new Date((Math.floor(now / 1000) + RETRY_AFTER_DATE_AHEAD_S + 1) * 1000).toUTCString()
+export const RETRY_AFTER_DATE_AHEAD_S = 2.5
+
+/** The deliberate waits of a fault, by name: the defaults above, or others asked for to measure against. */
+export interface FaultWaits {
+  slowMs: number
+  retryAfterS: number
+  dateAheadS: number
 }
 
-/** How far ahead rateLimitedRetryAfter's date lies, in words, for a case's title and the fault table: `2 to 3 s ahead`. */
+export const FAULT_WAITS: Readonly<FaultWaits> = Object.freeze({ slowMs: SLOW_FAULT_MS, retryAfterS: RETRY_AFTER_SECONDS, dateAheadS: RETRY_AFTER_DATE_AHEAD_S })
+
+/**
+ * The `Retry-After` date of `rate-limited` answered at `now`: the first whole second at least `aheadS`
+ * (RETRY_AFTER_DATE_AHEAD_S) on, so that it lies that far ahead or more, and less than a second more.
+ * @example rateLimitedRetryAfter(Date.parse('2026-11-21T09:14:05.300Z')) // 'Sat, 21 Nov 2026 09:14:08 GMT': 2.7 s ahead
+ */
+export function rateLimitedRetryAfter(now: number, aheadS: number = RETRY_AFTER_DATE_AHEAD_S): string {
+  return new Date(Math.ceil((now + aheadS * 1000) / 1000) * 1000).toUTCString()
+}
+
+/** How far ahead rateLimitedRetryAfter's date lies, in words, for a case's title and the fault table: `2.5 to 3.5 s ahead`. */
 export const RATE_LIMITED_AHEAD = `${RETRY_AFTER_DATE_AHEAD_S} to ${RETRY_AFTER_DATE_AHEAD_S + 1} s ahead`
 
 export interface FaultKindInfo {
@@ -112,6 +128,8 @@ export interface ArmedFault {
   route: FaultRoute
   kind: FaultKind
   mode: FaultMode
+  /** Its waits, when not FAULT_WAITS (a run measured against other values). */
+  waits?: Readonly<FaultWaits>
 }
 
 /** What the journal keeps of a fault a request met. */
@@ -214,15 +232,16 @@ const PROXY_PAGE =
  * @example faultReply(fault, undefined, Date.now()) // the 503 of `unavailable`
  */
 export function faultReply(fault: ArmedFault, answer: Reply | undefined, now: number, armedBy = 'this world'): Reply {
+  const waits = fault.waits ?? FAULT_WAITS
   const where = `relay-mock's fault ${formatFault(fault)}, armed by ${armedBy}`
   switch (fault.kind) {
     case 'unavailable':
       return toProblem(503, `The service is unavailable just now (${where}). Please retry after the Retry-After seconds, or stop; the customer's payment still completes.`, undefined, {
-        'retry-after': String(RETRY_AFTER_SECONDS),
+        'retry-after': String(waits.retryAfterS),
       })
     case 'rate-limited':
       return toProblem(429, `Too many requests (${where}). Please wait until the Retry-After date before trying again.`, undefined, {
-        'retry-after': rateLimitedRetryAfter(now),
+        'retry-after': rateLimitedRetryAfter(now, waits.dateAheadS),
       })
     case 'token-revoked':
       return revokedReply(where)
@@ -234,6 +253,9 @@ export function faultReply(fault: ArmedFault, answer: Reply | undefined, now: nu
       return answer ?? toProblem(500, 'The fault had no answer to break. This is a bug in relay-mock.')
   }
 }
+
+/** How long a fault's `slow` answer is held (its own waits, or the defaults). */
+export const slowFaultMs = (fault: ArmedFault): number => (fault.waits ?? FAULT_WAITS).slowMs
 
 /** The 401 every request of a world gets once its token was revoked. */
 export function revokedReply(where = "relay-mock's fault token-revoked"): Reply {

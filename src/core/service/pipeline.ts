@@ -4,7 +4,7 @@
 // writes the answer in that turn: only latency, a fault or a dev tool's route waits.
 import { describeError } from '../errors.js'
 import type { Extensions } from './extensions.js'
-import { FAULT_KINDS, faultReply, revokedReply, SLOW_FAULT_MS, takeFault, type ArmedFault } from './faults.js'
+import { FAULT_KINDS, faultReply, revokedReply, slowFaultMs, takeFault, type ArmedFault } from './faults.js'
 import type { AuthVerdict, Journal } from './journal.js'
 import { maskAuthorization } from '../mask.js'
 import { toProblem, toValidationProblem, type Reply } from './problems.js'
@@ -88,7 +88,7 @@ export function createPipeline({ settings, worlds, journal, extensions, upstream
 
   /** Waits out the latency asked for (the service's, a slow fault's), then records and answers. */
   function finish(arrival: Arrival, { reply, fault, text }: Ran): RelayResponse | Promise<RelayResponse> {
-    const delay = latencyMs(settings.latency) + (fault?.kind === 'slow' ? SLOW_FAULT_MS : 0)
+    const delay = latencyMs(settings.latency) + (fault?.kind === 'slow' ? slowFaultMs(fault) : 0)
     if (delay > 0) return new Promise((resolve) => setTimeout(resolve, delay)).then(() => record(arrival, reply, fault, text))
     return record(arrival, reply, fault, text)
   }

@@ -7,6 +7,7 @@ import { plural } from '../../core/text.js'
 import { CASE_BADGES } from '../../devtools/marks.js'
 import { describeSettled, toHeld, type HeldAssumption } from '../../core/rules/held.js'
 import { cellAt, toMatrix, type Matrix } from '../../core/rules/matrix.js'
+import { timeLines } from './time.js'
 import type { CaseResult, CaseStart, CaseStatus, Check, Reporter, RunResult, RunStart } from '../../core/rules/types.js'
 
 export interface ConsoleReporterOptions {
@@ -177,6 +178,7 @@ function summaryLines(summary: RunResult['summary'], captured: boolean, c: Color
   if (summary.calibration) lines.push(calibrationLine(summary.calibration))
   const times = captured ? `Checked in ${formatMs(summary.wallMs)}` : `Client time ${formatMs(summary.clientMs)}, wall time ${formatMs(summary.wallMs)}`
   lines.push(c.dim(`${times} · relay-mock ${summary.version}`))
+  if (summary.time && !captured) lines.push(...timeLines(summary.time, summary.wallMs).map((line) => c.dim(line)))
   return lines
 }
 

@@ -48,6 +48,7 @@ export const DEFECTS = [
   'retry-until-200',
   'resend-payment',
   'no-retry-after',
+  'own-backoff',
   'retry-forever',
   'retry-refusal',
   'no-timeout',
@@ -182,9 +183,10 @@ export async function runDefective(defect, env) {
     for (let attempt = 1; attempt < attempts; attempt++) {
       let wait
       // defect(gives-up-on-503): stops at the first 503 or 429. defect(no-retry-after): retries it at once.
+      // defect(own-backoff): ignores Retry-After and waits a back-off of its own, 1 s.
       if (answer.status === 503 || answer.status === 429) {
         if (has('gives-up-on-503')) break
-        wait = has('no-retry-after') ? 0 : retryAfterMs(answer.retryAfter)
+        wait = has('no-retry-after') ? 0 : has('own-backoff') ? 1000 : retryAfterMs(answer.retryAfter)
       } else if (method === 'GET' && (answer.lost || answer.status >= 500)) {
         // defect(gives-up-on-lookup): stops at the first lookup that failed.
         if (has('gives-up-on-lookup')) break

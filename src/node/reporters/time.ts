@@ -1,0 +1,24 @@
+// Where a run's time went, in words: the lines the console reporter ends a run with (the JSON
+// summary's `time` holds the same figures).
+import type { RunTime } from '../../core/rules/types.js'
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+
+/**
+ * The lines that say where a run's time went, after its verdict.
+ * @example timeLines(summary.time!, 9800) // ['Longest case resilience/vehicle-lookup/hang/always, 7.6 s; ...', ...]
+ */
+export function timeLines(time: RunTime, wallMs: number): string[] {
+  const { longest, jobs } = time
+  const share = `${Math.round(time.delayShare * 100)}% of the cases' ${seconds(time.casesMs)} waiting on the service's deliberate delays (slow answers, hung requests, Retry-After)`
+  const floor = longest ? `Longest case ${longest.id}, ${seconds(longest.durationMs)} of the ${seconds(wallMs)} wall time; ` : ''
+  const cpu = `${time.clientCpuMs === undefined ? '' : `the client's processes ${seconds(time.clientCpuMs)}, `}relay-mock's ${seconds(time.kitCpuMs)}`
+  const atOnce = jobs.fixed ? `${jobs.most} cases at once (--jobs)` : `up to ${jobs.most} cases at once, fitted to what they cost the cores (--jobs fixes it)`
+  const lines = [`${floor}${share}.`, `CPU time: ${cpu}; ${atOnce}.`]
+  if (time.startDominates) {
+    lines.push(
+      `Your client costs ${seconds(time.startDominates.cpuPerRunMs)} of CPU per case, most of it its own start, paid again for each case: start it faster (a JVM: class-data sharing, -XX:SharedArchiveFile or -XX:+AutoCreateSharedArchive, and -XX:TieredStopAtLevel=1; a compiled binary starts in milliseconds). See docs/speed.md#a-conform-runs-time.`,
+    )
+  }
+  return lines
+}

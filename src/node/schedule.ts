@@ -1,0 +1,160 @@
+// The order and the number of a run's cases in flight. A run lasts as long as its longest case at
+// best, so the cases expected to take longest (their faults make them wait: hung requests, slow
+// answers, Retry-After) start first and the short ones fill the gaps. A case that waits costs a socket,
+// not a core, so the number in flight follows what the cases cost the machine, measured as they end:
+// as many as keep the CPU they need within the cores, and never fewer than the cores.
+import os from 'node:os'
+import { FAULT_WAITS, type FaultWaits } from '../core/service/faults.js'
+import type { ConformanceCase } from '../core/rules/suite.js'
+import type { CpuTime } from './cpu-time.js'
+
+/** One run of one case: its index in the selection and which of its `--repeat` runs it is. */
+export interface Slot {
+  index: number
+  run: number
+}
+
+/** The attempts a correct client makes at a request that keeps failing (bounded-retries' three). */
+const ATTEMPTS = 3
+
+/**
+ * How long a case is expected to wait on the service, in ms, from its faults: a hung request costs the
+ * client's timeout (a lookup, retried, three of them; a creation is not sent again), a slow answer its
+ * delay, a 503 or 429 its Retry-After (once, or twice before the third attempt when always).
+ * @example expectedWaitMs({ faults: [{ route: 'GET /vehicles', kind: 'hang', mode: 'always' }] }, 2500) // 7500
+ */
+export function expectedWaitMs(kase: Pick<ConformanceCase, 'faults'>, requestTimeoutMs: number, waits: Readonly<FaultWaits> = FAULT_WAITS): number {
+  let total = 0
+  for (const fault of kase.faults ?? []) {
+    const again = fault.mode === 'always' ? ATTEMPTS - 1 : 1
+    if (fault.kind === 'hang') total += requestTimeoutMs * (fault.mode === 'always' && fault.route.startsWith('GET ') ? ATTEMPTS : 1)
+    else if (fault.kind === 'slow') total += waits.slowMs
+    else if (fault.kind === 'unavailable') total += waits.retryAfterS * 1000 * again
+    // An HTTP-date names the whole second at or after the wait: half a second more on the mean.
+    else if (fault.kind === 'rate-limited') total += (waits.dateAheadS + 0.5) * 1000 * again
+  }
+  return total
+}
+
+/**
+ * The runs of a selection in the order they start: the longest expected first; equal ones in the
+ * selection's order (so a flow case starts before a variant that repeats it), each case's repeats together.
+ * @example scheduleRuns(cases, 2, 2500)[0] // { index: 17, run: 0 }: a hung lookup, every time
+ */
+export function scheduleRuns(cases: ReadonlyArray<Pick<ConformanceCase, 'faults'>>, repeat: number, requestTimeoutMs: number, waits?: Readonly<FaultWaits>): Slot[] {
+  const expected = cases.map((kase) => expectedWaitMs(kase, requestTimeoutMs, waits))
+  // Array.prototype.sort is stable: equal waits keep the selection's order.
+  const order = cases.map((_, index) => index).sort((a, b) => expected[b] - expected[a])
+  return order.flatMap((index) => Array.from({ length: repeat }, (_, run) => ({ index, run })))
+}
+
+/** The share of the cores a run's processes may keep busy before fewer cases start; below the low mark, more may. */
+const BUSY = { high: 0.85, low: 0.6 }
+/** The most cases in flight, however little they cost: each holds a listener and a client's process. */
+export const MOST_JOBS = 48
+/** How often a fitted concurrency reads the CPU time spent. */
+const SAMPLE_MS = 250
+
+/** What a run's concurrency has been. */
+export interface ConcurrencyRecord {
+  /** Fixed by `--jobs`, or fitted to the run. */
+  fixed: boolean
+  /** The most cases that were allowed in flight at once. */
+  most: number
+  /** The number allowed when the run ended. */
+  last: number
+}
+
+export interface Concurrency {
+  /** How many runs may be in flight now. */
+  limit(): number
+  /** The pool tells how many runs are in flight and how many wait to start. */
+  seen(inflight: number, queued: number): void
+  /** Resolves when the limit next changes. */
+  changed(): Promise<void>
+  record(): ConcurrencyRecord
+  stop(): void
+}
+
+/**
+ * A fixed number of cases in flight (`--jobs`).
+ * @example fixedConcurrency(8).limit() // 8
+ */
+export function fixedConcurrency(jobs: number): Concurrency {
+  return { limit: () => jobs, seen: () => undefined, changed: () => new Promise(() => undefined), record: () => ({ fixed: true, most: jobs, last: jobs }), stop: () => undefined }
+}
+
+/** A share of the machine's time over one sample: of all cores for the run's processes, of one for the kit's thread. */
+export interface Busy {
+  all: number
+  kit: number
+}
+
+/**
+ * The next limit from the last one and how busy the run kept the machine: a quarter fewer when its
+ * processes keep the cores (or the kit's own thread) busy, a core's worth more when they leave them
+ * mostly idle and runs wait to start; never fewer than the cores, never more than `most`.
+ * @example nextLimit(8, { all: 0.2, kit: 0.1 }, true, 2, 48) // 10
+ */
+export function nextLimit(limit: number, busy: Busy, pressed: boolean, cores: number, most: number): number {
+  if (busy.all > BUSY.high || busy.kit > BUSY.high) return Math.max(cores, Math.floor(limit * 0.75))
+  if (pressed && busy.all < BUSY.low && busy.kit < BUSY.low) return Math.min(most, limit + cores)
+  return limit
+}
+
+/**
+ * The number in flight fitted to the run as it goes: it starts at four cases per core and, every
+ * SAMPLE_MS, follows how busy the run's processes (`cpu`, with the clients `running` now) kept the
+ * cores (see nextLimit): many for clients that wait, about the cores for one that computes (a JVM
+ * starting for each case).
+ * @example fittedConcurrency(cpuTime(), liveClientPids).limit() // 8 on two cores, at first
+ */
+export function fittedConcurrency(cpu: CpuTime, running: () => Iterable<number>, cores = os.availableParallelism(), most = MOST_JOBS): Concurrency {
+  let limit = Math.min(most, cores * 4)
+  let high = limit
+  let pressed = false
+  let last = { at: performance.now(), spent: cpu.since(running()) }
+  let wake: (() => void) | undefined
+  let woken = new Promise<void>((resolve) => (wake = resolve))
+  const timer = setInterval(() => {
+    const now = { at: performance.now(), spent: cpu.since(running()) }
+    const ms = now.at - last.at
+    const busy = { all: (now.spent.totalMs - last.spent.totalMs) / (ms * cores), kit: (now.spent.kitMs - last.spent.kitMs) / ms }
+    last = now
+    const next = nextLimit(limit, busy, pressed, cores, most)
+    if (next === limit) return
+    limit = next
+    high = Math.max(high, limit)
+    wake!()
+    woken = new Promise<void>((resolve) => (wake = resolve))
+  }, SAMPLE_MS)
+  timer.unref()
+  return {
+    limit: () => limit,
+    seen: (inflight, queued) => void (pressed = queued > 0 && inflight >= limit),
+    changed: () => woken,
+    record: () => ({ fixed: false, most: high, last: limit }),
+    stop: () => clearInterval(timer),
+  }
+}
+
+/**
+ * Runs `task(0)` … `task(count - 1)`, at most `jobs` at a time (a number, or a concurrency whose limit
+ * may change as they run), starting one only while `canStart()` says so; resolves once nothing runs and
+ * nothing more may start. Tasks must not reject.
+ * @example await runPool(cases.length, 4, (index) => runOne(cases[index]), () => true)
+ */
+export async function runPool(count: number, jobs: number | Concurrency, task: (index: number) => Promise<void>, canStart: () => boolean): Promise<void> {
+  const concurrency = typeof jobs === 'number' ? fixedConcurrency(jobs) : jobs
+  const inflight = new Set<Promise<void>>()
+  let next = 0
+  for (;;) {
+    while (next < count && inflight.size < concurrency.limit() && canStart()) {
+      const running: Promise<void> = task(next++).finally(() => inflight.delete(running))
+      inflight.add(running)
+    }
+    concurrency.seen(inflight.size, count - next)
+    if (inflight.size === 0) return
+    await Promise.race(next < count ? [...inflight, concurrency.changed()] : inflight)
+  }
+}
