@@ -22,7 +22,7 @@ import type { CaseContext, CaseResult, CaseStart, CaseVisit, ClientRun, Flow, Re
 import { killAllClients, liveClientPids, runClientProcess } from './client-process.js'
 import { cpuTime } from './cpu-time.js'
 import { timeSpent } from './run-time.js'
-import { fittedConcurrency, fixedConcurrency, MOST_JOBS, runPool, scheduleRuns, type Concurrency } from './schedule.js'
+import { caseRequestTimeoutMs, fittedConcurrency, fixedConcurrency, MOST_JOBS, runPool, scheduleRuns, type Concurrency } from './schedule.js'
 import { close, createServer, listen } from './server.js'
 import { holdVariants, withBases, type VariantHold } from './variant-bases.js'
 
@@ -68,7 +68,7 @@ export interface RunOptions {
   cases?: string[]
   /** Run only the cases of these suites (advanced, simple, resilience, variants; default all). */
   suites?: string[]
-  /** RELAY_REQUEST_TIMEOUT_MS, the client's own timeout per request. Default REQUEST_TIMEOUT_MS (2500). */
+  /** RELAY_REQUEST_TIMEOUT_MS, the client's own timeout per request (a case with a slow answer adds its delay). Default REQUEST_TIMEOUT_MS (2500). */
   requestTimeoutMs?: number
   /** The cases to choose from (default every suite's). */
   suite?: ReadonlyArray<ConformanceCase>
@@ -566,7 +566,8 @@ async function runCase(context: RunContext, kase: ConformanceCase, slot: number)
     for (const reporter of reporters) await reporter.onCaseStart?.(start)
     // One subscription per reporter: one that throws is reported and stops neither the others nor the case.
     const unsubscribes = reporters.flatMap((reporter) => (reporter.onRequest ? [world.journal.subscribe((entry) => reporter.onRequest!(entry, start))] : []))
-    const env = toRelayEnv(clientVisit, baseUrl, world.token, join(context.dir, `run-${slot + 1}.json`), context.options.requestTimeoutMs ?? RUN_DEFAULTS.requestTimeoutMs)
+    const requestTimeoutMs = caseRequestTimeoutMs(kase, context.options.requestTimeoutMs ?? RUN_DEFAULTS.requestTimeoutMs, context.waits)
+    const env = toRelayEnv(clientVisit, baseUrl, world.token, join(context.dir, `run-${slot + 1}.json`), requestTimeoutMs)
     const run = await runClient(context, clientVisit, env)
     // A request still held open (a hung one the client never gave up on) is journaled when its
     // connection closes: close the listener before reading the case's requests.

@@ -14,6 +14,17 @@ export interface Slot {
   run: number
 }
 
+/**
+ * RELAY_REQUEST_TIMEOUT_MS for one case: the run's, and where the case's answers come late on purpose (a
+ * `slow` fault) that delay on top, so that a slow answer has the same grace as any other and a client
+ * starved of the CPU on a busy machine still reads it in time. A client with a timeout of its own
+ * shorter than the delay still gives up on it.
+ * @example caseRequestTimeoutMs({ faults: [{ route: 'POST /payment', kind: 'slow', mode: 'once' }] }, 2500) // 4000
+ */
+export function caseRequestTimeoutMs(kase: Pick<ConformanceCase, 'faults'>, requestTimeoutMs: number, waits: Readonly<FaultWaits> = FAULT_WAITS): number {
+  return requestTimeoutMs + (kase.faults?.some((fault) => fault.kind === 'slow') ? waits.slowMs : 0)
+}
+
 /** The attempts a correct client makes at a request that keeps failing (bounded-retries' three). */
 const ATTEMPTS = 3
 
@@ -25,9 +36,10 @@ const ATTEMPTS = 3
  */
 export function expectedWaitMs(kase: Pick<ConformanceCase, 'faults'>, requestTimeoutMs: number, waits: Readonly<FaultWaits> = FAULT_WAITS): number {
   let total = 0
+  const timeoutMs = caseRequestTimeoutMs(kase, requestTimeoutMs, waits)
   for (const fault of kase.faults ?? []) {
     const again = fault.mode === 'always' ? ATTEMPTS - 1 : 1
-    if (fault.kind === 'hang') total += requestTimeoutMs * (fault.mode === 'always' && fault.route.startsWith('GET ') ? ATTEMPTS : 1)
+    if (fault.kind === 'hang') total += timeoutMs * (fault.mode === 'always' && fault.route.startsWith('GET ') ? ATTEMPTS : 1)
     else if (fault.kind === 'slow') total += waits.slowMs
     else if (fault.kind === 'unavailable') total += waits.retryAfterS * 1000 * again
     // An HTTP-date names the whole second at or after the wait: half a second more on the mean.

@@ -5,6 +5,7 @@ import os from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRelayService } from '../../src/core/service/mock.js'
+import { RETRY_AFTER_SECONDS } from '../../src/core/service/faults.js'
 import { rules } from '../../src/core/rules/index.js'
 import { runConformance, type ClientFunction } from '../../src/node/runner.js'
 // @ts-expect-error: a plain ES module without types (it also runs as a process)
@@ -126,7 +127,7 @@ const broken: Broken[] = [
   { defect: 'tries a lookup 6 times after resets, without waiting (a retry storm)', client: fn('retry-forever'), case: 'resilience/vehicle-lookup/reset/always', breaks: ['resilience.bounded-retries'] },
   { defect: 'sends a request refused with 401 three times', client: fn('retry-refusal'), case: 'resilience/company-lookup/token-revoked/once', breaks: ['resilience.no-retry-on-refusal'] },
   { defect: 'sends a payment refused with 422 three times', client: fn('retry-refusal'), case: 'simple/rejected', breaks: ['resilience.no-retry-on-refusal'] },
-  { defect: 'keeps waiting out Retry-After past the case\'s deadline (process): killed while retrying', client: `${DEFECTIVE} retries-past-deadline`, case: 'resilience/vehicle-lookup/unavailable/always', breaks: ['client.completes', 'resilience.deadline'], timeoutMs: 2500, timedOut: true },
+  { defect: 'keeps waiting out Retry-After past the case\'s deadline (process): killed while retrying', client: `${DEFECTIVE} retries-past-deadline`, case: 'resilience/vehicle-lookup/unavailable/always', breaks: ['client.completes', 'resilience.deadline'], timeoutMs: RETRY_AFTER_SECONDS * 2000 + 1000, timedOut: true },
   { defect: 'has no request timeout (process): killed at the deadline', client: `${DEFECTIVE} no-timeout`, case: 'resilience/payment-create/hang/once', breaks: ['client.completes', 'resilience.deadline'], timeoutMs: 3000, timedOut: true },
   { defect: 'reports paid when the answer to its payment was lost', client: fn('paid-after-failure'), case: 'resilience/payment-create/garbage/once', breaks: ['client.outcome'] },
   // The fidelity rules: clients correct against relay-mock (test/conform/variants.test.ts runs each in its flow case

@@ -24,10 +24,12 @@ function failingOn(failOn: (call: number) => boolean): ClientFunction {
 describe('--bail', () => {
   it('stops at the first case that fails and reports only the cases that finished', async () => {
     const simple = selectCases({ flows: ['simple'] })
+    const started: string[] = []
     const ended: string[] = []
-    const result = await runConformance({ client: 'exit 1', flows: ['simple'], jobs: 1, bail: true, reporters: [{ onCaseEnd: (kase) => void ended.push(kase.id) }] })
-    expect(result.cases.map((kase) => kase.id)).toEqual([simple[0].id])
-    expect(ended).toEqual([simple[0].id])
+    const result = await runConformance({ client: 'exit 1', flows: ['simple'], jobs: 1, bail: true, reporters: [{ onCaseStart: (kase) => void started.push(kase.id), onCaseEnd: (kase) => void ended.push(kase.id) }] })
+    expect(started).toHaveLength(1)
+    expect(result.cases.map((kase) => kase.id)).toEqual(started)
+    expect(ended).toEqual(started)
     expect(result.summary).toMatchObject({ total: 1, failed: 1, bailed: true, notRun: simple.length - 1 })
     expect(result.summary.interrupted).toBeUndefined()
   })

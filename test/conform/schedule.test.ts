@@ -12,7 +12,7 @@ import type { JournalEntry } from '../../src/core/service/journal.js'
 import { timeLines } from '../../src/node/reporters/time.js'
 import { runConformance } from '../../src/node/runner.js'
 import { timeSpent, START_CPU_MS } from '../../src/node/run-time.js'
-import { expectedWaitMs, nextLimit, runPool, scheduleRuns, type Concurrency } from '../../src/node/schedule.js'
+import { caseRequestTimeoutMs, expectedWaitMs, nextLimit, runPool, scheduleRuns, type Concurrency } from '../../src/node/schedule.js'
 
 const fault = (route: ArmedFault['route'], kind: ArmedFault['kind'], mode: ArmedFault['mode']): ArmedFault => ({ route, kind, mode })
 
@@ -29,6 +29,16 @@ describe('expectedWaitMs', () => {
     expect(expectedWaitMs({ faults: [fault('POST /payment', 'rate-limited', 'once')] }, 2500)).toBeGreaterThanOrEqual(FAULT_WAITS.dateAheadS * 1000)
     expect(expectedWaitMs({}, 2500)).toBe(0)
     expect(expectedWaitMs({ faults: [fault('POST /payment', 'reset', 'always')] }, 2500)).toBe(0)
+  })
+})
+
+describe('the request timeout a case gives its client', () => {
+  it('is the run\'s, with a slow answer\'s delay on top where the case has one', async () => {
+    expect(caseRequestTimeoutMs({ faults: [fault('POST /payment', 'slow', 'always')] }, 2500)).toBe(2500 + FAULT_WAITS.slowMs)
+    expect(caseRequestTimeoutMs({ faults: [fault('POST /payment', 'hang', 'always')] }, 2500)).toBe(2500)
+    const given: Record<string, string> = {}
+    await runConformance({ client: (visit, env) => void (given[visit.flow] = env.RELAY_REQUEST_TIMEOUT_MS), cases: ['simple/accepted', 'resilience/payment-create/slow/once'] })
+    expect(given).toEqual({ simple: String(REQUEST_TIMEOUT_MS), advanced: String(REQUEST_TIMEOUT_MS + FAULT_WAITS.slowMs) })
   })
 })
 

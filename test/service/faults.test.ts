@@ -5,7 +5,7 @@ import net from 'node:net'
 import type { Server } from 'node:http'
 import { getResponse } from 'msw'
 import { afterEach, describe, expect, it } from 'vitest'
-import { FAULT_KINDS, FAULT_STEPS, parseFault, type ArmedFault, type FaultKind } from '../../src/core/service/faults.js'
+import { FAULT_KINDS, FAULT_STEPS, parseFault, RETRY_AFTER_DATE_AHEAD_S, RETRY_AFTER_SECONDS, retryAfterDate, SLOW_FAULT_MS, type ArmedFault, type FaultKind } from '../../src/core/service/faults.js'
 import { createRelayService, type RelayService } from '../../src/core/service/mock.js'
 import type { World } from '../../src/core/service/world.js'
 import { toHandlers } from '../../src/core/service/msw.js'
@@ -118,11 +118,18 @@ describe('faults in the pipeline', () => {
     expect(world.journal.entries()[0].fault).toEqual({ kind, mode: 'once', applied: false })
   })
 
-  it('unavailable says Retry-After in seconds; rate-limited as an HTTP-date at least two seconds ahead', async () => {
-    expect((await hit('unavailable')).answer.headers['retry-after']).toBe('1')
+  it('unavailable says Retry-After in seconds; rate-limited as an HTTP-date at least RETRY_AFTER_DATE_AHEAD_S ahead, on a whole second', async () => {
+    expect((await hit('unavailable')).answer.headers['retry-after']).toBe(String(RETRY_AFTER_SECONDS))
     const before = Date.now()
     const date = Date.parse(String((await hit('rate-limited')).answer.headers['retry-after']))
-    expect(date - before).toBeGreaterThanOrEqual(2_000)
+    expect(date - before).toBeGreaterThanOrEqual(RETRY_AFTER_DATE_AHEAD_S * 1000)
+    expect(date % 1000).toBe(0)
+  })
+
+  it('dates a rate-limited answer the first whole second at least RETRY_AFTER_DATE_AHEAD_S ahead', () => {
+    const now = Date.UTC(2026, 0, 1, 0, 0, 0, 300)
+    expect(Date.parse(retryAfterDate(now, 2.5)) - now).toBe(2_700)
+    expect(Date.parse(retryAfterDate(Date.UTC(2026, 0, 1, 0, 0, 0, 500), 2.5))).toBe(Date.UTC(2026, 0, 1, 0, 0, 3))
   })
 
   it('token-revoked: every later request of the world is a 401 too, whatever the endpoint', async () => {
@@ -156,7 +163,7 @@ describe('faults in the pipeline', () => {
     const started = performance.now()
     const { answer } = await hit('slow')
     expect(answer.status).toBe(201)
-    expect(performance.now() - started).toBeGreaterThanOrEqual(1_900)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(SLOW_FAULT_MS - 100)
   })
 
   it('a reset re-arms a world’s own faults', async () => {

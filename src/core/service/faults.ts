@@ -22,7 +22,7 @@ export type FaultRoute = (typeof FAULT_STEPS)[FaultStep]
 // The service's deliberate waits: each as short as its check allows, so that a run lasts as long as its
 // longest case and no longer (docs/faults.md#why-the-waits-are-what-they-are says why each is what it is).
 
-/** How long a `slow` answer takes: half again a too-short client timeout (1 s), a second within a sound one (REQUEST_TIMEOUT_MS). */
+/** How long a `slow` answer takes: half again a too-short client timeout (1 s); conform adds it to the case's RELAY_REQUEST_TIMEOUT_MS. */
 export const SLOW_FAULT_MS = 1_500
 /** The `Retry-After` of `unavailable`, in seconds: a client that backs off 1 s of its own accord, ignoring it, comes back too soon. */
 export const RETRY_AFTER_SECONDS = 2
