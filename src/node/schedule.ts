@@ -104,13 +104,13 @@ export interface Busy {
 
 /**
  * The next limit from the last one and how busy the run kept the machine: a quarter fewer when its
- * processes keep the cores (or the kit's own thread) busy, a core's worth more when they leave them
- * mostly idle and runs wait to start; never fewer than the cores, never more than `most`.
- * @example nextLimit(8, { all: 0.2, kit: 0.1 }, true, 2, 48) // 10
+ * processes keep the cores (or the kit's own thread) busy, half again (a core's worth at least) when
+ * they leave them mostly idle and runs wait to start; never fewer than the cores, never more than `most`.
+ * @example nextLimit(8, { all: 0.2, kit: 0.1 }, true, 2, 48) // 12
  */
 export function nextLimit(limit: number, busy: Busy, pressed: boolean, cores: number, most: number): number {
   if (busy.all > BUSY.high || busy.kit > BUSY.high) return Math.max(cores, Math.floor(limit * 0.75))
-  if (pressed && busy.all < BUSY.low && busy.kit < BUSY.low) return Math.min(most, limit + cores)
+  if (pressed && busy.all < BUSY.low && busy.kit < BUSY.low) return Math.min(most, Math.max(limit + cores, Math.ceil(limit * 1.5)))
   return limit
 }
 

@@ -92,8 +92,9 @@ describe('nextLimit', () => {
     expect(nextLimit(2, { all: 1, kit: 1 }, true, 2, 48)).toBe(2)
   })
 
-  it('adds a core\'s worth when the cores are mostly idle and runs wait to start, never above the most', () => {
-    expect(nextLimit(8, { all: 0.2, kit: 0.1 }, true, 2, 48)).toBe(10)
+  it('adds half again (a core\'s worth at least) when the cores are mostly idle and runs wait to start, never above the most', () => {
+    expect(nextLimit(8, { all: 0.2, kit: 0.1 }, true, 2, 48)).toBe(12)
+    expect(nextLimit(2, { all: 0.2, kit: 0.1 }, true, 2, 48)).toBe(4)
     expect(nextLimit(47, { all: 0.2, kit: 0.1 }, true, 2, 48)).toBe(48)
     expect(nextLimit(8, { all: 0.2, kit: 0.1 }, false, 2, 48)).toBe(8)
     expect(nextLimit(8, { all: 0.7, kit: 0.1 }, true, 2, 48)).toBe(8)
