@@ -20,6 +20,7 @@ import { FAULT_WAITS, type FaultWaits } from '../core/service/faults.js'
 import type { Scenario } from '../core/service/scenario.js'
 import type { CaseContext, CaseResult, CaseStart, CaseVisit, ClientRun, Flow, Reporter, RunResult, RunSummary } from '../core/rules/types.js'
 import { killAllClients, liveClientPids, runClientProcess } from './client-process.js'
+import { watchWaits } from './case-waits.js'
 import { cpuTime } from './cpu-time.js'
 import { timeSpent } from './run-time.js'
 import { caseRequestTimeoutMs, fittedConcurrency, fixedConcurrency, MOST_JOBS, runPool, scheduleRuns, type Concurrency } from './schedule.js'
@@ -503,7 +504,7 @@ async function runCases(context: RunContext, cases: ConformanceCase[], hold: Var
   const task = async (slot: number) => {
     const { index } = order[slot]
     try {
-      const result = await runCase(context, cases[index], slot)
+      const result = await runCase(context, cases[index], slot, (delta) => concurrency.waiting(delta))
       // A run ended by a stop (--bail, an interrupt) says nothing about the client: drop it.
       if (context.stop.signal.aborted) return
       if (!clientStarted && couldNotStart(result)) return void held.push({ index, result })
@@ -551,12 +552,16 @@ async function runClient(context: RunContext, visit: ClientVisit, env: RelayEnv)
   return { ...ran, ...('report' in read ? { report: read.report } : { reportError: `the function's return value could not be read as a report: ${read.error}` }) }
 }
 
-/** One run of one case: a fresh world and listener, the client, the rules. `slot` numbers the run's result file. */
-async function runCase(context: RunContext, kase: ConformanceCase, slot: number): Promise<CaseResult> {
+/**
+ * One run of one case: a fresh world and listener, the client, the rules. `slot` numbers the run's result
+ * file; `onWait` hears when the run starts and stops waiting on the service's deliberate delays.
+ */
+async function runCase(context: RunContext, kase: ConformanceCase, slot: number, onWait: (delta: 1 | -1) => void): Promise<CaseResult> {
   const { service, reporters } = context
   const faults = (kase.faults ?? []).map((fault) => (context.waits ? { ...fault, waits: context.waits } : fault))
   const world = await service.addWorld({ scenario: kase.scenario, faults, ...(kase.variants ? { variants: kase.variants } : {}) })
   const server = createServer(service, { world })
+  const unwatch = watchWaits(server, world, kase.faults, onWait)
   let closed = false
   try {
     const baseUrl = await listen(server, { port: context.options.port ?? 0, host: context.host })
@@ -607,6 +612,7 @@ async function runCase(context: RunContext, kase: ConformanceCase, slot: number)
       ...(kase.of ? { of: kase.of } : {}),
     }
   } finally {
+    unwatch()
     if (!closed) await close(server)
     service.removeWorld(world)
   }

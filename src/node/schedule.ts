@@ -62,8 +62,8 @@ export function scheduleRuns(cases: ReadonlyArray<Pick<ConformanceCase, 'faults'
 
 /** The share of the cores a run's processes may keep busy before fewer cases start; below the low mark, more may. */
 const BUSY = { high: 0.85, low: 0.6 }
-/** The most cases in flight, however little they cost: each holds a listener and a client's process. */
-export const MOST_JOBS = 48
+/** The most cases in flight, waiting ones included, however little they cost: each holds a listener and a client's process. */
+export const MOST_JOBS = 64
 /** How often a fitted concurrency reads the CPU time spent. */
 const SAMPLE_MS = 250
 
@@ -71,79 +71,116 @@ const SAMPLE_MS = 250
 export interface ConcurrencyRecord {
   /** Fixed by `--jobs`, or fitted to the run. */
   fixed: boolean
-  /** The most cases that were allowed in flight at once. */
+  /** The most cases allowed to run at once, not counting those waiting on the service. */
   most: number
   /** The number allowed when the run ended. */
   last: number
 }
 
 export interface Concurrency {
-  /** How many runs may be in flight now. */
-  limit(): number
+  /** Whether one more run may start, with `inflight` in flight. */
+  canStart(inflight: number): boolean
+  /** A run in flight started (+1) or stopped (-1) waiting on the service's deliberate delays. */
+  waiting(delta: 1 | -1): void
   /** The pool tells how many runs are in flight and how many wait to start. */
   seen(inflight: number, queued: number): void
-  /** Resolves when the limit next changes. */
+  /** Resolves when room may have opened: the limit rose, or a run started waiting. */
   changed(): Promise<void>
   record(): ConcurrencyRecord
   stop(): void
 }
 
 /**
- * A fixed number of cases in flight (`--jobs`).
- * @example fixedConcurrency(8).limit() // 8
+ * A fixed number of cases in flight (`--jobs`), waiting or not.
+ * @example fixedConcurrency(8).canStart(7) // true
  */
 export function fixedConcurrency(jobs: number): Concurrency {
-  return { limit: () => jobs, seen: () => undefined, changed: () => new Promise(() => undefined), record: () => ({ fixed: true, most: jobs, last: jobs }), stop: () => undefined }
+  return {
+    canStart: (inflight) => inflight < jobs,
+    waiting: () => undefined,
+    seen: () => undefined,
+    changed: () => new Promise(() => undefined),
+    record: () => ({ fixed: true, most: jobs, last: jobs }),
+    stop: () => undefined,
+  }
 }
 
-/** A share of the machine's time over one sample: of all cores for the run's processes, of one for the kit's thread. */
+/** How busy one sample found the machine: the run's processes and the whole machine as shares of all cores, the kit's thread of one. */
 export interface Busy {
   all: number
   kit: number
+  machine: number
 }
 
 /**
- * The next limit from the last one and how busy the run kept the machine: a quarter fewer when its
- * processes keep the cores (or the kit's own thread) busy, half again (a core's worth at least) when
- * they leave them mostly idle and runs wait to start; never fewer than the cores, never more than `most`.
- * @example nextLimit(8, { all: 0.2, kit: 0.1 }, true, 2, 48) // 12
+ * The next limit from the last one and how busy the last sample found the machine: a quarter fewer
+ * when the run's processes keep the cores (or the kit's own thread) busy; half again (a core's worth at
+ * least) when the whole machine is mostly idle and runs wait to start; never fewer than the cores, never
+ * more than `most`.
+ * @example nextLimit(8, { all: 0.2, kit: 0.1, machine: 0.3 }, true, 2, 64) // 12
  */
 export function nextLimit(limit: number, busy: Busy, pressed: boolean, cores: number, most: number): number {
   if (busy.all > BUSY.high || busy.kit > BUSY.high) return Math.max(cores, Math.floor(limit * 0.75))
-  if (pressed && busy.all < BUSY.low && busy.kit < BUSY.low) return Math.min(most, Math.max(limit + cores, Math.ceil(limit * 1.5)))
+  if (pressed && busy.machine < BUSY.low && busy.kit < BUSY.low) return Math.min(most, Math.max(limit + cores, Math.ceil(limit * 1.5)))
   return limit
 }
 
+/** The machine's busy and total CPU time so far, summed over its cores (ms). */
+function machineTimes(): { busy: number; total: number } {
+  let busy = 0
+  let total = 0
+  for (const { times } of os.cpus()) {
+    const all = times.user + times.nice + times.sys + times.idle + times.irq
+    total += all
+    busy += all - times.idle
+  }
+  return { busy, total }
+}
+
 /**
- * The number in flight fitted to the run as it goes: it starts at four cases per core and, every
- * SAMPLE_MS, follows how busy the run's processes (`cpu`, with the clients `running` now) kept the
- * cores (see nextLimit): many for clients that wait, about the cores for one that computes (a JVM
- * starting for each case).
- * @example fittedConcurrency(cpuTime(), liveClientPids).limit() // 8 on two cores, at first
+ * The number in flight fitted to the run as it goes. A run waiting on the service's deliberate delays
+ * (see case-waits.ts) costs a socket and a sleeping client, so it does not count: the limit is on the
+ * others, up to MOST_JOBS in all. It starts at four a core and, every SAMPLE_MS, follows how busy the
+ * run's processes (`cpu`, with the clients `running` now) and the machine were (see nextLimit): many
+ * for clients that wait, about the cores for one that computes (a JVM starting for each case).
+ * @example fittedConcurrency(cpuTime(), liveClientPids).canStart(0) // true
  */
 export function fittedConcurrency(cpu: CpuTime, running: () => Iterable<number>, cores = os.availableParallelism(), most = MOST_JOBS): Concurrency {
   let limit = Math.min(most, cores * 4)
   let high = limit
+  let waiting = 0
   let pressed = false
-  let last = { at: performance.now(), spent: cpu.since(running()) }
+  let last = { at: performance.now(), spent: cpu.since(running()), machine: machineTimes() }
   let wake: (() => void) | undefined
   let woken = new Promise<void>((resolve) => (wake = resolve))
+  const rouse = () => {
+    wake!()
+    woken = new Promise<void>((resolve) => (wake = resolve))
+  }
   const timer = setInterval(() => {
-    const now = { at: performance.now(), spent: cpu.since(running()) }
+    const now = { at: performance.now(), spent: cpu.since(running()), machine: machineTimes() }
     const ms = now.at - last.at
-    const busy = { all: (now.spent.totalMs - last.spent.totalMs) / (ms * cores), kit: (now.spent.kitMs - last.spent.kitMs) / ms }
+    const machineTotal = now.machine.total - last.machine.total
+    const busy = {
+      all: (now.spent.totalMs - last.spent.totalMs) / (ms * cores),
+      kit: (now.spent.kitMs - last.spent.kitMs) / ms,
+      machine: machineTotal > 0 ? (now.machine.busy - last.machine.busy) / machineTotal : 0,
+    }
     last = now
     const next = nextLimit(limit, busy, pressed, cores, most)
     if (next === limit) return
     limit = next
     high = Math.max(high, limit)
-    wake!()
-    woken = new Promise<void>((resolve) => (wake = resolve))
+    rouse()
   }, SAMPLE_MS)
   timer.unref()
   return {
-    limit: () => limit,
-    seen: (inflight, queued) => void (pressed = queued > 0 && inflight >= limit),
+    canStart: (inflight) => inflight < most && inflight - waiting < limit,
+    waiting(delta) {
+      waiting += delta
+      if (delta > 0) rouse()
+    },
+    seen: (inflight, queued) => void (pressed = queued > 0 && inflight - waiting >= limit),
     changed: () => woken,
     record: () => ({ fixed: false, most: high, last: limit }),
     stop: () => clearInterval(timer),
@@ -161,7 +198,7 @@ export async function runPool(count: number, jobs: number | Concurrency, task: (
   const inflight = new Set<Promise<void>>()
   let next = 0
   for (;;) {
-    while (next < count && inflight.size < concurrency.limit() && canStart()) {
+    while (next < count && concurrency.canStart(inflight.size) && canStart()) {
       const running: Promise<void> = task(next++).finally(() => inflight.delete(running))
       inflight.add(running)
     }

@@ -12,7 +12,7 @@ import type { JournalEntry } from '../../src/core/service/journal.js'
 import { timeLines } from '../../src/node/reporters/time.js'
 import { runConformance } from '../../src/node/runner.js'
 import { timeSpent, START_CPU_MS } from '../../src/node/run-time.js'
-import { caseRequestTimeoutMs, expectedWaitMs, nextLimit, runPool, scheduleRuns, type Concurrency } from '../../src/node/schedule.js'
+import { caseRequestTimeoutMs, expectedWaitMs, fittedConcurrency, nextLimit, runPool, scheduleRuns, type Concurrency } from '../../src/node/schedule.js'
 
 const fault = (route: ArmedFault['route'], kind: ArmedFault['kind'], mode: ArmedFault['mode']): ArmedFault => ({ route, kind, mode })
 
@@ -87,26 +87,52 @@ describe('the order a run starts its cases in', () => {
 
 describe('nextLimit', () => {
   it('takes a quarter off when the run keeps the cores busy, or the kit\'s own thread, never below the cores', () => {
-    expect(nextLimit(40, { all: 0.95, kit: 0.2 }, true, 2, 48)).toBe(30)
-    expect(nextLimit(40, { all: 0.4, kit: 0.95 }, true, 2, 48)).toBe(30)
-    expect(nextLimit(2, { all: 1, kit: 1 }, true, 2, 48)).toBe(2)
+    expect(nextLimit(40, { all: 0.95, kit: 0.2, machine: 0.95 }, true, 2, 64)).toBe(30)
+    expect(nextLimit(40, { all: 0.4, kit: 0.95, machine: 0.5 }, true, 2, 64)).toBe(30)
+    expect(nextLimit(2, { all: 1, kit: 1, machine: 1 }, true, 2, 64)).toBe(2)
   })
 
-  it('adds half again (a core\'s worth at least) when the cores are mostly idle and runs wait to start, never above the most', () => {
-    expect(nextLimit(8, { all: 0.2, kit: 0.1 }, true, 2, 48)).toBe(12)
-    expect(nextLimit(2, { all: 0.2, kit: 0.1 }, true, 2, 48)).toBe(4)
-    expect(nextLimit(47, { all: 0.2, kit: 0.1 }, true, 2, 48)).toBe(48)
-    expect(nextLimit(8, { all: 0.2, kit: 0.1 }, false, 2, 48)).toBe(8)
-    expect(nextLimit(8, { all: 0.7, kit: 0.1 }, true, 2, 48)).toBe(8)
+  it('adds half again (a core\'s worth at least) when the machine is mostly idle and runs wait to start, never above the most', () => {
+    expect(nextLimit(8, { all: 0.2, kit: 0.1, machine: 0.3 }, true, 2, 64)).toBe(12)
+    expect(nextLimit(2, { all: 0.2, kit: 0.1, machine: 0.3 }, true, 2, 64)).toBe(4)
+    expect(nextLimit(60, { all: 0.2, kit: 0.1, machine: 0.3 }, true, 2, 64)).toBe(64)
+    expect(nextLimit(8, { all: 0.2, kit: 0.1, machine: 0.3 }, false, 2, 64)).toBe(8)
+  })
+
+  it('holds when other work keeps the machine busy: the run adds no more', () => {
+    expect(nextLimit(8, { all: 0.2, kit: 0.1, machine: 0.95 }, true, 2, 64)).toBe(8)
+  })
+})
+
+describe('fittedConcurrency', () => {
+  const idle = { since: () => ({ kitMs: 0, endedMs: 0, runningMs: 0, totalMs: 0 }) }
+
+  it('does not count the runs waiting on the service: more may start while they wait, up to the most in all', async () => {
+    const concurrency = fittedConcurrency(idle, () => [], 2, 10)
+    try {
+      expect(concurrency.canStart(7)).toBe(true)
+      expect(concurrency.canStart(8)).toBe(false)
+      const roused = concurrency.changed()
+      concurrency.waiting(1)
+      await roused
+      expect(concurrency.canStart(8)).toBe(true)
+      for (let i = 0; i < 5; i++) concurrency.waiting(1)
+      expect(concurrency.canStart(10)).toBe(false)
+      for (let i = 0; i < 6; i++) concurrency.waiting(-1)
+      expect(concurrency.canStart(8)).toBe(false)
+    } finally {
+      concurrency.stop()
+    }
   })
 })
 
 describe('runPool with a limit that changes', () => {
-  it('starts more tasks as soon as the limit rises, without waiting for one to end', async () => {
+  it('starts more tasks as soon as there is room, without waiting for one to end', async () => {
     let limit = 1
     let wake = () => undefined as void
     const concurrency: Concurrency = {
-      limit: () => limit,
+      canStart: (inflight) => inflight < limit,
+      waiting: () => undefined,
       seen: () => undefined,
       changed: () => new Promise<void>((resolve) => (wake = resolve)),
       record: () => ({ fixed: false, most: limit, last: limit }),

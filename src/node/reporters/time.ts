@@ -17,7 +17,7 @@ export function timeLines(time: RunTime, wallMs: number): string[] {
   const lines = [`${floor}${share}.`, `CPU time: ${cpu}; ${atOnce}.`]
   if (time.startDominates) {
     lines.push(
-      `Your client costs ${seconds(time.startDominates.cpuPerRunMs)} of CPU per case, most of it its own start, paid again for each case: start it faster (a JVM: class-data sharing, -XX:SharedArchiveFile or -XX:+AutoCreateSharedArchive, and -XX:TieredStopAtLevel=1; a compiled binary starts in milliseconds). See docs/speed.md#a-conform-runs-time.`,
+      `Your client costs ${seconds(time.startDominates.cpuPerRunMs)} of CPU per case, most of it its own start, paid again for each case: start it faster (a JVM: class-data sharing, -XX:SharedArchiveFile or -XX:+AutoCreateSharedArchive, and -XX:TieredStopAtLevel=1; an interpreter: fewer imports before the first request; a compiled binary starts in milliseconds). See docs/speed.md#a-conform-runs-time.`,
     )
   }
   return lines
