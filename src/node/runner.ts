@@ -78,8 +78,9 @@ export interface RunOptions {
   /** The port of the per-case listener (default 0, a free one): a fixed port suits a run of one case. */
   port?: number
   /**
-   * How many cases run at once. Default: fitted as the run goes to what its processes cost the cores
-   * (from 4 a core, never fewer than the cores): cases that wait cost a socket, a JVM's start a core.
+   * How many cases run at once, waiting ones included. Default: a case waiting on the service's
+   * deliberate delays does not count, and the number of the others is fitted as the run goes to what
+   * they cost the cores (from 4 a core, never fewer than the cores): see schedule.ts.
    */
   jobs?: number
   /**

@@ -34,7 +34,7 @@ export const conformCommand: CommandModule<object, ConformArgs> = {
           describe: 'Add the cases of FILE (JSON: your own visits, each with its scenario, flows and expected outcome) to the run',
         }),
       )
-      .option('jobs', checked('jobs', jobs, { alias: 'j', describe: 'How many cases run at once (default: fitted to what they cost the cores as the run goes, never fewer than the cores)' }))
+      .option('jobs', checked('jobs', jobs, { alias: 'j', describe: 'How many cases run at once (default: those waiting on the service do not count, the others fitted to what they cost the cores)' }))
       .option('timeout', checked('timeout', timeout, { alias: 't', default: RUN_TIMEOUT_MS / 1000, describe: 'Seconds before a client is killed with its process tree' }))
       .option(
         'request-timeout',
