@@ -64,6 +64,8 @@ export function scheduleRuns(cases: ReadonlyArray<Pick<ConformanceCase, 'faults'
 const BUSY = { high: 0.85, low: 0.6 }
 /** The most cases in flight, waiting ones included, however little they cost: each holds a listener and a client's process. */
 export const MOST_JOBS = 64
+/** How many runs waiting on the service a fitted concurrency keeps in flight for each run it lets run. */
+const WAITING_PER_RUNNING = 3
 /** How often a fitted concurrency reads the CPU time spent. */
 const SAMPLE_MS = 250
 
@@ -140,7 +142,7 @@ function machineTimes(): { busy: number; total: number } {
 /**
  * The number in flight fitted to the run as it goes. A run waiting on the service's deliberate delays
  * (see case-waits.ts) costs a socket and a sleeping client, so it does not count: the limit is on the
- * others, up to MOST_JOBS in all. It starts at four a core and, every SAMPLE_MS, follows how busy the
+ * others, with up to three waiting for each (they wake together), and MOST_JOBS in all. It starts at four a core and, every SAMPLE_MS, follows how busy the
  * run's processes (`cpu`, with the clients `running` now) and the machine were (see nextLimit): many
  * for clients that wait, about the cores for one that computes (a JVM starting for each case).
  * @example fittedConcurrency(cpuTime(), liveClientPids).canStart(0) // true
@@ -175,7 +177,8 @@ export function fittedConcurrency(cpu: CpuTime, running: () => Iterable<number>,
   }, SAMPLE_MS)
   timer.unref()
   return {
-    canStart: (inflight) => inflight < most && inflight - waiting < limit,
+    // Those waiting wake together (a Retry-After passes for many at once): at most three for each that may run.
+    canStart: (inflight) => inflight < Math.min(most, limit * WAITING_PER_RUNNING + limit) && inflight - waiting < limit,
     waiting(delta) {
       waiting += delta
       if (delta > 0) rouse()

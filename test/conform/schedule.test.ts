@@ -107,8 +107,8 @@ describe('nextLimit', () => {
 describe('fittedConcurrency', () => {
   const idle = { since: () => ({ kitMs: 0, endedMs: 0, runningMs: 0, totalMs: 0 }) }
 
-  it('does not count the runs waiting on the service: more may start while they wait, up to the most in all', async () => {
-    const concurrency = fittedConcurrency(idle, () => [], 2, 10)
+  it('does not count the runs waiting on the service: more may start while they wait, three waiting to one running at most, and the most in all', async () => {
+    const concurrency = fittedConcurrency(idle, () => [], 2, 64)
     try {
       expect(concurrency.canStart(7)).toBe(true)
       expect(concurrency.canStart(8)).toBe(false)
@@ -116,10 +116,15 @@ describe('fittedConcurrency', () => {
       concurrency.waiting(1)
       await roused
       expect(concurrency.canStart(8)).toBe(true)
-      for (let i = 0; i < 5; i++) concurrency.waiting(1)
-      expect(concurrency.canStart(10)).toBe(false)
-      for (let i = 0; i < 6; i++) concurrency.waiting(-1)
+      for (let i = 0; i < 30; i++) concurrency.waiting(1)
+      expect(concurrency.canStart(31)).toBe(true)
+      expect(concurrency.canStart(32)).toBe(false)
+      for (let i = 0; i < 31; i++) concurrency.waiting(-1)
       expect(concurrency.canStart(8)).toBe(false)
+      const capped = fittedConcurrency(idle, () => [], 2, 10)
+      for (let i = 0; i < 8; i++) capped.waiting(1)
+      expect(capped.canStart(10)).toBe(false)
+      capped.stop()
     } finally {
       concurrency.stop()
     }
