@@ -80,7 +80,7 @@ export interface RunOptions {
   /**
    * How many cases run at once, waiting ones included. Default: a case waiting on the service's
    * deliberate delays does not count, and the number of the others is fitted as the run goes to what
-   * they cost the cores (from 4 a core, never fewer than the cores): see schedule.ts.
+   * they cost the cores (from 4 a core, more while the machine idles): see schedule.ts.
    */
   jobs?: number
   /**

@@ -115,15 +115,16 @@ export interface Busy {
 }
 
 /**
- * The next limit from the last one and how busy the last sample found the machine: a quarter fewer
- * when the run's processes keep the cores (or the kit's own thread) busy; half again (a core's worth at
- * least) when the whole machine is mostly idle and runs wait to start; never fewer than the cores, never
- * more than `most`.
- * @example nextLimit(8, { all: 0.2, kit: 0.1, machine: 0.3 }, true, 2, 64) // 12
+ * The next limit from the last one and how busy the last sample found the machine: half again (a core's
+ * worth at least) when the whole machine is mostly idle and runs wait to start; a quarter fewer when the
+ * run's processes keep the cores (or the kit's own thread) busy; never fewer than `least`, never more
+ * than `most`. A machine kept busy by other work holds the limit: a run with fewer processes there gets
+ * a smaller share of the cores, not a faster one.
+ * @example nextLimit(8, { all: 0.2, kit: 0.1, machine: 0.3 }, true, { least: 8, most: 64, cores: 2 }) // 12
  */
-export function nextLimit(limit: number, busy: Busy, pressed: boolean, cores: number, most: number): number {
-  if (busy.all > BUSY.high || busy.kit > BUSY.high) return Math.max(cores, Math.floor(limit * 0.75))
-  if (pressed && busy.machine < BUSY.low && busy.kit < BUSY.low) return Math.min(most, Math.max(limit + cores, Math.ceil(limit * 1.5)))
+export function nextLimit(limit: number, busy: Busy, pressed: boolean, bounds: { least: number; most: number; cores: number }): number {
+  if (busy.all > BUSY.high || busy.kit > BUSY.high) return Math.max(bounds.least, Math.floor(limit * 0.75))
+  if (pressed && busy.machine < BUSY.low && busy.kit < BUSY.low) return Math.min(bounds.most, Math.max(limit + bounds.cores, Math.ceil(limit * 1.5)))
   return limit
 }
 
@@ -142,13 +143,15 @@ function machineTimes(): { busy: number; total: number } {
 /**
  * The number in flight fitted to the run as it goes. A run waiting on the service's deliberate delays
  * (see case-waits.ts) costs a socket and a sleeping client, so it does not count: the limit is on the
- * others, with up to three waiting for each (they wake together), and MOST_JOBS in all. It starts at four a core and, every SAMPLE_MS, follows how busy the
- * run's processes (`cpu`, with the clients `running` now) and the machine were (see nextLimit): many
- * for clients that wait, about the cores for one that computes (a JVM starting for each case).
+ * others, with up to three waiting for each (they wake together), and MOST_JOBS in all. It starts at
+ * four a core, the least it falls to, and every SAMPLE_MS follows how busy the run's processes (`cpu`,
+ * with the clients `running` now) and the machine were (see nextLimit): more while the machine idles
+ * (clients that wait), no more for one that keeps the cores busy (a JVM starting for each case).
  * @example fittedConcurrency(cpuTime(), liveClientPids).canStart(0) // true
  */
 export function fittedConcurrency(cpu: CpuTime, running: () => Iterable<number>, cores = os.availableParallelism(), most = MOST_JOBS): Concurrency {
-  let limit = Math.min(most, cores * 4)
+  const least = Math.min(most, cores * 4)
+  let limit = least
   let high = limit
   let waiting = 0
   let pressed = false
@@ -169,7 +172,7 @@ export function fittedConcurrency(cpu: CpuTime, running: () => Iterable<number>,
       machine: machineTotal > 0 ? (now.machine.busy - last.machine.busy) / machineTotal : 0,
     }
     last = now
-    const next = nextLimit(limit, busy, pressed, cores, most)
+    const next = nextLimit(limit, busy, pressed, { least, most, cores })
     if (next === limit) return
     limit = next
     high = Math.max(high, limit)

@@ -86,21 +86,23 @@ describe('the order a run starts its cases in', () => {
 })
 
 describe('nextLimit', () => {
-  it('takes a quarter off when the run keeps the cores busy, or the kit\'s own thread, never below the cores', () => {
-    expect(nextLimit(40, { all: 0.95, kit: 0.2, machine: 0.95 }, true, 2, 64)).toBe(30)
-    expect(nextLimit(40, { all: 0.4, kit: 0.95, machine: 0.5 }, true, 2, 64)).toBe(30)
-    expect(nextLimit(2, { all: 1, kit: 1, machine: 1 }, true, 2, 64)).toBe(2)
-  })
+  const bounds = { least: 8, most: 64, cores: 2 }
 
   it('adds half again (a core\'s worth at least) when the machine is mostly idle and runs wait to start, never above the most', () => {
-    expect(nextLimit(8, { all: 0.2, kit: 0.1, machine: 0.3 }, true, 2, 64)).toBe(12)
-    expect(nextLimit(2, { all: 0.2, kit: 0.1, machine: 0.3 }, true, 2, 64)).toBe(4)
-    expect(nextLimit(60, { all: 0.2, kit: 0.1, machine: 0.3 }, true, 2, 64)).toBe(64)
-    expect(nextLimit(8, { all: 0.2, kit: 0.1, machine: 0.3 }, false, 2, 64)).toBe(8)
+    expect(nextLimit(8, { all: 0.2, kit: 0.1, machine: 0.3 }, true, bounds)).toBe(12)
+    expect(nextLimit(2, { all: 0.2, kit: 0.1, machine: 0.3 }, true, { least: 2, most: 64, cores: 2 })).toBe(4)
+    expect(nextLimit(60, { all: 0.2, kit: 0.1, machine: 0.3 }, true, bounds)).toBe(64)
+    expect(nextLimit(8, { all: 0.2, kit: 0.1, machine: 0.3 }, false, bounds)).toBe(8)
+  })
+
+  it('takes a quarter off when the run keeps the cores busy, or the kit\'s own thread, never below the least', () => {
+    expect(nextLimit(40, { all: 0.95, kit: 0.2, machine: 0.95 }, true, bounds)).toBe(30)
+    expect(nextLimit(40, { all: 0.4, kit: 0.95, machine: 0.5 }, true, bounds)).toBe(30)
+    expect(nextLimit(9, { all: 1, kit: 1, machine: 1 }, true, bounds)).toBe(8)
   })
 
   it('holds when other work keeps the machine busy: the run adds no more', () => {
-    expect(nextLimit(8, { all: 0.2, kit: 0.1, machine: 0.95 }, true, 2, 64)).toBe(8)
+    expect(nextLimit(8, { all: 0.2, kit: 0.1, machine: 0.95 }, true, bounds)).toBe(8)
   })
 })
 
