@@ -5,7 +5,7 @@ import net from 'node:net'
 import type { Server } from 'node:http'
 import { getResponse } from 'msw'
 import { afterEach, describe, expect, it } from 'vitest'
-import { FAULT_KINDS, FAULT_STEPS, parseFault, RETRY_AFTER_DATE_AHEAD_S, RETRY_AFTER_SECONDS, retryAfterDate, SLOW_FAULT_MS, type ArmedFault, type FaultKind } from '../../src/core/service/faults.js'
+import { FAULT_KINDS, FAULT_STEPS, parseFault, RETRY_AFTER_DATE_AHEAD_S, RETRY_AFTER_SECONDS, rateLimitedRetryAfter, SLOW_FAULT_MS, type ArmedFault, type FaultKind } from '../../src/core/service/faults.js'
 import { createRelayService, type RelayService } from '../../src/core/service/mock.js'
 import type { World } from '../../src/core/service/world.js'
 import { toHandlers } from '../../src/core/service/msw.js'
@@ -128,8 +128,8 @@ describe('faults in the pipeline', () => {
 
   it('dates a rate-limited answer the first whole second at least RETRY_AFTER_DATE_AHEAD_S ahead', () => {
     const now = Date.UTC(2026, 0, 1, 0, 0, 0, 300)
-    expect(Date.parse(retryAfterDate(now, 2.5)) - now).toBe(2_700)
-    expect(Date.parse(retryAfterDate(Date.UTC(2026, 0, 1, 0, 0, 0, 500), 2.5))).toBe(Date.UTC(2026, 0, 1, 0, 0, 3))
+    expect(Date.parse(rateLimitedRetryAfter(now, 2.5)) - now).toBe(2_700)
+    expect(Date.parse(rateLimitedRetryAfter(Date.UTC(2026, 0, 1, 0, 0, 0, 500), 2.5))).toBe(Date.UTC(2026, 0, 1, 0, 0, 3))
   })
 
   it('token-revoked: every later request of the world is a 401 too, whatever the endpoint', async () => {
