@@ -3,6 +3,7 @@
 // into that one line here; the checks' refusals (./checks.ts) already are.
 import type { Argv } from 'yargs'
 import { RelayMockError } from '../core/errors.js'
+import { editDistance } from '../core/text.js'
 import { expectedOf, isLoopback, refused, UsageError } from './checks.js'
 
 /**
@@ -132,21 +133,9 @@ export function closest(word: string, candidates: readonly string[]): string | u
   let best: string | undefined
   let bestDistance = Infinity
   for (const candidate of candidates) {
-    const d = word.length >= 2 && candidate.startsWith(word) ? 0.5 : distance(word.toLowerCase(), candidate.toLowerCase())
+    const d = word.length >= 2 && candidate.startsWith(word) ? 0.5 : editDistance(word.toLowerCase(), candidate.toLowerCase(), { swaps: true })
     if (d <= limit && d < bestDistance) [best, bestDistance] = [candidate, d]
   }
   return best
 }
 
-/** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps. */
-function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)))
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1)
-    }
-  }
-  return d[a.length][b.length]
-}

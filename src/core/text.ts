@@ -77,24 +77,36 @@ export function clipJson(value: unknown, limit = 160): string {
  */
 export function nearest(wanted: string, candidates: readonly string[], count = 3): string[] {
   return candidates
-    .map((candidate) => ({ candidate, distance: editDistance(wanted, candidate) }))
+    .map((candidate) => ({ candidate, distance: editDistance(wanted, candidate, { glob: true }) }))
     .sort((a, b) => a.distance - b.distance)
     .slice(0, count)
     .map((hit) => hit.candidate)
 }
 
-function editDistance(pattern: string, text: string): number {
-  let previous = Array.from({ length: text.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= pattern.length; i++) {
-    const char = pattern[i - 1]
-    const current = [char === '*' ? previous[0] : i]
-    for (let j = 1; j <= text.length; j++) {
-      current[j] =
-        char === '*'
-          ? Math.min(previous[j], current[j - 1])
-          : Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char === '?' || char === text[j - 1] ? 0 : 1))
+/**
+ * The edits that turn `a` into `b`: insertions, deletions and substitutions, each costing one. With `swaps`,
+ * two neighbours swapped cost one edit too (optimal string alignment); with `glob`, a `*` of `a` takes any
+ * run of `b` and a `?` any one character, at no cost.
+ * @example editDistance('prot', 'port') // 2; editDistance('prot', 'port', { swaps: true }) // 1
+ */
+export function editDistance(a: string, b: string, { swaps = false, glob = false }: { swaps?: boolean; glob?: boolean } = {}): number {
+  let before: number[] = []
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const char = a[i - 1]
+    const star = glob && char === '*'
+    const current = [star ? previous[0] : i]
+    for (let j = 1; j <= b.length; j++) {
+      if (star) {
+        current[j] = Math.min(previous[j], current[j - 1])
+        continue
+      }
+      const same = char === b[j - 1] || (glob && char === '?')
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (same ? 0 : 1))
+      if (swaps && i > 1 && j > 1 && char === b[j - 2] && a[i - 2] === b[j - 1]) current[j] = Math.min(current[j], before[j - 2] + 1)
     }
+    before = previous
     previous = current
   }
-  return previous[text.length]
+  return previous[b.length]
 }

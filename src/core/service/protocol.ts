@@ -7,6 +7,7 @@ import { serviceRoutes, type ServiceRouteId } from './handlers/index.js'
 import { toProblem, type Reply } from './problems.js'
 import { FAULT_STEPS, RATE_LIMITED_AHEAD, RETRY_AFTER_SECONDS, type FaultKind } from './faults.js'
 import { readingOnce } from '../once.js'
+import { editDistance } from '../text.js'
 import { TOKEN_CHARACTERS } from './token.js'
 import { MASK_MARK } from '../mask.js'
 import type { Answer, Route } from './route.js'
@@ -513,20 +514,6 @@ export function routeById(id: string | null): Route | undefined {
 const routesById: ReadonlyMap<string, Route> = new Map(
   SERVICE_TABLE.flatMap(({ route }) => (route.method === 'GET' ? [route, headOf(route)] : [route]).map((each) => [each.id, each] as const)),
 )
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]
-    row[0] = i
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1))
-      previous = current
-    }
-  }
-  return row[b.length]
-}
 
 /** The service's bodies nest two levels; JSON nested thousands deep only overflows stacks (JSON.stringify's, in the journal). */
 const MAX_DEPTH = 64
