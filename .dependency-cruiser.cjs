@@ -29,7 +29,8 @@ module.exports = {
       to: { dependencyTypes: ['core'] },
     },
     // Inside the core, by concern (each folder's README.md says what lives there and what it may import):
-    // the shared basics at its top < service/ < ledger/, rules/ < openapi/, proxy/.
+    // the shared basics at its top < service/ < exchange/ < ledger/, rules/ < openapi/, proxy/
+    // (exchange/answer.ts, which imports no folder, sits with the basics: the service reads it).
     {
       name: 'core-basics-import-no-folder',
       severity: 'error',
@@ -42,7 +43,21 @@ module.exports = {
       severity: 'error',
       comment: "The service (schemas, store, worlds, handlers, protocol, pipeline) knows nothing of the rules, the ledger's checks, the OpenAPI documents or the proxy's recording; of the ledger it reads only the declarations (ledger/assumptions.ts, plain data), to serve their alternatives.",
       from: { path: '^src/core/service/' },
-      to: { path: '^src/core/(rules/|openapi/|proxy/|ledger/(?!assumptions\\.ts$))' },
+      to: { path: '^src/core/(rules/|openapi/|proxy/|ledger/(?!assumptions\\.ts$)|exchange/(?!answer\\.ts$))' },
+    },
+    {
+      name: 'exchange-answer-is-a-basic',
+      severity: 'error',
+      comment: "exchange/answer.ts (an answer's status class, Retry-After, records) is plain values: it imports none of the core's folders, so that the service may read it.",
+      from: { path: '^src/core/exchange/answer\\.ts$' },
+      to: { path: '^src/core/[^/]+/' },
+    },
+    {
+      name: 'exchange-reads-the-facts',
+      severity: 'error',
+      comment: "What an exchange says is read from the service's facts (schemas, protocol, faults, the journal's types), never its state, and from none of the layers that read the exchange (the ledger, the rules, the OpenAPI documents, the proxy).",
+      from: { path: '^src/core/exchange/' },
+      to: { path: '^src/core/(service/(store|seed|scenarios|world|worlds|pipeline|mock|msw|recorder|forward|extensions|reads|calibration)\\.ts$|ledger/|rules/|openapi/|proxy/)' },
     },
     {
       name: 'rules-judge-the-journal',

@@ -4,6 +4,7 @@
 // answer or a 5xx (500 ms later), at most 3 attempts in all; a POST whose answer was lost is never
 // sent again blind, and a payment whose answer was lost is reported `unknown`. `relay-mock demo` runs
 // it; tests use it as the known-good client.
+import { isRecord, leavesWriteUnknown, parseRetryAfter } from '../core/exchange/answer.js'
 import type { ClientReport } from '../core/rules/types.js'
 import type { ClientFunction, ClientVisit, RelayEnv } from './runner.js'
 
@@ -12,7 +13,6 @@ type Answer = { lost: false; status: number; body: unknown; retryAfterMs?: numbe
 
 type Call = (method: 'GET' | 'POST', path: string, body?: object) => Promise<Answer>
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 const idOf = (value: unknown): string | undefined => (isRecord(value) && typeof value.id === 'string' && value.id !== '' ? value.id : undefined)
 const messageOf = (value: unknown): string | undefined => (isRecord(value) && typeof value.message === 'string' ? value.message : undefined)
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -21,16 +21,8 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true })
   })
 
-/** Retry-After in ms: seconds, or an HTTP-date (from now); undefined when absent or unreadable. */
-function retryAfter(value: string | null): number | undefined {
-  if (value === null) return undefined
-  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000
-  const date = Date.parse(value)
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now())
-}
-
-/** A 500, 502 or 504: the service may or may not have done the request. */
-const ambiguous = (answer: Answer) => answer.lost || answer.status === 500 || answer.status === 502 || answer.status === 504
+/** No readable answer, or a 500, 502 or 504: the service may or may not have done the request. */
+const ambiguous = (answer: Answer) => answer.lost || leavesWriteUnknown(answer.status)
 
 /**
  * The reference client: `retries` is how many more times it tries a request that failed in a way
@@ -60,7 +52,7 @@ export function createReferenceClient({ retries = 2, fetch = globalThis.fetch }:
           // A 2xx the client cannot read (a proxy's page) tells it nothing: as good as no answer.
           if (response.ok) return { lost: true, why: `HTTP ${response.status} with a body that is not JSON` }
         }
-        return { lost: false, status: response.status, body: parsed, retryAfterMs: retryAfter(response.headers.get('retry-after')) }
+        return { lost: false, status: response.status, body: parsed, retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), Date.now())?.ms }
       } catch (error) {
         const err = error as Error
         return { lost: true, why: err.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `the connection failed (${err.message})` }

@@ -87,3 +87,20 @@ it("fails an import across the core's folders against their order, naming the ru
   // The service reads the ledger's declarations (plain data) to serve their alternatives: allowed.
   expect(output).not.toContain('src/core/service/variants.ts →')
 })
+
+it("fails an exchange reader that reads a world's state or a layer above it, and a service that reads more of it than its answers", () => {
+  write('src/core/exchange/answer.ts', "import { store } from '../service/store.js'\nexport const answer = store\n")
+  write('src/core/exchange/request.ts', "import { check } from '../ledger/checks.js'\nimport { table } from '../service/protocol.js'\nexport const request = [check, table]\n")
+  write('src/core/exchange/entry.ts', "import { pipeline } from '../service/pipeline.js'\nexport const entry = pipeline\n")
+  write('src/core/service/protocol.ts', "export const table = 1\n")
+  write('src/core/service/calibration.ts', "import { answer } from '../exchange/answer.js'\nimport { entry } from '../exchange/entry.js'\nexport const calibration = [answer, entry]\n")
+  const { status, output } = cruise()
+  expect(status).not.toBe(0)
+  expect(output).toContain('exchange-answer-is-a-basic: src/core/exchange/answer.ts → src/core/service/store.ts')
+  expect(output).toContain('exchange-reads-the-facts: src/core/exchange/request.ts → src/core/ledger/checks.ts')
+  expect(output).toContain('exchange-reads-the-facts: src/core/exchange/entry.ts → src/core/service/pipeline.ts')
+  expect(output).toContain('service-below-the-kit: src/core/service/calibration.ts → src/core/exchange/entry.ts')
+  // The service reads an answer's class and records (answer.ts, plain values), and the exchange the service's facts: allowed.
+  expect(output).not.toContain('src/core/service/calibration.ts → src/core/exchange/answer.ts')
+  expect(output).not.toContain('src/core/exchange/request.ts → src/core/service/protocol.ts')
+})

@@ -2,7 +2,6 @@
 // confirms or contradicts relay-mock's choice (and which alternative the service made instead), and the
 // answers that depart from the interface itself (findings). Plain data in, verdicts out: `relay-mock
 // proxy` feeds it each upstream answer; the ledger itself is assumptions.ts.
-import type { z } from 'zod'
 import { ASSUMPTIONS, type AssumptionId } from './assumptions.js'
 import { header, KNOWN_SLIPS, parseJsonText, resolveRoute, routeById, SERVICE_TABLE } from '../service/protocol.js'
 import { normalizePlate } from '../service/schemas.js'
@@ -11,6 +10,9 @@ import { validate } from '../service/validate.js'
 import type { LenientForm } from '../service/leniency.js'
 import { STRICT, STRICT_VARIANTS } from '../service/variants.js'
 import { FORM_CHECKS } from './form-checks.js'
+import { isRecord as isObject } from '../exchange/answer.js'
+import { fieldTypes, isArraySchema, listedFields } from '../exchange/record.js'
+import { plateSent } from '../exchange/request.js'
 
 /** One request and the real service's answer to it, as the checks read them. */
 export interface Observed {
@@ -143,10 +145,6 @@ function json(o: Observed): unknown {
   return value
 }
 const parsed = new WeakMap<Observed, unknown>()
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
 
 const confirmed = (expected: string, came: string): CheckVerdict => ({ status: 'confirmed', expected, came })
 const contradicted = (expected: string, came: string, alternative?: string): CheckVerdict => ({ status: 'contradicted', expected, came, ...(alternative ? { alternative } : {}) })
@@ -355,9 +353,9 @@ export const ASSUMPTION_CHECKS: Record<AssumptionId, AssumptionCheck | NotObserv
     return undefined
   },
   'plate.format'(o, memory) {
-    const asked = o.query.plate
+    const asked = plateSent(o)?.plate
     const body = json(o)
-    if (o.route !== 'GET /vehicles' || o.status !== 200 || !asked || !Array.isArray(body)) return undefined
+    if (o.route !== 'GET /vehicles' || o.status !== 200 || typeof asked !== 'string' || !asked || !Array.isArray(body)) return undefined
     // A plate the service holds, asked for written otherwise, and not found: it matches plates as sent.
     if (body.length === 0 && !memory.plates.has(asked) && memory.platesMatched.has(normalizePlate(asked))) {
       return contradicted('plates matched without regard to case, spaces or hyphens', `${JSON.stringify(asked)} found nothing, where the service holds the plate written otherwise`, 'exact-match')
@@ -371,7 +369,7 @@ export const ASSUMPTION_CHECKS: Record<AssumptionId, AssumptionCheck | NotObserv
   'vehicles.several'(o) {
     const body = json(o)
     if (o.route !== 'GET /vehicles' || o.status !== 200 || !Array.isArray(body) || body.length < 2) return undefined
-    return confirmed('several active vehicles may share a plate', `${body.length} vehicles for ${JSON.stringify(o.query.plate ?? '')}`)
+    return confirmed('several active vehicles may share a plate', `${body.length} vehicles for ${JSON.stringify(plateSent(o)?.plate ?? '')}`)
   },
   'query.extra'(o) {
     return leniency(o, 'query.extra', 'extra or repeated parameters ignored')
@@ -430,7 +428,7 @@ export function learn(o: Observed, memory: Memory): void {
   if (o.route && LISTS.has(o.route) && o.status === 200 && Array.isArray(body)) {
     for (const item of body) if (isObject(item) && typeof item.id === 'string' && /^[\w-]{1,100}$/.test(item.id)) memory.links.add(`${o.path}/${item.id}`)
   }
-  const plates = o.route === 'GET /vehicles' && o.status === 200 && Array.isArray(body) ? body.map((item) => (isObject(item) ? item.plate : undefined)) : o.route === 'POST /vehicles' && ok(o.status) && isObject(o.body) ? [o.body.plate] : []
+  const plates = o.route === 'GET /vehicles' && o.status === 200 && Array.isArray(body) ? body.map((item) => (isObject(item) ? item.plate : undefined)) : o.route === 'POST /vehicles' && ok(o.status) ? [plateSent(o)?.plate] : []
   for (const plate of plates) {
     if (typeof plate !== 'string') continue
     memory.plates.add(plate)
@@ -530,41 +528,6 @@ function dedupe(found: Finding[]): Finding[] {
   const seen = new Set<string>()
   return found.filter((finding) => !seen.has(finding.message.replace(/ item \d+/, '')) && seen.add(finding.message.replace(/ item \d+/, '')))
 }
-
-/** The fields a route's 200 answer lists (its records' or its list items'), from the schema that documents it. */
-export function listedFields(routeId: string | null): string[] | undefined {
-  if (routeId === null) return undefined
-  if (LISTED.has(routeId)) return LISTED.get(routeId)
-  const schema = routeById(routeId)?.answers[200]?.schema
-  const shape = !schema || routeId === SIMPLE ? undefined : objectShape(isArraySchema(schema) ? (schema as unknown as { element: z.ZodType }).element : schema)
-  const listed = shape ? Object.keys(shape) : undefined
-  LISTED.set(routeId, listed)
-  return listed
-}
-/** listedFields by route: read from the schemas once, not on every answer. */
-const LISTED = new Map<string, string[] | undefined>()
-
-function isArraySchema(schema: z.ZodType): boolean {
-  return (schema as unknown as { _zod: { def: { type: string } } })._zod.def.type === 'array'
-}
-
-function objectShape(schema: z.ZodType): Record<string, z.ZodType> | undefined {
-  return (schema as unknown as { shape?: Record<string, z.ZodType> }).shape
-}
-
-/** The JSON type of each field a route's 200 answer documents, as [name, type] pairs (read once per schema). */
-function fieldTypes(schema: z.ZodType): ReadonlyArray<readonly [string, string]> {
-  const known = FIELD_TYPES.get(schema)
-  if (known) return known
-  const shape = objectShape(isArraySchema(schema) ? (schema as unknown as { element: z.ZodType }).element : schema) ?? {}
-  const types = Object.entries(shape).map(([name, field]) => {
-    const type = (field as unknown as { _zod: { def: { type: string } } })._zod.def.type
-    return [name, type === 'int' ? 'number' : type === 'enum' ? 'string' : type] as const
-  })
-  FIELD_TYPES.set(schema, types)
-  return types
-}
-const FIELD_TYPES = new WeakMap<z.ZodType, ReadonlyArray<readonly [string, string]>>()
 
 /**
  * The ids of the variant cases of `conform` that hold a client to an alternative of an assumption, as a

@@ -6,6 +6,7 @@ import { z } from 'zod'
 import type { AssumptionId } from '../ledger/assumptions.js'
 import { FAULT_EXTENSION, toOpenApi } from './documents.js'
 import { KNOWN_SLIPS } from '../service/protocol.js'
+import { isSuccess } from '../exchange/answer.js'
 import { date, timestamp, uuid } from '../service/schemas.js'
 
 /** What a difference is about. `agreement`: the service's document agrees with the assumption named. */
@@ -264,7 +265,6 @@ function compareOperation(name: string, our: Json, their: Json, add: (d: Differe
     at({ where: `responses.${status}`, kind: 'answer-status-added', theirs: status, finding: `The service documents ${status}${theirResponses[status]?.description ? `: ${firstLine(theirResponses[status].description)}` : ''}.` })
   }
 
-  const isRecordAnswer = (status: string) => /^2/.test(status)
   /** The success both document: 201 as relay-mock answers, else the other 2xx. */
   const success = ['201', '200'].find((status) => ours.has(status) && has(status))
   let extra = false
@@ -291,13 +291,13 @@ function compareOperation(name: string, our: Json, their: Json, add: (d: Differe
     const fields: Difference[] = []
     compareSchemas(ourSchema, theirSchema, `responses.${status}.${media}`, 'answer', (d) => fields.push({ operation: name, ...d }))
     for (const field of fields) {
-      if (isRecordAnswer(status) && field.kind === 'answer-field-added') {
+      if (isSuccess(status) && field.kind === 'answer-field-added') {
         extra = true
         field.assumption = contradicts('records.extra-fields', 'extra')
       }
       add(field)
     }
-    if (isRecordAnswer(status)) {
+    if (isSuccess(status)) {
       records = true
       const root = flatten(ourSchema)
       const theirRoot = flatten(theirSchema)

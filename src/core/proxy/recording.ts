@@ -2,6 +2,7 @@
 // custodians and payments its answers (and the requests it accepted) showed, with their ids, made into a
 // scenario file that `serve --scenario FILE` loads, so that a team can replay its staging world offline.
 // Only records are kept: no token, no header, nothing a request carried beyond the record's own fields.
+import { isRecord } from '../exchange/answer.js'
 import { parseJsonText } from '../service/protocol.js'
 import { parseScenarioFile, type ScenarioFile } from '../service/scenario-file.js'
 import { country, date, kennitala, plate, timestamp, uuid, amountValue } from '../service/schemas.js'
@@ -184,10 +185,6 @@ function safeName(url: string): string {
     }
   })()
   return host.replace(/[^A-Za-z0-9.-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'upstream'
-}
-
-function isRecord(value: unknown): value is Record<string, any> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
 function isCompany(value: unknown): value is Company {

@@ -4,7 +4,10 @@
 import { normalizePlate } from '../service/schemas.js'
 import { plural } from '../text.js'
 import { defineRule } from './define.js'
-import { at, bodyUnreadable, bodyOf, callAfter, fail, fieldProblems, isRecord, pass, show, skip, vehicleFacts } from './facts.js'
+import { isRecord } from '../exchange/answer.js'
+import { bodyOf, requestOf } from '../exchange/entry.js'
+import { plateSent } from '../exchange/request.js'
+import { at, bodyUnreadable, callAfter, fail, fieldProblems, pass, show, skip, vehicleFacts } from './facts.js'
 
 export default defineRule({
   id: 'advanced.create-vehicle-when-missing',
@@ -17,7 +20,8 @@ export default defineRule({
     const vehicles = vehicleFacts(requests)
     if (vehicles.kind === 'found') return skip(`Does not apply: ${at(requests, vehicles.entry)} found ${plural(vehicles.vehicles.length, 'vehicle')}.`)
     if (vehicles.kind === 'none') return skip(`Does not apply: ${vehicles.why}.`)
-    const plate = visit?.plate ?? vehicles.entry.request.query['plate'] ?? '<the plate>'
+    const asked = plateSent(requestOf(vehicles.entry))?.plate
+    const plate = visit?.plate ?? (typeof asked === 'string' ? asked : undefined) ?? '<the plate>'
     const expected = { plate, country: 'is' }
     const next = callAfter(requests, vehicles.entry)
     const after = `after ${at(requests, vehicles.entry)} answered []`
@@ -31,7 +35,8 @@ export default defineRule({
     const problems: string[] = []
     if (!isRecord(body)) problems.push(`the body ${show(body)} is not a JSON object`)
     else {
-      if (typeof body.plate !== 'string' || normalizePlate(body.plate) !== normalizePlate(plate)) problems.push(`plate is ${show(body.plate)}, expected ${show(plate)}`)
+      const sent = plateSent({ route: next.route, query: next.request.query, body })?.plate
+      if (typeof sent !== 'string' || normalizePlate(sent) !== normalizePlate(plate)) problems.push(`plate is ${show(sent)}, expected ${show(plate)}`)
       if (body.country !== 'is') problems.push(`country is ${show(body.country)}, expected "is" (lower case)`)
       const extra = Object.keys(body).filter((key) => key !== 'plate' && key !== 'country')
       if (extra.length > 0) problems.push(`it sends ${extra.map((k) => `"${k}"`).join(', ')}, which a vehicle does not have`)

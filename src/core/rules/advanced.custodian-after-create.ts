@@ -6,7 +6,9 @@
 // `acquiredOn` may be `YYYY-MM-DD HH:MM:SS` (the interface's example) or `YYYY-MM-DD`.
 import { isDate, isTimestamp } from '../service/schemas.js'
 import { defineRule } from './define.js'
-import { at, bodyUnreadable, bodyOf, callAfter, companyFacts, createdVehicle, fail, fieldProblems, isRecord, pass, show, skip, vehicleFacts } from './facts.js'
+import { isRecord } from '../exchange/answer.js'
+import { bodyOf } from '../exchange/entry.js'
+import { at, bodyUnreadable, callAfter, companyFacts, createdVehicle, fail, fieldProblems, pass, show, skip, vehicleFacts } from './facts.js'
 
 export default defineRule({
   id: 'advanced.custodian-after-create',

@@ -2,7 +2,8 @@
 // mock's answer to GET /vehicles. Applies only when vehicles were found; the id of a newly created
 // vehicle is advanced.payment-body's to check.
 import { defineRule } from './define.js'
-import { at, bodyOf, bodyUnreadable, callsTo, fail, pass, show, skip, valueAt, vehicleFacts } from './facts.js'
+import { bodyOf } from '../exchange/entry.js'
+import { at, bodyUnreadable, callsTo, fail, pass, show, skip, valueAt, vehicleFacts } from './facts.js'
 
 const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth']
 

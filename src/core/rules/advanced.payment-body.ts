@@ -7,7 +7,9 @@
 // gives it. Which listed vehicle is used is advanced.first-vehicle's to check.
 import { isTimestamp, uuid } from '../service/schemas.js'
 import { defineRule } from './define.js'
-import { at, bodyOf, callsTo, bodyUnreadable, createdVehicle, fail, firstFaultyBody, isRecord, pass, show, skip } from './facts.js'
+import { isRecord } from '../exchange/answer.js'
+import { bodyOf } from '../exchange/entry.js'
+import { at, callsTo, bodyUnreadable, createdVehicle, fail, firstFaultyBody, pass, show, skip } from './facts.js'
 import type { CaseVisit } from './types.js'
 
 const FIELDS = ['locationId', 'vehicleId', 'amount', 'startedOn', 'endedOn', 'status']

@@ -7,7 +7,8 @@
 // outside the service gets no payment).
 import { plural } from '../text.js'
 import { defineRule } from './define.js'
-import { at, callsTo, companyFacts, fail, isFailure, isOk, list, pass, skip } from './facts.js'
+import { isFailure, isOk } from '../exchange/entry.js'
+import { at, callsTo, companyFacts, fail, list, pass, skip } from './facts.js'
 
 export default defineRule({
   id: 'advanced.single-payment',

@@ -1,6 +1,8 @@
 // advanced.vehicle-lookup: after a company is found, GET /vehicles with the plate. Works live: the
 // company is the one the mock listed; with the case's visit the plate must be the visit's
 // (RELAY_PLATE, compared as the service compares plates: case, spaces and hyphens ignored).
+import { requestOf } from '../exchange/entry.js'
+import { plateSent } from '../exchange/request.js'
 import { normalizePlate } from '../service/schemas.js'
 import { defineRule } from './define.js'
 import { at, callAfter, companyFacts, fail, mockSaid, notCarried, pass, show, skip } from './facts.js'
@@ -31,8 +33,8 @@ export default defineRule({
         actual: next.route,
       })
     }
-    const plate = next.request.query['plate']
-    if (plate === undefined) {
+    const plate = plateSent(requestOf(next))?.plate
+    if (typeof plate !== 'string') {
       return fail(`Expected the query parameter plate=<the plate>; ${at(requests, next)} sent no plate parameter.`, { seq: next.seq, expected, actual: next.request.search })
     }
     if (visit && normalizePlate(plate) !== normalizePlate(visit.plate)) {

@@ -8,7 +8,8 @@
 // the vehicle was created. How many attempts is resilience.bounded-retries' to judge. Skipped when no
 // call failed. Works live: it reads only the mock's answers.
 import { defineRule } from './define.js'
-import { at, calls, fail, isFailure, pass, skip, whatHappened, whatItGot } from './facts.js'
+import { isFailure } from '../exchange/entry.js'
+import { at, calls, fail, pass, skip, whatHappened, whatItGot } from './facts.js'
 
 const times = (n: number) => (n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times`)
 

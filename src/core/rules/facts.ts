@@ -5,7 +5,10 @@
 import type { JournalEntry } from '../service/journal.js'
 import { parseJsonText } from '../service/protocol.js'
 import { clipJson } from '../text.js'
-import { DOCUMENTED_QUERY, serviceRoutes } from '../service/handlers/index.js'
+import { serviceRoutes } from '../service/handlers/index.js'
+import { isRecord } from '../exchange/answer.js'
+import { answerLost, bodyOf, isAmbiguous, isFailure, isOk } from '../exchange/entry.js'
+import { documentedParameters } from '../exchange/request.js'
 import type { Flow, Outcome, RuleOutcome } from './types.js'
 
 /** The endpoints the interface documents (not the mock's extra link routes). */
@@ -57,18 +60,6 @@ export function show(value: unknown): string {
 }
 
 /**
- * The parsed JSON body of a request, whatever its Content-Type (http.json-body judges that); undefined
- * when it has none or it cannot be read (see bodyUnreadable).
- */
-export function bodyOf(entry: JournalEntry): unknown {
-  const { request } = entry
-  if (request.body !== undefined) return request.body
-  if (request.bodyText === undefined || request.bodyError !== undefined || request.bodyTruncated) return undefined
-  const read = parseJsonText(request.bodyText)
-  return 'value' in read ? read.value : undefined
-}
-
-/**
  * Why the rules cannot read the fields of a request's body, as a sentence, or undefined when they can (or it
  * has none): it is not JSON the service reads (http.json-body names that), or the journal kept only the
  * prefix of a long one, which the service read whole (a check of its fields would be a guess).
@@ -86,10 +77,6 @@ export function bodyUnreadable(requests: ReadonlyArray<JournalEntry>, entry: Jou
   return 'value' in read ? undefined : `${where} (see http.json-body): ${read.problem}`
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 /** The value at a dotted path of a body, e.g. `amount.currency`. */
 export function valueAt(body: unknown, path: string): unknown {
   let current = body
@@ -98,20 +85,6 @@ export function valueAt(body: unknown, path: string): unknown {
     current = current[key]
   }
   return current
-}
-
-/** A 2xx the client received whole (a truncated body or a proxy's page is no answer it can read). */
-export function isOk(entry: JournalEntry): boolean {
-  return entry.response.status >= 200 && entry.response.status < 300 && !answerLost(entry)
-}
-
-/**
- * True when the client got no answer it could read: the connection was reset, the request hung until
- * the client gave up, or a 2xx came truncated or as a proxy's HTML page (status 0 is no answer at all).
- */
-export function answerLost(entry: JournalEntry): boolean {
-  const kind = entry.fault?.kind
-  return entry.response.status === 0 || kind === 'reset' || kind === 'hang' || kind === 'truncated' || kind === 'garbage'
 }
 
 /** How the client lost the answer, in a few words: `the connection was reset`. */
@@ -130,25 +103,9 @@ export function howLost(entry: JournalEntry): string {
   }
 }
 
-/**
- * True when the client cannot tell whether the request changed the world: no readable answer, or a
- * 500, 502 or 504 (a 503 or 429 says nothing was done, and a 4xx is a refusal).
- */
-export function isAmbiguous(entry: JournalEntry): boolean {
-  return answerLost(entry) || entry.response.status === 500 || entry.response.status === 502 || entry.response.status === 504
-}
-
 /** What the client saw, in a few words: `answered 503`, or how the answer was lost. */
 export function whatItGot(entry: JournalEntry): string {
   return answerLost(entry) ? howLost(entry) : `it answered ${entry.response.status}`
-}
-
-/**
- * True when the service failed the call: a 5xx, or no answer the client could read. A client may
- * retry a lookup after one; a POST only where the answer says nothing was done (503).
- */
-export function isFailure(entry: JournalEntry): boolean {
-  return (entry.response.status >= 500 && entry.response.status < 600) || answerLost(entry)
 }
 
 /** What the journal's times may lose between two requests on a busy machine (its clock, a late timer). */
@@ -166,21 +123,6 @@ export function sentBeforeAnswer(prev: JournalEntry, next: JournalEntry): boolea
 /** How long the client waited between the end of `prev` (its answer, or its giving up) and sending `next`, in ms. */
 export function waitBetween(prev: JournalEntry, next: JournalEntry): number {
   return Date.parse(next.time) - (Date.parse(prev.time) + prev.durationMs)
-}
-
-/**
- * The wait a Retry-After header asks for, in ms, from the moment the answer was sent; undefined when
- * there is none. An HTTP-date has one-second resolution: `dateForm` says so, for the tolerance.
- * @example retryAfterMs(entry) // { ms: 1000, text: '1', dateForm: false }
- */
-export function retryAfterMs(entry: JournalEntry): { ms: number; text: string; dateForm: boolean } | undefined {
-  const text = entry.response.headers['retry-after']
-  if (text === undefined) return undefined
-  if (/^\s*\d+\s*$/.test(text)) return { ms: Number(text) * 1000, text, dateForm: false }
-  const date = Date.parse(text)
-  if (Number.isNaN(date)) return undefined
-  const answered = Date.parse(entry.time) + entry.durationMs
-  return { ms: Math.max(0, date - answered), text, dateForm: true }
 }
 
 /** The requests to documented endpoints: the calls the flow's order is judged on (http.known-endpoint judges the rest). */
@@ -365,7 +307,7 @@ export function sameRequest(a: JournalEntry, b: JournalEntry): boolean {
   if (a.route !== b.route || a.request.method !== b.request.method) return false
   // Not an endpoint of the table (no query it documents): the path says which resource.
   if (a.route === null && a.request.path !== b.request.path) return false
-  for (const name of DOCUMENTED_QUERY.get(a.route ?? '') ?? []) {
+  for (const name of documentedParameters(a.route)) {
     if (a.request.query[name] !== b.request.query[name]) return false
   }
   return sameBody(a, b)

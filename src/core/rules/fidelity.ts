@@ -12,7 +12,8 @@ import { isStrict, VARIED_ASSUMPTIONS } from '../service/variants.js'
 import { errorLine } from './crash.js'
 import { defineRule } from './define.js'
 import { expectedCalls } from './expected.js'
-import { at, fail, isRecord, pass, skip, warn } from './facts.js'
+import { plateSent } from '../exchange/request.js'
+import { at, fail, pass, skip, warn } from './facts.js'
 import type { CaseContext, Rule, RuleOutcome } from './types.js'
 
 /** The first sentence (or clause) of a text, for a message: up to the first `.` or `;` that ends one (not `e.g.`). */
@@ -103,22 +104,13 @@ function completedAsUnderChoice(context: CaseContext, under: string, expected: s
   return pass(`${capitalized(under)}, the client completed the visit as under relay-mock's choice${reported ? `, reporting "${reported}"` : ''}.`)
 }
 
-/** The plate each request of the flows carries, and where: the lookup's query, a vehicle's body, the simple body. */
-function platesSent(entry: JournalEntry): { plate: unknown; where: string } | undefined {
-  const body = entry.request.body
-  if (entry.route === 'GET /vehicles') return { plate: entry.request.query.plate, where: 'the query\'s plate' }
-  if (entry.route === 'POST /vehicles' && isRecord(body)) return { plate: body.plate, where: 'the body\'s plate' }
-  if (entry.route === 'POST /payment' && isRecord(body) && isRecord(body.vehicle)) return { plate: body.vehicle.plate, where: 'vehicle.plate' }
-  return undefined
-}
-
 /** Each request of the case that used a form beyond the interface's text, with the forms (see leniency.ts). */
 export function lenientRequests(context: Pick<CaseContext, 'requests' | 'visit'>): { entry: JournalEntry; forms: LenientForm[] }[] {
   const found: { entry: JournalEntry; forms: LenientForm[] }[] = []
   for (const entry of context.requests) {
     const { method, headers, search, bodyText, body } = entry.request
     const forms = lenientForms({ method, headers, search, route: routeById(entry.route), bodyText, body })
-    const sent = context.visit ? platesSent(entry) : undefined
+    const sent = context.visit ? plateSent({ route: entry.route, query: entry.request.query, body }) : undefined
     const plate = sent && typeof sent.plate === 'string' ? plateForm(sent.plate, context.visit!.plate, sent.where) : undefined
     if (plate) forms.push(plate)
     if (forms.length > 0) found.push({ entry, forms })

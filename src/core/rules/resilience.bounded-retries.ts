@@ -19,7 +19,8 @@
 import { defineRule } from './define.js'
 import type { JournalEntry } from '../service/journal.js'
 import type { RuleOutcome } from './types.js'
-import { answerLost, attempts, calls, CLOCK_SLACK_MS, fail, isAmbiguous, ms, named, pass, retryAfterMs, sentBeforeAnswer, skip, waitBetween, warn, whatItGot } from './facts.js'
+import { answerLost, isAmbiguous, retryAfterMs } from '../exchange/entry.js'
+import { attempts, calls, CLOCK_SLACK_MS, fail, ms, named, pass, sentBeforeAnswer, skip, waitBetween, warn, whatItGot } from './facts.js'
 import { howToStop, libraryResends, resendsLike, sentAfterLoss } from './resend.js'
 
 /** The attempts at one request, the first included, above which the client fails: a retry storm. */

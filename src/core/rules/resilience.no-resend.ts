@@ -8,7 +8,8 @@
 // reads only the mock's answers.
 import type { JournalEntry } from '../service/journal.js'
 import { defineRule } from './define.js'
-import { fail, howLost, isAmbiguous, isOk, ms, named, pass, skip, answerLost, waitBetween } from './facts.js'
+import { isAmbiguous, isOk, answerLost } from '../exchange/entry.js'
+import { fail, howLost, ms, named, pass, skip, waitBetween } from './facts.js'
 import { howToStop, libraryResends, lossOf } from './resend.js'
 
 const PAYMENTS = new Set(['POST /payments', 'POST /payment'])

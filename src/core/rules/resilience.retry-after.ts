@@ -3,7 +3,8 @@
 // loses a payment a moment's wait would have saved (a warning). An HTTP-date has one-second
 // resolution, so a wait one second short of it still counts. Works live.
 import { defineRule } from './define.js'
-import { attempts, CLOCK_SLACK_MS, fail, ms, named, pass, retryAfterMs, sentBeforeAnswer, skip, waitBetween, warn } from './facts.js'
+import { retryAfterMs } from '../exchange/entry.js'
+import { attempts, CLOCK_SLACK_MS, fail, ms, named, pass, sentBeforeAnswer, skip, waitBetween, warn } from './facts.js'
 
 /** An HTTP-date names a whole second. */
 const DATE_TOLERANCE_MS = 1000

@@ -6,7 +6,10 @@
 import { isDate, isTimestamp, uuid } from '../service/schemas.js'
 import { normalizePlate } from '../service/schemas.js'
 import { defineRule } from './define.js'
-import { at, bodyOf, callsTo, bodyUnreadable, fail, firstFaultyBody, isRecord, notUtf8, pass, show, skip, valueAt } from './facts.js'
+import { isRecord } from '../exchange/answer.js'
+import { bodyOf } from '../exchange/entry.js'
+import { plateSent } from '../exchange/request.js'
+import { at, callsTo, bodyUnreadable, fail, firstFaultyBody, notUtf8, pass, show, skip, valueAt } from './facts.js'
 import type { CaseVisit } from './types.js'
 
 const SHAPE: Record<string, string[]> = {
@@ -26,7 +29,7 @@ function problemsOf(body: unknown, visit: CaseVisit | undefined): string[] {
   const owner = get('vehicle.owner')
   if (typeof owner !== 'string' || !/^\d{10}$/.test(owner)) problems.push(`vehicle.owner is ${show(owner)}, expected the owner's kennitala, 10 digits`)
   else if (visit && owner !== visit.ownerKennitala) problems.push(`vehicle.owner is ${show(owner)}, expected ${show(visit.ownerKennitala)} (RELAY_OWNER_KENNITALA)`)
-  const plate = get('vehicle.plate')
+  const plate = plateSent({ route: 'POST /payment', query: {}, body })?.plate
   if (typeof plate !== 'string' || plate.trim() === '') problems.push(`vehicle.plate is ${show(plate)}, expected the plate`)
   else if (visit && normalizePlate(plate) !== normalizePlate(visit.plate)) {
     const bytes = notUtf8('plate', visit.plate, plate)

@@ -5,7 +5,8 @@
 // resilience.retry-after's to judge, and whether it may be sent at all resilience.no-resend's.
 import { plural } from '../text.js'
 import { defineRule } from './define.js'
-import { fail, isOk, list, pass, skip } from './facts.js'
+import { isOk } from '../exchange/entry.js'
+import { fail, list, pass, skip } from './facts.js'
 
 export default defineRule({
   id: 'simple.one-request',

@@ -7,6 +7,7 @@
 // owner's payment recorded) is a variant the calibration turns on.
 import { ASSUMPTIONS } from '../ledger/assumptions.js'
 import { RelayMockError } from '../errors.js'
+import { isRecord } from '../exchange/answer.js'
 import { statusText } from '../status.js'
 import type { Reply } from './problems.js'
 import type { Variants, VariedRequest } from './variants.js'
@@ -219,10 +220,6 @@ export function messagePath(body: unknown): string[] | undefined {
   }
   visit(body, [])
   return best?.path
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function header(headers: Reply['headers'], name: string): string | undefined {
