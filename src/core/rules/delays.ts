@@ -2,7 +2,8 @@
 // hung request until the client gave up on it, and the wait a 503 or 429 asked for (as much of it as
 // the client waited before it came back). What a run's summary calls time spent waiting on the service.
 import type { JournalEntry } from '../service/journal.js'
-import { attempts, retryAfterMs, waitBetween } from './facts.js'
+import { retryAfterMs } from '../exchange/entry.js'
+import { attempts, waitBetween } from './facts.js'
 
 /**
  * The ms a case's requests were held or told to wait by the service on purpose.
