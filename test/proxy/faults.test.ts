@@ -2,7 +2,7 @@
 // service applied the request, the client did not learn it); unavailable and rate-limited answer
 // without forwarding. Armed with proxy's --fault (the service's faults) or the admin API, as on serve.
 import { describe, expect, it } from 'vitest'
-import { parseFault } from '../../src/core/service/faults.js'
+import { parseFault, RETRY_AFTER_SECONDS } from '../../src/core/service/faults.js'
 import { FRESH_PLATE, vehicleBody } from '../support/bodies.js'
 import { call, closeAfterEach, mockUpstream, proxyTo } from '../support/proxy.js'
 
@@ -40,7 +40,7 @@ describe('faults on proxied traffic', () => {
     expect(armed.status).toBe(201)
     const answer = await call(`${proxy.url}/vehicles`, TOKEN, { body: vehicleBody() })
     expect(answer.status).toBe(503)
-    expect(answer.headers.get('retry-after')).toBe('1')
+    expect(answer.headers.get('retry-after')).toBe(String(RETRY_AFTER_SECONDS))
     expect(upstream.service.journal.page({}).entries.map((e) => e.route)).toEqual(['GET /vehicles'])
     expect(upstream.service.world.store.vehicles.activeByPlate(FRESH_PLATE)).toHaveLength(0)
   })
