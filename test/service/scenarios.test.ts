@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRelayService, type RelayService } from '../../src/core/service/mock.js'
 import { scenarios } from '../../scenarios/index.js'
 import { defineScenario } from '../../src/core/service/scenario.js'
+import { RETRY_AFTER_SECONDS } from '../../src/core/service/faults.js'
 import { activeVehicle, custodianBody, paymentBody, simpleBody } from '../support/bodies.js'
 import { as, transports, type Client } from '../support/transports.js'
 
@@ -188,7 +189,7 @@ describe.each(transports)('scenarios over $name', (transport) => {
       const vehicleId = w.store.vehicles.activeByPlate(visit.plate)[0].id
       const answer = await api.post('/payments', paymentBody(w, vehicleId))
       expect(answer.status).toBe(503)
-      expect(answer.headers['retry-after']).toBe('1')
+      expect(answer.headers['retry-after']).toBe(String(RETRY_AFTER_SECONDS))
       expect(answer.body).not.toHaveProperty('id')
       expect(answer.body.message).toContain('fault POST /payments=unavailable:once, armed by the scenario payment-unavailable')
       expect(w.store.payments.all()).toEqual([])
@@ -251,7 +252,7 @@ describe.each(transports)('scenarios over $name', (transport) => {
       expect(vehicle.status).toBe(201)
       const custodian = await api.post('/custodians', custodianBody(w, vehicle.body.id))
       expect(custodian.status).toBe(503)
-      expect(custodian.headers['retry-after']).toBe('1')
+      expect(custodian.headers['retry-after']).toBe(String(RETRY_AFTER_SECONDS))
       expect(custodian.body.message).toContain('fault POST /custodians=unavailable:once, armed by the scenario custodian-unavailable')
       expect(w.store.custodians.byVehicle(vehicle.body.id)).toEqual([])
     })
@@ -271,7 +272,7 @@ describe.each(transports)('scenarios over $name', (transport) => {
       const { world: w, api } = await world('simple-unavailable')
       const answer = await api.post('/payment', simpleBody(w))
       expect(answer.status).toBe(503)
-      expect(answer.headers['retry-after']).toBe('1')
+      expect(answer.headers['retry-after']).toBe(String(RETRY_AFTER_SECONDS))
       expect(answer.body).not.toHaveProperty('id')
       expect(answer.body.message).toContain('fault POST /payment=unavailable:once, armed by the scenario simple-unavailable')
       // The simple endpoint's own answer shape, as for every refusal there.
