@@ -17,6 +17,8 @@ import { pathToFileURL } from 'node:url'
 const JAVA_MIN = 17
 /** The oldest Go the Go example client builds with (Debian 12's golang-go). */
 const GO_MIN = [1, 19]
+/** The oldest PHP the PHP example client runs on (Debian 12's). */
+const PHP_MIN = [8, 2]
 
 /**
  * Each need: `id`, by which a test file asks for it (test/support/needs.ts); `name`; `for` (what the tests
@@ -40,8 +42,11 @@ export const NEEDS = [
   { id: 'requests', name: "Python's requests", for: 'the Python example client built on requests', python: 'requests', find: (ctx) => findPythonModule(ctx, 'requests'), debian: 'python3-requests', elsewhere: 'run python3 -m pip install requests' },
   { id: 'java', name: `Java ${JAVA_MIN} or later`, for: 'the Java example client', find: findJava, debian: 'default-jdk-headless', elsewhere: `install a JDK ${JAVA_MIN} or later (e.g. Eclipse Temurin) and put its bin folder on PATH` },
   { id: 'go', name: `Go ${GO_MIN.join('.')} or later`, for: 'the Go example client (built once with go build)', find: findGo, debian: 'golang-go', elsewhere: `install Go ${GO_MIN.join('.')} or later (https://go.dev/dl/) and put its bin folder on PATH` },
-  { id: 'ruby', name: 'Ruby', for: "the Ruby clients (Net::HTTP's own resend, a Ruby crash)", find: (ctx) => findCommand(ctx, 'ruby'), debian: 'ruby', elsewhere: 'install Ruby 3.1 or later' },
-  { id: 'faraday', name: "Ruby's Faraday", for: 'the Ruby clients on Faraday 1.x', find: (ctx) => findRubyGem(ctx, 'faraday'), debian: 'ruby-faraday', elsewhere: 'run gem install faraday -v "~> 1.1"' },
+  { id: 'php', name: `PHP ${PHP_MIN.join('.')} or later`, for: 'the PHP example client', find: findPhp, debian: 'php-cli', elsewhere: `install PHP ${PHP_MIN.join('.')} or later (https://www.php.net/downloads) and put php on PATH` },
+  { id: 'php-curl', name: "PHP's curl extension", for: 'the PHP example client (Guzzle sends through libcurl)', find: (ctx) => phpCheck(ctx, 'extension_loaded("curl")', { has: 'loads curl', lacks: 'cannot load the curl extension' }), debian: 'php-curl', elsewhere: 'install the curl extension of your PHP (php-curl)' },
+  { id: 'guzzle', name: 'Guzzle 7', for: 'the PHP example client', find: findGuzzle, debian: 'php-guzzlehttp-guzzle', elsewhere: 'run composer install in examples/clients/php' },
+  { id: 'ruby', name: 'Ruby', for: "the Ruby clients (Net::HTTP and Faraday at their defaults and set up, Net::HTTP's own resend, a Ruby crash)", find: (ctx) => findCommand(ctx, 'ruby'), debian: 'ruby', elsewhere: 'install Ruby 3.1 or later' },
+  { id: 'faraday', name: 'Faraday 1.x', for: 'the Ruby clients on Faraday 1.x', find: findFaraday, debian: 'ruby-faraday', elsewhere: "run gem install faraday -v '~> 1.1'" },
 ]
 
 /**
@@ -114,13 +119,6 @@ export function onPath(ctx, name) {
 function findCommand(ctx, name) {
   const [file] = onPath(ctx, name)
   return file ? { found: file } : { missing: `no ${name} on PATH` }
-}
-
-/** Whether the ruby on PATH loads `gem`. */
-function findRubyGem(ctx, gem) {
-  const [ruby] = onPath(ctx, 'ruby')
-  if (!ruby) return { missing: 'no ruby on PATH' }
-  return ctx.run(ruby, ['-e', `require "${gem}"`]).status === 0 ? { found: `${ruby} loads ${gem}` } : { missing: `${ruby} cannot load ${gem}` }
 }
 
 /** The newest browser in Playwright's cache (`npx playwright install chromium` puts one there), if there is one. */
@@ -279,6 +277,40 @@ export function findGo(ctx) {
     if (recent) return { found: `${file} (Go ${version.join('.')})`, ...(file === first ? {} : { pathDirs: [dirname(file)] }) }
   }
   return { missing: seen.length ? seen.join('; ') : 'no go on PATH, and GOROOT is not set' }
+}
+
+/** Whether the php on PATH holds `condition` (PHP code): `{ found: php has }`, else `{ missing: php lacks }`. */
+export function phpCheck(ctx, condition, { has, lacks }) {
+  const [php] = onPath(ctx, 'php')
+  if (!php) return { missing: 'no php on PATH' }
+  const run = ctx.run(php, ['-r', `echo (${condition}) ? "ok" : "no";`])
+  return run.stdout.trim() === 'ok' ? { found: `${php} ${has}` } : { missing: `${php} ${lacks}` }
+}
+
+/** php PHP_MIN or later, on PATH. */
+export function findPhp(ctx) {
+  const [php] = onPath(ctx, 'php')
+  if (!php) return { missing: 'no php on PATH' }
+  const version = /^(\d+)\.(\d+)/.exec(ctx.run(php, ['-r', 'echo PHP_VERSION;']).stdout.trim())
+  if (!version) return { missing: `${php} is not a php that says its version` }
+  const [major, minor] = [Number(version[1]), Number(version[2])]
+  const recent = major > PHP_MIN[0] || (major === PHP_MIN[0] && minor >= PHP_MIN[1])
+  return recent ? { found: `${php} (PHP ${major}.${minor})` } : { missing: `${php} is PHP ${major}.${minor}` }
+}
+
+/** Guzzle 7: from the PHP example's vendor/ (composer install), else on PHP's include_path (Debian's package). */
+export function findGuzzle(ctx) {
+  const autoload = `is_file("examples/clients/php/vendor/autoload.php") ? "examples/clients/php/vendor/autoload.php" : stream_resolve_include_path("GuzzleHttp/autoload.php")`
+  return phpCheck(ctx, `($a = ${autoload}) && (require $a) && GuzzleHttp\\ClientInterface::MAJOR_VERSION === 7`, { has: 'loads Guzzle 7', lacks: 'finds no Guzzle 7 (in examples/clients/php/vendor/ or on its include_path)' })
+}
+
+/** Faraday 1.x, as the ruby on PATH requires it. */
+export function findFaraday(ctx) {
+  const [ruby] = onPath(ctx, 'ruby')
+  if (!ruby) return { missing: 'no ruby on PATH' }
+  const version = ctx.run(ruby, ['-e', 'require "faraday"; print Faraday::VERSION']).stdout.trim()
+  if (/^1\./.test(version)) return { found: `${ruby} requires Faraday ${version}` }
+  return { missing: version ? `${ruby} requires Faraday ${version}, not 1.x` : `${ruby} cannot require faraday` }
 }
 
 /** True where missing needs can be installed: Linux, as root, with apt-get. */

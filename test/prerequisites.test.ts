@@ -7,7 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 // @ts-expect-error: a plain ES module without types (npm test runs it before anything is built)
-import { canInstall, choosePython, createContext, findAll, findChromium, findGo, findJava, goVersion, javaMajor, missingLine, NEEDS, testEnvironment } from '../scripts/test-prerequisites.mjs'
+import { canInstall, choosePython, createContext, findAll, findChromium, findFaraday, findGo, findGuzzle, findJava, findPhp, goVersion, javaMajor, missingLine, NEEDS, phpCheck, testEnvironment } from '../scripts/test-prerequisites.mjs'
 
 /** A machine made of the files given: only they exist and can run; `run` answers as told. */
 function machine({ files = [], scripts = [], platform = 'linux', env = {}, home = '/home/dev', dirs = {}, run = () => ({ status: 1, stdout: '', stderr: '' }), uid = 1000 }: {
@@ -161,6 +161,44 @@ describe('finding go', () => {
   })
 })
 
+describe('finding PHP, Guzzle, Ruby and Faraday', () => {
+  const answers = (table: Record<string, string>) => (file: string, args: string[]) => {
+    const key = Object.keys(table).find((start) => `${file} ${args.join(' ')}`.startsWith(start))
+    return { status: key ? 0 : 1, stdout: key ? table[key] : '', stderr: '' }
+  }
+
+  it('takes php 8.2 or later from PATH, and names an older one', () => {
+    expect(findPhp(machine({ files: ['/usr/bin/php'], env: { PATH: '/usr/bin' }, run: answers({ '/usr/bin/php -r': '8.2.32' }) }))).toEqual({ found: '/usr/bin/php (PHP 8.2)' })
+    expect(findPhp(machine({ files: ['/usr/bin/php'], env: { PATH: '/usr/bin' }, run: answers({ '/usr/bin/php -r': '7.4.33' }) }))).toEqual({ missing: '/usr/bin/php is PHP 7.4' })
+    expect(findPhp(machine({ env: { PATH: '/usr/bin' } }))).toEqual({ missing: 'no php on PATH' })
+  })
+
+  it("asks php for its curl extension and for Guzzle 7 (the example's vendor/ first, else the include_path), and says what it lacks", () => {
+    const asked: string[] = []
+    const run = (file: string, args: string[]) => {
+      asked.push(args[1])
+      return { status: 0, stdout: args[1].includes('curl') ? 'ok' : 'no', stderr: '' }
+    }
+    const ctx = machine({ files: ['/usr/bin/php'], env: { PATH: '/usr/bin' }, run })
+    const curl = NEEDS.find((n: { name: string }) => n.name === "PHP's curl extension")
+    expect(curl.find(ctx)).toEqual({ found: '/usr/bin/php loads curl' })
+    expect(findGuzzle(ctx)).toEqual({ missing: '/usr/bin/php finds no Guzzle 7 (in examples/clients/php/vendor/ or on its include_path)' })
+    expect(asked[1]).toMatch(/examples\/clients\/php\/vendor\/autoload\.php.*GuzzleHttp\/autoload\.php.*MAJOR_VERSION === 7/)
+    expect(phpCheck(machine({ env: { PATH: '/usr/bin' } }), 'true', { has: '', lacks: '' })).toEqual({ missing: 'no php on PATH' })
+    const guzzle = NEEDS.find((n: { name: string }) => n.name === 'Guzzle 7')
+    expect(missingLine(machine({ files: ['/usr/bin/apt-get'], env: { PATH: '/usr/bin' } }), { need: guzzle, missing: 'no php on PATH' })).toBe(
+      'Missing Guzzle 7, for the PHP example client: no php on PATH. Please run sudo apt-get install -y php-guzzlehttp-guzzle, or run composer install in examples/clients/php.',
+    )
+  })
+
+  it('takes Faraday 1.x as ruby requires it, and names another version', () => {
+    const ruby = (version: string) => machine({ files: ['/usr/bin/ruby'], env: { PATH: '/usr/bin' }, run: answers(version ? { '/usr/bin/ruby -e': version } : {}) })
+    expect(findFaraday(ruby('1.1.0'))).toEqual({ found: '/usr/bin/ruby requires Faraday 1.1.0' })
+    expect(findFaraday(ruby('2.9.0'))).toEqual({ missing: '/usr/bin/ruby requires Faraday 2.9.0, not 1.x' })
+    expect(findFaraday(ruby(''))).toEqual({ missing: '/usr/bin/ruby cannot require faraday' })
+  })
+})
+
 describe('node scripts/test-prerequisites.mjs', () => {
   it('exits 1 with one line per missing need when nothing is found and nothing can be installed (no apt-get on PATH)', () => {
     const run = spawnSync(process.execPath, ['scripts/test-prerequisites.mjs'], { encoding: 'utf8', env: { PATH: empty, HOME: empty, CHROMIUM_PATH: path.join(empty, 'chrome') }, timeout: 60_000 })
@@ -170,6 +208,8 @@ describe('node scripts/test-prerequisites.mjs', () => {
     expect(lines).toContain(`Missing Chromium, for the browser tests (the HTML report and the live page, driven by playwright-core): CHROMIUM_PATH is set to ${path.join(empty, 'chrome')}, which is not a program that can run. Please install Google Chrome or Chromium, or set CHROMIUM_PATH to a Chrome or Chromium binary.`)
     expect(lines).toContain('Missing curl, for the shell example client: no curl on PATH. Please install curl.')
     expect(lines).toContain('Missing jq, for the shell example client: no jq on PATH. Please install jq (https://jqlang.org/download/).')
+    expect(lines).toContain('Missing PHP 8.2 or later, for the PHP example client: no php on PATH. Please install PHP 8.2 or later (https://www.php.net/downloads) and put php on PATH.')
+    expect(lines).toContain('Missing Faraday 1.x, for the Ruby clients on Faraday 1.x: no ruby on PATH. Please run gem install faraday -v \'~> 1.1\'.')
     expect(lines.at(-1)).toMatch(/^The tests need them; none is skipped for want of one\.$/)
     expect(lines.slice(0, -1).every((line) => line.startsWith('Missing '))).toBe(true)
   })
@@ -194,7 +234,7 @@ describe('the needs of each test file', () => {
   }, 120_000)
 
   it('are asked for by id, and an id no need has is refused, naming the ids', () => {
-    expect(NEEDS.map((need: { id: string }) => need.id)).toEqual(['chromium', 'curl', 'jq', 'python3', 'urllib3', 'requests', 'java', 'go', 'ruby', 'faraday'])
-    expect(() => findAll(createContext(), ['pyhton3'])).toThrow('No need is named pyhton3. The needs: chromium, curl, jq, python3, urllib3, requests, java, go, ruby, faraday (scripts/test-prerequisites.mjs).')
+    expect(NEEDS.map((need: { id: string }) => need.id)).toEqual(['chromium', 'curl', 'jq', 'python3', 'urllib3', 'requests', 'java', 'go', 'php', 'php-curl', 'guzzle', 'ruby', 'faraday'])
+    expect(() => findAll(createContext(), ['pyhton3'])).toThrow('No need is named pyhton3. The needs: chromium, curl, jq, python3, urllib3, requests, java, go, php, php-curl, guzzle, ruby, faraday (scripts/test-prerequisites.mjs).')
   })
 })
