@@ -175,7 +175,7 @@ describe('finding PHP, Guzzle, Ruby and Faraday', () => {
 
   it("asks php for its curl extension and for Guzzle 7 (the example's vendor/ first, else the include_path), and says what it lacks", () => {
     const asked: string[] = []
-    const run = (file: string, args: string[]) => {
+    const run = (_file: string, args: string[]) => {
       asked.push(args[1])
       return { status: 0, stdout: args[1].includes('curl') ? 'ok' : 'no', stderr: '' }
     }

@@ -1,5 +1,5 @@
 // The example client code docs/example-clients.md shows is the real client's: each code block of its
-// section "What a client does when the service fails" is a run of excerpts (split at a line that is
+// section "What a client does when the service fails" (and of docs/http-libraries.md's "PHP: Guzzle 7") is a run of excerpts (split at a line that is
 // only `...` or `// …`), and each excerpt is found, verbatim and in order, in the example file of its
 // language. An edit to a client that the page shows fails here until the page shows it too.
 import { readFileSync } from 'node:fs'
@@ -12,6 +12,7 @@ const FILES: Record<string, string> = {
   python: 'examples/clients/python/client.py',
   ts: 'examples/clients/typescript/client.ts',
   sh: 'examples/clients/shell/client.sh',
+  php: 'examples/clients/php/client.php',
 }
 const GAP = /^\s*(\.\.\.|\/\/ …|# …)\s*$/
 
@@ -76,5 +77,19 @@ describe("the example client code in docs/example-clients.md", () => {
     expect(missing(source, excerpts('a = 1\n...\nc = 3\n'))).toEqual([])
     expect(missing(source, excerpts('a = 1\n...\nc = 4\n'))).toEqual(['not in the file:\nc = 4'])
     expect(missing(source, excerpts('c = 3\n...\na = 1\n'))).toEqual(['out of order:\na = 1'])
+  })
+})
+
+describe('the PHP example code in docs/http-libraries.md', () => {
+  const shown = blocks(read('docs/http-libraries.md'), '### PHP: Guzzle 7')
+
+  it('shows the PHP client once', () => {
+    expect(shown.map((block) => block.lang)).toEqual(['php'])
+  })
+
+  it('is excerpts of examples/clients/php/client.php, verbatim and in order', () => {
+    const parts = excerpts(shown[0].code)
+    expect(parts.length).toBeGreaterThan(3)
+    expect(missing(read(FILES.php), parts)).toEqual([])
   })
 })

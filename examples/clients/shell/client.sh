@@ -35,7 +35,9 @@ MAX_RETRY_AFTER_S=10 # a longer wait keeps the customer standing there: give up 
 # send METHOD PATH [JSON] -> one request. Sets STATUS and BODY, or LOST (why there is no answer
 # the client can read: no answer at all, a cut-off body, or a 2xx that is not JSON), RETRY_AFTER,
 # and what read_answer reads of BODY.
-# No `curl -f`: the body is read on every status (simple rule: key on `id`).
+# No `curl -f`: the body is read on every status (simple rule: key on `id`). One curl run per request,
+# with one URL, and no --retry: each request has a connection of its own, so libcurl has nothing to send
+# again by itself (it resends a request, a POST too, when a kept-alive connection dies before the answer).
 send() {
   local method=$1 path=$2 data=${3-} code line
   local args=(-sS --max-time "$TIMEOUT_S" -X "$method" -o "$TMP/body" -D "$TMP/headers" -w '%{http_code}'
