@@ -46,9 +46,12 @@ describe('Net::HTTP', () => {
       expect(attemptsAtFault(kase), kase.id).toHaveLength(6)
       expect(check(kase, 'resilience.bounded-retries'), kase.id).toMatchObject({ status: 'failed' })
     }
-    // The visit's first request: no connection was kept alive before it.
-    const [first] = cases['resilience/company-lookup/reset/always'].requests
-    expect(first.route).toBe('GET /rental-companies')
+    // The visit's first request, on a fresh connection (none was kept alive before it), sent again at once.
+    const [first, again] = cases['resilience/company-lookup/reset/always'].requests
+    expect([first.route, again.route]).toEqual(['GET /rental-companies', 'GET /rental-companies'])
+    expect(again.connection).not.toBe(first.connection)
+    // The client's own loop retried twice: 3 attempts of its own, 6 at the service.
+    expect(cases['resilience/company-lookup/reset/always'].stderr.match(/^  retrying GET \/rental-companies/gm)).toHaveLength(2)
   })
 
   it('max_retries 1: the resend is named as Net::HTTP\'s, with the line that stops it', async () => {
