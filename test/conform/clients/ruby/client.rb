@@ -111,9 +111,9 @@ class NetHttpLayer
     end
     return BACKOFF_S if answer.lost.nil? && answer.status == 408
     return nil unless method == 'GET'
-    return 0 unless answer.lost.nil?
-
-    answer.status >= 500 ? BACKOFF_S : nil
+    # A lookup after no answer or a 5xx: the same back-off (a library's own resend comes at once, so the
+    # kit can tell the two apart).
+    answer.lost.nil? && answer.status < 500 ? nil : BACKOFF_S
   end
 end
 
