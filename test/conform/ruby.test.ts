@@ -40,7 +40,7 @@ const attemptsAtFault = (kase: CaseResult) => kase.requests.filter((entry) => en
 /** The flows and a lookup's and a payment's every fault: enough to show a recipe whole, at a fraction of the default run. */
 const RECIPE_CASES = ['advanced/new-vehicle', 'advanced/unknown-owner', 'simple/accepted', 'simple/rejected', 'resilience/vehicle-lookup/*/once', 'resilience/payment-create/*/once', 'resilience/vehicle-create/*/always']
 
-describe('Net::HTTP', () => {
+describe('Net::HTTP', { timeout: 90_000 }, () => {
   const recipe = start('net-http', { cases: RECIPE_CASES })
   const timeouts = start('net-http timeouts', { cases: ['resilience/vehicle-lookup/hang/once'], timeoutMs: 8_000 })
   const contentType = start('net-http content_type', { cases: ['advanced/new-vehicle', 'simple/accepted'] })
@@ -97,7 +97,7 @@ describe('Net::HTTP', () => {
   })
 })
 
-describe("Faraday 1.x's retry middleware, on its Net::HTTP adapter", () => {
+describe("Faraday 1.x's retry middleware, on its Net::HTTP adapter", { timeout: 90_000 }, () => {
   const recipe = start('faraday', { cases: [...RECIPE_CASES, 'resilience/vehicle-lookup/reset/always'] })
   const LOOKUP_FAULTS = ['unavailable', 'rate-limited', 'server-error', 'reset', 'hang'].map((kind) => `resilience/vehicle-lookup/${kind}/once`)
   const defaults = start('faraday retry_defaults', { cases: LOOKUP_FAULTS })
