@@ -7,6 +7,9 @@ import { runConformance, type RunOptions } from '../../src/node/runner.js'
 import { RETRY_AFTER_DATE_AHEAD_S } from '../../src/core/service/faults.js'
 import type { RunResult } from '../../src/core/rules/types.js'
 import { phpVariant, removePhpVariants } from '../support/php-variant.js'
+import { needs } from '../support/needs.js'
+
+needs('php', 'php-curl', 'guzzle')
 
 afterAll(removePhpVariants)
 
