@@ -8,7 +8,7 @@ import { runConformance } from '../../src/node/runner.js'
 import { needs } from '../support/needs.js'
 
 // Clients that crash in Python, Java, Go and Ruby.
-needs('python3', 'java', 'go', 'ruby')
+needs('python3', 'java', 'go', 'ruby', 'php')
 
 const DIR = 'test/conform/clients/crash'
 
