@@ -125,7 +125,7 @@ describe("Faraday 1.x's retry middleware, on its Net::HTTP adapter", { timeout: 
   it('gives up, rather than retry sooner, when Retry-After is above max_interval: a warning', async () => {
     const [kase] = (await shortMax).cases
     expect(attemptsAtFault(kase)).toHaveLength(1)
-    expect(check(kase, 'resilience.retry-after')).toMatchObject({ status: 'warning', message: expect.stringMatching(/Retry-After: 1\).*the client gave up at once/) })
+    expect(check(kase, 'resilience.retry-after')).toMatchObject({ status: 'warning', message: expect.stringMatching(/Retry-After: \d+\).*the client gave up at once/) })
   })
 
   it("1.1.0: a retry after an answer raises NameError (DateTime) unless 'date' was required, and the client dies", async () => {
