@@ -7,6 +7,7 @@ import { resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { RelayMockError } from '../core/errors.js'
 import type { ServiceDocument } from '../core/openapi/compare.js'
+import type { OpenApiDocument } from '../core/openapi/model.js'
 import { importExternal } from '../core/import-external.js'
 
 const REACH = 'Please check the URL and that this machine can reach it (--timeout gives it longer)'
@@ -28,7 +29,8 @@ export interface ReadOpenApiOptions {
 interface AjvError {
   instancePath?: string
   message?: string
-  params?: Record<string, unknown>
+  /** Ajv names the property a schema does not allow. */
+  params?: { additionalProperty?: string }
 }
 
 type Json = Record<string, unknown>
@@ -110,7 +112,8 @@ export async function readOpenApi(source: string, options: ReadOpenApiOptions = 
   if (unfollowed) {
     throw unreadable(source, `the $ref ${unfollowed.ref} in ${unfollowed.in} is itself named by a $ref, and relay-mock compare follows $refs one deep`, `Please point the $refs that name it at what it names (${unfollowed.ref})`)
   }
-  return { source, document }
+  // Valid against the OpenAPI schemas and with its $refs resolved, the document has the model's shape.
+  return { source, document: document as unknown as OpenApiDocument }
 }
 
 /**
@@ -332,7 +335,7 @@ function validationProblem(errors: unknown, referenced?: Referenced): string {
   const list = (Array.isArray(errors) ? errors : []) as AjvError[]
   if (list.length === 0) return 'it is not a valid OpenAPI document'
   const deepest = list.reduce((best, error) => ((error.instancePath ?? '').length > (best.instancePath ?? '').length ? error : best))
-  const extra = deepest.params?.additionalProperty ? ` (${String(deepest.params.additionalProperty)})` : ''
+  const extra = deepest.params?.additionalProperty ? ` (${deepest.params.additionalProperty})` : ''
   return `it is not a valid OpenAPI document: at ${deepest.instancePath || '/'} it ${deepest.message ?? 'is invalid'}${extra}`
 }
 

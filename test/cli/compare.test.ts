@@ -5,11 +5,12 @@ import http from 'node:http'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { toOpenApi } from '../../src/core/openapi/documents.js'
+import { openApiJson } from '../support/openapi-json.js'
 import { close, createServer, listen } from '../../src/node/server.js'
 import { createServedService } from '../support/service.js'
 import { ROOT, runCli, useBuiltCli } from '../support/cli.js'
 import { closedPort } from '../support/proxy.js'
-import { editableCopy, writeSplit } from '../support/split-openapi.js'
+import { writeSplit } from '../support/split-openapi.js'
 
 const scratch = useBuiltCli('relay-mock-compare-')
 
@@ -30,7 +31,7 @@ beforeAll(async () => {
   edited = join(scratch(), 'edited.json')
   await writeFile(advanced, JSON.stringify(toOpenApi('advanced'), null, 2))
   await writeFile(simple, JSON.stringify(toOpenApi('simple'), null, 2))
-  const copy = editableCopy(toOpenApi('advanced'))
+  const copy = openApiJson('advanced')
   const responses = copy.paths['/vehicles'].post.responses
   responses['200'] = { description: 'Created', content: { 'application/json': responses['201'].content['application/json'] } }
   delete responses['201']

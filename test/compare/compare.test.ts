@@ -3,13 +3,13 @@
 import { describe, expect, it } from 'vitest'
 import { ASSUMPTIONS } from '../../src/core/ledger/assumptions.js'
 import { compareOpenApi, type Comparison, type Difference } from '../../src/core/openapi/compare.js'
-import { toOpenApi } from '../../src/core/openapi/documents.js'
+import { openApiJson } from '../support/openapi-json.js'
 
 type Docs = { advanced: any; simple: any }
 
 /** relay-mock's two documents, copied, edited, and compared with relay-mock's own. */
 function compareEdited(edit: (docs: Docs) => void = () => {}, only?: keyof Docs): Comparison {
-  const docs: Docs = { advanced: structuredClone(toOpenApi('advanced')), simple: structuredClone(toOpenApi('simple')) }
+  const docs: Docs = { advanced: openApiJson('advanced'), simple: openApiJson('simple') }
   edit(docs)
   const given = (['advanced', 'simple'] as const).filter((name) => !only || name === only)
   return compareOpenApi(given.map((name) => ({ source: `${name}.json`, document: docs[name] })))
@@ -291,7 +291,7 @@ describe('compareOpenApi', () => {
   })
 
   it("marks as a fault's only the answers only a fault gives", () => {
-    const responses = toOpenApi('advanced').paths['/vehicles'].post.responses
+    const responses = openApiJson('advanced').paths['/vehicles'].post.responses
     expect(responses['503']['x-relay-fault']).toEqual(['unavailable'])
     expect(responses['201']['x-relay-fault']).toBeUndefined()
     expect(responses['201'].content!['text/html']['x-relay-fault']).toEqual(['garbage'])

@@ -11,8 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compareOpenApi } from '../../src/core/openapi/compare.js'
 import { RelayMockError } from '../../src/core/errors.js'
 import { toOpenApi } from '../../src/core/openapi/documents.js'
+import { openApiJson } from '../support/openapi-json.js'
 import { OPENAPI_MAX_FILES, readOpenApi } from '../../src/node/openapi-source.js'
-import { editableCopy, writeSplit } from '../support/split-openapi.js'
+import { writeSplit } from '../support/split-openapi.js'
 
 const fixture = fileURLToPath(new URL('fixtures/service-advanced.yaml', import.meta.url))
 let dir: string
@@ -163,7 +164,7 @@ describe('readOpenApi with a document split across files', () => {
   })
 
   it('follows a $ref back into the document, and $refs that name each other', async () => {
-    const main = editableCopy(toOpenApi('simple'))
+    const main = openApiJson('simple')
     main.components.schemas = { Plate: { type: 'string', description: 'from the document itself' } }
     main.paths['/payment'].post.requestBody.content['application/json'].schema.properties.vehicle = { $ref: 'parts/a.json#/Vehicle' }
     await written('cycle/parts/a.json', JSON.stringify({ Vehicle: { type: 'object', properties: { plate: { $ref: '../simple.json#/components/schemas/Plate' }, custodian: { $ref: 'b.json#/Custodian' } } } }))
@@ -176,18 +177,18 @@ describe('readOpenApi with a document split across files', () => {
   })
 
   it('follows a component that is a $ref to a file, and a file whose part is a $ref to a deeper file', async () => {
-    const main = editableCopy(toOpenApi('advanced'))
+    const main = openApiJson('advanced')
     const body = main.paths['/vehicles'].post.requestBody.content['application/json']
     await written('chain/schemas/vehicle.json', JSON.stringify({ VehicleBody: { $ref: 'deeper/vehicle.json#/VehicleBody' } }))
     await written('chain/schemas/deeper/vehicle.json', JSON.stringify({ VehicleBody: body.schema }))
     main.components.schemas = { VehicleBody: { $ref: 'schemas/vehicle.json#/VehicleBody' } }
     body.schema = { $ref: '#/components/schemas/VehicleBody' }
     const { document } = (await readOpenApi(await written('chain/advanced.json', JSON.stringify(main)))) as { document: any }
-    expect(document.paths['/vehicles'].post.requestBody.content['application/json'].schema).toEqual(toOpenApi('advanced').paths['/vehicles'].post.requestBody!.content['application/json'].schema)
+    expect(document.paths['/vehicles'].post.requestBody.content['application/json'].schema).toEqual(openApiJson('advanced').paths['/vehicles'].post.requestBody.content['application/json'].schema)
   })
 
   it('refuses a $ref to a $ref it cannot follow, rather than compare an empty schema', async () => {
-    const main = editableCopy(toOpenApi('advanced'))
+    const main = openApiJson('advanced')
     const body = main.paths['/vehicles'].post.requestBody.content['application/json']
     // A component that is a $ref to a later component that is a $ref in turn.
     main.components.schemas = { VehicleBody: { $ref: '#/components/schemas/NewVehicle' }, NewVehicle: { $ref: '#/components/schemas/Vehicle' }, Vehicle: body.schema }
@@ -225,14 +226,14 @@ describe('readOpenApi with a document split across files', () => {
   })
 
   it("refuses a document from a URL whose $ref names a file of this machine", async () => {
-    const main = editableCopy(toOpenApi('simple'))
+    const main = openApiJson('simple')
     main.paths['/payment'].post.requestBody.content['application/json'].schema = { $ref: `file://${join(dir, 'split/schemas/vehicle.json')}#/VehicleBody` }
     await written('local-ref/simple.json', JSON.stringify(main))
     expect(await refusal(`${base}/files/local-ref/simple.json`)).toContain('which a document read from a URL may not')
   })
 
   it(`refuses a document whose $refs name more than ${OPENAPI_MAX_FILES} files, in one line`, async () => {
-    const main = editableCopy(toOpenApi('simple'))
+    const main = openApiJson('simple')
     const properties = main.paths['/payment'].post.requestBody.content['application/json'].schema.properties
     for (let i = 0; i <= OPENAPI_MAX_FILES; i++) {
       await written(`many/parts/${i}.json`, '{"Field": {"type": "string"}}')

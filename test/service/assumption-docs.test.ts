@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { answerAssumptions, toAssumptionsPage, toAssumptionTable } from '../../src/core/ledger/docs.js'
 import { assumption, ASSUMPTIONS } from '../../src/core/ledger/assumptions.js'
 import { serviceRoutes } from '../../src/core/service/handlers/index.js'
-import { toOpenApi } from '../../src/core/openapi/documents.js'
+import { openApiJson } from '../support/openapi-json.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const read = (path: string) => readFileSync(`${root}/${path}`, 'utf8')
@@ -53,8 +53,8 @@ describe('relay-mock assumptions', () => {
 
 describe('the OpenAPI documents', () => {
   it('mark each answer that rests on an assumption with x-relay-assumption, naming ids of the ledger', () => {
-    const advanced = toOpenApi('advanced')
-    const simple = toOpenApi('simple')
+    const advanced = openApiJson('advanced')
+    const simple = openApiJson('simple')
     expect(advanced.paths['/vehicles'].post.responses['201']['x-relay-assumption']).toEqual(['create.status', 'records.extra-fields'])
     expect(advanced.paths['/vehicles'].post.responses['422']['x-relay-assumption']).toEqual(['invalid.status', 'error.body'])
     expect(advanced.paths['/vehicles'].get.responses['401']['x-relay-assumption']).toEqual(['auth.refusal', 'error.body'])

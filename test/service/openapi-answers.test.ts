@@ -7,7 +7,7 @@ import { Ajv } from 'ajv'
 import { beforeAll, describe, expect, it, type ExpectStatic } from 'vitest'
 import { FAULT_KINDS, FAULT_STEPS, type ArmedFault, type FaultKind, type FaultRoute } from '../../src/core/service/faults.js'
 import { createRelayService, type RelayResponse, type RelayService } from '../../src/core/service/mock.js'
-import { toOpenApi } from '../../src/core/openapi/documents.js'
+import { openApiJson } from '../support/openapi-json.js'
 import type { World } from '../../src/core/service/world.js'
 import { custodianBody, paymentBody, simpleBody, vehicleBody } from '../support/bodies.js'
 
@@ -105,7 +105,7 @@ function operationsOf(document: any): Operation[] {
   )
 }
 
-const documents = { advanced: toOpenApi('advanced'), simple: toOpenApi('simple') }
+const documents = { advanced: openApiJson('advanced'), simple: openApiJson('simple') }
 const operations = [...operationsOf(documents.advanced), ...operationsOf(documents.simple)]
 const responsesOf = (operation: string) => operations.find((o) => o.operation === operation)!.responses
 /** A URL of the path, its parameters filled in (with an id that names nothing). */

@@ -2,16 +2,7 @@
 // `relay-mock compare` must read as the one document it was split from.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { toOpenApi } from '../../src/core/openapi/documents.js'
-import type { OpenApiDocument } from '../../src/core/openapi/model.js'
-
-/**
- * A copy of one of relay-mock's documents, to edit into one another tool might write ($refs, components,
- * a path item that is a $ref): any shape, so no longer the model's.
- * @example const main = editableCopy(toOpenApi('simple')); main.components.schemas = { Plate: { type: 'string' } }
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const editableCopy = (document: OpenApiDocument): any => structuredClone(document)
+import { openApiJson } from './openapi-json.js'
 
 async function write(path: string, text: string): Promise<string> {
   await mkdir(dirname(path), { recursive: true })
@@ -37,7 +28,7 @@ function toYaml(value: unknown, indent = ''): string {
  * @example await readOpenApi(await writeSplit(join(dir, 'split')))
  */
 export async function writeSplit(folder: string): Promise<string> {
-  const main = editableCopy(toOpenApi('advanced'))
+  const main = openApiJson('advanced')
   const body = (path: string) => main.paths[path].post.requestBody.content['application/json']
   const vehicle = body('/vehicles').schema
   const payment = structuredClone(body('/payments').schema)

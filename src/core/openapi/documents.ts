@@ -5,18 +5,20 @@ import { serviceRoutes } from '../service/handlers/index.js'
 import { PATH_ANSWERS, pipelineAnswers, PROBLEM_JSON, type PipelineAnswer } from '../service/protocol.js'
 import type { Route } from '../service/route.js'
 import { answerAssumptions } from '../ledger/docs.js'
-import type { JsonSchema, OpenApiDocument, OpenApiOperation, OpenApiParameter, OpenApiResponse } from './model.js'
+import {
+  ASSUMPTION_EXTENSION,
+  FAULT_EXTENSION,
+  type MediaTypeObject,
+  type OpenApiDocument,
+  type OperationObject,
+  type ParameterObject,
+  type ResponseObject,
+  type SchemaObject,
+} from './model.js'
+
+export { FAULT_EXTENSION } from './model.js'
 
 const cache = new Map<string, OpenApiDocument>()
-
-/** The extension naming the ids of the assumption ledger an answer rests on (`relay-mock assumptions` lists them). */
-const ASSUMPTION = 'x-relay-assumption'
-/**
- * The extension naming the faults an answer (a response, or one media type of it) comes from when it comes
- * only from faults relay-mock injects: its test tools, which `relay-mock compare` does not hold against a
- * service's document that leaves them out.
- */
-export const FAULT_EXTENSION = 'x-relay-fault'
 
 /** What the answers of a path rather than an operation rest on: the interface's two slips among them. */
 const PATH_ASSUMPTIONS: Record<keyof typeof PATH_ANSWERS, string[]> = {
@@ -24,9 +26,9 @@ const PATH_ASSUMPTIONS: Record<keyof typeof PATH_ANSWERS, string[]> = {
   UnknownPath: ['slip.path', 'request.refusals', 'error.body'],
 }
 
-const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+const toSchema = (schema: z.ZodType, io: 'input' | 'output'): SchemaObject => {
   const { $schema: _, ...json } = z.toJSONSchema(schema, { target: 'openapi-3.0', unrepresentable: 'any', io, reused: 'inline' })
-  return json
+  return json as SchemaObject
 }
 
 /**
@@ -37,7 +39,7 @@ export function toOpenApi(integration: 'advanced' | 'simple'): OpenApiDocument {
   const cached = cache.get(integration)
   if (cached) return cached
   const routes = serviceRoutes.filter((r) => r.integration === integration || (integration === 'advanced' && r.integration === 'links'))
-  const paths: OpenApiDocument['paths'] = {}
+  const paths: Record<string, Record<string, OperationObject>> = {}
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, '{$1}')
     ;(paths[path] ??= {})[route.method.toLowerCase()] = operation(route)
@@ -57,7 +59,7 @@ export function toOpenApi(integration: 'advanced' | 'simple'): OpenApiDocument {
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API token>' } },
       // What a path answers rather than an operation: a method it lacks, or a path no operation has.
-      responses: Object.fromEntries(Object.entries(PATH_ANSWERS).map(([name, answer]) => [name, { ...response([answer]), [ASSUMPTION]: PATH_ASSUMPTIONS[name as keyof typeof PATH_ANSWERS] }])),
+      responses: Object.fromEntries(Object.entries(PATH_ANSWERS).map(([name, answer]) => [name, { ...response([answer]), [ASSUMPTION_EXTENSION]: PATH_ASSUMPTIONS[name as keyof typeof PATH_ANSWERS] }])),
     },
     paths,
   }
@@ -65,13 +67,14 @@ export function toOpenApi(integration: 'advanced' | 'simple'): OpenApiDocument {
   return document
 }
 
-function operation(route: Route): OpenApiOperation {
-  const parameters: OpenApiParameter[] = []
+function operation(route: Route): OperationObject {
+  const parameters: ParameterObject[] = []
   for (const match of route.path.matchAll(/:(\w+)/g)) {
     parameters.push({ name: match[1], in: 'path', required: true, schema: { type: 'string', format: 'uuid' } })
   }
   if (route.query instanceof z.ZodObject) {
-    for (const [name, schema] of Object.entries(route.query.shape as Record<string, z.ZodType>)) {
+    const shape: Record<string, z.ZodType> = route.query.shape
+    for (const [name, schema] of Object.entries(shape)) {
       const json = toSchema(schema, 'input')
       parameters.push({ name, in: 'query', required: !schema.safeParse(undefined).success, description: json.description, schema: json })
     }
@@ -83,7 +86,7 @@ function operation(route: Route): OpenApiOperation {
     statuses.map((status) => {
       // Where the interface is silent, the answer is relay-mock's choice: say which (see assumptions.ts).
       const assumptions = answerAssumptions({ route, status })
-      return [String(status), { ...response(answers.filter((answer) => answer.status === status), route), ...(assumptions.length > 0 ? { [ASSUMPTION]: assumptions } : {}) }]
+      return [String(status), { ...response(answers.filter((answer) => answer.status === status), route), ...(assumptions.length > 0 ? { [ASSUMPTION_EXTENSION]: assumptions } : {}) }]
     }),
   )
   return {
@@ -102,7 +105,7 @@ function operation(route: Route): OpenApiOperation {
  * schemas sent as one type are either), each header (required when every answer sends it), and the
  * descriptions, one a line when they differ.
  */
-function response(answers: ReadonlyArray<PipelineAnswer>, route?: Route): OpenApiResponse {
+function response(answers: ReadonlyArray<PipelineAnswer>, route?: Route): ResponseObject {
   const descriptions = [...new Set(answers.map((answer) => answer.description))]
   const content: Record<string, z.ZodType[]> = {}
   /** The answers of each media type, for the faults they come from. */
@@ -136,7 +139,8 @@ function response(answers: ReadonlyArray<PipelineAnswer>, route?: Route): OpenAp
               // Marked here only when the response is not marked as a whole.
               const faults = faulted ? undefined : faultsOf(byMedia[mediaType])
               const schema = schemas.length === 1 ? toSchema(schemas[0], 'output') : { anyOf: schemas.map((one) => toSchema(one, 'output')) }
-              return [mediaType, { schema, ...(faults ? { [FAULT_EXTENSION]: faults } : {}) }]
+              const entry: MediaTypeObject = { schema, ...(faults ? { [FAULT_EXTENSION]: faults } : {}) }
+              return [mediaType, entry]
             }),
           ),
         }
