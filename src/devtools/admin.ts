@@ -12,10 +12,22 @@ import { defineRoute, type Method, type Route } from '../core/service/route.js'
 import { FAULT_KINDS, FAULT_STEPS, formatFault, stepOf, toArmedFault } from '../core/service/faults.js'
 import type { World } from '../core/service/world.js'
 import { ASSUMPTIONS } from '../core/ledger/assumptions.js'
-import { servedVariants, toVariants } from '../core/service/variants.js'
+import { servedVariants, toVariants, type Variants } from '../core/service/variants.js'
 
 /** What a person needs to try a world by hand: its token, location, scenario and the visit to send. */
-export function describeWorld(world: World) {
+export interface WorldDescription {
+  id: string
+  /** Masked. */
+  token: string
+  scenario: { name: string; description: string }
+  locationId: string
+  visit: World['visit']
+  hints: World['hints']
+  variants: Variants
+}
+
+/** @example describeWorld(world).token // '…cdef', masked */
+export function describeWorld(world: World): WorldDescription {
   return {
     id: world.id,
     // Masked, as everywhere it is shown: only a token just issued (POST /__relay/tokens) is answered whole, once.
@@ -74,30 +86,24 @@ function faultsOf(world: World) {
   }
 }
 
-/** An admin call's body, as JSON read it: each handler checks the fields it reads. */
-type AdminBody = Record<string, unknown> | undefined
+type AdminRoute = Route<Record<string, string>, unknown>
 
-function admin(path: string, method: Method, summary: string, handle: Route<Record<string, string>, AdminBody>['handle'], options: { public?: boolean } = {}): Route<Record<string, string>, AdminBody> {
-  return defineRoute<Record<string, string>, AdminBody>({ method, path, integration: 'admin', summary, answers: {}, handle, ...options })
+function admin(path: string, method: Method, summary: string, handle: AdminRoute['handle'], options: { public?: boolean } = {}): AdminRoute {
+  return defineRoute<Record<string, string>, unknown>({ method, path, integration: 'admin', summary, answers: {}, handle, ...options })
+}
+
+/** A field of an admin call's JSON body, when the body is an object. */
+function fieldOf(body: unknown, name: string): unknown {
+  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined
+}
+
+/** A string field of the body, else undefined. */
+function textOf(body: unknown, name: string): string | undefined {
+  const value = fieldOf(body, name)
+  return typeof value === 'string' ? value : undefined
 }
 
 function adminRoutes(marks: ResetMarks): Route[] {
-  const mock = marks.service
-  // relay-mock proxy's worlds are the real service's records: a scenario would show records it does not have.
-  const noScenarioOnProxy = (): Reply | undefined =>
-    mock.upstream === undefined
-      ? undefined
-      : toProblem(409, `relay-mock proxy's worlds hold no records of their own (the real service at ${mock.upstream} has them), so there is no scenario to switch to. POST /__relay/reset without a scenario clears the world's journal and re-arms its faults.`)
-  const switchScenario: Route<Record<string, string>, AdminBody>['handle'] = async ({ world, body }) => {
-    const refused = noScenarioOnProxy()
-    if (refused) return refused
-    const name = body?.name ?? body?.scenario
-    if (typeof name !== 'string') {
-      return toProblem(422, `Please send the scenario's name as {"name": "..."}; the scenarios are ${[...mock.scenarios.keys()].join(', ')}.`)
-    }
-    await mock.resetWorld(world, name)
-    return { status: 200, body: describeWorld(world) }
-  }
   // The index lists every admin route with its summary: the routes are its one source.
   const index = (): Reply => ({
     status: 200,
@@ -109,6 +115,21 @@ function adminRoutes(marks: ResetMarks): Route[] {
       acceptsHtml(headers) ? { status: 302, headers: { location: '__relay/' }, body: { location: '__relay/' } } : index(),
       { public: true },
     ),
+    ...worldRoutes(marks.service),
+    ...scenarioRoutes(marks.service),
+    tokenRoute(marks.service),
+    ...faultRoutes(),
+    ...variantRoutes(),
+    admin('/openapi/advanced.json', 'GET', 'OpenAPI 3 document of the advanced integration', () => ({ status: 200, body: toOpenApi('advanced') }), { public: true }),
+    admin('/openapi/simple.json', 'GET', 'OpenAPI 3 document of the simple integration', () => ({ status: 200, body: toOpenApi('simple') }), { public: true }),
+    ...liveRoutes(marks, index),
+  ]
+  return routes
+}
+
+/** The worlds, one world's records and journal, and a reset of it. */
+function worldRoutes(mock: RelayService): AdminRoute[] {
+  return [
     admin('/__relay/worlds', 'GET', 'Every world, for the admin token only (serve --admin-token): ids, scenarios, masked tokens', ({ admin: isAdmin }) => {
       if (!isAdmin) return toProblem(403, 'Only the admin token (relay-mock serve --admin-token) may list the worlds; a world\'s token reaches its own world: GET /__relay/world.')
       return {
@@ -130,26 +151,59 @@ function adminRoutes(marks: ResetMarks): Route[] {
       return { status: 200, body: { world: world.id, token: maskSecret(world.token), ...page } }
     }),
     admin('/__relay/reset', 'POST', 'Re-seed the world, clear its journal and re-arm its faults (each counts again from zero; its variants stay); {"scenario": "..."} to switch at the same time', async ({ world, body }) => {
-      const refused = body?.scenario !== undefined ? noScenarioOnProxy() : undefined
+      const refused = fieldOf(body, 'scenario') !== undefined ? noScenarioOnProxy(mock) : undefined
       if (refused) return refused
-      await mock.resetWorld(world, typeof body?.scenario === 'string' ? body.scenario : undefined)
+      await mock.resetWorld(world, textOf(body, 'scenario'))
       return { status: 200, body: describeWorld(world) }
     }),
+  ]
+}
+
+/** relay-mock proxy's worlds are the real service's records: a scenario would show records it does not have. */
+function noScenarioOnProxy(mock: RelayService): Reply | undefined {
+  return mock.upstream === undefined
+    ? undefined
+    : toProblem(409, `relay-mock proxy's worlds hold no records of their own (the real service at ${mock.upstream} has them), so there is no scenario to switch to. POST /__relay/reset without a scenario clears the world's journal and re-arms its faults.`)
+}
+
+/** The scenarios, and a switch to another. */
+function scenarioRoutes(mock: RelayService): AdminRoute[] {
+  const switchScenario: AdminRoute['handle'] = async ({ world, body }) => {
+    const refused = noScenarioOnProxy(mock)
+    if (refused) return refused
+    const name = fieldOf(body, 'name') ?? fieldOf(body, 'scenario')
+    if (typeof name !== 'string') {
+      return toProblem(422, `Please send the scenario's name as {"name": "..."}; the scenarios are ${[...mock.scenarios.keys()].join(', ')}.`)
+    }
+    await mock.resetWorld(world, name)
+    return { status: 200, body: describeWorld(world) }
+  }
+  return [
     admin('/__relay/scenarios', 'GET', 'The scenarios, the current one marked', ({ world }) => ({
       status: 200,
       body: [...mock.scenarios.values()].map((s) => ({ name: s.name, description: s.description, current: s.name === world.scenario.name })),
     })),
     admin('/__relay/scenario', 'PUT', 'Switch the scenario (re-seeds the world): {"name": "..."}', switchScenario),
     admin('/__relay/scenario', 'POST', 'Switch the scenario, as PUT does', switchScenario),
-    admin('/__relay/tokens', 'POST', `Issue a fresh token with a world of its own: {"scenario": "..."} (optional); needs a valid token; beyond --max-worlds worlds the longest unused is replaced`, async ({ body }) => {
-      try {
-        const world = await mock.addWorld({ scenario: typeof body?.scenario === 'string' ? body.scenario : undefined })
-        return { status: 201, body: { ...describeWorld(world), token: world.token } }
-      } catch (error) {
-        if (error instanceof RelayMockError && error.code === 'TOO_MANY_WORLDS') return toProblem(503, error.message)
-        throw error
-      }
-    }),
+  ]
+}
+
+/** A fresh token with a world of its own. */
+function tokenRoute(mock: RelayService): AdminRoute {
+  return admin('/__relay/tokens', 'POST', `Issue a fresh token with a world of its own: {"scenario": "..."} (optional); needs a valid token; beyond --max-worlds worlds the longest unused is replaced`, async ({ body }) => {
+    try {
+      const world = await mock.addWorld({ scenario: textOf(body, 'scenario') })
+      return { status: 201, body: { ...describeWorld(world), token: world.token } }
+    } catch (error) {
+      if (error instanceof RelayMockError && error.code === 'TOO_MANY_WORLDS') return toProblem(503, error.message)
+      throw error
+    }
+  })
+}
+
+/** The faults armed on a world: listed, armed, cleared. */
+function faultRoutes(): AdminRoute[] {
+  return [
     admin('/__relay/faults', 'GET', "The faults armed on the world, how often each has struck, and every kind and step", ({ world }) => ({
       status: 200,
       body: faultsOf(world),
@@ -167,6 +221,12 @@ function adminRoutes(marks: ResetMarks): Route[] {
       world.faults = only ? world.faults.filter((f) => f.route !== only && stepOf(f.route) !== only) : []
       return { status: 200, body: faultsOf(world) }
     }),
+  ]
+}
+
+/** The alternatives of the assumption ledger a world is served under: listed, set, added to, cleared. */
+function variantRoutes(): AdminRoute[] {
+  return [
     admin('/__relay/variants', 'GET', 'The alternatives of the assumption ledger the world is served under, and every one it could be', ({ world }) => ({ status: 200, body: variantsOf(world) })),
     admin('/__relay/variants', 'PUT', 'Serve the world under these alternatives only: {"variants": {"create.status": "200-no-location"}} (or a list of "<assumption>=<alternative>"); {} for relay-mock\'s choices', ({ world, body }) => setVariants(world, body, false)),
     admin('/__relay/variants', 'POST', 'Add alternatives to those the world is served under, as PUT takes them', ({ world, body }) => setVariants(world, body, true)),
@@ -175,11 +235,7 @@ function adminRoutes(marks: ResetMarks): Route[] {
       world.variants = Object.keys(rest).length > 0 ? Object.freeze(rest) : undefined
       return { status: 200, body: variantsOf(world) }
     }),
-    admin('/openapi/advanced.json', 'GET', 'OpenAPI 3 document of the advanced integration', () => ({ status: 200, body: toOpenApi('advanced') }), { public: true }),
-    admin('/openapi/simple.json', 'GET', 'OpenAPI 3 document of the simple integration', () => ({ status: 200, body: toOpenApi('simple') }), { public: true }),
-    ...liveRoutes(marks, index),
   ]
-  return routes
 }
 
 /**

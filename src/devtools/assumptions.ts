@@ -12,7 +12,7 @@ import { onlyAdminSeesAll } from './paging.js'
  * @example createRelayService({ upstream, extensions: [devtools(), assumptionsTool(ledger)] })
  */
 export function assumptionsTool(ledger: AssumptionLedger): ServiceExtension {
-  const route = defineRoute<Record<string, string>>({
+  const route = defineRoute<Record<string, string>, unknown>({
     method: 'GET',
     path: '/__relay/assumptions',
     integration: 'admin',
