@@ -51,13 +51,12 @@ export function createForwarder({ baseUrl, ca, timeoutMs = UPSTREAM_TIMEOUT_MS, 
     bodyTimeout: 0,
   })
 
-  function attempt(request: UpstreamRequest, retried: boolean): Promise<UpstreamResult> {
-    return new Promise((resolve) => {
-      const started = performance.now()
+  const limits: Limits = { timeoutMs, bodyLimit }
+  const attempt = (request: UpstreamRequest, retried: boolean): Promise<UpstreamResult> =>
+    new Promise((resolve) => {
       let settled = false
-      let answered = false
       let controller: Dispatcher.DispatchController | undefined
-      const settle = (result: UpstreamResult) => {
+      const settle = (result: UpstreamResult): void => {
         if (settled) return
         settled = true
         clearTimeout(timer)
@@ -67,83 +66,125 @@ export function createForwarder({ baseUrl, ca, timeoutMs = UPSTREAM_TIMEOUT_MS, 
         settle({ trouble: { kind: 'timeout', detail: `no whole answer within ${timeoutMs} ms (--upstream-timeout)` } })
         controller?.abort(new Error('timed out'))
       }, timeoutMs)
-      let status = 0
-      let headers: Record<string, string | string[] | undefined> = {}
-      const chunks: Buffer[] = []
-      let size = 0
-      let passedOn: PassedOn | undefined
-      const options: Dispatcher.DispatchOptions = { method: request.method as Dispatcher.HttpMethod, path: `${prefix}${request.url}`, headers: { ...request.headers, 'accept-encoding': 'identity' } }
+      const options: Dispatcher.DispatchOptions = { method: request.method, path: `${prefix}${request.url}`, headers: { ...request.headers, 'accept-encoding': 'identity' } }
       if (request.body !== undefined) options.body = request.body
-      pool.dispatch(options, {
-        onRequestStart(started) {
-          controller = started
-          if (settled) started.abort(new Error('timed out'))
-        },
-        onResponseStart(_controller, statusCode, answerHeaders) {
-          answered = true
-          status = statusCode
-          headers = answerHeaders as Record<string, string | string[] | undefined>
-        },
-        onResponseData(active, chunk) {
-          if (passedOn) {
-            if (!passedOn.push(chunk)) active.pause()
-            return
-          }
-          size += chunk.length
-          chunks.push(chunk)
-          if (size <= bodyLimit) return
-          const encoding = String(headers['content-encoding'] ?? '').trim().toLowerCase()
-          if (encoding !== '' && encoding !== 'identity') {
-            // Encoded, its size once decoded is unknown: not passed on, as it cannot be journaled.
-            settle({ trouble: { kind: 'too-large', detail: `its ${encoding} body was over ${bodyLimit} bytes` } })
-            active.abort(new Error('too large'))
-            return
-          }
-          // Larger than the proxy reads: passed on to the client as it comes, with the first bytes journaled.
-          passedOn = passOn(active, chunks, timeoutMs)
-          const head = Buffer.concat(chunks).subarray(0, bodyLimit)
-          // The stream holds what was read until the client takes it: not this list too.
-          chunks.length = 0
-          settle({ answer: { status, headers, text: head.toString('utf8'), durationMs: Math.round((performance.now() - started) * 1000) / 1000, passedOn } })
-        },
-        onResponseEnd() {
-          if (passedOn) {
-            passedOn.whole = true
-            return void passedOn.push(null)
-          }
-          let raw = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
-          const encoding = String(headers['content-encoding'] ?? '').trim().toLowerCase()
-          try {
-            raw = decoded(raw, encoding, bodyLimit)
-          } catch (error) {
-            if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return settle({ trouble: { kind: 'too-large', detail: `its ${encoding} body was over ${bodyLimit} bytes decoded` } })
-            return settle({ trouble: { kind: 'not-http', detail: `its ${encoding} body could not be decoded: ${describe(error as Error)}` } })
-          }
-          settle({ answer: { status, headers, text: raw.toString('utf8'), durationMs: Math.round((performance.now() - started) * 1000) / 1000 } })
-        },
-        onResponseError(_controller, error: NodeJS.ErrnoException) {
-          // Broken off while passed on: the client's answer breaks off too, as the upstream's did.
-          if (passedOn) return void passedOn.destroy(error)
-          if (settled) return
-          const kind = troubleOf(error)
+      pool.dispatch(
+        options,
+        answerReader({
+          limits,
+          started: performance.now(),
+          isSettled: () => settled,
+          settle,
+          onController: (started) => (controller = started),
           // Broken off before any answer (most often a kept-alive connection the upstream had closed
           // meanwhile): a lookup is safe to send again, once.
-          if (!retried && !answered && kind === 'reset' && (request.method === 'GET' || request.method === 'HEAD')) {
-            clearTimeout(timer)
-            settled = true
-            void attempt(request, true).then(resolve)
-            return
-          }
-          settle({ trouble: { kind, detail: describe(error) } })
-        },
-      })
+          retry:
+            !retried && (request.method === 'GET' || request.method === 'HEAD')
+              ? () => {
+                  clearTimeout(timer)
+                  settled = true
+                  void attempt(request, true).then(resolve)
+                }
+              : undefined,
+        }),
+      )
     })
-  }
 
   return {
     baseUrl: base.href.replace(/\/$/, ''),
     forward: (request) => attempt(request, false),
     close: () => void pool.destroy().catch(() => undefined),
+  }
+}
+
+interface Limits {
+  timeoutMs: number
+  bodyLimit: number
+}
+
+/** What reading one attempt's answer needs of the attempt. */
+interface Attempt {
+  limits: Limits
+  /** When the request was sent (performance.now()). */
+  started: number
+  isSettled(): boolean
+  settle: (result: UpstreamResult) => void
+  /** Hands on the request's controller, for the attempt's timer to abort. */
+  onController(controller: Dispatcher.DispatchController): void
+  /** Sends the request again, its result settling this attempt; undefined when it may not be. */
+  retry?: () => void
+}
+
+/**
+ * Reads the upstream's answer into a result: whole when it is within the body limit (decoded if the
+ * upstream encoded it), passed on as it comes when it is larger, or the trouble that broke it off.
+ */
+function answerReader(attempt: Attempt): Dispatcher.DispatchHandler {
+  const { limits, settle } = attempt
+  let answered = false
+  let status = 0
+  let headers: Record<string, string | string[] | undefined> = {}
+  const chunks: Buffer[] = []
+  let size = 0
+  let passedOn: PassedOn | undefined
+  const durationMs = (): number => Math.round((performance.now() - attempt.started) * 1000) / 1000
+  const encodingOf = (): string => String(headers['content-encoding'] ?? '').trim().toLowerCase()
+  return {
+    onRequestStart(controller) {
+      attempt.onController(controller)
+      if (attempt.isSettled()) controller.abort(new Error('timed out'))
+    },
+    onResponseStart(_controller, statusCode, answerHeaders) {
+      answered = true
+      status = statusCode
+      headers = answerHeaders
+    },
+    onResponseData(active, chunk) {
+      if (passedOn) {
+        if (!passedOn.push(chunk)) active.pause()
+        return
+      }
+      size += chunk.length
+      chunks.push(chunk)
+      if (size <= limits.bodyLimit) return
+      const encoding = encodingOf()
+      if (encoding !== '' && encoding !== 'identity') {
+        // Encoded, its size once decoded is unknown: not passed on, as it cannot be journaled.
+        settle({ trouble: { kind: 'too-large', detail: `its ${encoding} body was over ${limits.bodyLimit} bytes` } })
+        active.abort(new Error('too large'))
+        return
+      }
+      // Larger than the proxy reads: passed on to the client as it comes, with the first bytes journaled.
+      passedOn = passOn(active, chunks, limits.timeoutMs)
+      const head = Buffer.concat(chunks).subarray(0, limits.bodyLimit)
+      // The stream holds what was read until the client takes it: not this list too.
+      chunks.length = 0
+      settle({ answer: { status, headers, text: head.toString('utf8'), durationMs: durationMs(), passedOn } })
+    },
+    onResponseEnd() {
+      if (passedOn) {
+        passedOn.whole = true
+        return void passedOn.push(null)
+      }
+      const raw = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
+      const encoding = encodingOf()
+      let text: string
+      try {
+        text = decoded(raw, encoding, limits.bodyLimit).toString('utf8')
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return settle({ trouble: { kind: 'too-large', detail: `its ${encoding} body was over ${limits.bodyLimit} bytes decoded` } })
+        return settle({ trouble: { kind: 'not-http', detail: `its ${encoding} body could not be decoded: ${describe(error as Error)}` } })
+      }
+      settle({ answer: { status, headers, text, durationMs: durationMs() } })
+    },
+    onResponseError(_controller, error: NodeJS.ErrnoException) {
+      // Broken off while passed on: the client's answer breaks off too, as the upstream's did.
+      if (passedOn) return void passedOn.destroy(error)
+      if (attempt.isSettled()) return
+      const kind = troubleOf(error)
+      if (attempt.retry && !answered && kind === 'reset') return attempt.retry()
+      settle({ trouble: { kind, detail: describe(error) } })
+    },
   }
 }
 
