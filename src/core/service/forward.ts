@@ -104,12 +104,12 @@ export function troubleReply(trouble: UpstreamTrouble, baseUrl: string): Reply {
 export const UPSTREAM_SCENARIO = defineScenario({
   name: 'upstream',
   description: "The real service's records: relay-mock forwards each request and holds none of its own",
-  seed({ data, unusedPlate, unusedKennitala, visitDefaults }) {
-    data.rentalCompanies = []
-    data.vehicles = []
-    data.custodians = []
-    data.payments = []
-    return { plate: unusedPlate(), ownerKennitala: unusedKennitala(), registrationDate: '2025-01-01', ...visitDefaults }
+  seed(world) {
+    world.data.rentalCompanies = []
+    world.data.vehicles = []
+    world.data.custodians = []
+    world.data.payments = []
+    return { plate: world.unusedPlate(), ownerKennitala: world.unusedKennitala(), registrationDate: '2025-01-01', ...world.visitDefaults }
   },
 })
 

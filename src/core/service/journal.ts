@@ -98,7 +98,7 @@ export interface JournalOptions {
   /** How many bytes the kept entries may hold (the oldest are dropped beyond). Default no cap. */
   maxBytes?: number
   /** Told of each entry dropped beyond a cap, oldest first. */
-  onDrop?(entry: JournalEntry): void
+  onDrop?: (entry: JournalEntry) => void
 }
 
 /**

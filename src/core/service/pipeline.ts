@@ -99,7 +99,7 @@ export function createPipeline({ settings, worlds, journal, extensions, upstream
     try {
       asked = askUpstream(arrival, to, worldsFor, settings.bodyLimit, settings.adminToken)
     } catch (error) {
-      asked = Promise.reject(error as Error)
+      asked = Promise.reject(error instanceof Error ? error : new Error(String(error)))
     }
     const settle = (settled: Proxied) => {
       if (to.observe) {

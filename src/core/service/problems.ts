@@ -91,22 +91,31 @@ function describeType(value: unknown): string {
   return `a ${typeof value}`
 }
 
+/** What knownKeys reads of a zod schema: an object's shape, a list's element, a wrapper's inner schema. */
+interface SchemaParts {
+  shape?: Record<string, unknown>
+  element?: unknown
+  unwrap?: () => unknown
+}
+
+const partsOf = (schema: unknown): SchemaParts | undefined => (schema !== null && typeof schema === 'object' ? schema : undefined)
+
 function knownKeys(schema: z.ZodType, path: ReadonlyArray<PropertyKey>): string[] {
-  let s: any = schema
+  let s = partsOf(schema)
   for (const key of path) {
     // An optional list unwraps to the list, whose item is its element (a file's `vehicles[1]`).
-    while (s && typeof s.unwrap === 'function' && !s.shape && !s.element) s = s.unwrap()
-    s = typeof key === 'number' && s?.element ? s.element : s?.shape?.[String(key)]
+    while (s && typeof s.unwrap === 'function' && !s.shape && !s.element) s = partsOf(s.unwrap())
+    s = partsOf(typeof key === 'number' && s?.element ? s.element : s?.shape?.[String(key)])
   }
-  while (s && typeof s.unwrap === 'function' && !s.shape) s = s.unwrap()
+  while (s && typeof s.unwrap === 'function' && !s.shape) s = partsOf(s.unwrap())
   return s?.shape ? Object.keys(s.shape) : []
 }
 
 function valueAt(input: unknown, path: ReadonlyArray<PropertyKey>): unknown {
-  let v: any = input
+  let v = input
   for (const key of path) {
     if (v === null || typeof v !== 'object') return undefined
-    v = v[key as any]
+    v = (v as Record<PropertyKey, unknown>)[key]
   }
   return v
 }

@@ -112,7 +112,7 @@ export interface ServiceExtension {
   /** Routes under path prefixes of their own (e.g. `/__relay/...`); each handler gets the caller's world. */
   routes?(service: RelayService): ReadonlyArray<Route>
   /** Each request as the journal records it, with the world it was attributed to. */
-  onRecord?(entry: JournalEntry, world: World | undefined): void
+  onRecord?: (entry: JournalEntry, world: World | undefined) => void
   /** A world was re-seeded in place (a reset or a scenario switch). */
   onReset?(world: World): void
   /** How the refusals of its routes' callers read, each saying what to send (default: the core's own, which name no tool). */

@@ -189,7 +189,7 @@ class Segmented<T extends object> {
     try {
       await Promise.all(handing)
     } catch (error) {
-      throw new Error(`@msw/data failed to hold a record the store took (${describeError(error)}). This is a bug in relay-mock; please report it.`)
+      throw new Error(`@msw/data failed to hold a record the store took (${describeError(error)}). This is a bug in relay-mock; please report it.`, { cause: error })
     }
     // The records another query is handing over at the same time.
     await Promise.all(segments.map((segment) => segment.ready))
@@ -398,6 +398,9 @@ export function createStore(): Store {
         payments: collections.payments.count(),
       }
     },
+    // async, with nothing to wait for: a record the seed's schemas refuse rejects the promise, as an awaited
+    // load fails, rather than throwing before one is made.
+    // eslint-disable-next-line @typescript-eslint/require-await
     async load(data: WorldData): Promise<void> {
       // A seed comes from a scenario, maybe a user's: its records are checked here, by their schemas.
       for (const r of data.locations) store.locations.create(checked(locationRecord, r, 'locations'))
