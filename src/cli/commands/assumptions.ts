@@ -11,7 +11,7 @@ export const assumptionsCommand: CommandModule<object, AssumptionsArgs> = {
   builder: (y: Argv) =>
     y
       .option('json', { type: 'boolean', describe: 'Print the ledger as JSON, for tools' })
-      .example('$0 assumptions --json', 'Every assumption with its citation, choice, alternatives and rules') as unknown as Argv<AssumptionsArgs>,
+      .example('$0 assumptions --json', 'Every assumption with its citation, choice, alternatives and rules'),
   async handler(args: ArgumentsCamelCase<AssumptionsArgs>) {
     const { ASSUMPTIONS } = await import('../../core/ledger/assumptions.js')
     if (args.json) {
