@@ -18,34 +18,19 @@ import { calibrationVariants, type Calibration } from './calibration.js'
  * const world = await worlds.add({ scenario: 'new-vehicle' }) // a fresh token
  * worlds.byToken.get(world.token) === world
  */
-export function createWorlds({ settings, scenarios }: { settings: RelayServiceSettings; scenarios: Scenarios }) {
+export function createWorlds({ settings, scenarios }: { settings: RelayServiceSettings; scenarios: Scenarios }): Worlds {
   const byToken = new Map<string, World>()
   const byId = new Map<string, World>()
   /** The worlds of the start tokens: never replaced by the cap on worlds. */
   const pinned = new Set<string>(settings.tokens)
   let count = 0
 
-  async function add({
-    token,
-    scenario,
-    faults = [],
-    variants,
-    roomLater = false,
-  }: { token?: string; scenario?: string | Scenario; faults?: ReadonlyArray<ArmedFault>; variants?: Variants | ReadonlyArray<string>; roomLater?: boolean } = {}): Promise<World> {
+  async function add({ token, scenario, faults = [], variants, roomLater = false }: AddWorldOptions = {}): Promise<World> {
     const chosen = scenarios.named(scenario ?? settings.scenario)
     // Read before anything is taken: a wrong variant is the caller's mistake, said at once.
     const served = variants === undefined ? settings.variants : withCalibration(toVariants(variants), settings.calibration)
     const worldToken = token ?? newToken()
-    // A world no request could reach is a mistake to say at once: its token is one the service reads.
-    if (!isBearerToken(worldToken)) {
-      throw new RelayMockError(
-        'TOKEN_INVALID',
-        `Failed to add a world: the token ${JSON.stringify(worldToken)} cannot be sent as Authorization: Bearer <token>. Please use printable ASCII characters without spaces, such as relay-mock-token.`,
-      )
-    }
-    if (byToken.has(worldToken)) {
-      throw new RelayMockError('TOKEN_IN_USE', `Failed to add a world: the token ${worldToken} has one already. Please choose another token.`)
-    }
+    checkToken(worldToken, byToken)
     // The id is taken before the world is seeded: worlds asked for at once are numbered in the order asked.
     const number = ++count
     const id = `world-${number}`
@@ -66,16 +51,7 @@ export function createWorlds({ settings, scenarios }: { settings: RelayServiceSe
       variants: served,
     })
     // A world whose room is made later (makeRoom) may stand beyond the cap meanwhile: relay-mock proxy's, until the service accepts its token.
-    if (!roomLater && byToken.size >= settings.maxWorlds) {
-      const gone = idlest(byToken.values(), pinned)
-      if (!gone) {
-        throw new RelayMockError(
-          'TOO_MANY_WORLDS',
-          `Failed to add a world: the mock keeps at most ${settings.maxWorlds} worlds and each is a start token's. Please start relay-mock with a larger --max-worlds.`,
-        )
-      }
-      remove(gone)
-    }
+    if (!roomLater && byToken.size >= settings.maxWorlds) makeRoomForOne()
     byToken.set(worldToken, world)
     byId.set(world.id, world)
     return world
@@ -91,6 +67,18 @@ export function createWorlds({ settings, scenarios }: { settings: RelayServiceSe
     const fresh = createWorld({ id: world.id, token: world.token, scenario: chosen, seeded: seed, base, journalLimit: settings.journalLimit, faults: own, maxRecords: settings.worldRecords, variants: world.variants })
     Object.assign(world, fresh)
     return world
+  }
+
+  /** Removes the world unused longest, to add one more at the cap; throws when only start tokens' worlds are left. */
+  function makeRoomForOne(): void {
+    const gone = idlest(byToken.values(), pinned)
+    if (!gone) {
+      throw new RelayMockError(
+        'TOO_MANY_WORLDS',
+        `Failed to add a world: the mock keeps at most ${settings.maxWorlds} worlds and each is a start token's. Please start relay-mock with a larger --max-worlds.`,
+      )
+    }
+    remove(gone)
   }
 
   /**
@@ -112,22 +100,53 @@ export function createWorlds({ settings, scenarios }: { settings: RelayServiceSe
     byId.delete(world.id)
   }
 
-  return {
-    /** Every world, by token: the pipeline reads it on each request. */
-    byToken,
-    /** Every world, by id (`world-3`): the admin token's `?world=` and the journal's dropped entries read it. */
-    byId,
-    /** The first token's world. */
-    first: (): World => byToken.values().next().value as World,
-    /** Adds a world with its own token (a fresh one by default), scenario, armed faults and variants (default the service's). */
-    add,
-    reset,
-    remove,
-    makeRoom,
-  }
+  return { byToken, byId, first: () => byToken.values().next().value as World, add, reset, remove, makeRoom }
 }
 
-export type Worlds = ReturnType<typeof createWorlds>
+export interface AddWorldOptions {
+  /** Default: a fresh one. */
+  token?: string
+  /** Default: the service's. */
+  scenario?: string | Scenario
+  /** Armed besides the service's. */
+  faults?: ReadonlyArray<ArmedFault>
+  /** Default: the service's. */
+  variants?: Variants | ReadonlyArray<string>
+  /** The cap on worlds is kept later, by makeRoom: relay-mock proxy's world, until the service accepts its token. */
+  roomLater?: boolean
+}
+
+export interface Worlds {
+  /** Every world, by token: the pipeline reads it on each request. */
+  readonly byToken: Map<string, World>
+  /** Every world, by id (`world-3`): the admin token's `?world=` and the journal's dropped entries read it. */
+  readonly byId: Map<string, World>
+  /** The first token's world. */
+  first(): World
+  /** Adds a world with its own token (a fresh one by default), scenario, armed faults and variants (default the service's). */
+  add(options?: AddWorldOptions): Promise<World>
+  /** Re-seeds a world in place (same token, same id), with its scenario or another; clears its journal. */
+  reset(world: World, scenario?: string | Scenario): Promise<World>
+  remove(world: World): void
+  /**
+   * Brings the worlds back within the cap for `kept`, added with `roomLater`: the others unused longest
+   * go, never a start token's. False when only start tokens' worlds are left to go.
+   */
+  makeRoom(kept: World): boolean
+}
+
+/** A world no request could reach is a mistake to say at once: its token is one the service reads, and no other world's. */
+function checkToken(token: string, byToken: ReadonlyMap<string, World>): void {
+  if (!isBearerToken(token)) {
+    throw new RelayMockError(
+      'TOKEN_INVALID',
+      `Failed to add a world: the token ${JSON.stringify(token)} cannot be sent as Authorization: Bearer <token>. Please use printable ASCII characters without spaces, such as relay-mock-token.`,
+    )
+  }
+  if (byToken.has(token)) {
+    throw new RelayMockError('TOKEN_IN_USE', `Failed to add a world: the token ${token} has one already. Please choose another token.`)
+  }
+}
 
 /** The world to make room for one more: the one unused longest, never a start token's (`pinned`) nor `kept`; undefined when none may go. */
 function idlest(worlds: Iterable<World>, pinned: ReadonlySet<string>, kept?: World): World | undefined {
