@@ -271,7 +271,7 @@ export function fromHarConversations(har: Har, options: FromHarOptions = {}): Ha
     .filter(({ path }) => !path.startsWith('/__relay') && !path.startsWith('/openapi/'))
 
   const titles = new Map((har?.log?.pages ?? []).map((page) => [page.id, page.title]))
-  const inputs = pageInputs((har?.log?.pages ?? []) as RelayHarPage[])
+  const inputs = pageInputs(har?.log?.pages ?? [])
   const groups = new Map<string, typeof kept>()
   for (const item of kept) {
     // Not by world: a request that carried no token has no world, yet belongs to the conversation it was part of.

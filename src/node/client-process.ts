@@ -95,7 +95,7 @@ export function runClientProcess(options: ClientProcessOptions): Promise<ClientP
     if (tree) liveTrees.add(tree)
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk))
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk))
-    const pipesClosed = Promise.all([child.stdout, child.stderr].map((stream) => (stream.closed ? undefined : once(stream, 'close').catch(() => undefined))))
+    const pipesClosed = Promise.all([child.stdout, child.stderr].map((stream) => (stream.closed ? Promise.resolve() : once(stream, 'close').then(() => undefined, () => undefined))))
 
     // A failure to read /proc leaves the group kill done: the case goes on.
     const endClientTree = () => (ending ??= tree ? endTree(tree).catch(() => undefined) : Promise.resolve())
@@ -133,7 +133,7 @@ export function runClientProcess(options: ClientProcessOptions): Promise<ClientP
     }
 
     child.once('error', (error) => finish(null, null, performance.now() - started, `\n${error.message}`))
-    child.once('exit', async (code, signal) => {
+    const onExit = async (code: number | null, signal: NodeJS.Signals | null): Promise<void> => {
       const durationMs = performance.now() - started
       clearTimeout(timer)
       // Whatever the client left running (a background child holding our pipes) goes too; the
@@ -141,6 +141,7 @@ export function runClientProcess(options: ClientProcessOptions): Promise<ClientP
       await endClientTree()
       await Promise.race([pipesClosed, delay(PIPE_GRACE_MS, undefined, { ref: false })])
       finish(code, signal, durationMs)
-    })
+    }
+    child.once('exit', (code, signal) => void onExit(code, signal))
   })
 }

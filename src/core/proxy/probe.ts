@@ -207,7 +207,7 @@ const DID_NOT_TELL: Readonly<Record<string, string>> = {
 
 
 function firstRecord(body: unknown): { id: string } | undefined {
-  const first = Array.isArray(body) ? body[0] : undefined
+  const first: unknown = Array.isArray(body) ? body[0] : undefined
   return typeof first === 'object' && first !== null && typeof (first as { id?: unknown }).id === 'string' ? (first as { id: string }) : undefined
 }
 

@@ -129,7 +129,7 @@ function matchVisits(ids: string[], visits: VisitsFile | undefined, source: stri
 export function checkCapture(conversations: ReadonlyArray<Conversation>, options: CaptureOptions): RunResult {
   const entries = conversations.flatMap((c) => c.entries).sort((a, b) => Date.parse(a.time) - Date.parse(b.time))
   const planned = conversations.flatMap((conversation) => {
-    if (conversation.inputs) return [{ id: conversation.inputs.case ?? conversation.id, title: conversation.title, requests: [...conversation.entries], inputs: conversation.inputs as VisitInputs | undefined, given: true }]
+    if (conversation.inputs) return [{ id: conversation.inputs.case ?? conversation.id, title: conversation.title, requests: [...conversation.entries], inputs: conversation.inputs, given: true }]
     const visits = groupVisits(conversation.entries)
     return visits.map(({ requests }, i) => ({
       id: conversations.length === 1 ? `visit-${i + 1}` : visits.length === 1 ? conversation.id : `${conversation.id} · visit ${i + 1}`,

@@ -92,12 +92,12 @@ export function createLiveState(service: RelayService, marks: ResetMarks = creat
   return {
     service,
     entries,
-    markReset: marks.mark,
+    markReset: (world) => marks.mark(world),
     state,
     snapshot(world, options, known) {
       const live = known ?? state(world, options)
       let cache = judged.get(world)
-      if (!cache) judged.set(world, (cache = new Map()))
+      if (!cache) judged.set(world, (cache = new Map<string, LiveVisit>()))
       return { ...live, visits: checkVisits(live.entries, { now: options.now, quietMs: live.quietMs, cache, token: world.token }) }
     },
   }
