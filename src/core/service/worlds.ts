@@ -57,18 +57,6 @@ export function createWorlds({ settings, scenarios }: { settings: RelayServiceSe
     return world
   }
 
-  /** Re-seeds a world in place (same token, same id), with its scenario or another; clears its journal. */
-  async function reset(world: World, scenario?: string | Scenario): Promise<World> {
-    const chosen = scenarios.named(scenario ?? world.scenario.name)
-    const { seeded: seed, base } = await scenarios.seeded(chosen)
-    // The faults armed for this world (not its old scenario's) stay armed, and count again from zero.
-    const own = world.faults.filter((fault) => !world.scenario.faults?.includes(fault))
-    // Its variants stay too: a reset re-seeds the records, not the service's answers.
-    const fresh = createWorld({ id: world.id, token: world.token, scenario: chosen, seeded: seed, base, journalLimit: settings.journalLimit, faults: own, maxRecords: settings.worldRecords, variants: world.variants })
-    Object.assign(world, fresh)
-    return world
-  }
-
   /** Removes the world unused longest, to add one more at the cap; throws when only start tokens' worlds are left. */
   function makeRoomForOne(): void {
     const gone = idlest(byToken.values(), pinned)
@@ -100,6 +88,7 @@ export function createWorlds({ settings, scenarios }: { settings: RelayServiceSe
     byId.delete(world.id)
   }
 
+  const reset = (world: World, scenario?: string | Scenario): Promise<World> => resetWorld(world, scenario, { settings, scenarios })
   return { byToken, byId, first: () => byToken.values().next().value as World, add, reset, remove, makeRoom }
 }
 
@@ -133,6 +122,18 @@ export interface Worlds {
    * go, never a start token's. False when only start tokens' worlds are left to go.
    */
   makeRoom(kept: World): boolean
+}
+
+/** Re-seeds a world in place (same token, same id), with its scenario or another; clears its journal. */
+async function resetWorld(world: World, scenario: string | Scenario | undefined, { settings, scenarios }: { settings: RelayServiceSettings; scenarios: Scenarios }): Promise<World> {
+  const chosen = scenarios.named(scenario ?? world.scenario.name)
+  const { seeded: seed, base } = await scenarios.seeded(chosen)
+  // The faults armed for this world (not its old scenario's) stay armed, and count again from zero.
+  const own = world.faults.filter((fault) => !world.scenario.faults?.includes(fault))
+  // Its variants stay too: a reset re-seeds the records, not the service's answers.
+  const fresh = createWorld({ id: world.id, token: world.token, scenario: chosen, seeded: seed, base, journalLimit: settings.journalLimit, faults: own, maxRecords: settings.worldRecords, variants: world.variants })
+  Object.assign(world, fresh)
+  return world
 }
 
 /** A world no request could reach is a mistake to say at once: its token is one the service reads, and no other world's. */
