@@ -23,10 +23,10 @@ export type Answer = { lost: false; status: number; body: unknown; retryAfterMs?
 /** Sends one request and says what it came to; never throws on what the service did. */
 export type Send = (request: FlowRequest) => Promise<Answer>
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
-const idOf = (value: unknown): string | undefined => (isRecord(value) && typeof value.id === 'string' && value.id !== '' ? value.id : undefined)
+export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+export const idOf = (value: unknown): string | undefined => (isRecord(value) && typeof value.id === 'string' && value.id !== '' ? value.id : undefined)
 const messageOf = (value: unknown): string | undefined => (isRecord(value) && typeof value.message === 'string' ? value.message : undefined)
-const ok = (answer: Answer): answer is Answer & { lost: false } => !answer.lost && answer.status >= 200 && answer.status < 300
+export const ok = (answer: Answer): answer is Answer & { lost: false } => !answer.lost && answer.status >= 200 && answer.status < 300
 const list = (answer: Answer): unknown[] | undefined => (ok(answer) && Array.isArray(answer.body) ? answer.body : undefined)
 const said = (answer: Answer) => (answer.lost ? answer.why : `HTTP ${answer.status}${messageOf(answer.body) ? `: ${messageOf(answer.body)}` : ''}`)
 
@@ -64,22 +64,33 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true })
   })
 
+/** How long to wait before sending `request` again after `answer` (its `attempt`th), or undefined not to. */
+export type RetryWait = (answer: Answer, request: FlowRequest, attempt: number) => number | undefined
+
 /**
- * `send`, resilient the way the conformance rules ask: a 503 or 429 is sent again after its Retry-After,
- * a lookup after a lost answer (at once) or a 5xx (600 ms later), `attempts` in all (default 3); a POST
- * whose fate is unknown is never sent again (the flow looks it up instead). Stops when `signal` aborts.
+ * The conformance rules' retries: a 503 or 429 after its Retry-After (a little past it: the service's
+ * clock and ours need not agree to the millisecond), a lookup after a lost answer (at once) or a 5xx
+ * (600 ms later); a POST whose fate is unknown never (the flow looks it up instead).
  */
-export function withRetries(send: Send, { attempts = 3, signal }: { attempts?: number; signal?: AbortSignal } = {}): Send {
+export const referenceWait: RetryWait = (answer, { method }) => {
+  if (!answer.lost && (answer.status === 503 || answer.status === 429)) return Math.min(answer.retryAfterMs ?? 1000, 10_000) + 100
+  if (method === 'GET' && answer.lost) return 0
+  if (method === 'GET' && !answer.lost && answer.status >= 500) return 600
+  return undefined
+}
+
+/**
+ * `send`, sending a request again as `wait` says (default referenceWait), `attempts` in all (default 3);
+ * stops when `signal` aborts.
+ * @example withRetries(send, { attempts: 2 })
+ */
+export function withRetries(send: Send, { attempts = 3, signal, wait = referenceWait }: { attempts?: number; signal?: AbortSignal; wait?: RetryWait } = {}): Send {
   return async (request) => {
     let answer = await send(request)
     for (let attempt = 1; attempt < attempts && !signal?.aborted; attempt++) {
-      let wait: number
-      // A little past the time asked for: the service's clock and ours need not agree to the millisecond.
-      if (!answer.lost && (answer.status === 503 || answer.status === 429)) wait = Math.min(answer.retryAfterMs ?? 1000, 10_000) + 100
-      else if (request.method === 'GET' && answer.lost) wait = 0
-      else if (request.method === 'GET' && !answer.lost && answer.status >= 500) wait = 600
-      else break
-      await sleep(wait, signal)
+      const ms = wait(answer, request, attempt)
+      if (ms === undefined) break
+      await sleep(ms, signal)
       answer = await send(request)
     }
     return answer
