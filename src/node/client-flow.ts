@@ -4,6 +4,7 @@
 // the payment) and simple (one POST /payment). A request goes out as a FlowRequest, and what the
 // transport makes of it comes back as an Answer: how it is sent (fetch, node:http, a library), with
 // which habits or lenient forms, is the transport's; when a request is tried again is withRetries'.
+import { isRecord, isSuccess, leavesWriteUnknown, parseRetryAfter } from '../core/exchange/answer.js'
 import type { ClientReport } from '../core/rules/types.js'
 import type { ClientVisit } from './runner.js'
 
@@ -23,26 +24,21 @@ export type Answer = { lost: false; status: number; body: unknown; retryAfterMs?
 /** Sends one request and says what it came to; never throws on what the service did. */
 export type Send = (request: FlowRequest) => Promise<Answer>
 
-export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+export { isRecord }
 export const idOf = (value: unknown): string | undefined => (isRecord(value) && typeof value.id === 'string' && value.id !== '' ? value.id : undefined)
 const messageOf = (value: unknown): string | undefined => (isRecord(value) && typeof value.message === 'string' ? value.message : undefined)
-export const ok = (answer: Answer): answer is Answer & { lost: false } => !answer.lost && answer.status >= 200 && answer.status < 300
+export const ok = (answer: Answer): answer is Answer & { lost: false } => !answer.lost && isSuccess(answer.status)
 const list = (answer: Answer): unknown[] | undefined => (ok(answer) && Array.isArray(answer.body) ? answer.body : undefined)
 const said = (answer: Answer) => (answer.lost ? answer.why : `HTTP ${answer.status}${messageOf(answer.body) ? `: ${messageOf(answer.body)}` : ''}`)
 
 /** A 500, 502 or 504, or no answer: the service may or may not have done the request. */
-export const ambiguous = (answer: Answer) => answer.lost || answer.status === 500 || answer.status === 502 || answer.status === 504
+export const ambiguous = (answer: Answer) => answer.lost || leavesWriteUnknown(answer.status)
 
 /**
- * Retry-After in ms: seconds, or an HTTP-date (from now); undefined when absent or unreadable.
+ * Retry-After in ms from now: seconds, or an HTTP-date; undefined when absent or unreadable.
  * @example retryAfterMs('2') // 2000
  */
-export function retryAfterMs(value: string | null | undefined): number | undefined {
-  if (value === null || value === undefined) return undefined
-  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000
-  const date = Date.parse(value)
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now())
-}
+export const retryAfterMs = (value: string | null | undefined): number | undefined => parseRetryAfter(value, Date.now())?.ms
 
 /**
  * The answer to a response's status and body text: a 2xx the client cannot read (a proxy's page) tells it
@@ -53,7 +49,7 @@ export function toAnswer(status: number, text: string, retryAfter: string | null
   try {
     return { lost: false, status, body: text ? JSON.parse(text) : undefined, retryAfterMs: retryAfterMs(retryAfter) }
   } catch {
-    if (status >= 200 && status < 300) return { lost: true, why: `HTTP ${status} with a body that is not JSON` }
+    if (isSuccess(status)) return { lost: true, why: `HTTP ${status} with a body that is not JSON` }
     return { lost: false, status, body: undefined, retryAfterMs: retryAfterMs(retryAfter) }
   }
 }

@@ -5,7 +5,7 @@
 // sends is what it wrote: nothing percent-encodes the path behind its back. Otherwise it is the
 // reference flow (src/node/client-flow.ts) with its retries: only the transport below is its own.
 import http from 'node:http'
-import { runFlow, toAnswer, withRetries, type Answer, type FlowRequest } from '../../../src/node/client-flow.js'
+import { isRecord, runFlow, toAnswer, withRetries, type Answer, type FlowRequest } from '../../../src/node/client-flow.js'
 import type { ClientFunction, RelayEnv } from '../../../src/node/runner.js'
 
 export interface Quirks {
@@ -20,8 +20,6 @@ export interface Quirks {
   /** The defect: the JSON body's bytes in Latin-1 (one byte a letter), not UTF-8. */
   latin1Body?: boolean
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** A JSON value with its objects' keys in reverse order. */
 function reversed(value: unknown): unknown {
