@@ -1,8 +1,7 @@
 // What to run once a real service made an alternative to an assumption: the variant cases of `conform`,
 // or a world served under it, or why there is nothing to run.
 import { ASSUMPTIONS } from './assumptions.js'
-import { variantCases } from './checks.js'
-import { NOT_VARIED_IN_CONFORM, VARIED_ASSUMPTIONS } from '../service/variants.js'
+import { NOT_VARIED_IN_CONFORM, STRICT, STRICT_VARIANTS, VARIED_ASSUMPTIONS } from '../service/variants.js'
 import type { NextStep } from './standing.js'
 
 /**
@@ -24,4 +23,16 @@ export function nextStep(assumptionId: string, alternative: string | null): Next
   }
   const { pattern, command } = variantCases(assumptionId, known?.id)
   return { ...base, cases: pattern, command }
+}
+
+/**
+ * The ids of the variant cases of `conform` that hold a client to an alternative of an assumption, as a
+ * `--case` pattern, and the command that runs them. The one place that knows the cases' id form.
+ * @example variantCases('create.status', '200-no-location').command // "relay-mock conform --suite variants --case 'variants/create.status=200-no-location/*'"
+ */
+export function variantCases(assumptionId: string, alternativeId?: string): { pattern: string; command: string } {
+  // The alternatives that refuse a lenient form are varied together, in the strict world.
+  const strict = STRICT_VARIANTS[assumptionId] !== undefined && (alternativeId === undefined || STRICT_VARIANTS[assumptionId] === alternativeId)
+  const pattern = strict ? `variants/${STRICT}/*` : alternativeId ? `variants/${assumptionId}=${alternativeId}/*` : `variants/${assumptionId}=*`
+  return { pattern, command: `relay-mock conform --suite variants --case '${pattern}'` }
 }

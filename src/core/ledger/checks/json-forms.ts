@@ -1,33 +1,10 @@
 // The ledger's checks of the body forms JSON.parse cannot tell apart (json-literals.ts): a whole number
 // written `3990.0`, `3.99e3` or `-0`, and a key named twice. A request that used the form and was answered
 // as any other confirms relay-mock's choice; one the service refused for it contradicts it. Kept apart
-// from checks.ts, which reads each answer's own shape; these read how the request was written.
-import { routeById } from '../service/protocol.js'
-import { validate } from '../service/validate.js'
-import type { LenientForm } from '../service/leniency.js'
-
-/** What these checks read of a request and its answer (checks.ts's Observed has it all). */
-interface Observed {
-  route: string | null
-  body: unknown
-  status: number
-  text: string
-  forms?: readonly LenientForm[]
-}
-
-/** A check's verdict, as checks.ts's CheckVerdict. */
-interface CheckVerdict {
-  status: 'confirmed' | 'contradicted'
-  alternative?: string
-  expected: string
-  came: string
-}
-
-type AssumptionCheck = (observed: Observed) => CheckVerdict | undefined
-
-const ok = (status: number) => status >= 200 && status < 300
-/** Answers that say nothing of a body's form: the token refused, a limit, the service in trouble. */
-const silent = (status: number) => status === 401 || status === 403 || status === 429 || status >= 500
+// from the other checks, which read each answer's own shape; these read how the request was written.
+import { routeById } from '../../service/protocol.js'
+import { validate } from '../../service/validate.js'
+import { confirmed, contradicted, ok, silent, type AssumptionCheck, type Observed } from './observed.js'
 
 /** Whether relay-mock itself takes the body: only then can a refusal be for the form alone. */
 function takenByRelayMock(o: Observed): boolean {
@@ -35,11 +12,8 @@ function takenByRelayMock(o: Observed): boolean {
   return route?.body !== undefined && o.body !== undefined && validate(route.body, o.body).success
 }
 
-const confirmed = (expected: string, came: string): CheckVerdict => ({ status: 'confirmed', expected, came })
-const contradicted = (expected: string, came: string, alternative: string): CheckVerdict => ({ status: 'contradicted', expected, came, alternative })
-
 /** The checks of `request.number-form` and `request.duplicate-keys`, for ASSUMPTION_CHECKS. */
-export const FORM_CHECKS: { 'request.number-form': AssumptionCheck; 'request.duplicate-keys': AssumptionCheck } = {
+export const JSON_FORM_CHECKS: { 'request.number-form': AssumptionCheck; 'request.duplicate-keys': AssumptionCheck } = {
   'request.number-form'(o) {
     // `-0` is no amount: relay-mock refuses it too, so its refusal tells nothing.
     const form = o.forms?.find((f) => f.assumption === 'request.number-form' && !Object.is(Number(f.sent), -0))
