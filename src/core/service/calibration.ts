@@ -135,6 +135,14 @@ const statusOf = (answer: CalibrationAnswer | undefined) => answer?.status
  */
 export function calibrateReply(calibration: Calibration, reply: Reply, request: VariedRequest): Reply {
   const { answers } = calibration
+  const out = calibratedRecords(answers, calibratedStatus(answers, reply, request), reply, request)
+  return calibratedError(answers, out, reply, request)
+}
+
+type Answers = Calibration['answers']
+
+/** The statuses (and the headers that go with them) the real service answered where relay-mock's differ. */
+function calibratedStatus(answers: Answers, reply: Reply, request: VariedRequest): Reply {
   let out = reply
   const created = request.route?.method === 'POST' && reply.status === 201
   // A link the real service does not answer.
@@ -158,6 +166,11 @@ export function calibrateReply(calibration: Calibration, reply: Reply, request: 
     const seen = answers['request.refusals'].find((a) => a.relayMock === String(reply.status))
     if (seen && reply.status >= 400) out = { ...out, status: seen.status }
   }
+  return out
+}
+
+/** The records' fields as the real service sends them: the simple endpoint's success, the extra fields. */
+function calibratedRecords(answers: Answers, out: Reply, reply: Reply, request: VariedRequest): Reply {
   // The simple endpoint's success: the fields the real service sends, its status word.
   if (answers['simple.answer'] && isSimple(request) && reply.status < 300 && isRecord(out.body) && typeof out.body.id === 'string') {
     const seen = answers['simple.answer'][0].body
@@ -173,6 +186,11 @@ export function calibrateReply(calibration: Calibration, reply: Reply, request: 
     const add = (value: unknown) => (isRecord(value) && typeof value.id === 'string' ? { ...value, ...extra } : value)
     out = { ...out, body: Array.isArray(out.body) ? out.body.map(add) : add(out.body) }
   }
+  return out
+}
+
+/** The error's shape as the real service sends it; a problem document whose status changed says its new one. */
+function calibratedError(answers: Answers, out: Reply, reply: Reply, request: VariedRequest): Reply {
   // The error's shape, with the message where the service put it.
   if (answers['error.body'] && out.status >= 400 && !isSimple(request) && isRecord(out.body) && typeof out.body.message === 'string') {
     // Only a JSON error is learned: a page that is not JSON (a gateway's) is no shape to serve.
