@@ -71,12 +71,46 @@ const NEEDS_WRITE: Readonly<Record<string, string>> = {
  */
 export async function probe(send: (request: RelayRequest) => Promise<RelayResponse>, options: ProbeOptions): Promise<ProbeResult> {
   const result: ProbeResult = { sent: 0, written: [], skipped: [] }
-  const bearer = { authorization: `Bearer ${options.token}` }
-  const json = { 'content-type': 'application/json' }
-  let troubled = 0
+  const step: ProbeStep = { ask: asker(send, result), bearer: { authorization: `Bearer ${options.token}` }, options, result }
+  const company = await askLookups(step)
+  await askRefusals(step)
+  if (!options.allowWrites) {
+    result.skipped.push('the creates (a vehicle, a custodian, a payment and a simple payment): they need --allow-writes, against staging only')
+    return result
+  }
+  const newVehicle = await createVehicle(step, company)
+  if (!options.location) {
+    result.skipped.push('the payment and the simple payment: they need --location, your location id on the service')
+    return result
+  }
+  await createPayments(step, options.location, newVehicle)
+  return result
+}
 
-  /** One request; undefined once the probe has stopped (the upstream in trouble, or the bound reached). */
-  async function ask(method: string, url: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: RelayResponse['headers']; body: unknown } | undefined> {
+/** An answer as the probe reads it: its body parsed as JSON (undefined when it is not). */
+interface ProbeAnswer {
+  status: number
+  headers: RelayResponse['headers']
+  body: unknown
+}
+
+/** One request; undefined once the probe has stopped (the upstream in trouble, or the bound reached). */
+type Ask = (method: string, url: string, headers: Record<string, string>, body?: string) => Promise<ProbeAnswer | undefined>
+
+/** What each step of the probe sends with, and the result it adds to. */
+interface ProbeStep {
+  ask: Ask
+  bearer: Record<string, string>
+  options: ProbeOptions
+  result: ProbeResult
+}
+
+const json = { 'content-type': 'application/json' }
+
+/** The probe's one way to send: counts each request, and stops at the bound or on upstream trouble. */
+function asker(send: (request: RelayRequest) => Promise<RelayResponse>, result: ProbeResult): Ask {
+  let troubled = 0
+  return async (method, url, headers, body) => {
     if (result.stopped !== undefined) return undefined
     if (result.sent >= PROBE_MAX_REQUESTS) {
       result.stopped = `it reached its bound of ${PROBE_MAX_REQUESTS} requests`
@@ -90,12 +124,15 @@ export async function probe(send: (request: RelayRequest) => Promise<RelayRespon
     if (troubled >= TROUBLE_STOP) result.stopped = `the upstream was in trouble on ${TROUBLE_STOP} requests in a row (see the upstream-trouble findings)`
     return { status: answer.status, headers: answer.headers, body: parse(answer.text) }
   }
+}
 
+/** The lookups and the ways of asking one: returns the company the kennitala's lookup listed, if any. */
+async function askLookups({ ask, bearer, options }: ProbeStep): Promise<{ id: string } | undefined> {
   const unknown = PROBE_UNKNOWN_KENNITALA
   // Lookups: the lists' form and fields, and the links of the records they list.
   const companies = await ask('GET', `/rental-companies?kennitala=${options.kennitala ?? unknown}`, bearer)
   if (options.kennitala) await ask('GET', `/rental-companies?kennitala=${unknown}`, bearer)
-  const plate = options.plate ?? options.testPlate ?? PROBE_TEST_PLATE
+  const plate = lookupPlate(options)
   const vehicles = await ask('GET', `/vehicles?plate=${encodeURIComponent(plate)}`, bearer)
   const company = firstRecord(companies?.body)
   const vehicle = firstRecord(vehicles?.body)
@@ -113,6 +150,17 @@ export async function probe(send: (request: RelayRequest) => Promise<RelayRespon
   // HEAD and OPTIONS.
   await ask('HEAD', `/vehicles?plate=${encodeURIComponent(plate)}`, bearer)
   await ask('OPTIONS', '/vehicles', bearer)
+  return company
+}
+
+/** The plate the lookups ask for: the one given, else the test vehicle's. */
+function lookupPlate(options: ProbeOptions): string {
+  return options.plate ?? options.testPlate ?? PROBE_TEST_PLATE
+}
+
+/** The requests the service refuses: for the token, the fields, the JSON, the path or the method. */
+async function askRefusals({ ask, bearer, options }: ProbeStep): Promise<void> {
+  const plate = lookupPlate(options)
   // Refusals for the token: none, and one the service does not know.
   await ask('GET', `/vehicles?plate=${encodeURIComponent(plate)}`, {})
   await ask('GET', `/vehicles?plate=${encodeURIComponent(plate)}`, { authorization: `Bearer ${PROBE_UNKNOWN_TOKEN}` })
@@ -128,13 +176,12 @@ export async function probe(send: (request: RelayRequest) => Promise<RelayRespon
   // A path and a method the service lacks, and the interface's two slips.
   await ask('GET', '/vehicle', bearer)
   await ask('PUT', `/vehicles/${PROBE_ABSENT_ID}`, bearer)
-  await ask('GET', `/rental-comapnies?kennitala=${options.kennitala ?? unknown}`, bearer)
+  await ask('GET', `/rental-comapnies?kennitala=${options.kennitala ?? PROBE_UNKNOWN_KENNITALA}`, bearer)
   await ask('GET', '/payment', bearer)
+}
 
-  if (!options.allowWrites) {
-    result.skipped.push('the creates (a vehicle, a custodian, a payment and a simple payment): they need --allow-writes, against staging only')
-    return result
-  }
+/** Creates the test vehicle, fetches its link, and makes the company its custodian: returns the vehicle. */
+async function createVehicle({ ask, bearer, options, result }: ProbeStep, company: { id: string } | undefined): Promise<{ id: string } | undefined> {
   const testPlate = options.testPlate ?? PROBE_TEST_PLATE
   // A vehicle of another country code (vehicle.country); refused, then the interface's `is`: one vehicle at most.
   let created = await ask('POST', '/vehicles', { ...bearer, ...json }, JSON.stringify({ plate: testPlate, country: 'de' }))
@@ -150,22 +197,24 @@ export async function probe(send: (request: RelayRequest) => Promise<RelayRespon
       if (custodian) result.written.push({ kind: 'custodian', id: custodian.id, request: `POST /custodians of the vehicle ${testPlate} and the company ${options.kennitala}` })
     } else result.skipped.push('the custodian: it needs --kennitala of a rental company the service knows')
   }
-  if (!options.location) {
-    result.skipped.push('the payment and the simple payment: they need --location, your location id on the service')
-    return result
-  }
+  return newVehicle
+}
+
+/** The payment for the test vehicle (when it was created), and the simple payment for an unknown owner. */
+async function createPayments({ ask, bearer, options, result }: ProbeStep, location: string, newVehicle: { id: string } | undefined): Promise<void> {
+  const unknown = PROBE_UNKNOWN_KENNITALA
+  const testPlate = options.testPlate ?? PROBE_TEST_PLATE
   const visit = { startedOn: `${today()} 09:00:00`, endedOn: `${today()} 09:01:00` }
   if (newVehicle) {
     // The amount written 1.0 (request.number-form): read as 1, or refused; nothing later needs the payment.
-    const paymentText = JSON.stringify({ locationId: options.location, vehicleId: newVehicle.id, amount: { amount: 1, currency: 'ISK' }, ...visit, status: 'new' }).replace('"amount":1,', '"amount":1.0,')
+    const paymentText = JSON.stringify({ locationId: location, vehicleId: newVehicle.id, amount: { amount: 1, currency: 'ISK' }, ...visit, status: 'new' }).replace('"amount":1,', '"amount":1.0,')
     const payment = createdRecord(await ask('POST', '/payments', { ...bearer, ...json }, paymentText))
     if (payment) result.written.push({ kind: 'payment', id: payment.id, request: `POST /payments of 1 ISK for the vehicle ${testPlate}` })
   }
   // The simple payment names an owner the service does not know (simple.unknown-owner): recorded or refused, the answer tells.
-  const simple = await ask('POST', '/payment', { ...bearer, ...json }, JSON.stringify({ location: options.location, vehicle: { owner: unknown, plate: testPlate, acquiredOn: today() }, visit, payment: { amount: 1, currency: 'ISK' } }))
+  const simple = await ask('POST', '/payment', { ...bearer, ...json }, JSON.stringify({ location, vehicle: { owner: unknown, plate: testPlate, acquiredOn: today() }, visit, payment: { amount: 1, currency: 'ISK' } }))
   const recorded = createdRecord(simple)
   if (recorded) result.written.push({ kind: 'simple payment', id: recorded.id, request: `POST /payment of 1 ISK for the plate ${testPlate}, owner ${unknown}` })
-  return result
 }
 
 /** A record id no service holds, for the wrong method on a record's path. */
