@@ -57,33 +57,18 @@ export function createPipeline({ settings, worlds, journal, extensions, upstream
     const started = performance.now()
     // The entry's time is when the request arrived: the rules add durationMs to it for when it was answered.
     const arrivedMs = Date.now()
-    const queryAt = request.url.indexOf('?')
-    const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt)
-    const search = queryAt === -1 ? '' : request.url.slice(queryAt)
+    const { path, search } = splitUrl(request.url)
 
     if (isExtensionPath(path)) return extensions.answer(request, path, search)
 
     const arrival: Arrival = { request, started, arrivedMs, path, search, query: parseQueryOnce(search), world: request.world, auth: 'missing', route: undefined, parsedBody: undefined, bodyError: undefined }
     // A proxy asks the upstream where the mock asks its handler; a body always may come (the upstream decides).
-    if (upstream) return request.bodyPending ? CONTINUE : proxied(arrival, upstream, onSight!)
-    let ran: Ran | Promise<Ran> | undefined
-    try {
-      ran = decide(arrival, byToken, settings.bodyLimit)
-    } catch (error) {
-      ran = { reply: pipelineFailed(error) }
-    }
+    if (upstream) return request.bodyPending ? CONTINUE : proxied(arrival, upstream, onSight!, settings, finish)
+    const ran = decideOrFail(arrival, byToken, settings.bodyLimit)
     if (ran === undefined) return CONTINUE
-    // A world served under alternatives of the ledger (see variants.ts) has its replies reshaped here; a
-    // request that reached no world is answered as the service's own variants say.
-    // A calibrated service answers as the real one was seen to (see calibration.ts), after the variants.
-    const variants = arrival.world ? arrival.world.variants : settings.variants
-    const { calibration } = settings
-    const shape = (settled: Ran) => {
-      const after = variants ? varied(variants, arrival, settled) : settled
-      return calibration ? calibrated(calibration, arrival, after) : after
-    }
-    if (isPromise(ran)) return ran.then((settled) => finish(arrival, shape(settled)), (error: unknown) => finish(arrival, { reply: pipelineFailed(error) }))
-    return finish(arrival, variants || calibration ? shape(ran) : ran)
+    const shape = reshaper(arrival, settings)
+    if (isPromise(ran)) return ran.then((settled) => finish(arrival, shape ? shape(settled) : settled), (error: unknown) => finish(arrival, { reply: pipelineFailed(error) }))
+    return finish(arrival, shape ? shape(ran) : ran)
   }
 
   /** Waits out the latency asked for (the service's, a slow fault's), then records and answers. */
@@ -93,28 +78,59 @@ export function createPipeline({ settings, worlds, journal, extensions, upstream
     return record(arrival, reply, fault, text)
   }
 
-  /** The proxy's path: ask the upstream, then wait, record and answer as the mock does; observers hear of it with the upstream's answer. */
-  function proxied(arrival: Arrival, to: Upstream, worldsFor: WorldsOnSight): Promise<RelayResponse> {
-    let asked: Promise<Proxied>
-    try {
-      asked = askUpstream(arrival, to, worldsFor, settings.bodyLimit, settings.adminToken)
-    } catch (error) {
-      asked = Promise.reject(error instanceof Error ? error : new Error(String(error)))
-    }
-    const settle = (settled: Proxied) => {
-      if (to.observe) {
-        arrival.observedBy = to
-        arrival.upstreamResult = settled.upstream
-      }
-      return finish(arrival, settled)
-    }
-    return asked.then(settle, (error: unknown) => settle({ reply: pipelineFailed(error) }))
-  }
-
   return {
     handle,
     answer,
     preflight: (request) => handle({ ...request, bodyPending: true }).then((answer) => (answer === CONTINUE ? undefined : answer)),
+  }
+}
+
+/** A request's path and its query string (with its `?`, or empty). */
+function splitUrl(url: string): { path: string; search: string } {
+  const queryAt = url.indexOf('?')
+  return { path: queryAt === -1 ? url : url.slice(0, queryAt), search: queryAt === -1 ? '' : url.slice(queryAt) }
+}
+
+/** `decide`, with a failure of its own answered as relay-mock's bug. */
+function decideOrFail(arrival: Arrival, worlds: ReadonlyMap<string, World>, bodyLimit: number): Ran | Promise<Ran> | undefined {
+  try {
+    return decide(arrival, worlds, bodyLimit)
+  } catch (error) {
+    return { reply: pipelineFailed(error) }
+  }
+}
+
+/** The proxy's path: ask the upstream, then wait, record and answer as the mock does (`finish`); observers hear of it with the upstream's answer. */
+function proxied(arrival: Arrival, to: Upstream, worldsFor: WorldsOnSight, settings: RelayServiceSettings, finish: (arrival: Arrival, ran: Ran) => RelayResponse | Promise<RelayResponse>): Promise<RelayResponse> {
+  let asked: Promise<Proxied>
+  try {
+    asked = askUpstream(arrival, to, worldsFor, settings.bodyLimit, settings.adminToken)
+  } catch (error) {
+    asked = Promise.reject(error instanceof Error ? error : new Error(String(error)))
+  }
+  const settle = (settled: Proxied) => {
+    if (to.observe) {
+      arrival.observedBy = to
+      arrival.upstreamResult = settled.upstream
+    }
+    return finish(arrival, settled)
+  }
+  return asked.then(settle, (error: unknown) => settle({ reply: pipelineFailed(error) }))
+}
+
+/**
+ * How a reply is reshaped before it is recorded, or undefined when it is not. A world served under
+ * alternatives of the ledger (see variants.ts) has its replies reshaped here; a request that reached no
+ * world is answered as the service's own variants say. A calibrated service answers as the real one
+ * was seen to (see calibration.ts), after the variants.
+ */
+function reshaper(arrival: Arrival, settings: RelayServiceSettings): ((ran: Ran) => Ran) | undefined {
+  const variants = arrival.world ? arrival.world.variants : settings.variants
+  const { calibration } = settings
+  if (!variants && !calibration) return undefined
+  return (settled: Ran) => {
+    const after = variants ? varied(variants, arrival, settled) : settled
+    return calibration ? calibrated(calibration, arrival, after) : after
   }
 }
 
