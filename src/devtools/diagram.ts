@@ -201,6 +201,45 @@ export function toSequenceDiagram(input: DiagramInput, options: DiagramOptions):
   const expected = input.expected ?? []
   const hasExpected = expected.length > 0
   const steps = alignSteps(input.requests, expected)
+  const { bySeq, atEnd } = failuresBySeq(input)
+  const firstFailingSeq = steps.find((s) => s.kind === 'exchange' && bySeq.has(s.entry.seq))
+  const firstFailure = firstFailingSeq?.kind === 'exchange' ? firstFailingSeq.entry.seq : atEnd.length > 0 ? 'end' : undefined
+  const prefix = options.idPrefix.replace(/[^A-Za-z0-9_-]/g, '-')
+  const drawing: Drawing = { hasExpected, bySeq, firstFailure, prefix, describeRule: options.describeRule }
+
+  let number = 0
+  // In a live visit, the expected calls after the last call made may still come.
+  const lastMade = steps.reduce((at, step, i) => (step.kind === 'exchange' ? i : at), -1)
+  const rows = steps.map((step, index) => {
+    if (step.kind === 'missing' && options.inProgress && index > lastMade) return pendingRow(step, hasExpected)
+    if (step.kind === 'missing') return missingRow(step, hasExpected)
+    number++
+    return exchangeRow(step, number, drawing)
+  })
+  rows.push(endRow(input, options, atEnd, drawing))
+
+  return html`<figure class="diagram${hasExpected ? '' : ' no-expected'}" aria-labelledby="${prefix}-diagram-caption">
+<figcaption id="${prefix}-diagram-caption" class="visually-hidden">Sequence diagram: the calls the client made${hasExpected ? ', beside the calls the flow expects' : ''}</figcaption>
+<div class="actors" aria-hidden="true"><span class="step-no"></span><div class="actor-lane"><span class="actor client">Client</span><span class="actor service">Relay service</span></div>${hasExpected ? html`<span class="actor expected-head">The flow expects</span>` : ''}</div>
+<ol class="steps">${rows}</ol>
+</figure>`
+}
+
+/** What every row of one diagram is drawn with. */
+interface Drawing {
+  /** The flow's expected calls are known: each row has their column. */
+  hasExpected: boolean
+  /** The failed checks of each exchange, by its seq. */
+  bySeq: ReadonlyMap<number, Check[]>
+  /** Where it first went wrong: an exchange's seq, the end, or nowhere. */
+  firstFailure: number | 'end' | undefined
+  /** The diagram's element ids begin with it. */
+  prefix: string
+  describeRule: DiagramOptions['describeRule']
+}
+
+/** The failed checks, each at the exchange it names, or at the end when it names none the conversation has. */
+function failuresBySeq(input: DiagramInput): { bySeq: Map<number, Check[]>; atEnd: Check[] } {
   const failed = input.checks.filter((c) => c.status === 'failed')
   const bySeq = new Map<number, Check[]>()
   const seqs = new Set(input.requests.map((e) => e.seq))
@@ -209,32 +248,32 @@ export function toSequenceDiagram(input: DiagramInput, options: DiagramOptions):
     if (check.seq !== undefined && seqs.has(check.seq)) bySeq.set(check.seq, [...(bySeq.get(check.seq) ?? []), check])
     else atEnd.push(check)
   }
-  const firstFailingSeq = steps.find((s) => s.kind === 'exchange' && bySeq.has(s.entry.seq))
-  const firstFailure = firstFailingSeq?.kind === 'exchange' ? firstFailingSeq.entry.seq : atEnd.length > 0 ? 'end' : undefined
-  const prefix = options.idPrefix.replace(/[^A-Za-z0-9_-]/g, '-')
+  return { bySeq, atEnd }
+}
 
-  let number = 0
-  // In a live visit, the expected calls after the last call made may still come.
-  const lastMade = steps.reduce((at, step, i) => (step.kind === 'exchange' ? i : at), -1)
-  const rows = steps.map((step, index) => {
-    if (step.kind === 'missing' && options.inProgress && index > lastMade) {
-      return html`<li class="step pending-step">
+/** An expected call that may still come (a live visit). */
+function pendingRow(step: DiagramStep & { kind: 'missing' }, hasExpected: boolean): SafeHtml {
+  return html`<li class="step pending-step">
 <div class="step-grid"><span class="step-no" aria-hidden="true">…</span>
 <div class="lane"><div class="arrow req pending"><span class="label"><span class="visually-hidden">Expected next: </span>${step.expected.method} ${step.expected.path} <em>not yet</em></span></div></div>
 ${hasExpected ? expectedCell(step, true) : ''}</div></li>`
-    }
-    if (step.kind === 'missing') {
-      return html`<li class="step missing-step">
+}
+
+/** An expected call the client never sent. */
+function missingRow(step: DiagramStep & { kind: 'missing' }, hasExpected: boolean): SafeHtml {
+  return html`<li class="step missing-step">
 <div class="step-grid"><span class="step-no" aria-hidden="true">–</span>
 <div class="lane"><div class="arrow req ghost"><span class="label"><span class="visually-hidden">Not sent: </span>${step.expected.method} ${step.expected.path} <em>not sent</em></span></div></div>
 ${hasExpected ? expectedCell(step) : ''}</div></li>`
-    }
-    const { entry } = step
-    number++
-    const here = bySeq.get(entry.seq) ?? []
-    const isFirst = firstFailure === entry.seq
-    const status = entry.response.status
-    return html`<li class="step${here.length ? ' failed' : ''}${isFirst ? ' first-failure' : ''}" id="${prefix}-seq-${entry.seq}">
+}
+
+/** An exchange the client made: its request and answer as arrows, the rules it broke, its headers and bodies. */
+function exchangeRow(step: DiagramStep & { kind: 'exchange' }, number: number, { hasExpected, bySeq, firstFailure, prefix, describeRule }: Drawing): SafeHtml {
+  const { entry } = step
+  const here = bySeq.get(entry.seq) ?? []
+  const isFirst = firstFailure === entry.seq
+  const status = entry.response.status
+  return html`<li class="step${here.length ? ' failed' : ''}${isFirst ? ' first-failure' : ''}" id="${prefix}-seq-${entry.seq}">
 <div class="step-grid"><span class="step-no">${number}</span>
 <div class="lane">
 <div class="arrow req"><span class="label"><span class="visually-hidden">Client to service: </span><span class="method">${entry.request.method}</span> <span class="path">${entry.request.path}</span><span class="query">${entry.request.search}</span>${entry.auth !== 'ok' ? html` <span class="auth-flag">auth ${entry.auth}</span>` : ''}</span></div>
@@ -242,24 +281,20 @@ ${hasExpected ? expectedCell(step) : ''}</div></li>`
 </div>
 ${hasExpected ? expectedCell(step) : ''}</div>
 ${isFirst ? html`<p class="went-wrong"><span aria-hidden="true">▲</span> This is where it went wrong</p>` : ''}
-${here.map((check) => finding(check, options.describeRule))}
+${here.map((check) => finding(check, describeRule))}
 <details class="exchange" id="${prefix}-exchange-${entry.seq}"><summary>Request and response #${number}: headers and bodies</summary>${exchangeDetails(entry)}</details>
 </li>`
-  })
+}
 
+/** How the conversation ended, with the broken rules that name no exchange. */
+function endRow(input: DiagramInput, options: DiagramOptions, atEnd: Check[], { hasExpected, firstFailure, prefix }: Drawing): SafeHtml {
   const endText = options.end?.text ?? (input.requests.length === 0 ? 'The client made no call.' : 'End of the conversation.')
   const endFailed = atEnd.length > 0 || options.end?.failed
-  rows.push(html`<li id="${prefix}-end" class="step end-step${endFailed ? ' failed' : ''}${firstFailure === 'end' ? ' first-failure' : ''}">
+  return html`<li id="${prefix}-end" class="step end-step${endFailed ? ' failed' : ''}${firstFailure === 'end' ? ' first-failure' : ''}">
 <div class="step-grid"><span class="step-no" aria-hidden="true">■</span><div class="lane end-lane"><span class="end-text">${endText}</span></div>${hasExpected ? html`<div class="expect"></div>` : ''}</div>
 ${firstFailure === 'end' ? html`<p class="went-wrong"><span aria-hidden="true">▲</span> This is where it went wrong</p>` : ''}
 ${atEnd.map((check) => finding(check, options.describeRule))}
-</li>`)
-
-  return html`<figure class="diagram${hasExpected ? '' : ' no-expected'}" aria-labelledby="${prefix}-diagram-caption">
-<figcaption id="${prefix}-diagram-caption" class="visually-hidden">Sequence diagram: the calls the client made${hasExpected ? ', beside the calls the flow expects' : ''}</figcaption>
-<div class="actors" aria-hidden="true"><span class="step-no"></span><div class="actor-lane"><span class="actor client">Client</span><span class="actor service">Relay service</span></div>${hasExpected ? html`<span class="actor expected-head">The flow expects</span>` : ''}</div>
-<ol class="steps">${rows}</ol>
-</figure>`
+</li>`
 }
 
 /** A check's status as a person reads it. */
