@@ -49,18 +49,38 @@ export function assumptionsPage(report: AssumptionReport): SafeHtml {
 <body><h1>relay-mock's assumptions against ${report.upstream}</h1>
 ${report.probe ? probeSection(report.probe) : ''}
 <p>${report.answers} answers checked: ${counts.contradicted} contradicted, ${counts.confirmed} confirmed, ${counts.unseen} unseen; ${report.findings.length} findings.</p>
-${sorted.map(
-  (a) => html`<section id="${a.id}"><h2 class="${a.status}">${STATUS_MARK[a.status]}: <code>${a.id}</code></h2>
+${sorted.map((a) => assumptionSection(a))}
+${findingsSection(report.findings)}
+</body></html>
+`
+}
+
+type Standing = AssumptionReport['assumptions'][number]
+
+/** One assumption: its question, relay-mock's choice, why it stayed unseen, what to run next, the evidence. */
+function assumptionSection(a: Standing): SafeHtml {
+  return html`<section id="${a.id}"><h2 class="${a.status}">${STATUS_MARK[a.status]}: <code>${a.id}</code></h2>
 <p>${inlineCode(a.question)}</p>
 <p>relay-mock answers: ${sentence(a.choice)}</p>
 ${a.unseen ? html`<p class="unseen">Unseen: ${sentence(a.unseen)}</p>` : ''}
-${a.variants?.length ? html`<p>What to run next:</p><ul>${a.variants.map((v) => html`<li>${v.alternative ? html`the service made the alternative <code>${v.alternative}</code>: ${sentence(v.answer ?? '')}` : 'No alternative of the ledger fits.'} ${v.command ? html`Run <code>${v.command}</code>${v.notVaried ? html` (conform has no cases for it: ${inlineCode(v.notVaried)}; serve the variant to your own tests)` : ''}.` : html`No variant cases to run: ${sentence(v.notServed ?? v.notVaried ?? '')}`}</li>`)}</ul>` : ''}
-${a.evidence.length ? html`<table><tr><th>seq</th><th>request</th><th>relay-mock would answer</th><th>the service answered</th></tr>${a.evidence.map((e) => html`<tr><td>${e.seq}</td><td><code>${e.request}</code></td><td>${inlineCode(e.relayMock)}</td><td>${inlineCode(e.came)}</td></tr>`)}</table>` : ''}
-</section>`,
-)}
-<section><h2>Findings</h2>${report.findings.length === 0 ? html`<p>None: every answer had the interface's form.</p>` : html`<table><tr><th>kind</th><th>what</th><th>answers</th><th>seqs</th></tr>${report.findings.map((f) => html`<tr><td>${f.kind}</td><td>${inlineCode(f.message)}</td><td>${f.count}</td><td>${f.seqs.join(', ')}</td></tr>`)}</table>`}</section>
-</body></html>
-`
+${a.variants?.length ? nextSteps(a.variants) : ''}
+${a.evidence.length ? evidenceTable(a.evidence) : ''}
+</section>`
+}
+
+/** What to run next for an assumption: the alternative the service made, and the variant cases of it. */
+function nextSteps(variants: NonNullable<Standing['variants']>): SafeHtml {
+  return html`<p>What to run next:</p><ul>${variants.map((v) => html`<li>${v.alternative ? html`the service made the alternative <code>${v.alternative}</code>: ${sentence(v.answer ?? '')}` : 'No alternative of the ledger fits.'} ${v.command ? html`Run <code>${v.command}</code>${v.notVaried ? html` (conform has no cases for it: ${inlineCode(v.notVaried)}; serve the variant to your own tests)` : ''}.` : html`No variant cases to run: ${sentence(v.notServed ?? v.notVaried ?? '')}`}</li>`)}</ul>`
+}
+
+/** The answers that bore on an assumption: what relay-mock would answer beside what came. */
+function evidenceTable(evidence: Standing['evidence']): SafeHtml {
+  return html`<table><tr><th>seq</th><th>request</th><th>relay-mock would answer</th><th>the service answered</th></tr>${evidence.map((e) => html`<tr><td>${e.seq}</td><td><code>${e.request}</code></td><td>${inlineCode(e.relayMock)}</td><td>${inlineCode(e.came)}</td></tr>`)}</table>`
+}
+
+/** The answers that departed from the interface's form, or the upstream's trouble. */
+function findingsSection(findings: AssumptionReport['findings']): SafeHtml {
+  return html`<section><h2>Findings</h2>${findings.length === 0 ? html`<p>None: every answer had the interface's form.</p>` : html`<table><tr><th>kind</th><th>what</th><th>answers</th><th>seqs</th></tr>${findings.map((f) => html`<tr><td>${f.kind}</td><td>${inlineCode(f.message)}</td><td>${f.count}</td><td>${f.seqs.join(', ')}</td></tr>`)}</table>`}</section>`
 }
 
 /** What a probe sent and wrote, above the standing. */
