@@ -2,7 +2,8 @@
 // records, and the journal grouped into visits, each with its verdict and sequence diagram. One HTML
 // string with its stylesheet (live.css, ../diagram.css) and script (live.js) inlined. The server renders every fragment (with the same
 // diagram as the HTML report); the page polls GET /__relay/live and swaps in what changed.
-import { checkTally, DIAGRAM_CSS, toChecksList, toSequenceDiagram } from '../diagram.js'
+import { DIAGRAM_CSS, toSequenceDiagram } from '../diagram.js'
+import { checkTally, toChecksList } from '../checks-list.js'
 import { CASE_BADGES } from '../marks.js'
 import { ruleById } from '../../core/rules/index.js'
 import type { World } from '../../core/service/world.js'

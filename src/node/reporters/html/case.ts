@@ -1,6 +1,7 @@
 // One case of the HTML report: what it came to, the visit it was given, the conversation drawn beside the
 // flow's expected calls, the client's output and every check.
-import { checkTally, inlineCode, toChecksList, toSequenceDiagram, type DiagramOptions } from '../../../devtools/diagram.js'
+import { inlineCode, toSequenceDiagram, type DiagramOptions } from '../../../devtools/diagram.js'
+import { checkTally, toChecksList } from '../../../devtools/checks-list.js'
 import { html, type SafeHtml } from '../../../devtools/live/html.js'
 import { capitalize, plural } from '../../../core/text.js'
 import type { CaseResult, Check } from '../../../core/rules/types.js'
