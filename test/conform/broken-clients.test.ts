@@ -183,7 +183,7 @@ const secondBest: SecondBest[] = [
 ]
 
 async function run(item: Broken | SecondBest) {
-  const client = typeof item.client === 'function' && item.client.length === 0 ? await (item.client as () => Promise<string>)() : (item.client as string | ClientFunction)
+  const client = typeof item.client === 'function' && item.client.length === 0 ? await (item.client as () => Promise<string>)() : item.client
   const result = await runConformance({ client, cases: [item.case], jobs: 1, timeoutMs: ('timeoutMs' in item ? item.timeoutMs : undefined) ?? 10_000 })
   // A variant case's run holds the flow case it repeats too.
   return result.cases.find((kase) => kase.id === item.case)!

@@ -130,6 +130,6 @@ describe('relay-mock conform', () => {
     const run = await relayMock('conform', '--client', 'true', '--suite', 'simple', '--jobs', '2')
     expect(run.stdout).not.toContain('\r')
     expect(run.stdout).not.toContain('\u001b[2K')
-    expect(run.stdout.match(/^  ✗ simple\/\S+ +\d+ ms  1 rule failed$/gm)).toHaveLength(9)
+    expect(run.stdout.match(/^ {2}✗ simple\/\S+ +\d+ ms {2}1 rule failed$/gm)).toHaveLength(9)
   })
 })

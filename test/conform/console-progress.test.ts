@@ -63,6 +63,7 @@ describe('the console reporter on a terminal', () => {
     const lines = all.split('\n')
     expect(lines.at(-2)).toBe('Client time 240 ms, wall time 300 ms · relay-mock 0.1.0')
     // Every progress line drawn was erased before the next line of text.
+    // eslint-disable-next-line no-control-regex -- the escape characters are the point: erased progress lines
     expect(all.replace(/\r\u001b\[2K {2}\d\/2 · [^\r\n]*\r\u001b\[2K/g, '').includes('\u001b[2K')).toBe(false)
   })
 

@@ -153,7 +153,7 @@ describe('the resilience matrix', () => {
     expect(page).toContain('href="#case-resilience-payment-create-reset-once"')
     expect(page).toContain('fault <code>reset</code> once')
     let text = ''
-    createConsoleReporter({ stream: { write: (chunk: string) => ((text += chunk), true), on: () => undefined } as never, color: false }).onRunEnd!(result)
+    await createConsoleReporter({ stream: { write: (chunk: string) => ((text += chunk), true), on: () => undefined } as never, color: false }).onRunEnd!(result)
     expect(text).toContain('Resilience matrix')
     expect(text).toMatch(/payment-create\s+✓ ✓/)
   }, 120_000)

@@ -56,6 +56,7 @@ describe('the console reporter', () => {
   it('writes no colour codes when colour is off', async () => {
     const out = capture()
     await createConsoleReporter({ stream: out.stream, color: false }).onRunEnd?.(result)
+    // eslint-disable-next-line no-control-regex -- the escape character is the point: no colour codes
     expect(out.text()).not.toMatch(/\u001b\[/)
   })
 })

@@ -26,7 +26,7 @@ interface Step {
 }
 
 function journal(steps: Step[]): JournalEntry[] {
-  return steps.map((step, i) => {
+  return steps.map((step, i): JournalEntry => {
     const [method, pathAndQuery] = step.route.split(' ')
     const [path, query = ''] = pathAndQuery.split('?')
     return {
@@ -40,7 +40,7 @@ function journal(steps: Step[]): JournalEntry[] {
       auth: 'ok',
       ...(step.connection ? { connection: step.connection } : {}),
       ...(step.fault ? { fault: { kind: step.fault, mode: 'once', applied: !['unavailable', 'rate-limited', 'token-revoked'].includes(step.fault) } } : {}),
-    } as JournalEntry
+    }
   })
 }
 

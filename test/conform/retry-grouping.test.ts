@@ -33,7 +33,7 @@ function entry(seq: number, target: string, { status = 0, bodyText, headers = {}
     route: `${method} ${path}`,
     auth: 'ok',
     ...(status === 0 ? { fault: { kind: 'reset', mode: 'always', applied: true } } : {}),
-  } as JournalEntry
+  }
 }
 
 describe('sameRequest', () => {

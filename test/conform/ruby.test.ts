@@ -62,7 +62,7 @@ describe('Net::HTTP', { timeout: 90_000 }, () => {
     expect([first.route, again.route]).toEqual(['GET /rental-companies', 'GET /rental-companies'])
     expect(again.connection).not.toBe(first.connection)
     // The client's own loop retried twice: 3 attempts of its own, 6 at the service.
-    expect(cases['resilience/company-lookup/reset/always'].stderr.match(/^  retrying GET \/rental-companies/gm)).toHaveLength(2)
+    expect(cases['resilience/company-lookup/reset/always'].stderr.match(/^ {2}retrying GET \/rental-companies/gm)).toHaveLength(2)
   })
 
   it('max_retries 1: the resend is named as Net::HTTP\'s, with the line that stops it', async () => {

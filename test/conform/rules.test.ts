@@ -175,7 +175,7 @@ describe('evaluate', () => {
   it('reports a crashing rule as a failure that names relay-mock, not as a pass', async () => {
     const context = await caseOf('simple', 'default', [])
     const broken = { ...context, get requests(): never { throw new Error('boom') } }
-    const checks = evaluate(broken as CaseContext)
+    const checks = evaluate(broken)
     expect(checks.filter((check) => check.status === 'passed')).toEqual([])
     expect(checks.find((check) => check.rule === 'simple.body')?.message).toContain('This is a bug in relay-mock')
   })
@@ -287,7 +287,7 @@ describe('expectedCalls', () => {
     expect(paths(context)).toEqual(['GET /rental-companies', 'GET /vehicles', 'POST /vehicles', 'POST /custodians', 'POST /payments'])
   })
 
-  it('uses the case outcome when the client never looked the owner up', async () => {
+  it('uses the case outcome when the client never looked the owner up', () => {
     expect(paths({ flow: 'advanced', requests: [], outcome: 'skipped' })).toEqual(['GET /rental-companies'])
   })
 })

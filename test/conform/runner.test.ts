@@ -123,7 +123,7 @@ describe('runConformance with a function client', () => {
 
   it("records relay-mock's version as package.json gives it (the one version source)", async () => {
     const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-    const result = await runConformance({ client: async () => ({ outcome: 'skipped' }), cases: ['advanced/unknown-owner'] })
+    const result = await runConformance({ client: () => Promise.resolve({ outcome: 'skipped' }), cases: ['advanced/unknown-owner'] })
     expect(result.summary.version).toBe(version)
   })
 

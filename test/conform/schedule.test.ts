@@ -164,14 +164,14 @@ describe('runPool with a limit that changes', () => {
 
 const T0 = Date.parse('2026-11-21T10:00:00.000Z')
 const entry = (at: number, durationMs: number, status: number, extra: Partial<JournalEntry> = {}): JournalEntry =>
-  ({ seq: 1, time: new Date(T0 + at).toISOString(), durationMs, worldId: 'world-1', request: { method: 'GET', path: '/vehicles', query: {}, search: '?plate=AB123', headers: {} }, response: { status, headers: {}, body: status === 0 ? null : [] }, route: 'GET /vehicles', auth: 'ok', ...extra }) as JournalEntry
+  ({ seq: 1, time: new Date(T0 + at).toISOString(), durationMs, worldId: 'world-1', request: { method: 'GET', path: '/vehicles', query: {}, search: '?plate=AB123', headers: {} }, response: { status, headers: {}, body: status === 0 ? null : [] }, route: 'GET /vehicles', auth: 'ok', ...extra })
 
 describe('deliberateDelayMs', () => {
   it('counts hung and slow requests whole, and a Retry-After as far as the client waited it out', () => {
     const hung = entry(0, 2500, 0, { fault: { kind: 'hang', mode: 'always', applied: true } })
     const slow = entry(2600, 1500, 200, { fault: { kind: 'slow', mode: 'once', applied: true } })
     expect(deliberateDelayMs([hung, slow])).toBe(4000)
-    const told = entry(0, 5, 503, { response: { status: 503, headers: { 'retry-after': '2' }, body: {} } as JournalEntry['response'], fault: { kind: 'unavailable', mode: 'once', applied: false } })
+    const told = entry(0, 5, 503, { response: { status: 503, headers: { 'retry-after': '2' }, body: {} }, fault: { kind: 'unavailable', mode: 'once', applied: false } })
     expect(deliberateDelayMs([told, entry(2105, 5, 200)])).toBe(2000)
     // Back after a second: only that second was the service's.
     expect(deliberateDelayMs([told, entry(1005, 5, 200)])).toBe(1000)

@@ -158,7 +158,7 @@ describe('conform --calibrate', () => {
     const calibrated = await runConformance({ client: topMessageClient, cases, jobs: 4, calibration: report })
     expect(calibrated.cases.find((c) => c.id === 'resilience/payment-create/unavailable/once')?.status).toBe('failed')
     const correct = await runConformance({ client: referenceClient, cases, jobs: 4, calibration: report })
-    expect(correct.summary.failed, correct.cases.filter((c) => c.status !== 'passed').map((c) => `${c.id} ${c.checks.filter((k) => k.status === 'failed').map((k) => k.rule)}`).join('; ')).toBe(0)
+    expect(correct.summary.failed, correct.cases.filter((c) => c.status !== 'passed').map((c) => `${c.id} ${c.checks.filter((k) => k.status === 'failed').map((k) => k.rule).join(',')}`).join('; ')).toBe(0)
     // The service's unknown-owner payment is recorded: a correct client reports paid.
     expect(correct.cases.find((c) => c.id === 'simple/unknown-owner')?.status).toBe('passed')
     // A calibrated assumption is no longer varied; one the stand-in confirmed still is.

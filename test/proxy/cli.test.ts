@@ -12,6 +12,7 @@ import { closeAfterEach, handUpstream, mockUpstream } from '../support/proxy.js'
 closeAfterEach()
 const scratch = useBuiltCli('relay-mock-proxy-')
 const SECRET = 'real-secret-token-4711-abcdef'
+// eslint-disable-next-line no-control-regex -- the escape character is the point: colour codes to strip
 const ANSI = /\u001b\[[0-9;]*m/g
 
 function startProxy(args: string[]) {

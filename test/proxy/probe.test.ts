@@ -23,6 +23,7 @@ async function probeOf(args: Partial<ProbeArgs> & Pick<ProbeArgs, 'upstream'>) {
   try {
     const code = await runProbe({ token: STAND_IN_TOKEN, upstreamTimeout: 5, pace: 0, reportDir: dir, check: true, ...args })
     const report = JSON.parse(readFileSync(join(dir, 'assumptions.json'), 'utf8')) as AssumptionReport
+    // eslint-disable-next-line no-control-regex -- the escape character is the point: colour codes to strip
     return { code, report, console: lines.join('\n').replace(/\u001b\[[0-9;]*m/g, ''), html: readFileSync(join(dir, 'assumptions.html'), 'utf8') }
   } finally {
     log.mockRestore()

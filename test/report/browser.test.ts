@@ -37,7 +37,7 @@ const skipsCustodian: ClientFunction = async function skipsCustodian(visit, env)
       headers: { authorization: `Bearer ${env.RELAY_API_TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     })
-    return answer.json() as Promise<any>
+    return answer.json()
   }
   const [company] = await call('GET', `/rental-companies?kennitala=${visit.ownerKennitala}`)
   if (!company) return { outcome: 'skipped' }
@@ -427,7 +427,7 @@ describe('in Chromium', () => {
           expect(badge, kase.id).toBeDefined()
           // Its own case's status, and which case it is: in its text and, in full, on hover.
           expect(badge!.className, kase.id).toContain(kase.status)
-          expect(kase.id.endsWith(`/${badge!.text!.replace(/^\S+\s+/, '')}`), `${kase.id}: ${badge!.text}`).toBe(true)
+          expect(kase.id.endsWith(`/${badge!.text.replace(/^\S+\s+/, '')}`), `${kase.id}: ${badge!.text}`).toBe(true)
           expect(badge!.title, kase.id).toMatch(new RegExp(`^${kase.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `))
         }
       })
@@ -610,7 +610,7 @@ describe('in Chromium', () => {
       expect(await page.locator('#world').innerText()).toContain(service.world.location.id)
     })
 
-    it('sends the token from its address only as the Authorization header, never in a URL', async () => {
+    it('sends the token from its address only as the Authorization header, never in a URL', () => {
       const polls = sent.filter((r) => r.url.includes('/__relay/live'))
       expect(polls.length).toBeGreaterThan(0)
       for (const poll of polls) expect(poll.authorization).toBe(`Bearer ${service.world.token}`)

@@ -18,7 +18,7 @@ import { harValidator } from './har-schema.js'
 /** An advanced client that never links the vehicle it creates to the company. */
 const skipsCustodian: ClientFunction = async function skipsCustodian(visit, env) {
   const call = async (method: string, path: string, body?: unknown) =>
-    (await fetch(`${env.RELAY_BASE_URL}${path}`, { method, headers: { authorization: `Bearer ${env.RELAY_API_TOKEN}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined })).json() as Promise<any>
+    (await fetch(`${env.RELAY_BASE_URL}${path}`, { method, headers: { authorization: `Bearer ${env.RELAY_API_TOKEN}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined })).json()
   const [company] = await call('GET', `/rental-companies?kennitala=${visit.ownerKennitala}`)
   if (!company) return { outcome: 'skipped' }
   let [vehicle] = await call('GET', `/vehicles?plate=${encodeURIComponent(visit.plate)}`)

@@ -35,7 +35,7 @@ async function roundTrip(client: ClientFunction, name: string) {
 }
 
 describe('conform --from on the HAR of a whole default run', () => {
-  it('reads a correct client\'s run back to the same verdicts, lost payments ("unknown") included', async () => {
+  it('reads a correct client\'s run back to the same verdicts, lost payments ("unknown") included', () => {
     const { run, back } = correct
     expect(run.cases.some((c) => c.expectedOutcome === 'unknown' || c.expectedOutcomes?.includes('unknown'))).toBe(true)
     expect(run.cases.some((c) => c.report?.outcome === 'unknown')).toBe(true)
@@ -43,7 +43,7 @@ describe('conform --from on the HAR of a whole default run', () => {
     expect(verdicts(back)).toEqual(verdicts(run))
   })
 
-  it('reads a broken client\'s run back to the same verdicts, its failures included', async () => {
+  it('reads a broken client\'s run back to the same verdicts, its failures included', () => {
     const { run, back } = broken
     expect(run.cases.filter((c) => c.status === 'failed').length).toBeGreaterThan(0)
     expect(back.cases.map((c) => c.id)).toEqual(run.cases.map((c) => c.id))

@@ -72,7 +72,7 @@ describe('fromHar', () => {
 
   it('derives the endpoint and the auth verdict from a HAR captured elsewhere, with the same verdicts', async () => {
     const { case: kase } = { case: await skippedCustodianCase() }
-    const har = toHar(kase.requests, { baseUrl: 'https://staging.relay.example/api/v1' }) as Har
+    const har = toHar(kase.requests, { baseUrl: 'https://staging.relay.example/api/v1' })
     // A capture from a proxy: no relay-mock fields, the real token, and a request to another host.
     const foreign: Har = {
       log: {

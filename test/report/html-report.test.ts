@@ -113,7 +113,7 @@ describe('exchangeDetails', () => {
       response: { status, headers: {}, body },
       route: `${method} /vehicles`,
       auth: 'ok',
-    }) as JournalEntry
+    })
 
   it('says "No body." for an answer without one (HEAD, 204), never "undefined"', () => {
     for (const [method, status, body] of [['HEAD', 200, undefined], ['HEAD', 200, null], ['OPTIONS', 204, undefined]] as const) {

@@ -10,6 +10,7 @@ import { scenarios } from '../../scenarios/index.js'
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const bin = 'bin/relay-mock.js'
 const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined }
+// eslint-disable-next-line no-control-regex -- the escape character is the point: colour codes to strip
 const ANSI = /\u001b\[[0-9;]*m/g
 
 interface Finished {
@@ -30,8 +31,8 @@ function start(args: string[]) {
   const child = spawn(process.execPath, [bin, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk.replace(ANSI, '')))
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk.replace(ANSI, '')))
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk.replace(ANSI, '')))
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk.replace(ANSI, '')))
   const ended = once(child, 'exit').then(([code, signal]): Finished => ({ code, signal, stdout, stderr }))
   /** Resolves with the first match of `pattern` in stdout; rejects if the process ends first. */
   const waitFor = (pattern: RegExp) =>
@@ -39,11 +40,11 @@ function start(args: string[]) {
       const check = () => {
         const match = pattern.exec(stdout)
         if (match) {
-          child.stdout!.off('data', check)
+          child.stdout.off('data', check)
           resolve(match)
         }
       }
-      child.stdout!.on('data', check)
+      child.stdout.on('data', check)
       check()
       void ended.then((result) => reject(new Error(`relay-mock ended (${result.code}) before printing ${pattern}: ${result.stderr}`)))
     })

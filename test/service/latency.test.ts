@@ -20,7 +20,7 @@ describe('latency', () => {
     vi.spyOn(globalThis, 'setTimeout').mockImplementation(((callback: () => void, ms?: number) => {
       waits.push(ms ?? 0)
       return realSetTimeout(callback, 0)
-    }) as typeof setTimeout)
+    }))
     const random = vi.spyOn(Math, 'random')
     const answer = () => service.handle({ method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: `Bearer ${service.world.token}` } })
     try {

@@ -112,7 +112,7 @@ describe('HAR', () => {
         ],
       },
     }
-    const entries = fromHar(har as never)
+    const entries = fromHar(har)
     expect(entries).toHaveLength(1)
     expect(JSON.stringify(entries)).not.toContain(secret.slice(0, -4))
     expect(entries[0].request.headers).toMatchObject({ authorization: 'Bearer …ghij', cookie: 'sid=…ghij', 'x-api-key': '…ghij' })

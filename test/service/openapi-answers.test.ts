@@ -187,7 +187,7 @@ describe('the OpenAPI documents list every answer, as it is sent', () => {
     .filter((kind) => !TRANSPORT.includes(kind))
     .flatMap((kind) =>
       Object.entries(FAULT_STEPS).flatMap(([step, route]) => [
-        { kind, step, route, request: 'accepted', found: { build: success[route] } as Probe },
+        { kind, step, route, request: 'accepted', found: { build: success[route] } },
         ...(handlerRefusal[route] ? [{ kind, step, route, request: 'refused by the handler', found: handlerRefusal[route] }] : []),
       ]),
     )

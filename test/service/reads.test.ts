@@ -2,7 +2,7 @@
 // any write to the world, a removal beyond its cap and a reset make it read afresh, and a fault armed
 // for the read is still met.
 import { describe, expect, it, vi } from 'vitest'
-import { createRelayService, type RelayResponse, type RelayService } from '../../src/core/service/mock.js'
+import { createRelayService, type RelayService } from '../../src/core/service/mock.js'
 import { READS_KEPT, Reads } from '../../src/core/service/reads.js'
 import { SERVICE_TABLE } from '../../src/core/service/protocol.js'
 
@@ -157,7 +157,7 @@ describe('kept reads', () => {
   it('keep a refusal out: an invalid query is validated and refused every time', async () => {
     const service = await createRelayService()
     for (let i = 0; i < 2; i++) {
-      const answer = (await service.answer({ method: 'GET', url: '/vehicles?plate=', headers })) as RelayResponse
+      const answer = await service.answer({ method: 'GET', url: '/vehicles?plate=', headers })
       expect(answer.status).toBe(422)
     }
     expect(service.world.reads.size).toBe(0)

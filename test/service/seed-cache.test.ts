@@ -148,7 +148,7 @@ describe('the cache of seeded worlds', () => {
     expect(worldOf(service)).toEqual(worldOf(await createRelayService()))
   })
 
-  it('keeps the worlds used last, and removes the rest when it writes one', async () => {
+  it('keeps the worlds used last, and removes the rest when it writes one', () => {
     const dir = tempDir()
     const cache = createSeedCache({ dir, keep: 2 })
     const aged = (key: string, secondsAgo: number) =>
@@ -166,7 +166,7 @@ describe('the cache of seeded worlds', () => {
     expect(cache.get('second')).toBeUndefined()
   })
 
-  it('goes on removing old worlds past one it cannot remove', async () => {
+  it('goes on removing old worlds past one it cannot remove', () => {
     const dir = tempDir()
     // A file rm cannot remove (another user's in a shared folder; busy on Windows): a folder of the same name.
     mkdirSync(join(dir, 'world-00000000000000000000000000000001.json'))

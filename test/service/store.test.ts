@@ -8,12 +8,12 @@ const vehicle = (id: string, plate: string, active = true) => ({ id, plate, coun
 const ids = { a: '00000000-0000-4000-8000-00000000000a', b: '00000000-0000-4000-8000-00000000000b', c: '00000000-0000-4000-8000-00000000000c' }
 
 describe('layerStore', () => {
-  it('lists the seeded vehicles of a plate before the ones created over them, and finds both by id', async () => {
+  it('lists the seeded vehicles of a plate before the ones created over them, and finds both by id', () => {
     const base = createStore()
-    await base.vehicles.create(vehicle(ids.a, 'AB123'))
-    await base.vehicles.create(vehicle(ids.b, 'AB123', false))
+    base.vehicles.create(vehicle(ids.a, 'AB123'))
+    base.vehicles.create(vehicle(ids.b, 'AB123', false))
     const store = layerStore(base)
-    await store.vehicles.create(vehicle(ids.c, 'ab-123'))
+    store.vehicles.create(vehicle(ids.c, 'ab-123'))
     expect(store.vehicles.activeByPlate('AB123').map((v) => v.id)).toEqual([ids.a, ids.c])
     expect(store.vehicles.byPlate('AB123').map((v) => v.id)).toEqual([ids.a, ids.b, ids.c])
     expect(store.vehicles.byId(ids.a)?.plate).toBe('AB123')
@@ -22,12 +22,12 @@ describe('layerStore', () => {
     expect(store.counts().vehicles).toBe(3)
   })
 
-  it('never writes into the base: another layer over it does not see the first one’s records', async () => {
+  it('never writes into the base: another layer over it does not see the first one’s records', () => {
     const base = createStore()
-    await base.vehicles.create(vehicle(ids.a, 'AB123'))
+    base.vehicles.create(vehicle(ids.a, 'AB123'))
     const one = layerStore(base)
     const other = layerStore(base)
-    await one.vehicles.create(vehicle(ids.c, 'AB123'))
+    one.vehicles.create(vehicle(ids.c, 'AB123'))
     expect(base.vehicles.activeByPlate('AB123').map((v) => v.id)).toEqual([ids.a])
     expect(other.vehicles.activeByPlate('AB123').map((v) => v.id)).toEqual([ids.a])
     expect(other.vehicles.byId(ids.c)).toBeUndefined()
@@ -39,7 +39,7 @@ describe('isSeeded', () => {
     const service = await createRelayService({ scenario: 'new-vehicle' })
     const { store, visit } = service.world
     const seeded = store.vehicles.all()[0]
-    const created = await store.vehicles.create(vehicle(ids.c, visit.plate))
+    const created = store.vehicles.create(vehicle(ids.c, visit.plate))
     expect(store.isSeeded(seeded.id)).toBe(true)
     expect(store.isSeeded(store.rentalCompanies.all()[0].id)).toBe(true)
     expect(store.isSeeded(created.id)).toBe(false)
@@ -51,7 +51,7 @@ describe('worlds of one scenario', () => {
     const service = await createRelayService({ tokens: ['one', 'two'], scenario: 'new-vehicle' })
     const [one, two] = [service.worlds.get('one')!, service.worlds.get('two')!]
     expect(one.store.counts()).toEqual(two.store.counts())
-    await one.store.vehicles.create(vehicle(ids.c, one.visit.plate))
+    one.store.vehicles.create(vehicle(ids.c, one.visit.plate))
     expect(one.store.vehicles.activeByPlate(one.visit.plate)).toHaveLength(1)
     expect(two.store.vehicles.activeByPlate(two.visit.plate)).toHaveLength(0)
     await service.resetWorld(one)
@@ -61,10 +61,10 @@ describe('worlds of one scenario', () => {
 })
 
 describe('a capped layer', () => {
-  it('removes the oldest created records, across many of the collections that hold them, and lists the rest in order', async () => {
+  it('removes the oldest created records, across many of the collections that hold them, and lists the rest in order', () => {
     const store = layerStore(createStore(), { maxRecords: 300 })
     const id = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`
-    for (let i = 0; i < 1000; i++) await store.vehicles.create(vehicle(id(i), `CAP${i}`.slice(0, 8)))
+    for (let i = 0; i < 1000; i++) store.vehicles.create(vehicle(id(i), `CAP${i}`.slice(0, 8)))
     expect(store.evicted()).toBe(700)
     expect(store.counts().vehicles).toBe(300)
     expect(store.vehicles.all().map((v) => v.id)).toEqual(Array.from({ length: 300 }, (_, i) => id(700 + i)))
@@ -73,14 +73,14 @@ describe('a capped layer', () => {
     expect(store.vehicles.byPlate('CAP5')).toEqual([])
   })
 
-  it('removes the oldest of every kind in the order they were created, when kinds are created in turn', async () => {
+  it('removes the oldest of every kind in the order they were created, when kinds are created in turn', () => {
     const store = layerStore(createStore(), { maxRecords: 500 })
     const id = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`
     // Two vehicles and a custodian each round: each kind's collections see their oldest removed first.
     for (let i = 0; i < 900; i++) {
-      await store.vehicles.create(vehicle(id(3 * i), `V${i}`))
-      await store.vehicles.create(vehicle(id(3 * i + 1), `W${i}`))
-      await store.custodians.create({ id: id(3 * i + 2), vehicleId: id(3 * i), rentalCompanyId: id(999_999), acquiredOn: '2024-03-01' })
+      store.vehicles.create(vehicle(id(3 * i), `V${i}`))
+      store.vehicles.create(vehicle(id(3 * i + 1), `W${i}`))
+      store.custodians.create({ id: id(3 * i + 2), vehicleId: id(3 * i), rentalCompanyId: id(999_999), acquiredOn: '2024-03-01' })
     }
     const kept = Array.from({ length: 500 }, (_, i) => 2700 - 500 + i)
     expect(store.evicted()).toBe(2200)

@@ -159,7 +159,7 @@ describe('a scenario declared as JSON', () => {
     expect(data.custodians.every((c) => ids.has(c.vehicleId))).toBe(true)
   })
 
-  it('takes its simple-payment behaviour and its faults', async () => {
+  it('takes its simple-payment behaviour and its faults', () => {
     const scenario = toScenario({ ...minimal, simplePayment: 'refuse-ok-status', faults: [{ route: 'payment-create', kind: 'unavailable', mode: 'once' }, { route: 'POST /vehicles', kind: 'hang' }] })
     expect(scenario).toMatchObject({
       simplePayment: 'refuse-ok-status',

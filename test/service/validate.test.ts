@@ -15,8 +15,8 @@ const RECORD_SCHEMAS = { locations: locationRecord, rentalCompanies: rentalCompa
 
 const schemas = [
   ...SERVICE_TABLE.flatMap(({ route }) => [
-    ...(route.query ? [{ name: `${route.id} query`, schema: route.query as z.ZodType }] : []),
-    ...(route.body ? [{ name: `${route.id} body`, schema: route.body as z.ZodType }] : []),
+    ...(route.query ? [{ name: `${route.id} query`, schema: route.query }] : []),
+    ...(route.body ? [{ name: `${route.id} body`, schema: route.body }] : []),
   ]),
   ...Object.entries(RECORD_SCHEMAS).map(([kind, schema]) => ({ name: `the seed's ${kind} records`, schema: schema as z.ZodType })),
 ]

@@ -27,8 +27,8 @@ function withField(body: object, path: string, value: unknown): object {
 
 interface Case {
   field: string
-  /** What to put there; `undefined` removes the field. A function reads the world. */
-  value: unknown | ((world: World) => unknown)
+  /** What to put there; `undefined` removes the field. A function, `(world: World) => unknown`, reads the world. */
+  value: unknown
   problem: RegExp
   expected: RegExp
 }

@@ -132,7 +132,7 @@ function processClient(script: string, args: string[]): ForkClient {
     if (run.exitCode !== 0) throw new Error(`${command} exited ${run.exitCode ?? 128 + (os.constants.signals[run.signal as NodeJS.Signals] ?? 0)}:\n${run.stdout}${run.stderr}`)
     return undefined
   }) as ForkClient
-  client.close = async () => undefined
+  client.close = () => Promise.resolve()
   Object.defineProperty(client, 'name', { value: `python3 ${[script, ...args].join(' ')}` })
   return client
 }

@@ -7,7 +7,6 @@ import { toOpenApi } from '../../src/core/openapi/documents.js'
  * A copy of one published document, to edit or read freely.
  * @example openApiJson('simple').paths['/payment'].post.requestBody.content['application/json'].schema
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- free JSON is what these tests edit
 export function openApiJson(integration: 'advanced' | 'simple'): any {
   return structuredClone(toOpenApi(integration))
 }

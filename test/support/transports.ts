@@ -77,7 +77,7 @@ export const nodeTransport: Transport = {
         })
         // A HEAD answer has no body: superagent then leaves it unparsed.
         const text = typeof response.body === 'string' ? response.body : ''
-        return { status: response.status, headers: { ...response.headers } as Record<string, string>, text, body: parse(text) }
+        return { status: response.status, headers: { ...response.headers }, text, body: parse(text) }
       },
       close: () => close(server),
     }
@@ -87,10 +87,10 @@ export const nodeTransport: Transport = {
 /** The msw handlers, answered by getResponse: no interception, no socket. */
 export const mswTransport: Transport = {
   name: 'msw',
-  async connect(service, options = {}) {
-    if (options.world) throw new Error('Failed to bind a world: msw handlers have no listener to bind. Please use the node transport.')
+  connect(service, options = {}) {
+    if (options.world) return Promise.reject(new Error('Failed to bind a world: msw handlers have no listener to bind. Please use the node transport.'))
     const handlers = toHandlers(service, { baseUrl: MSW_BASE_URL })
-    return {
+    return Promise.resolve({
       name: 'msw',
       async request(method, path, options = {}) {
         // A byte body, so that fetch adds no Content-Type of its own (a string gets text/plain).
@@ -110,7 +110,7 @@ export const mswTransport: Transport = {
         return { status: response.status, headers, text, body: parse(text) }
       },
       close: async () => {},
-    }
+    })
   },
 }
 

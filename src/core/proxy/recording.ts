@@ -12,7 +12,7 @@ import { toRecordedScenario, type Company, type Seen } from './recorded-scenario
 /** The records seen through a proxy, and the scenario file made of them. */
 export interface WorldRecording {
   /** Reads the records an upstream answer (and the request it accepted) shows. */
-  observe(observation: UpstreamObservation): void
+  observe: (observation: UpstreamObservation) => void
   /**
    * The scenario file of what was seen, and what was left out (records a scenario file cannot hold: a
    * kennitala or plate relay-mock would refuse, a payment whose vehicle was not seen).

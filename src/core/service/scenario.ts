@@ -35,9 +35,9 @@ export interface SeedContext {
   data: WorldData
   random: Random
   /** A plate that no vehicle in the world has. */
-  unusedPlate(): string
+  unusedPlate: () => string
   /** A valid company kennitala that no rental company in the world has. */
-  unusedKennitala(): string
+  unusedKennitala: () => string
   /** The default visit timing and amount, to spread into the visit a scenario returns. */
   visitDefaults: Pick<Visit, 'visitStart' | 'visitEnd' | 'amount' | 'currency'>
 }
@@ -50,7 +50,7 @@ export interface Scenario {
   /** Faults armed in every world of this scenario (none by default), e.g. `{ route: 'POST /payments', kind: 'unavailable', mode: 'once' }`. */
   faults?: ReadonlyArray<ArmedFault>
   /** Changes the base world and returns the visit that exercises this scenario. */
-  seed(context: SeedContext): Visit
+  seed: (context: SeedContext) => Visit
 }
 
 /**
@@ -69,7 +69,7 @@ export function defineScenario(
     try {
       toArmedFault(fault)
     } catch (error) {
-      throw new Error(`Failed to define the scenario ${scenario.name}: ${(error as Error).message}.`)
+      throw new Error(`Failed to define the scenario ${scenario.name}: ${(error as Error).message}.`, { cause: error })
     }
   }
   return { simplePayment: 'accept', ...scenario }

@@ -56,7 +56,7 @@ function quirkySend(quirks: Quirks, env: RelayEnv, timeoutMs: number) {
         outgoing = http.request({ host: base.hostname, port: base.port, path: target, method, headers, timeout: timeoutMs })
       } catch (error) {
         // Node refuses a path with a space in it: the request never leaves.
-        throw new Error(`${method} ${path}: ${(error as Error).message}`)
+        throw new Error(`${method} ${path}: ${(error as Error).message}`, { cause: error })
       }
       outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)))
       outgoing.on('error', (error) => resolve({ lost: true, why: error.message }))
