@@ -153,7 +153,8 @@ function upstreamTrouble({ status, text }: Answer): boolean {
 /** What the proxy's 502 or 504 says went wrong, e.g. `the upstream did not answer in time (…)`. */
 function troubleMessage(text: string | undefined): string {
   try {
-    return String((JSON.parse(text ?? '') as { message?: unknown }).message ?? text)
+    const { message } = JSON.parse(text ?? '') as { message?: unknown }
+    return message === undefined || message === null ? String(text) : typeof message === 'string' ? message : JSON.stringify(message)
   } catch {
     return text ?? ''
   }

@@ -68,7 +68,9 @@ function writeIfChanged(target, text) {
   let before
   try {
     before = readFileSync(target, 'utf8')
-  } catch {}
+  } catch {
+    // Not written yet: it is written below.
+  }
   if (before === text) return false
   writeFileSync(target, text)
   return true

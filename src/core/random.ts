@@ -16,7 +16,7 @@ export function createRandom(seed: string | number) {
   // every create, and must stay the ones earlier versions made from the same seed. An id is made as
   // one flat string of its character codes, not joined from pieces: the store hashes it and the
   // answer serializes it, and each would first have to flatten a joined one.
-  const codes: number[] = new Array(36)
+  const codes = new Array<number>(36)
   return {
     /** An integer from min to max, both included. */
     int: (min: number, max: number) => min + Math.floor((bits() / 4294967296) * (max - min + 1)),

@@ -76,6 +76,9 @@ export function alignSteps(requests: ReadonlyArray<JournalEntry>, expected: Read
   return steps
 }
 
+/** A field of an answer's record as text: a string or number as it reads, anything else as JSON. */
+const scalar = (value: unknown): string =>
+  typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value)
 const short = (id: string) => (id.length > 13 ? `${id.slice(0, 8)}…` : id)
 
 function clip(text: string, max = 96): string {
@@ -90,10 +93,10 @@ export function summarizeAnswer(entry: JournalEntry): string {
     const first = body[0] as Record<string, unknown>
     // The lists by the endpoint that answered them (a HEAD's answer has no body to summarize).
     if (entry.route === ('GET /rental-companies' satisfies ServiceRouteId)) {
-      return `${plural(body.length, 'company', 'companies')}: ${clip(String(first?.name ?? first?.id ?? ''), 48)}${body.length > 1 ? ', …' : ''}`
+      return `${plural(body.length, 'company', 'companies')}: ${clip(scalar(first?.name ?? first?.id ?? ''), 48)}${body.length > 1 ? ', …' : ''}`
     }
     if (entry.route === ('GET /vehicles' satisfies ServiceRouteId)) {
-      return `${plural(body.length, 'vehicle', 'vehicles')}: ${clip(String(first?.plate ?? ''), 16)} id ${short(String(first?.id ?? ''))}${body.length > 1 ? ', …' : ''}`
+      return `${plural(body.length, 'vehicle', 'vehicles')}: ${clip(scalar(first?.plate ?? ''), 16)} id ${short(scalar(first?.id ?? ''))}${body.length > 1 ? ', …' : ''}`
     }
     return plural(body.length, 'item', 'items')
   }

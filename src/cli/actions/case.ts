@@ -69,7 +69,7 @@ export async function runCaseByHand(args: CaseArgs): Promise<number> {
       '',
       `Serving this case's world at ${pc.cyan(env.RELAY_BASE_URL)}. Your client's environment:`,
       '',
-      ...Object.entries(env).map(([name, value]) => `export ${name}=${shellQuote(value)}`),
+      ...Object.entries(asStrings(env)).map(([name, value]) => `export ${name}=${shellQuote(value)}`),
       '',
       `Written to ${envFile} ${pc.dim(`(in a shell: set -a; . ${args.writeEnv}; set +a)`)}`,
       '',
@@ -126,7 +126,7 @@ function withoutExitStatus(result: RunResult): RunResult {
 function visitComplete(resultFile: string, requests: { count: number; lastAt: number }, signal: AbortSignal): Promise<void> {
   return new Promise((done) => {
     let busy = false
-    const timer = setInterval(async () => {
+    const look = async () => {
       if (busy) return
       busy = true
       const text = await readFile(resultFile, 'utf8').catch(() => undefined)
@@ -138,7 +138,8 @@ function visitComplete(resultFile: string, requests: { count: number; lastAt: nu
         clearInterval(timer)
         done()
       }
-    }, POLL_MS)
+    }
+    const timer = setInterval(() => void look(), POLL_MS)
   })
 }
 
@@ -176,9 +177,12 @@ async function refuseForeignFile(path: string, shown: string): Promise<void> {
   }
 }
 
+/** The variables, each a string, as Object.entries reads them. */
+const asStrings = (env: RelayEnv): Readonly<Record<keyof RelayEnv, string>> => env
+
 /** The variables as an env file that shells, dotenv and node --env-file read alike. */
 function toEnvFile(id: string, env: RelayEnv): string {
-  const lines = Object.entries(env).map(([name, value]) => `${name}=${shellQuote(value)}`)
+  const lines = Object.entries(asStrings(env)).map(([name, value]) => `${name}=${shellQuote(value)}`)
   return `${ENV_FILE_MARK} ${id}: the environment of its client (relay-mock overwrites this file on its next run)\n${lines.join('\n')}\n`
 }
 

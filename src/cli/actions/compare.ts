@@ -60,6 +60,6 @@ export function comparisonLines(comparison: Comparison, c: Colors): string[] {
 function said(d: Difference): string {
   const enums = d.kind.endsWith('-enum')
   const show = (value: unknown) =>
-    value === undefined ? 'nothing' : Array.isArray(value) ? (enums ? `one of ${value.map((v) => JSON.stringify(v)).join(', ')}` : value.join(', ')) : enums && value === 'any' ? 'any value' : String(value)
+    value === undefined ? 'nothing' : Array.isArray(value) ? (enums ? `one of ${value.map((v) => JSON.stringify(v)).join(', ')}` : value.join(', ')) : enums && value === 'any' ? 'any value' : typeof value === 'string' ? value : JSON.stringify(value)
   return `${d.where}: relay-mock ${show(d.relayMock)}, the service ${show(d.theirs)}.`
 }

@@ -9,7 +9,7 @@ import type { CaseContext, Rule, RuleOutcome } from './types.js'
  *   needsCase: false, check: ({ requests }) => requests.length === 1 ? pass('one request') : fail('...') })
  */
 export function defineRule(rule: Rule): Rule {
-  const check = rule.check
+  const check = rule.check.bind(rule)
   return {
     ...rule,
     check(context: CaseContext): RuleOutcome {

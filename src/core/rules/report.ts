@@ -17,7 +17,7 @@ export const clientReport = z
  * Reads a client's report from the text of RELAY_RESULT_FILE (or a function client's return value).
  * @example toClientReport('{"outcome":"paid","paymentId":"..."}') // { report: { outcome: 'paid', ... } }
  */
-export function toClientReport(input: string | unknown): { report: ClientReport } | { error: string } {
+export function toClientReport(input: unknown): { report: ClientReport } | { error: string } {
   let value = input
   if (typeof input === 'string') {
     if (input.trim() === '') return { error: 'the file is empty' }

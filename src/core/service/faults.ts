@@ -147,6 +147,10 @@ const KINDS = Object.keys(FAULT_KINDS) as FaultKind[]
 const STEPS = Object.keys(FAULT_STEPS) as FaultStep[]
 const ROUTES = Object.values(FAULT_STEPS) as FaultRoute[]
 
+/** A field of a fault as written, to check and to quote: a string, number or boolean as it reads, anything else as JSON. */
+const asText = (value: unknown): string =>
+  typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value)
+
 /** The step name of a fault's route, e.g. `payment-create` for `POST /payments`. */
 export function stepOf(route: FaultRoute): FaultStep {
   return STEPS.find((step) => FAULT_STEPS[step] === route)!
@@ -186,15 +190,15 @@ export function parseFaults(texts: readonly string[] | undefined, command: strin
  * @example toArmedFault({ route: 'payment-create', kind: 'hang' })
  */
 export function toArmedFault(input: { route?: unknown; step?: unknown; kind?: unknown; mode?: unknown }): ArmedFault {
-  const where = String(input.route ?? input.step ?? '').trim().replace(/\s+/g, ' ')
+  const where = asText(input.route ?? input.step ?? '').trim().replace(/\s+/g, ' ')
   const upper = where.replace(/^[a-z]+(?= )/, (m) => m.toUpperCase())
   const route = (ROUTES as string[]).includes(upper) ? (upper as FaultRoute) : (FAULT_STEPS as Record<string, FaultRoute>)[where]
   if (!route) {
     throw new Error(`"${where}" is not a request a fault can break: expected one of ${ROUTES.join(', ')} (or ${STEPS.join(', ')})`)
   }
-  const kind = String(input.kind ?? '')
+  const kind = asText(input.kind ?? '')
   if (!(KINDS as string[]).includes(kind)) throw new Error(`"${kind}" is not a fault: expected one of ${KINDS.join(', ')}`)
-  const mode = String(input.mode ?? 'always')
+  const mode = asText(input.mode ?? 'always')
   if (mode !== 'once' && mode !== 'always') throw new Error(`"${mode}" is not a fault mode: expected once or always`)
   return { route, kind: kind as FaultKind, mode }
 }

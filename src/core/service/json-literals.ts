@@ -38,6 +38,7 @@ interface Frame {
 }
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y
+// eslint-disable-next-line no-control-regex -- JSON forbids the control characters U+0000 to U+001F unescaped in a string
 const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y
 const SPACE = /[ \t\n\r]*/y
 

@@ -76,10 +76,10 @@ export function lenientForms(request: FormRequest): LenientForm[] {
       forms.push({ assumption: 'request.content-type', alternative: 'application-json', where: 'the Content-Type header', sent: JSON.stringify(type), instead: '"application/json" (with "; charset=utf-8" at most)', status: 415 })
     }
   }
-  if (hasBody && (request.method === 'GET' || request.method === 'HEAD') && /\S/.test(request.bodyText!)) {
-    forms.push({ assumption: 'http.get-body', alternative: 'refused', where: `the ${request.method}'s body`, sent: `${request.bodyText!.length} characters`, instead: `a ${request.method} with no body: the lookup's data goes in the query`, status: 400 })
+  if (hasBody && (request.method === 'GET' || request.method === 'HEAD') && /\S/.test(request.bodyText)) {
+    forms.push({ assumption: 'http.get-body', alternative: 'refused', where: `the ${request.method}'s body`, sent: `${request.bodyText.length} characters`, instead: `a ${request.method} with no body: the lookup's data goes in the query`, status: 400 })
   }
-  if (hasBody && request.route?.body && request.body !== undefined) forms.push(...literalForms(request.bodyText!))
+  if (hasBody && request.route?.body && request.body !== undefined) forms.push(...literalForms(request.bodyText))
   if (request.route?.id === ACQUIRED_ON_DATE) {
     const acquiredOn = (request.body as { acquiredOn?: unknown } | undefined)?.acquiredOn
     if (typeof acquiredOn === 'string' && isDate(acquiredOn)) {

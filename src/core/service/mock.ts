@@ -47,19 +47,19 @@ export async function createRelayService(options: RelayServiceOptions = {}): Pro
   const mock: RelayService = {
     settings,
     ...(upstream ? { upstream: upstream.baseUrl } : {}),
-    worlds: worlds.byToken as ReadonlyMap<string, World>,
+    worlds: worlds.byToken,
     get world(): World {
       return worlds.first()
     },
     journal,
     scenarios: scenarios.known,
-    addWorld: worlds.add,
+    addWorld: (...args) => worlds.add(...args),
     async resetWorld(world, scenario) {
       await worlds.reset(world, scenario)
       for (const extension of extensions.mounted) extension.onReset?.(world)
       return world
     },
-    removeWorld: worlds.remove,
+    removeWorld: (...args) => worlds.remove(...args),
     handle,
     answer,
     preflight,

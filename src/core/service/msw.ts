@@ -33,7 +33,8 @@ export function toHandlers(mock: RelayService, { baseUrl = 'http://relay.test' }
       return new Promise<Response>((_, reject) => {
         request.signal.addEventListener('abort', () => {
           answer.onClosed?.()
-          reject(request.signal.reason)
+          // The abort's reason: an AbortError (a DOMException, an Error) unless the one who aborted gave another.
+          reject(request.signal.reason as Error)
         })
       })
     }

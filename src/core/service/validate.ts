@@ -205,7 +205,7 @@ function compileObject(def: Def): Fast | undefined {
   return (v) => {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return UNSURE
     // A plain object, as JSON.parse makes them: anything else is zod's to judge.
-    const proto = Object.getPrototypeOf(v)
+    const proto: unknown = Object.getPrototypeOf(v)
     if (proto !== Object.prototype && proto !== null) return UNSURE
     const input = v as Record<string, unknown>
     if (strict) {

@@ -23,7 +23,8 @@ function render(value: unknown): string {
   if (value === null || value === undefined || value === false) return ''
   if (value instanceof SafeHtml) return value.value
   if (Array.isArray(value)) return value.map(render).join('')
-  return escapeHtml(String(value))
+  // A string, number or boolean as it reads; an object as JSON.
+  return escapeHtml(typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value))
 }
 
 /**
