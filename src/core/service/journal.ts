@@ -184,17 +184,7 @@ export function createJournal({ limit = 10_000, maxBytes = Number.POSITIVE_INFIN
     page({ since = 0, limit: most = Number.POSITIVE_INFINITY }: { since?: number; limit?: number } = {}): JournalPage {
       const from = head + firstAfter(since)
       const to = Math.min(entries.length, from + most)
-      const page = entries.slice(from, to)
-      return {
-        total,
-        dropped,
-        droppedBytes,
-        bytes,
-        limit,
-        maxBytes,
-        entries: page,
-        ...(to < entries.length && page.length > 0 ? { next: page[page.length - 1].seq } : {}),
-      }
+      return toPage({ total, dropped, droppedBytes, bytes, limit, maxBytes }, entries.slice(from, to), to < entries.length)
     },
     get size() {
       return size()
@@ -213,6 +203,11 @@ export function createJournal({ limit = 10_000, maxBytes = Number.POSITIVE_INFIN
       return () => listeners.delete(listener)
     },
   }
+}
+
+/** A page of entries with the journal's counts, and the cursor to read on when newer entries follow it. */
+function toPage(counts: Omit<JournalPage, 'entries' | 'next'>, page: JournalEntry[], more: boolean): JournalPage {
+  return { ...counts, entries: page, ...(more && page.length > 0 ? { next: page[page.length - 1].seq } : {}) }
 }
 
 /**

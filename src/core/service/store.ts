@@ -284,14 +284,8 @@ export interface Store {
   version(): number
 }
 
-/**
- * The records of one world (one token), with @msw/data collections for queries through the library.
- * @example
- * const store = createStore()
- * store.vehicles.create({ id, plate: 'AB123', country: 'is', active: true })
- * store.vehicles.activeByPlate('ab-123') // [that vehicle]
- */
-export function createStore(): Store {
+/** The records of every kind, each found by id, with their indexes and the count of changes made to them. */
+function createRecords() {
   const collections = {
     locations: new Segmented<LocationRecord>(),
     rentalCompanies: new Segmented<RentalCompany>(),
@@ -340,6 +334,27 @@ export function createStore(): Store {
     }
   }
 
+  return {
+    collections,
+    seeded,
+    indexes: { companiesByKennitala, vehiclesByPlate, custodiansByVehicle },
+    add,
+    forget,
+    reading,
+    version: () => version,
+  }
+}
+
+/**
+ * The records of one world (one token), with @msw/data collections for queries through the library.
+ * @example
+ * const store = createStore()
+ * store.vehicles.create({ id, plate: 'AB123', country: 'is', active: true })
+ * store.vehicles.activeByPlate('ab-123') // [that vehicle]
+ */
+export function createStore(): Store {
+  const { collections, seeded, indexes, add, forget, reading, version } = createRecords()
+  const { companiesByKennitala, vehiclesByPlate, custodiansByVehicle } = indexes
   const store: Store = {
     locations: {
       ...reading('locations'),
@@ -413,7 +428,7 @@ export function createStore(): Store {
     isSeeded: (id) => seeded.has(id),
     remove: forget,
     evicted: () => 0,
-    version: () => version,
+    version,
   }
   return store
 }
