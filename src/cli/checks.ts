@@ -21,8 +21,10 @@ export class UsageError extends Error {
 }
 
 /** What a check throws: why the value is refused ("is not a port"); the option and value are added. */
-class Refusal {
-  constructor(readonly reason: string) {}
+class Refusal extends Error {
+  constructor(readonly reason: string) {
+    super(reason)
+  }
 }
 
 function refuse(reason: string): never {

@@ -8,7 +8,7 @@ import { ASSUMPTION_CHECKS, createMemory, findingsOf, learn, type AssumptionChec
 import { toObservation } from './evidence.js'
 import { addFinding, countVerdict, createTally, standing, type Tally } from './tally.js'
 import type { AssumptionReport } from './standing.js'
-import { UPSTREAM_TROUBLES, type UpstreamObservation, type UpstreamTroubleKind } from '../service/upstream.js'
+import { UPSTREAM_TROUBLES, type UpstreamObservation } from '../service/upstream.js'
 
 export type { AssumptionReport, AssumptionStanding, AssumptionStatus, Evidence, FindingStanding, NextStep, ObservedAnswer, ProbeSummary } from './standing.js'
 export { nextStep } from './next-step.js'
@@ -45,7 +45,7 @@ export function createAssumptionLedger(upstream: string) {
     const state = entry.worldId === null ? undefined : worldOf(entry.worldId)
     const tallies = state ? [whole, state.tally] : [whole]
     if ('trouble' in result) {
-      const finding = { kind: 'upstream-trouble', message: `${entry.request.method} ${entry.request.path}: ${UPSTREAM_TROUBLES[result.trouble.kind as UpstreamTroubleKind] ?? result.trouble.kind} (${result.trouble.detail}); the client got ${entry.response.status}.` }
+      const finding = { kind: 'upstream-trouble', message: `${entry.request.method} ${entry.request.path}: ${UPSTREAM_TROUBLES[result.trouble.kind] ?? result.trouble.kind} (${result.trouble.detail}); the client got ${entry.response.status}.` }
       for (const tally of tallies) addFinding(tally, finding, entry.seq)
       return
     }

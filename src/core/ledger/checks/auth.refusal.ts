@@ -9,7 +9,7 @@ export function authRefusal(o: Observed): CheckVerdict | undefined {
   const refused = o.status === 401 || o.status === 403
   if (o.bearer && !refused) return undefined
   const expected = '401 with WWW-Authenticate: Bearer'
-  const challenge = header(o.headers as Record<string, string | string[] | undefined>, 'www-authenticate')
+  const challenge = header(o.headers, 'www-authenticate')
   const came = `${o.status}${challenge ? ` with WWW-Authenticate: ${challenge}` : ' without WWW-Authenticate'}${o.bearer ? '' : ' (no token sent)'}`
   if (o.status === 401 && challenge && /^bearer\b/i.test(challenge.trim())) return confirmed(expected, came)
   if (o.status === 403) return contradicted(expected, came, '403')

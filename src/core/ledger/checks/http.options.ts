@@ -7,7 +7,7 @@ import { confirmed, contradicted, ok, type CheckVerdict, type Observed } from '.
 export function httpOptions(o: Observed): CheckVerdict | undefined {
   if (o.method !== 'OPTIONS' || !('route' in resolveRoute(SERVICE_TABLE, 'GET', o.path) || 'route' in resolveRoute(SERVICE_TABLE, 'POST', o.path))) return undefined
   if (o.status === 429 || o.status >= 500) return undefined
-  const allow = header(o.headers as Record<string, string | string[] | undefined>, 'allow')
+  const allow = header(o.headers, 'allow')
   const expected = '204 with Allow'
   const came = `${o.status}${allow ? ` with Allow: ${allow}` : ''}`
   if (ok(o.status) && allow) return confirmed(expected, came)

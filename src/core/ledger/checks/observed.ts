@@ -67,8 +67,8 @@ export const CREATES = new Set(['POST /vehicles', 'POST /custodians', 'POST /pay
 export const SIMPLE = 'POST /payment'
 
 export const ok = (status: number) => status >= 200 && status < 300
-export const location = (o: Observed) => header(o.headers as Record<string, string | string[] | undefined>, 'location')
-export const contentType = (o: Observed) => (header(o.headers as Record<string, string | string[] | undefined>, 'content-type') ?? '').toLowerCase()
+export const location = (o: Observed) => header(o.headers, 'location')
+export const contentType = (o: Observed) => (header(o.headers, 'content-type') ?? '').toLowerCase()
 
 /** Answers that say nothing of what a check asks: the token refused, a limit, the service in trouble. */
 export const silent = (status: number) => status === 401 || status === 403 || status === 429 || status >= 500

@@ -16,7 +16,8 @@ export function plateFormat(o: Observed, memory: Memory): CheckVerdict | undefin
     return contradicted('plates matched without regard to case, spaces or hyphens', `${JSON.stringify(asked)} found nothing, where the service holds the plate written otherwise`, 'exact-match')
   }
   // Seen only when the service matched a plate written otherwise (case, spaces, hyphens).
-  const otherwise = body.find((item) => isObject(item) && typeof item.plate === 'string' && item.plate !== asked && normalizePlate(item.plate) === normalizePlate(asked))
+  const listed: unknown[] = body
+  const otherwise = listed.find((item) => isObject(item) && typeof item.plate === 'string' && item.plate !== asked && normalizePlate(item.plate) === normalizePlate(asked))
   if (!otherwise) return undefined
   return confirmed('plates matched without regard to case, spaces or hyphens', `${JSON.stringify(asked)} found ${JSON.stringify((otherwise as { plate: string }).plate)}`)
 }
