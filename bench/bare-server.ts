@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url'
  * serializes `{ id, link }` as the mock answers. No routing, validation, store or journal.
  *
  * With `batched`, it writes the answers of one turn of the event loop together at its end, as relay-mock's
- * Node server does (see createBatchedWriter in src/node/server.ts): what is left between the two is the
+ * Node server does (see createBatchedWriter in src/node/server/server.ts): what is left between the two is the
  * cost of relay-mock's pipeline alone.
  * @example createBareServer('[]', '{"id":"…","link":"/payments/…"}').listen(0)
  */

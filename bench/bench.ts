@@ -66,11 +66,11 @@ async function serveInWorker(role: ServerRole): Promise<void> {
     return
   }
   const { createRelayService } = await import('../src/core/service/mock.js')
-  const { createServer, listen } = await import('../src/node/server.js')
+  const { createServer, listen } = await import('../src/node/server/server.js')
   const { devtools } = await import('../src/devtools/admin.js')
   if (role.role === 'proxy') {
     // As `relay-mock proxy` runs it: the journal, the dev tools, the assumption ledger on every answer.
-    const { createForwarder } = await import('../src/node/upstream.js')
+    const { createForwarder } = await import('../src/node/upstream/upstream.js')
     const { createAssumptionLedger } = await import('../src/core/ledger/report.js')
     const { assumptionsTool } = await import('../src/devtools/assumptions.js')
     const forwarder = createForwarder({ baseUrl: `http://127.0.0.1:${role.upstreamPort}` })

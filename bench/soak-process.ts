@@ -3,7 +3,7 @@
 // memory and each 'memory' message with its RSS and its heap after a collection (it runs with
 // --expose-gc), and ends when its parent lets go.
 import type { Server } from 'node:http'
-import { listen } from '../src/node/server.js'
+import { listen } from '../src/node/server/server.js'
 
 /** Listens on a free loopback port and reports to the parent process. */
 export async function serveUnderSoak(server: Server): Promise<void> {

@@ -6,8 +6,8 @@ import { createAssumptionLedger } from '../src/core/ledger/report.js'
 import { createRelayService, type RelayServiceOptions } from '../src/core/service/mock.js'
 import { assumptionsTool } from '../src/devtools/assumptions.js'
 import { devtools } from '../src/devtools/admin.js'
-import { createServer } from '../src/node/server.js'
-import { createForwarder } from '../src/node/upstream.js'
+import { createServer } from '../src/node/server/server.js'
+import { createForwarder } from '../src/node/upstream/upstream.js'
 import { serveUnderSoak } from './soak-process.js'
 
 const { upstream, journalBytes, maxWorlds, adminToken } = JSON.parse(process.argv[2] ?? '{}') as Pick<RelayServiceOptions, 'journalBytes' | 'maxWorlds' | 'adminToken'> & { upstream: string }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Starts the bundled command line (dist/bundle/relay-mock.cjs) from V8's code cache of its last run where
-// it can (see src/node/code-cache.ts). CommonJS (bin/package.json), and so is the loader it requires, so
+// it can (see src/node/caches/code-cache.ts). CommonJS (bin/package.json), and so is the loader it requires, so
 // that a start never sets up Node's ES module loader.
 'use strict'
 const { join } = require('node:path')

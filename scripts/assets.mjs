@@ -4,8 +4,8 @@
 // assets are written and checked as CSS and JavaScript; esbuild validates them (a syntax error fails the
 // build, naming the file and line) and drops their comments and spacing. `npm run build` runs this before
 // tsc; vitest runs it first too (globalSetup), so a test never sees a stale copy. The output is gitignored.
-// It also writes src/node/seed-build.generated.ts: a hash of the code that seeds worlds, for the cache of
-// seeded worlds (src/node/seed-cache.ts), and src/core/version.generated.ts: package.json's version, the
+// It also writes src/node/caches/seed-build.generated.ts: a hash of the code that seeds worlds, for the cache of
+// seeded worlds (src/node/caches/seed-cache.ts), and src/core/version.generated.ts: package.json's version, the
 // one version source, as a string (importing package.json would ship the whole manifest: tsc copies it
 // into dist, the bundles embed it). Both are written at the same moments for the same reason.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -80,9 +80,9 @@ function writeIfChanged(target, text) {
 const SEEDING_CODE = ['src/core', 'scenarios']
 
 /**
- * Writes src/node/seed-build.generated.ts with a SHA-256 of every file of SEEDING_CODE (their paths and
+ * Writes src/node/caches/seed-build.generated.ts with a SHA-256 of every file of SEEDING_CODE (their paths and
  * contents), only if it changed: a cached seeded world from any other code is never read. Returns the files written.
- * @example writeSeedBuildId() // ['src/node/seed-build.generated.ts']
+ * @example writeSeedBuildId() // ['src/node/caches/seed-build.generated.ts']
  */
 export function writeSeedBuildId() {
   const id = hashOfFiles(root, filesUnder(root, SEEDING_CODE).filter((file) => !basename(file).includes('.generated.')))
@@ -93,7 +93,7 @@ export function writeSeedBuildId() {
     `export const SEED_BUILD_ID: string = '${id.slice(0, 32)}'`,
     '',
   ].join('\n')
-  const target = join(root, 'src/node/seed-build.generated.ts')
+  const target = join(root, 'src/node/caches/seed-build.generated.ts')
   return writeIfChanged(target, text) ? [relative(root, target)] : []
 }
 

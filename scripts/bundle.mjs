@@ -1,6 +1,6 @@
 // Bundles the command line as one CommonJS file, dist/bundle/relay-mock.cjs: start-up then reads one
 // file instead of hundreds, and bin/relay-mock.js compiles it with V8's code cache of the last run
-// (src/node/code-cache.ts, bundled as start.cjs), so that a start deserializes the functions it runs
+// (src/node/caches/code-cache.ts, bundled as start.cjs), so that a start deserializes the functions it runs
 // instead of parsing and compiling them: Node 20 caches no compiled ES modules. The commands' import()
 // of their own modules become lazy initializers, so a command runs only its own modules' bodies. Its first
 // line names the build, so that a cache made from another build is never used.
@@ -9,7 +9,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { build } from 'esbuild'
 // tsc has built dist/src before this script runs (npm run build).
-import { BUILD_LINE_PREFIX } from '../dist/src/node/code-cache.js'
+import { BUILD_LINE_PREFIX } from '../dist/src/node/caches/code-cache.js'
 
 // A fresh folder: nothing a former build left (its ES module chunks) is packed.
 rmSync('dist/bundle', { recursive: true, force: true })
@@ -108,7 +108,7 @@ await build({
     ...common.plugins,
     {
       // Code compiled from a code cache cannot run import() on Node 20: the bundle's import() of what it
-      // leaves outside goes to the importer the loader passes in (src/node/code-cache.ts).
+      // leaves outside goes to the importer the loader passes in (src/node/caches/code-cache.ts).
       name: 'loader-import',
       setup(b) {
         b.onResolve({ filter: /\/import-external\.js$/ }, (args) => (/[\\/]src[\\/]/.test(args.importer) ? { path: 'import-external', namespace: 'loader-import' } : undefined))
@@ -130,11 +130,11 @@ if (/(^|[^.\w$])import\s*\(/.test(code)) {
 }
 writeFileSync(cjs, `${BUILD_LINE_PREFIX}${createHash('sha256').update(code).digest('hex').slice(0, 32)}\n${code}`)
 
-// The loader that bin/relay-mock.js (CommonJS: bin/package.json) requires: src/node/code-cache.ts and
+// The loader that bin/relay-mock.js (CommonJS: bin/package.json) requires: src/node/caches/code-cache.ts and
 // the folder it reads, as one CommonJS file, so that a start from the code cache never sets up Node's
 // ES module loader (its own ES module, imported, cost about 5 ms of every start).
 await build({
-  entryPoints: ['src/node/code-cache.ts'],
+  entryPoints: ['src/node/caches/code-cache.ts'],
   bundle: true,
   platform: 'node',
   target: 'node20',

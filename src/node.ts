@@ -3,12 +3,12 @@
 // is internal (the CLI imports its modules directly). test/architecture/entries.test.ts pins the names.
 
 // Server
-export { createServer, listen, close } from './node/server.js'
+export { createServer, listen, close } from './node/server/server.js'
 
 // Conformance
-export { runConformance } from './node/runner.js'
-export { runClientProcess } from './node/client-process.js'
-export { referenceClient, createReferenceClient } from './node/reference-client.js'
+export { runConformance } from './node/runner/runner.js'
+export { runClientProcess } from './node/processes/client-process.js'
+export { referenceClient, createReferenceClient } from './node/reference-client/reference-client.js'
 export { rules, ruleById, evaluate, expectedCalls, defineRule, defineSuite, toClientReport, toRuleTable } from './core/rules/index.js'
 export { toHar, fromHar } from './devtools/har.js'
 export { suites, cases } from '../suites/index.js'
@@ -30,13 +30,13 @@ export {
 } from './node/reporters/index.js'
 
 // Your own scenario and case files
-export { loadScenario, resolveScenario } from './node/user-files.js'
-export { loadCases } from './node/user-cases.js'
+export { loadScenario, resolveScenario } from './node/files/user-files.js'
+export { loadCases } from './node/files/user-cases.js'
 
-export type { ServerOptions } from './node/server.js'
-export type { UserCases } from './node/user-cases.js'
-export type { RunOptions, ClientFunction, ClientVisit, RelayEnv } from './node/runner.js'
-export type { ClientProcessOptions, ClientProcessResult } from './node/client-process.js'
+export type { ServerOptions } from './node/server/server.js'
+export type { UserCases } from './node/files/user-cases.js'
+export type { RunOptions, ClientFunction, ClientVisit, RelayEnv } from './node/runner/runner.js'
+export type { ClientProcessOptions, ClientProcessResult } from './node/processes/client-process.js'
 export type { ReporterFactory, ReporterOptions, ConsoleReporterOptions } from './node/reporters/index.js'
 export type {
   CaseContext,

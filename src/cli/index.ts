@@ -49,7 +49,7 @@ const cli: Argv = yargs(args)
 const usage = (cli as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.()
 if (typeof usage?.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {}
 
-// A function rather than top-level await: the same file is also bundled as CommonJS (see src/node/code-cache.ts).
+// A function rather than top-level await: the same file is also bundled as CommonJS (see src/node/caches/code-cache.ts).
 async function main(): Promise<void> {
   try {
     await cli.parseAsync()

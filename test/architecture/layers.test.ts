@@ -38,7 +38,7 @@ it('fails a core module that imports a dev tool, a Node module, or sits on a cyc
   write('src/index.ts', "import os from 'node:os'\nexport const index = os\n")
   write('src/core/store.ts', "import { page } from '../devtools/page.js'\nimport { readFileSync } from 'node:fs'\nimport { b } from './b.js'\nexport const a = [page, readFileSync, b]\n")
   write('src/core/b.ts', "import { a } from './store.js'\nexport const b = () => a\n")
-  write('src/node/server.ts', "import { run } from '../cli/index.js'\nexport const serve = run\n")
+  write('src/node/server/server.ts', "import { run } from '../../cli/index.js'\nexport const serve = run\n")
   write('src/cli/index.ts', "export const run = 1\n")
   write('src/node.ts', "export const entry = 1\n")
   write('src/core/world.ts', "import { entry } from '../node.js'\nexport const world = entry\n")
@@ -51,19 +51,19 @@ it('fails a core module that imports a dev tool, a Node module, or sits on a cyc
   expect(output).toContain('core-is-runtime-neutral: src/devtools/page.ts → fs/promises')
   expect(output).toContain('core-is-runtime-neutral: src/index.ts → os')
   expect(output).toContain('no-cycles')
-  expect(output).toContain('node-below-cli: src/node/server.ts → src/cli/index.ts')
+  expect(output).toContain('node-below-cli: src/node/server/server.ts → src/cli/index.ts')
   // The entry files sit at the top with the CLI, though they are not in its folder.
   expect(output).toContain('core-knows-no-tools: src/core/world.ts → src/node.ts')
   expect(output).toContain('devtools-above-core-only: src/devtools/har.ts → src/node.ts')
 })
 
 it('fails a serve action that reaches the conformance kit, even through a module between', () => {
-  write('src/cli/actions/serve.ts', "import { resolveScenario } from '../../node/user-files.js'\nexport const serve = resolveScenario\n")
-  write('src/node/user-files.ts', "import { cases } from './user-cases.js'\nexport const resolveScenario = cases\n")
-  write('src/node/user-cases.ts', "export const cases = 1\n")
+  write('src/cli/actions/serve.ts', "import { resolveScenario } from '../../node/files/user-files.js'\nexport const serve = resolveScenario\n")
+  write('src/node/files/user-files.ts', "import { cases } from './user-cases.js'\nexport const resolveScenario = cases\n")
+  write('src/node/files/user-cases.ts', "export const cases = 1\n")
   const { status, output } = cruise()
   expect(status).not.toBe(0)
-  expect(output).toContain('serve-loads-no-conformance-kit: src/cli/actions/serve.ts → src/node/user-cases.ts')
+  expect(output).toContain('serve-loads-no-conformance-kit: src/cli/actions/serve.ts → src/node/files/user-cases.ts')
 })
 
 it("fails an import across the core's folders against their order, naming the rule", () => {

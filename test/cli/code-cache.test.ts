@@ -1,4 +1,4 @@
-// The command line's code cache (src/node/code-cache.ts), through bin/relay-mock.js as a user runs it:
+// The command line's code cache (src/node/caches/code-cache.ts), through bin/relay-mock.js as a user runs it:
 // whatever state the cache file is in, a command prints what the bundle prints when Node runs it itself,
 // and a cache that cannot be used is replaced.
 import { execFile, spawn } from 'node:child_process'
@@ -8,8 +8,8 @@ import { chmod, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'n
 import os from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { cacheDir } from '../../src/node/cache-dir.js'
-import { codeCacheFile } from '../../src/node/code-cache.js'
+import { cacheDir } from '../../src/node/caches/cache-dir.js'
+import { codeCacheFile } from '../../src/node/caches/code-cache.js'
 import { CLI_ENV, ROOT } from '../support/cli.js'
 
 const BIN = join(ROOT, 'bin/relay-mock.js')

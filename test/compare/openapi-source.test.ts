@@ -12,7 +12,7 @@ import { compareOpenApi } from '../../src/core/openapi/compare.js'
 import { RelayMockError } from '../../src/core/errors.js'
 import { toOpenApi } from '../../src/core/openapi/documents.js'
 import { openApiJson } from '../support/openapi-json.js'
-import { OPENAPI_MAX_FILES, readOpenApi } from '../../src/node/openapi-source.js'
+import { OPENAPI_MAX_FILES, readOpenApi } from '../../src/node/files/openapi-source.js'
 import { writeSplit } from '../support/split-openapi.js'
 
 const fixture = fileURLToPath(new URL('fixtures/service-advanced.yaml', import.meta.url))

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRelayService } from '../../src/core/service/mock.js'
 import { RETRY_AFTER_SECONDS } from '../../src/core/service/faults.js'
 import { rules } from '../../src/core/rules/index.js'
-import { runConformance, type ClientFunction } from '../../src/node/runner.js'
+import { runConformance, type ClientFunction } from '../../src/node/runner/runner.js'
 // @ts-expect-error: a plain ES module without types (it also runs as a process)
 import { createDefectiveClient } from './clients/defective.mjs'
 import { lenientClient } from './clients/lenient.js'

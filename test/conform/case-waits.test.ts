@@ -1,9 +1,9 @@
-// When a case in flight counts as waiting on the service (src/node/case-waits.ts): while its fault holds
+// When a case in flight counts as waiting on the service (src/node/runner/case-waits.ts): while its fault holds
 // a request open, and while a 503 told its client to come back. Read from the events, not from a clock.
 import { describe, expect, it } from 'vitest'
 import { createRelayService } from '../../src/core/service/mock.js'
-import { watchWaits } from '../../src/node/case-waits.js'
-import { close, createServer, listen } from '../../src/node/server.js'
+import { watchWaits } from '../../src/node/runner/case-waits.js'
+import { close, createServer, listen } from '../../src/node/server/server.js'
 
 async function world(kind: 'hang' | 'unavailable') {
   const service = await createRelayService({ tokens: [] })

@@ -1,9 +1,9 @@
-// The test clients' one flow (src/node/client-flow.ts), where the rules leave the client a choice: the
+// The test clients' one flow (src/node/reference-client/client-flow.ts), where the rules leave the client a choice: the
 // resilience suite allows `rejected` or `paid` when a vehicle's creation was lost, and the flow, which
 // looks before creating again, looks first and reaches `paid`. The quirky client runs the same flow.
 import { describe, expect, it } from 'vitest'
-import { referenceClient } from '../../src/node/reference-client.js'
-import { runConformance, type ClientFunction } from '../../src/node/runner.js'
+import { referenceClient } from '../../src/node/reference-client/reference-client.js'
+import { runConformance, type ClientFunction } from '../../src/node/runner/runner.js'
 import { createQuirkyClient } from './clients/quirky.js'
 
 const CASES = ['resilience/vehicle-create/reset/once', 'resilience/vehicle-create/server-error/once']

@@ -2,7 +2,7 @@
 // our pipes, a cleared environment), and a timeout ends the case even when the output stays open.
 import { execFileSync } from 'node:child_process'
 import { afterEach, describe, expect, it } from 'vitest'
-import { runClientProcess } from '../../src/node/client-process.js'
+import { runClientProcess } from '../../src/node/processes/client-process.js'
 
 /** The pids of running processes whose command line contains `marker`. */
 function pidsWith(marker: string): number[] {

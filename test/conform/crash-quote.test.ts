@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { errorLine } from '../../src/core/rules/crash.js'
 import { ruleById } from '../../src/core/rules/index.js'
-import { runConformance } from '../../src/node/runner.js'
+import { runConformance } from '../../src/node/runner/runner.js'
 import { needs } from '../support/needs.js'
 
 // Clients that crash in Python, Java, Go and Ruby.

@@ -5,9 +5,9 @@ import variants from '../../suites/variants.js'
 import { judgeVariant } from '../../src/core/rules/echoes.js'
 import type { CaseResult, Check } from '../../src/core/rules/types.js'
 import { caseStatus, countCases } from '../../src/core/rules/verdict.js'
-import { holdVariants, withBases } from '../../src/node/variant-bases.js'
-import { referenceClient } from '../../src/node/reference-client.js'
-import { runConformance, selectCases, type ClientFunction } from '../../src/node/runner.js'
+import { holdVariants, withBases } from '../../src/node/runner/variant-bases.js'
+import { referenceClient } from '../../src/node/reference-client/reference-client.js'
+import { runConformance, selectCases, type ClientFunction } from '../../src/node/runner/runner.js'
 // @ts-expect-error: a plain ES module without types (it also runs as a process)
 import { createDefectiveClient } from './clients/defective.mjs'
 

@@ -8,7 +8,7 @@ import simple from '../../suites/simple.js'
 import { createRelayService } from '../../src/core/service/mock.js'
 import { normalizePlate } from '../../src/core/service/schemas.js'
 import { notCarried, notUtf8 } from '../../src/core/rules/facts.js'
-import { runConformance } from '../../src/node/runner.js'
+import { runConformance } from '../../src/node/runner/runner.js'
 import { createQuirkyClient } from './clients/quirky.js'
 
 const EDGES = ['advanced/personal-plate', 'advanced/hyphen-plate', 'advanced/camera-plate', 'advanced/amount-one', 'advanced/across-new-year', 'advanced/registered-long-ago', 'simple/personal-plate', 'simple/largest-amount', 'simple/across-midnight']

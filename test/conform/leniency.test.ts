@@ -7,7 +7,7 @@ import { createRelayService } from '../../src/core/service/mock.js'
 import { lenientForms } from '../../src/core/service/leniency.js'
 import { routeById } from '../../src/core/service/protocol.js'
 import { toVariants } from '../../src/core/service/variants.js'
-import { runConformance } from '../../src/node/runner.js'
+import { runConformance } from '../../src/node/runner/runner.js'
 import { lenientClient, LENIENT_FORMS, type LenientFormName } from './clients/lenient.js'
 
 /** Each lenient form, the assumption it leans on, and a case where the client meets it. */

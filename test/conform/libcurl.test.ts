@@ -7,7 +7,7 @@
 // the PHP example as it is and the shell example (a curl per request) give each request a connection of
 // its own, and pass those cells. docs/http-libraries.md ("libcurl") says the same.
 import { afterAll, describe, expect, it } from 'vitest'
-import { runConformance } from '../../src/node/runner.js'
+import { runConformance } from '../../src/node/runner/runner.js'
 import type { CaseResult } from '../../src/core/rules/types.js'
 import type { JournalEntry } from '../../src/core/service/journal.js'
 import { phpVariant, removePhpVariants, PHP_EXAMPLE } from '../support/php-variant.js'

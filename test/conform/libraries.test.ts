@@ -18,7 +18,7 @@
 import { writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FAULT_STEPS } from '../../src/core/service/faults.js'
-import { runConformance, type ClientFunction } from '../../src/node/runner.js'
+import { runConformance, type ClientFunction } from '../../src/node/runner/runner.js'
 import { forkClient, type ForkClient } from '../support/fork-client.js'
 import { cases as DEFAULT_CASES } from '../../suites/index.js'
 import type { RunResult } from '../../src/core/rules/types.js'

@@ -6,9 +6,9 @@ import resilience from '../../suites/resilience.js'
 import { FAULT_KINDS, FAULT_STEPS, type FaultKind } from '../../src/core/service/faults.js'
 import type { MatrixCell } from '../../src/core/rules/suite.js'
 import type { CaseStatus, RunResult } from '../../src/core/rules/types.js'
-import { referenceClient } from '../../src/node/reference-client.js'
+import { referenceClient } from '../../src/node/reference-client/reference-client.js'
 import { createConsoleReporter, toJsonReport, toJUnitXml, toHtmlReport } from '../../src/node/reporters/index.js'
-import { runConformance, type ClientFunction } from '../../src/node/runner.js'
+import { runConformance, type ClientFunction } from '../../src/node/runner/runner.js'
 // @ts-expect-error: a plain ES module without types (it also runs as a process)
 import { createDefectiveClient } from './clients/defective.mjs'
 

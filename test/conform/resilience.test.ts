@@ -2,8 +2,8 @@
 // one that stops at once is safe (rejected, no rule fails) but could have ridden the failure out, so
 // each of those cells is a warning, never a failure. Both are outcomes the cells list.
 import { describe, expect, it } from 'vitest'
-import { createReferenceClient } from '../../src/node/reference-client.js'
-import { runConformance } from '../../src/node/runner.js'
+import { createReferenceClient } from '../../src/node/reference-client/reference-client.js'
+import { runConformance } from '../../src/node/runner/runner.js'
 import { retryingClient } from './clients/retrying.js'
 
 const CELLS = ['resilience/company-lookup/unavailable/once', 'resilience/vehicle-create/unavailable/once', 'resilience/custodian-create/unavailable/once', 'resilience/payment-create/unavailable/once', 'resilience/simple-payment/unavailable/once']

@@ -7,7 +7,7 @@ import { attempts, sameRequest } from '../../src/core/rules/facts.js'
 import { ruleById } from '../../src/core/rules/index.js'
 import type { JournalEntry } from '../../src/core/service/journal.js'
 import { parseQuery } from '../../src/core/service/protocol.js'
-import { runConformance } from '../../src/node/runner.js'
+import { runConformance } from '../../src/node/runner/runner.js'
 import { createQuirkyClient } from './clients/quirky.js'
 
 const T0 = Date.parse('2026-11-21T10:00:00.000Z')

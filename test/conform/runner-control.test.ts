@@ -3,8 +3,8 @@
 import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import type { CaseResult } from '../../src/core/rules/types.js'
-import { referenceClient } from '../../src/node/reference-client.js'
-import { combineRuns, runConformance, runPool, selectCases, type ClientFunction } from '../../src/node/runner.js'
+import { referenceClient } from '../../src/node/reference-client/reference-client.js'
+import { combineRuns, runConformance, runPool, selectCases, type ClientFunction } from '../../src/node/runner/runner.js'
 
 function processesWith(marker: string): string[] {
   return execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it, vi } from 'vitest'
 import { RelayMockError } from '../../src/core/service/mock.js'
 import type { CaseResult } from '../../src/core/rules/types.js'
-import { runConformance, selectCases, type RelayEnv } from '../../src/node/runner.js'
+import { runConformance, selectCases, type RelayEnv } from '../../src/node/runner/runner.js'
 
 const DEFECTIVE = 'node test/conform/clients/defective.mjs'
 

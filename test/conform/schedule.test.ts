@@ -1,5 +1,5 @@
-// The order and the number of a run's cases in flight (src/node/schedule.ts), and where its time went
-// (src/node/run-time.ts, src/core/rules/delays.ts). Nothing here depends on how fast the machine is:
+// The order and the number of a run's cases in flight (src/node/runner/schedule.ts), and where its time went
+// (src/node/runner/run-time.ts, src/core/rules/delays.ts). Nothing here depends on how fast the machine is:
 // the order is read from the runs' starts, the concurrency is driven by hand, the delays are journals
 // written by hand.
 import { describe, expect, it } from 'vitest'
@@ -10,9 +10,9 @@ import type { CaseResult, Reporter } from '../../src/core/rules/types.js'
 import { FAULT_WAITS, type ArmedFault } from '../../src/core/service/faults.js'
 import type { JournalEntry } from '../../src/core/service/journal.js'
 import { timeLines } from '../../src/node/reporters/time.js'
-import { runConformance } from '../../src/node/runner.js'
-import { timeSpent, START_CPU_MS } from '../../src/node/run-time.js'
-import { caseRequestTimeoutMs, expectedWaitMs, fittedConcurrency, nextLimit, runPool, scheduleRuns, type Concurrency } from '../../src/node/schedule.js'
+import { runConformance } from '../../src/node/runner/runner.js'
+import { timeSpent, START_CPU_MS } from '../../src/node/runner/run-time.js'
+import { caseRequestTimeoutMs, expectedWaitMs, fittedConcurrency, nextLimit, runPool, scheduleRuns, type Concurrency } from '../../src/node/runner/schedule.js'
 
 const fault = (route: ArmedFault['route'], kind: ArmedFault['kind'], mode: ArmedFault['mode']): ArmedFault => ({ route, kind, mode })
 

@@ -11,7 +11,7 @@ import { toGitHubAnnotations } from '../../src/node/reporters/github.js'
 import { toHtmlReport } from '../../src/node/reporters/html.js'
 import { toJsonReport } from '../../src/node/reporters/json.js'
 import { toJUnitXml } from '../../src/node/reporters/junit.js'
-import { runConformance, type ClientFunction } from '../../src/node/runner.js'
+import { runConformance, type ClientFunction } from '../../src/node/runner/runner.js'
 import { forkClient } from '../support/fork-client.js'
 // @ts-expect-error: a plain ES module without types (it also runs as a process)
 import { createDefectiveClient } from './clients/defective.mjs'

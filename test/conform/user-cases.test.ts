@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RelayMockError } from '../../src/core/errors.js'
-import { loadCases } from '../../src/node/user-cases.js'
+import { loadCases } from '../../src/node/files/user-cases.js'
 import { needs } from '../support/needs.js'
 
 // The Python example.

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { checkHarFile } from '../../src/node/from-har.js'
+import { checkHarFile } from '../../src/node/files/from-har.js'
 import { activeVehicle, firstCompany, paymentBody } from '../support/bodies.js'
 import { call, closeAfterEach, mockUpstream, proxyTo } from '../support/proxy.js'
 

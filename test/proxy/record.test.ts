@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRelayService } from '../../src/core/service/mock.js'
 import { createWorldRecording } from '../../src/core/proxy/recording.js'
-import { resolveScenario } from '../../src/node/user-files.js'
+import { resolveScenario } from '../../src/node/files/user-files.js'
 import { activeVehicle, custodianBody, firstCompany, FRESH_PLATE, paymentBody, simpleBody, vehicleBody } from '../support/bodies.js'
 import { call, closeAfterEach, mockUpstream, proxyTo } from '../support/proxy.js'
 

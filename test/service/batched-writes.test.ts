@@ -10,7 +10,7 @@ import os from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RelayService } from '../../src/core/service/mock.js'
-import { BROKEN_CONNECTION_BACKLOG, close, createServer, listen } from '../../src/node/server.js'
+import { BROKEN_CONNECTION_BACKLOG, close, createServer, listen } from '../../src/node/server/server.js'
 import { createServedService } from '../support/service.js'
 
 const TOKEN = 'relay-mock-token'

@@ -6,7 +6,7 @@ import type { Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRelayService, type RelayService } from '../../src/core/service/mock.js'
 import type { World } from '../../src/core/service/world.js'
-import { close, createServer, listen } from '../../src/node/server.js'
+import { close, createServer, listen } from '../../src/node/server/server.js'
 import { devtools } from '../../src/devtools/admin.js'
 import { vehicleBody } from '../support/bodies.js'
 

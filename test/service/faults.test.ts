@@ -9,7 +9,7 @@ import { FAULT_KINDS, FAULT_STEPS, parseFault, RETRY_AFTER_DATE_AHEAD_S, RETRY_A
 import { createRelayService, type RelayService } from '../../src/core/service/mock.js'
 import type { World } from '../../src/core/service/world.js'
 import { toHandlers } from '../../src/core/service/msw.js'
-import { close, createServer, listen } from '../../src/node/server.js'
+import { close, createServer, listen } from '../../src/node/server/server.js'
 import { paymentBody } from '../support/bodies.js'
 import { createServedService } from '../support/service.js'
 

@@ -5,7 +5,7 @@ import http from 'node:http'
 import net from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { createServedService } from '../support/service.js'
-import { close, createServer, listen, reservePort } from '../../src/node/server.js'
+import { close, createServer, listen, reservePort } from '../../src/node/server/server.js'
 
 /** A port free a moment ago. */
 async function freePort(): Promise<number> {

@@ -3,7 +3,7 @@
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRelayService } from '../../src/core/service/mock.js'
-import { close, createServer, listen } from '../../src/node/server.js'
+import { close, createServer, listen } from '../../src/node/server/server.js'
 import type { Server } from 'node:http'
 
 function raw(port: number, text: string): Promise<string> {

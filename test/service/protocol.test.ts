@@ -8,7 +8,7 @@ import { compileRoutes, KNOWN_SLIPS, meantPath, parseQuery, resolveRoute } from 
 import { defineRoute, type Method, type Route } from '../../src/core/service/route.js'
 import { createServedService } from '../support/service.js'
 import type { World } from '../../src/core/service/world.js'
-import { close, createServer, listen } from '../../src/node/server.js'
+import { close, createServer, listen } from '../../src/node/server/server.js'
 import { vehicleBody } from '../support/bodies.js'
 import { auth, transports, type Answer, type Client } from '../support/transports.js'
 

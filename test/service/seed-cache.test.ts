@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createRelayService, type RelayService, type SeedCache } from '../../src/core/service/mock.js'
 import { defineScenario } from '../../src/core/service/scenario.js'
 import { scenarios } from '../../scenarios/index.js'
-import { createSeedCache } from '../../src/node/seed-cache.js'
+import { createSeedCache } from '../../src/node/caches/seed-cache.js'
 
 const dirs: string[] = []
 afterEach(() => {

@@ -7,8 +7,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
-import { runClientProcess } from '../../src/node/client-process.js'
-import type { ClientFunction } from '../../src/node/runner.js'
+import { runClientProcess } from '../../src/node/processes/client-process.js'
+import type { ClientFunction } from '../../src/node/runner/runner.js'
 
 const FORKSERVER = resolve(import.meta.dirname, 'python-forkserver.py')
 

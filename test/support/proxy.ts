@@ -8,8 +8,8 @@ import { createRelayService, type RelayService, type RelayServiceOptions } from 
 import type { Upstream } from '../../src/core/service/upstream.js'
 import { assumptionsTool } from '../../src/devtools/assumptions.js'
 import { devtools } from '../../src/devtools/admin.js'
-import { close, createServer, listen } from '../../src/node/server.js'
-import { createForwarder, type ForwarderOptions } from '../../src/node/upstream.js'
+import { close, createServer, listen } from '../../src/node/server/server.js'
+import { createForwarder, type ForwarderOptions } from '../../src/node/upstream/upstream.js'
 import { createServedService } from './service.js'
 
 const closing: Array<() => Promise<void> | void> = []

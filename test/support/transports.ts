@@ -7,7 +7,7 @@ import supertest from 'supertest'
 import { toHandlers } from '../../src/core/service/msw.js'
 import type { RelayService } from '../../src/core/service/mock.js'
 import type { World } from '../../src/core/service/world.js'
-import { close, createServer, listen } from '../../src/node/server.js'
+import { close, createServer, listen } from '../../src/node/server/server.js'
 
 export interface RequestOptions {
   /** Header names in any case. Nothing is added: no Content-Type unless given here. */

@@ -3,7 +3,7 @@
 import pc from 'picocolors'
 import { RELAY_MOCK_VERSION } from '../../core/version.js'
 import { compareOpenApi, type Comparison, type Difference } from '../../core/openapi/compare.js'
-import { readOpenApi } from '../../node/openapi-source.js'
+import { readOpenApi } from '../../node/files/openapi-source.js'
 
 export interface CompareArgs {
   documents: string[]

@@ -3,8 +3,8 @@
 import type { Flow } from '../../core/rules/types.js'
 import { createConsoleReporter } from '../../node/reporters/console.js'
 import { createDemoReporter } from '../../node/reporters/demo.js'
-import { referenceClient } from '../../node/reference-client.js'
-import { runConformance } from '../../node/runner.js'
+import { referenceClient } from '../../node/reference-client/reference-client.js'
+import { runConformance } from '../../node/runner/runner.js'
 
 /** Runs the demo; 0 when the reference client passed every case. */
 export async function demo(args: { flow?: Flow }): Promise<number> {

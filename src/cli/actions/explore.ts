@@ -2,7 +2,7 @@
 // as a ready entry of a cases file. Resolves with the exit code: 0 when no visit broke it, 1 when one did.
 import pc from 'picocolors'
 import type { CaseResult } from '../../core/rules/types.js'
-import { explore } from '../../node/explore.js'
+import { explore } from '../../node/runner/explore.js'
 import type { ConformArgs } from '../conform-options.js'
 
 /** The failed rules of a case, one line each. */

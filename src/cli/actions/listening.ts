@@ -1,7 +1,7 @@
 // The port serve and proxy listen at, reserved first where each makes its server: a busy port, an address
 // not of this machine or a name that does not resolve is refused naming --port or --host, before a world
 // (seconds for a large fleet) is built.
-import { reservePort, type ReservedPort } from '../../node/server.js'
+import { reservePort, type ReservedPort } from '../../node/server/server.js'
 import { refused } from '../checks.js'
 
 /**

@@ -8,7 +8,7 @@ import { createAssumptionLedger, type AssumptionReport } from '../../core/ledger
 import { maskSecret } from '../../core/mask.js'
 import { explainUnseen, probe, PROBE_MAX_REQUESTS, PROBE_TEST_PLATE } from '../../core/proxy/probe.js'
 import { createRelayService } from '../../core/service/mock.js'
-import { createForwarder } from '../../node/upstream.js'
+import { createForwarder } from '../../node/upstream/upstream.js'
 import { summary, writeReport } from './proxy.js'
 
 export interface ProbeArgs {

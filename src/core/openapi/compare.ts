@@ -1,7 +1,7 @@
 // The service's published OpenAPI documents against relay-mock's own, operation by operation: each
 // difference, and each agreement, tied to the assumption of the ledger it confirms or contradicts, or
 // reported as a finding. Plain documents in (their $refs already resolved), differences out: reading,
-// fetching and validating the documents is the edge's work (src/node/openapi-source.ts).
+// fetching and validating the documents is the edge's work (src/node/files/openapi-source.ts).
 //
 // Here: which operations meet, and the ones only one side has. One operation against another is
 // operation-diff.ts; the verdicts on the ledger's assumptions are verdicts.ts; two schemas, schema-diff.ts.

@@ -1,6 +1,6 @@
 // The part of an OpenAPI 3 document that relay-mock writes (documents.ts) and compares (compare.ts):
 // paths, operations, parameters, bodies, answers and the JSON Schema of their fields. A service's document
-// comes in validated against the OpenAPI schemas and with its $refs resolved (src/node/openapi-source.ts),
+// comes in validated against the OpenAPI schemas and with its $refs resolved (src/node/files/openapi-source.ts),
 // so it has this shape; what OpenAPI lets a document leave out is optional here too.
 
 /** The extension naming the ids of the assumption ledger an answer rests on (`relay-mock assumptions` lists them). */

@@ -1,5 +1,5 @@
 // A location client with one deliberate defect, chosen by name: the reference client's flow
-// (src/node/client-flow.ts, as built in dist/: this client also runs as a plain process) and its retries,
+// (src/node/reference-client/client-flow.ts, as built in dist/: this client also runs as a plain process) and its retries,
 // with each defect one parameter of it, marked `defect(...)`: how a request is written (edit), sent
 // (send), sent again (wait, attempts), what else is sent around it or read of its answer (around), or
 // how the outcome is reported (report). It runs in-process (createDefectiveClient(name) is a
@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process'
 import http from 'node:http'
 import { writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
-import { ambiguous, idOf, isRecord, ok, referenceWait, runFlow, toAnswer, withRetries } from '../../../dist/src/node/client-flow.js'
+import { ambiguous, idOf, isRecord, ok, referenceWait, runFlow, toAnswer, withRetries } from '../../../dist/src/node/reference-client/client-flow.js'
 
 export const DEFECTS = [
   'none',

@@ -1,10 +1,10 @@
 // A location client, in-process, that runs both flows correctly (the reference flow,
-// src/node/client-flow.ts, with no retries) but for one lenient form of a request: what relay-mock
+// src/node/reference-client/client-flow.ts, with no retries) but for one lenient form of a request: what relay-mock
 // accepts beyond the interface's text and a stricter service may refuse. The form is the transport's:
 // over node:http, which (unlike fetch) sends a body with a GET.
 import { request } from 'node:http'
-import { runFlow, toAnswer, type Answer, type FlowRequest } from '../../../src/node/client-flow.js'
-import type { ClientFunction, ClientVisit, RelayEnv } from '../../../src/node/runner.js'
+import { runFlow, toAnswer, type Answer, type FlowRequest } from '../../../src/node/reference-client/client-flow.js'
+import type { ClientFunction, ClientVisit, RelayEnv } from '../../../src/node/runner/runner.js'
 
 /** The lenient forms the client can use; `none` is the correct client. */
 export const LENIENT_FORMS = ['none', 'lower-case-bearer', 'double-space-bearer', 'cache-buster', 'repeated-plate', 'vendor-json', 'utf8-charset', 'get-body', 'date-only-acquired-on', 'lower-case-plate', 'hyphenated-plate', 'fraction-amount', 'exponent-amount', 'duplicate-key'] as const

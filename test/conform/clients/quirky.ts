@@ -3,10 +3,10 @@
 // and layout each attempt, a User-Agent that changes each attempt, as many attempts as asked, and
 // (its one defect when asked) a plate pasted into the query unencoded. Over node:http, so what it
 // sends is what it wrote: nothing percent-encodes the path behind its back. Otherwise it is the
-// reference flow (src/node/client-flow.ts) with its retries: only the transport below is its own.
+// reference flow (src/node/reference-client/client-flow.ts) with its retries: only the transport below is its own.
 import http from 'node:http'
-import { isRecord, runFlow, toAnswer, withRetries, type Answer, type FlowRequest } from '../../../src/node/client-flow.js'
-import type { ClientFunction, RelayEnv } from '../../../src/node/runner.js'
+import { isRecord, runFlow, toAnswer, withRetries, type Answer, type FlowRequest } from '../../../src/node/reference-client/client-flow.js'
+import type { ClientFunction, RelayEnv } from '../../../src/node/runner/runner.js'
 
 export interface Quirks {
   /** Adds `_=<a fresh number>` to every query, first. */

@@ -1,6 +1,6 @@
 // The visit a location reports, for the library clients beside it (ky.mjs, got.mjs, axios-retry.mjs):
 // both flows as the interface text tells them, whatever HTTP library carries the requests. The flow is
-// the reference client's (src/node/client-flow.ts, as built in dist/: these clients also run as plain
+// the reference client's (src/node/reference-client/client-flow.ts, as built in dist/: these clients also run as plain
 // processes); each library file hands runVisit one function, `send(method, path, body)`, that makes a
 // request with that library (and its retries) and says what it came to, so two library clients differ
 // only in their HTTP layer. No retries are added here: what a library does again is the library's.
@@ -9,7 +9,7 @@
 // a connection pool of its own per case) or as a real process: `node <library>.mjs defaults|recipe`.
 import { writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
-import { runFlow, toAnswer as answerOf } from '../../../../dist/src/node/client-flow.js'
+import { runFlow, toAnswer as answerOf } from '../../../../dist/src/node/reference-client/client-flow.js'
 
 /**
  * What one request came to, from its status and body text: a 2xx whose body is not JSON (a proxy's

@@ -3,12 +3,12 @@
 // each a case in a fresh world of the new-vehicle scenario (the plate unknown, so both flows pay). The
 // first visit that breaks the client is shrunk with fast-check to the smallest one that still breaks it,
 // and handed back as a ready entry of a cases file (--cases).
-import type { ConformanceCase } from '../core/rules/suite.js'
-import type { CaseResult, Flow } from '../core/rules/types.js'
-import { FLOWS } from '../core/rules/vocabulary.js'
-import { importExternal } from '../core/import-external.js'
-import type { Visit } from '../core/service/scenario.js'
-import { amountValue, plate } from '../core/service/schemas.js'
+import type { ConformanceCase } from '../../core/rules/suite.js'
+import type { CaseResult, Flow } from '../../core/rules/types.js'
+import { FLOWS } from '../../core/rules/vocabulary.js'
+import { importExternal } from '../../core/import-external.js'
+import type { Visit } from '../../core/service/scenario.js'
+import { amountValue, plate } from '../../core/service/schemas.js'
 import { runConformance, type RunOptions } from './runner.js'
 
 type FastCheck = typeof import('fast-check')

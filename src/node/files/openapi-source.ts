@@ -5,10 +5,10 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { RelayMockError } from '../core/errors.js'
-import type { ServiceDocument } from '../core/openapi/compare.js'
-import type { OpenApiDocument } from '../core/openapi/model.js'
-import { importExternal } from '../core/import-external.js'
+import { RelayMockError } from '../../core/errors.js'
+import type { ServiceDocument } from '../../core/openapi/compare.js'
+import type { OpenApiDocument } from '../../core/openapi/model.js'
+import { importExternal } from '../../core/import-external.js'
 
 const REACH = 'Please check the URL and that this machine can reach it (--timeout gives it longer)'
 /** What to do about a file a $ref names that was read but holds no JSON or YAML object. */

@@ -4,8 +4,8 @@
 // not a core, so the number in flight follows what the cases cost the machine, measured as they end:
 // as many as keep the CPU they need within the cores, and never fewer than the cores.
 import os from 'node:os'
-import { FAULT_WAITS, type FaultWaits } from '../core/service/faults.js'
-import type { ConformanceCase } from '../core/rules/suite.js'
+import { FAULT_WAITS, type FaultWaits } from '../../core/service/faults.js'
+import type { ConformanceCase } from '../../core/rules/suite.js'
 import type { CpuTime } from './cpu-time.js'
 
 /** One run of one case: its index in the selection and which of its `--repeat` runs it is. */

@@ -4,11 +4,11 @@
 import http from 'node:http'
 import net, { type AddressInfo, type Socket } from 'node:net'
 import { pipeline, type Duplex } from 'node:stream'
-import { describeError } from '../core/errors.js'
-import { RelayMockError, type RelayService, type RelayRequest, type RelayResponse } from '../core/service/mock.js'
-import { toProblem } from '../core/service/problems.js'
-import { allowOf, SERVICE_TABLE } from '../core/service/protocol.js'
-import type { World } from '../core/service/world.js'
+import { describeError } from '../../core/errors.js'
+import { RelayMockError, type RelayService, type RelayRequest, type RelayResponse } from '../../core/service/mock.js'
+import { toProblem } from '../../core/service/problems.js'
+import { allowOf, SERVICE_TABLE } from '../../core/service/protocol.js'
+import type { World } from '../../core/service/world.js'
 
 export interface ServerOptions {
   /** Bind this listener to one world: requests on it belong to that world, whatever their token. */

@@ -2,8 +2,8 @@
 // `relay-mock proxy` or `relay-mock probe`, read and checked whole before anything starts, so that a file
 // that cannot be read is one clear error (exit 2) naming the file.
 import { readFileSync } from 'node:fs'
-import { RelayMockError } from '../core/errors.js'
-import { readCalibration, type Calibration } from '../core/service/calibration.js'
+import { RelayMockError } from '../../core/errors.js'
+import { readCalibration, type Calibration } from '../../core/service/calibration.js'
 
 /**
  * The report in the file as JSON (what `createRelayService({ calibration })` takes) and as read.

@@ -4,9 +4,9 @@
 // the payment) and simple (one POST /payment). A request goes out as a FlowRequest, and what the
 // transport makes of it comes back as an Answer: how it is sent (fetch, node:http, a library), with
 // which habits or lenient forms, is the transport's; when a request is tried again is withRetries'.
-import { isRecord, isSuccess, leavesWriteUnknown, parseRetryAfter } from '../core/exchange/answer.js'
-import type { ClientReport } from '../core/rules/types.js'
-import type { ClientVisit } from './runner.js'
+import { isRecord, isSuccess, leavesWriteUnknown, parseRetryAfter } from '../../core/exchange/answer.js'
+import type { ClientReport } from '../../core/rules/types.js'
+import type { ClientVisit } from '../runner/runner.js'
 
 export type Method = 'GET' | 'POST'
 

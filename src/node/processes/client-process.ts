@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { once } from 'node:events'
 import { setTimeout as delay } from 'node:timers/promises'
-import type { ClientRun } from '../core/rules/types.js'
+import type { ClientRun } from '../../core/rules/types.js'
 import { endTree, killTree, startTimeOf, TREE_VARIABLE, type ProcessTree } from './process-tree.js'
 
 export interface ClientProcessOptions {

@@ -7,11 +7,11 @@ import { extname, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Jiti } from 'jiti'
 import { z } from 'zod'
-import { scenarios as builtInScenarios } from '../../scenarios/index.js'
-import { describeError, RelayMockError } from '../core/errors.js'
-import { defineScenario, SIMPLE_PAYMENT_BEHAVIOURS, type Scenario } from '../core/service/scenario.js'
-import { describeFieldErrors, parseScenarioFile, toFieldErrors } from '../core/service/scenario-file.js'
-import { importExternal } from '../core/import-external.js'
+import { scenarios as builtInScenarios } from '../../../scenarios/index.js'
+import { describeError, RelayMockError } from '../../core/errors.js'
+import { defineScenario, SIMPLE_PAYMENT_BEHAVIOURS, type Scenario } from '../../core/service/scenario.js'
+import { describeFieldErrors, parseScenarioFile, toFieldErrors } from '../../core/service/scenario-file.js'
+import { importExternal } from '../../core/import-external.js'
 
 const SCENARIO_EXTENSIONS = ['.json', '.js', '.mjs', '.ts', '.mts']
 const TS_EXTENSIONS = new Set(['.ts', '.mts'])

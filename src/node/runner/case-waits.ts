@@ -2,9 +2,9 @@
 // hung or slow answer) is open, or a 503 or 429 told its client to come back later and it has not yet.
 // Such a case costs a socket and a sleeping client, not a core: a fitted concurrency does not count it.
 import type http from 'node:http'
-import { retryAfterMs } from '../core/exchange/entry.js'
-import type { ArmedFault } from '../core/service/faults.js'
-import type { World } from '../core/service/world.js'
+import { retryAfterMs } from '../../core/exchange/entry.js'
+import type { ArmedFault } from '../../core/service/faults.js'
+import type { World } from '../../core/service/world.js'
 
 /** How long past its Retry-After a told client counts as waiting, at most, if it never comes back. */
 const GRACE_MS = 500

@@ -1,8 +1,8 @@
 // Where a run's time went, for its summary: the CPU its processes spent, its longest case, and how
 // much of the cases' time was spent waiting on the service's deliberate delays. A client whose every
 // run costs a runtime's start is told so, with what cures it (docs/speed.md#a-conform-runs-time).
-import { deliberateDelayMs } from '../core/rules/delays.js'
-import type { CaseResult, RunTime } from '../core/rules/types.js'
+import { deliberateDelayMs } from '../../core/rules/delays.js'
+import type { CaseResult, RunTime } from '../../core/rules/types.js'
 import type { CpuSpent } from './cpu-time.js'
 
 /**

@@ -8,8 +8,8 @@ import { Readable } from 'node:stream'
 import tls from 'node:tls'
 import zlib from 'node:zlib'
 import { Pool, type Dispatcher } from 'undici'
-import { RelayMockError } from '../core/errors.js'
-import type { BodyStream, Upstream, UpstreamRequest, UpstreamResult, UpstreamTroubleKind } from '../core/service/upstream.js'
+import { RelayMockError } from '../../core/errors.js'
+import type { BodyStream, Upstream, UpstreamRequest, UpstreamResult, UpstreamTroubleKind } from '../../core/service/upstream.js'
 
 export interface ForwarderOptions {
   /** The upstream's base URL: `http://` or `https://`, with a path prefix if the service has one. */

@@ -9,10 +9,10 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import { readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import type { SeedCache } from '../core/service/mock.js'
-import type { SeededWorld } from '../core/service/seed.js'
+import type { SeedCache } from '../../core/service/mock.js'
+import type { SeededWorld } from '../../core/service/seed.js'
 import { cacheDir, writeCacheFile } from './cache-dir.js'
-import { RELAY_MOCK_VERSION } from '../core/version.js'
+import { RELAY_MOCK_VERSION } from '../../core/version.js'
 import { SEED_BUILD_ID } from './seed-build.generated.js'
 
 export interface SeedCacheOptions {

@@ -2,14 +2,14 @@
 // and reporters as a run, without running a client.
 import { readFile } from 'node:fs/promises'
 import type { Har } from 'har-format'
-import { fromHarConversations } from '../devtools/har.js'
-import { checkCapture } from '../devtools/live/capture.js'
-import { RELAY_MOCK_VERSION } from '../core/version.js'
-import { RelayMockError } from '../core/service/mock.js'
-import type { Reporter, RunResult } from '../core/rules/types.js'
-import type { VerdictPolicy } from '../core/rules/verdict.js'
-import { toVisitsFile, type VisitsFile } from '../core/rules/inputs.js'
-import { readCalibration } from '../core/service/calibration.js'
+import { fromHarConversations } from '../../devtools/har.js'
+import { checkCapture } from '../../devtools/live/capture.js'
+import { RELAY_MOCK_VERSION } from '../../core/version.js'
+import { RelayMockError } from '../../core/service/mock.js'
+import type { Reporter, RunResult } from '../../core/rules/types.js'
+import type { VerdictPolicy } from '../../core/rules/verdict.js'
+import { toVisitsFile, type VisitsFile } from '../../core/rules/inputs.js'
+import { readCalibration } from '../../core/service/calibration.js'
 
 export interface CheckHarOptions extends VerdictPolicy {
   /** The service's base URL in the capture (default: inferred from the requests to its resources). */

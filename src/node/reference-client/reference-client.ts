@@ -4,9 +4,9 @@
 // lookup after a lost answer or a 5xx (500 ms later), at most 3 attempts in all; a POST whose answer was
 // lost is never sent again blind, and a payment whose answer was lost is reported `unknown`. `relay-mock
 // demo` runs it; tests use it as the known-good client.
-import type { ClientReport } from '../core/rules/types.js'
+import type { ClientReport } from '../../core/rules/types.js'
 import { runFlow, toAnswer, withRetries, type Answer, type FlowRequest } from './client-flow.js'
-import type { ClientFunction, ClientVisit, RelayEnv } from './runner.js'
+import type { ClientFunction, ClientVisit, RelayEnv } from '../runner/runner.js'
 
 /** The query as the interface writes it: `name=value`, the value percent-encoded. */
 const queryString = (query: FlowRequest['query']) => query.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&')

@@ -1,9 +1,9 @@
 // A variant case is judged against the flow case it repeats (src/core/rules/echoes.ts), so a run holds each
 // variant's result until that case has ended, and runs that case too when only the variant was selected
 // (`--case variants/…`, `--suite variants`): a variant is never judged blind.
-import { judgeVariant } from '../core/rules/echoes.js'
-import type { ConformanceCase } from '../core/rules/suite.js'
-import type { CaseResult } from '../core/rules/types.js'
+import { judgeVariant } from '../../core/rules/echoes.js'
+import type { ConformanceCase } from '../../core/rules/suite.js'
+import type { CaseResult } from '../../core/rules/types.js'
 
 /**
  * The selected cases, after the flow cases their variant cases repeat that were not selected (first, so that
