@@ -35,7 +35,8 @@ export { loadCases } from './node/files/user-cases.js'
 
 export type { ServerOptions } from './node/server/server.js'
 export type { UserCases } from './node/files/user-cases.js'
-export type { RunOptions, ClientFunction, ClientVisit, RelayEnv } from './node/runner/runner.js'
+export type { RunOptions } from './node/runner/options.js'
+export type { ClientFunction, ClientVisit, RelayEnv } from './node/runner/contract.js'
 export type { ClientProcessOptions, ClientProcessResult } from './node/processes/client-process.js'
 export type { ReporterFactory, ReporterOptions, ConsoleReporterOptions } from './node/reporters/index.js'
 export type {

@@ -4,7 +4,9 @@ import { describe, it } from 'vitest'
 import type { CaseResult, RunResult } from './core/rules/types.js'
 import { casePasses } from './core/rules/verdict.js'
 import { plural } from './core/text.js'
-import { RUN_DEFAULTS, runConformance, selectCases, type RunOptions } from './node/runner/runner.js'
+import { RUN_DEFAULTS, type RunOptions } from './node/runner/options.js'
+import { runConformance } from './node/runner/runner.js'
+import { selectCases } from './node/runner/select.js'
 
 export interface ConformanceTestOptions extends RunOptions {
   /** The describe block's name. Default `relay-mock conformance`. */

@@ -3,7 +3,8 @@
 // looks before creating again, looks first and reaches `paid`. The quirky client runs the same flow.
 import { describe, expect, it } from 'vitest'
 import { referenceClient } from '../../src/node/reference-client/reference-client.js'
-import { runConformance, type ClientFunction } from '../../src/node/runner/runner.js'
+import { runConformance } from '../../src/node/runner/runner.js'
+import type { ClientFunction } from '../../src/node/runner/contract.js'
 import { createQuirkyClient } from './clients/quirky.js'
 
 const CASES = ['resilience/vehicle-create/reset/once', 'resilience/vehicle-create/server-error/once']

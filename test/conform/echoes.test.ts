@@ -7,7 +7,9 @@ import type { CaseResult, Check } from '../../src/core/rules/types.js'
 import { caseStatus, countCases } from '../../src/core/rules/verdict.js'
 import { holdVariants, withBases } from '../../src/node/runner/variant-bases.js'
 import { referenceClient } from '../../src/node/reference-client/reference-client.js'
-import { runConformance, selectCases, type ClientFunction } from '../../src/node/runner/runner.js'
+import { runConformance } from '../../src/node/runner/runner.js'
+import { selectCases } from '../../src/node/runner/select.js'
+import type { ClientFunction } from '../../src/node/runner/contract.js'
 // @ts-expect-error: a plain ES module without types (it also runs as a process)
 import { createDefectiveClient } from './clients/defective.mjs'
 

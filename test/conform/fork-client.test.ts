@@ -7,7 +7,7 @@ import os from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { forkClient, type ForkClient } from '../support/fork-client.js'
-import type { ClientVisit, RelayEnv } from '../../src/node/runner/runner.js'
+import type { ClientVisit, RelayEnv } from '../../src/node/runner/contract.js'
 import { needs } from '../support/needs.js'
 
 // The scripts forked from one interpreter.

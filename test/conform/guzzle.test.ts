@@ -3,7 +3,8 @@
 // ("Guzzle") names fails with the words it quotes, or the cases pass where the guide calls it harmless.
 // libcurl's own resend, the one default of the layer below, is in libcurl.test.ts.
 import { afterAll, describe, expect, it } from 'vitest'
-import { runConformance, type RunOptions } from '../../src/node/runner/runner.js'
+import { runConformance } from '../../src/node/runner/runner.js'
+import type { RunOptions } from '../../src/node/runner/options.js'
 import { RETRY_AFTER_DATE_AHEAD_S } from '../../src/core/service/faults.js'
 import type { RunResult } from '../../src/core/rules/types.js'
 import { phpVariant, removePhpVariants } from '../support/php-variant.js'

@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { RESENDERS } from '../../src/core/rules/resend.js'
 import type { ConformanceCase } from '../../src/core/rules/suite.js'
-import { runConformance, type RunOptions } from '../../src/node/runner/runner.js'
+import { runConformance } from '../../src/node/runner/runner.js'
+import type { RunOptions } from '../../src/node/runner/options.js'
 import { needs } from '../support/needs.js'
 
 // Curl and jq (libcurl through the `curl` command), and Ruby's Net::HTTP.

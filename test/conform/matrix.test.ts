@@ -8,7 +8,8 @@ import type { MatrixCell } from '../../src/core/rules/suite.js'
 import type { CaseStatus, RunResult } from '../../src/core/rules/types.js'
 import { referenceClient } from '../../src/node/reference-client/reference-client.js'
 import { createConsoleReporter, toJsonReport, toJUnitXml, toHtmlReport } from '../../src/node/reporters/index.js'
-import { runConformance, type ClientFunction } from '../../src/node/runner/runner.js'
+import { runConformance } from '../../src/node/runner/runner.js'
+import type { ClientFunction } from '../../src/node/runner/contract.js'
 // @ts-expect-error: a plain ES module without types (it also runs as a process)
 import { createDefectiveClient } from './clients/defective.mjs'
 

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { rules } from '../../src/core/rules/index.js'
-import { toRelayEnv } from '../../src/node/runner/runner.js'
+import { toRelayEnv } from '../../src/node/runner/contract.js'
 
 const read = (path: string) => readFileSync(fileURLToPath(new URL(`../../${path}`, import.meta.url)), 'utf8')
 const readme = read('README.md')

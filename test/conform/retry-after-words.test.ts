@@ -3,7 +3,7 @@
 // lead and the wait that counts, from the header the client got.
 import { describe, expect, it } from 'vitest'
 import { rateLimitedRetryAfter, RATE_LIMITED_AHEAD, RETRY_AFTER_SECONDS, SLOW_FAULT_MS } from '../../src/core/service/faults.js'
-import type { ClientFunction } from '../../src/node/runner/runner.js'
+import type { ClientFunction } from '../../src/node/runner/contract.js'
 import { runConformance } from '../../src/node/runner/runner.js'
 import { cases } from '../../suites/index.js'
 // @ts-expect-error: a plain ES module without types (it also runs as a process)

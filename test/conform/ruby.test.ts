@@ -4,7 +4,8 @@
 // guide names with the words it quotes, or only warns where the guide calls it harmless. Single cases,
 // not the whole run: each default bites in one or two.
 import { describe, expect, it } from 'vitest'
-import { runConformance, type RunOptions } from '../../src/node/runner/runner.js'
+import { runConformance } from '../../src/node/runner/runner.js'
+import type { RunOptions } from '../../src/node/runner/options.js'
 import type { CaseResult, RunResult } from '../../src/core/rules/types.js'
 import { needs } from '../support/needs.js'
 

@@ -4,7 +4,11 @@ import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import type { CaseResult } from '../../src/core/rules/types.js'
 import { referenceClient } from '../../src/node/reference-client/reference-client.js'
-import { combineRuns, runConformance, runPool, selectCases, type ClientFunction } from '../../src/node/runner/runner.js'
+import { combineRuns } from '../../src/node/runner/run-cases.js'
+import { runConformance } from '../../src/node/runner/runner.js'
+import { runPool } from '../../src/node/runner/schedule.js'
+import { selectCases } from '../../src/node/runner/select.js'
+import type { ClientFunction } from '../../src/node/runner/contract.js'
 
 function processesWith(marker: string): string[] {
   return execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })

@@ -5,7 +5,9 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it, vi } from 'vitest'
 import { RelayMockError } from '../../src/core/service/mock.js'
 import type { CaseResult } from '../../src/core/rules/types.js'
-import { runConformance, selectCases, type RelayEnv } from '../../src/node/runner/runner.js'
+import { runConformance } from '../../src/node/runner/runner.js'
+import { selectCases } from '../../src/node/runner/select.js'
+import type { RelayEnv } from '../../src/node/runner/contract.js'
 
 const DEFECTIVE = 'node test/conform/clients/defective.mjs'
 

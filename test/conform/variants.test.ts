@@ -21,7 +21,9 @@ import { toJsonReport } from '../../src/node/reporters/json.js'
 import { toJUnitXml } from '../../src/node/reporters/junit.js'
 import { toHeld } from '../../src/core/rules/held.js'
 import { referenceClient } from '../../src/node/reference-client/reference-client.js'
-import { runConformance, selectCases, type ClientFunction } from '../../src/node/runner/runner.js'
+import { runConformance } from '../../src/node/runner/runner.js'
+import { selectCases } from '../../src/node/runner/select.js'
+import type { ClientFunction } from '../../src/node/runner/contract.js'
 // @ts-expect-error: a plain ES module without types (it also runs as a process)
 import { createDefectiveClient } from './clients/defective.mjs'
 

@@ -9,7 +9,7 @@ import { ASSUMPTION_CHECKS, createMemory, learn, type Memory, type Observed } fr
 import { variantCases } from '../../src/core/ledger/next-step.js'
 import { nextStep, type AssumptionReport } from '../../src/core/ledger/report.js'
 import { toVariants } from '../../src/core/service/variants.js'
-import { selectCases } from '../../src/node/runner/runner.js'
+import { selectCases } from '../../src/node/runner/select.js'
 import { activeVehicle, custodianBody, firstCompany, FRESH_PLATE, paymentBody, simpleBody, vehicleBody } from '../support/bodies.js'
 import { call, closeAfterEach, handUpstream, mockUpstream, proxyTo, rawCall } from '../support/proxy.js'
 import variantsSuite from '../../suites/variants.js'

@@ -11,7 +11,7 @@ import { toScenario, type ScenarioFile } from '../../src/core/service/scenario-f
 import { buildWorld, ownedVehicleVisit } from '../../src/core/service/seed.js'
 import { scenarios } from '../../scenarios/index.js'
 import { referenceClient } from '../../src/node/reference-client/reference-client.js'
-import { toRelayEnv } from '../../src/node/runner/runner.js'
+import { toRelayEnv } from '../../src/node/runner/contract.js'
 import { close, createServer, listen } from '../../src/node/server/server.js'
 import { loadScenario, resolveScenario } from '../../src/node/files/user-files.js'
 

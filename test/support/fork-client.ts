@@ -8,7 +8,7 @@ import os from 'node:os'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { runClientProcess } from '../../src/node/processes/client-process.js'
-import type { ClientFunction } from '../../src/node/runner/runner.js'
+import type { ClientFunction } from '../../src/node/runner/contract.js'
 
 const FORKSERVER = resolve(import.meta.dirname, 'python-forkserver.py')
 

@@ -3,7 +3,7 @@
 // file, at a fraction of a process's start (no new Node, the script's modules loaded per thread).
 import { resolve } from 'node:path'
 import { Worker } from 'node:worker_threads'
-import type { ClientFunction } from '../../src/node/runner/runner.js'
+import type { ClientFunction } from '../../src/node/runner/contract.js'
 
 /**
  * A runConformance client function that runs `file` in a fresh worker thread per case. The runner reads

@@ -13,7 +13,8 @@ import { caseStatus, countCases } from '../../core/rules/verdict.js'
 import type { Check, Reporter, RunResult } from '../../core/rules/types.js'
 import { VISIT_DEFAULTS } from '../../devtools/live/visits.js'
 import { createConsoleReporter } from '../../node/reporters/console.js'
-import { runConformance, type ClientFunction, type RelayEnv } from '../../node/runner/runner.js'
+import { runConformance } from '../../node/runner/runner.js'
+import type { ClientFunction, RelayEnv } from '../../node/runner/contract.js'
 import { loadCases } from '../../node/files/user-cases.js'
 
 export interface CaseArgs {

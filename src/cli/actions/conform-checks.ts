@@ -2,7 +2,7 @@
 // is something to check (a client or a capture), and each --case names cases of the suites. Loaded
 // only when conform runs, as the suites are.
 import { RelayMockError } from '../../core/errors.js'
-import { caseHint, selectCases } from '../../node/runner/runner.js'
+import { caseHint, selectCases } from '../../node/runner/select.js'
 import { refused, UsageError } from '../checks.js'
 import type { ConformArgs } from '../conform-options.js'
 

@@ -6,7 +6,7 @@
 // which habits or lenient forms, is the transport's; when a request is tried again is withRetries'.
 import { isRecord, isSuccess, leavesWriteUnknown, parseRetryAfter } from '../../core/exchange/answer.js'
 import type { ClientReport } from '../../core/rules/types.js'
-import type { ClientVisit } from '../runner/runner.js'
+import type { ClientVisit } from '../runner/contract.js'
 
 export type Method = 'GET' | 'POST'
 

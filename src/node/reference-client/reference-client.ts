@@ -6,7 +6,7 @@
 // demo` runs it; tests use it as the known-good client.
 import type { ClientReport } from '../../core/rules/types.js'
 import { runFlow, toAnswer, withRetries, type Answer, type FlowRequest } from './client-flow.js'
-import type { ClientFunction, ClientVisit, RelayEnv } from '../runner/runner.js'
+import type { ClientFunction, ClientVisit, RelayEnv } from '../runner/contract.js'
 
 /** The query as the interface writes it: `name=value`, the value percent-encoded. */
 const queryString = (query: FlowRequest['query']) => query.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&')

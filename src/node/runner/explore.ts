@@ -9,7 +9,8 @@ import { FLOWS } from '../../core/rules/vocabulary.js'
 import { importExternal } from '../../core/import-external.js'
 import type { Visit } from '../../core/service/scenario.js'
 import { amountValue, plate } from '../../core/service/schemas.js'
-import { runConformance, type RunOptions } from './runner.js'
+import type { RunOptions } from './options.js'
+import { runConformance } from './runner.js'
 
 type FastCheck = typeof import('fast-check')
 type Arbitrary<T> = import('fast-check').Arbitrary<T>

@@ -4,7 +4,7 @@
 // over node:http, which (unlike fetch) sends a body with a GET.
 import { request } from 'node:http'
 import { runFlow, toAnswer, type Answer, type FlowRequest } from '../../../src/node/reference-client/client-flow.js'
-import type { ClientFunction, ClientVisit, RelayEnv } from '../../../src/node/runner/runner.js'
+import type { ClientFunction, ClientVisit, RelayEnv } from '../../../src/node/runner/contract.js'
 
 /** The lenient forms the client can use; `none` is the correct client. */
 export const LENIENT_FORMS = ['none', 'lower-case-bearer', 'double-space-bearer', 'cache-buster', 'repeated-plate', 'vendor-json', 'utf8-charset', 'get-body', 'date-only-acquired-on', 'lower-case-plate', 'hyphenated-plate', 'fraction-amount', 'exponent-amount', 'duplicate-key'] as const

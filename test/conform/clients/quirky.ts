@@ -6,7 +6,7 @@
 // reference flow (src/node/reference-client/client-flow.ts) with its retries: only the transport below is its own.
 import http from 'node:http'
 import { isRecord, runFlow, toAnswer, withRetries, type Answer, type FlowRequest } from '../../../src/node/reference-client/client-flow.js'
-import type { ClientFunction, RelayEnv } from '../../../src/node/runner/runner.js'
+import type { ClientFunction, RelayEnv } from '../../../src/node/runner/contract.js'
 
 export interface Quirks {
   /** Adds `_=<a fresh number>` to every query, first. */
