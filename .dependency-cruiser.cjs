@@ -1,5 +1,5 @@
 // The layers point down only: core (the domain and the protocol) < devtools (admin API, live page,
-// diagrams, HAR) < node (server, runner, reporters) < the entries (src/index.ts, src/node.ts,
+// diagrams, HAR) < node (server, runner, reporters, each in a folder of its own) < the entries (src/index.ts, src/node.ts,
 // src/vitest.ts: one per audience) and cli. `npm test` runs this check.
 
 /** The top of the tree: the CLI and the package's entry files, which nothing below them imports. */
@@ -105,6 +105,30 @@ module.exports = {
       comment: 'The Node layer (server, runner, reporters) is used by the CLI and the entries, never the reverse.',
       from: { path: '^src/node/' },
       to: { path: `^src/(cli/|${ENTRIES})` },
+    },
+    // Inside the Node layer, by concern (each folder's README.md says what lives there and what it may import):
+    // server/, upstream/, caches/, processes/, files/, reporters/ stand alone; runner/ runs clients
+    // (processes/) against listeners (server/); reference-client/ speaks the runner's client contract.
+    {
+      name: 'node-folders-stand-alone',
+      severity: 'error',
+      comment: "The server, the upstream, the caches, the client processes, the user files and the reporters import none of the Node layer's other folders (the CLI puts them together), so that serve loads no part of the conformance kit and each changes alone.",
+      from: { path: '^src/node/(server|upstream|caches|processes|files|reporters)/' },
+      to: { path: '^src/node/', pathNot: '^src/node/$1/' },
+    },
+    {
+      name: 'runner-runs-clients-on-listeners',
+      severity: 'error',
+      comment: "The conformance runner reads, of the Node layer, only the server (a listener per case) and the client processes: reporters are handed to it, user files are read by the CLI, and the reference client is one of its clients.",
+      from: { path: '^src/node/runner/' },
+      to: { path: '^src/node/', pathNot: '^src/node/(runner|server|processes)/' },
+    },
+    {
+      name: 'reference-client-speaks-the-contract',
+      severity: 'error',
+      comment: "The reference client is a client like any other: of the Node layer it reads only the client contract (runner/contract.ts), the visit and the RELAY_* variables.",
+      from: { path: '^src/node/reference-client/' },
+      to: { path: '^src/node/', pathNot: '^src/node/(reference-client/|runner/contract\\.ts$)' },
     },
     {
       name: 'scenarios-and-suites-are-data',
