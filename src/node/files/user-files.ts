@@ -112,7 +112,7 @@ let jiti: Promise<Jiti> | undefined
  */
 async function importTypeScript(path: string): Promise<{ default?: unknown }> {
   jiti ??= importExternal<typeof import('jiti')>('jiti').then(({ createJiti }) => createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: false }))
-  return (await (await jiti).import(path, {})) as { default?: unknown }
+  return await (await jiti).import<{ default?: unknown }>(path, {})
 }
 
 /** A user's JSON file, or the RelayMockError that says why it cannot be read. */

@@ -125,7 +125,7 @@ export interface ExploreOptions extends Omit<RunOptions, 'suite' | 'cases' | 'su
   worldSeed?: number
   flows?: Flow[]
   /** Told as the exploration goes: the first pass, then each smaller visit that still breaks the client. */
-  onProgress?(event: ExploreEvent): void
+  onProgress?: (event: ExploreEvent) => void
 }
 
 export type ExploreEvent =

@@ -73,7 +73,7 @@ export async function runCases(context: RunContext, cases: ConformanceCase[], ho
   const { order, concurrency } = toSchedule(context, cases)
   const position = new Map(cases.map((kase, index) => [kase.id, index]))
   const runs: CaseResult[][] = cases.map(() => [])
-  const finished: Array<CaseResult | undefined> = new Array(cases.length)
+  const finished = new Array<CaseResult | undefined>(cases.length)
   const held: Array<{ index: number; result: CaseResult }> = []
   let clientStarted = typeof context.client !== 'string'
   let failure: { error: unknown } | undefined

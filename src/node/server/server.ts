@@ -42,8 +42,8 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
   // Expect: 100-continue is granted only when the pipeline's checks that need no body pass (the path,
   // the token, the declared length and type); a refusal is sent at once and the body is never read.
   server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {
-    inOrder(req.socket, (done) =>
-      mock.preflight(relayRequest(req)).then(
+    inOrder(req.socket, (done) => {
+      void mock.preflight(relayRequest(req)).then(
         (refusal) => {
           if (!refusal) {
             res.writeContinue()
@@ -58,8 +58,8 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
           lastResort(res, error)
           done()
         },
-      ),
-    )
+      )
+    })
   })
   // CONNECT never reaches 'request' (Node hands it the raw socket), and a method Node's parser does not
   // know is a parse error: both get the JSON 405 every other method the service lacks gets.
