@@ -22,6 +22,7 @@ const FIRST = ['test/conform/examples.test.ts', 'test/report/browser.test.ts', '
  */
 const SHORT_SLOWEST = [
   'test/architecture/types.test.ts',
+  'test/architecture/lint.test.ts',
   'test/package.test.ts',
   'test/conform/matrix.test.ts',
   'test/cli/compare.test.ts',
