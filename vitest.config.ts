@@ -51,7 +51,8 @@ class SlowestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files)
     const rank = (list: string[], file: TestSpecification) => list.findIndex((path) => file.moduleId.endsWith(path))
-    const inList = (list: string[]) => sorted.filter((file) => rank(list, file) >= 0).sort((a, b) => rank(list, a) - rank(list, b))
+    const inList = (list: string[]) =>
+      sorted.filter((file) => rank(list, file) >= 0).sort((a, b) => rank(list, a) - rank(list, b))
     const ORDER = [...FIRST, ...SHORT_SLOWEST]
     return [...inList(ORDER), ...sorted.filter((file) => rank(ORDER, file) < 0)]
   }

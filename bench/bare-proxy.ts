@@ -7,7 +7,18 @@ import http from 'node:http'
 import { Pool } from 'undici'
 
 /** Hop-by-hop headers, and those the proxy sets itself. */
-const DROP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'host', 'content-length', 'upgrade', 'te', 'trailer', 'proxy-connection', 'date'])
+const DROP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'host',
+  'content-length',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-connection',
+  'date',
+])
 
 /**
  * A bare forwarding proxy to `upstream` (a base URL).
@@ -25,17 +36,19 @@ export function createBareProxy(upstream: string): http.Server {
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
       const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined
-      pool.request({ method: req.method as 'GET' | 'POST', path: req.url ?? '/', headers: pass(req.headers), body }).then(
-        async (answer) => {
-          const text = Buffer.from(await answer.body.arrayBuffer())
-          res.writeHead(answer.statusCode, { ...pass(answer.headers), 'content-length': text.length })
-          res.end(text)
-        },
-        () => {
-          res.writeHead(502)
-          res.end()
-        },
-      )
+      pool
+        .request({ method: req.method as 'GET' | 'POST', path: req.url ?? '/', headers: pass(req.headers), body })
+        .then(
+          async (answer) => {
+            const text = Buffer.from(await answer.body.arrayBuffer())
+            res.writeHead(answer.statusCode, { ...pass(answer.headers), 'content-length': text.length })
+            res.end(text)
+          },
+          () => {
+            res.writeHead(502)
+            res.end()
+          },
+        )
     })
   })
 }

@@ -15,12 +15,19 @@ import { pathToFileURL } from 'node:url'
  * cost of relay-mock's pipeline alone.
  * @example createBareServer('[]', '{"id":"…","link":"/payments/…"}').listen(0)
  */
-export function createBareServer(getText: string, postText: string, { batched = false }: { batched?: boolean } = {}): http.Server {
+export function createBareServer(
+  getText: string,
+  postText: string,
+  { batched = false }: { batched?: boolean } = {},
+): http.Server {
   const getValue: unknown = JSON.parse(getText)
   const { link } = JSON.parse(postText) as { link?: string }
   const resource = link?.split('/')[1] ?? 'payments'
   const write = (res: http.ServerResponse, status: number, text: string) => {
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) })
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+    })
     res.end(text)
   }
   let queue: Array<[http.ServerResponse, number, string]> = []
@@ -53,5 +60,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const [port = '0', text = '[]'] = process.argv.slice(2)
   const server = createBareServer(text, text)
   // Its address, printed as `relay-mock serve` prints its own: the benchmark reads the port from it.
-  server.listen(Number(port), '127.0.0.1', () => console.log(`listening at http://127.0.0.1:${(server.address() as { port: number }).port}`))
+  server.listen(Number(port), '127.0.0.1', () =>
+    console.log(`listening at http://127.0.0.1:${(server.address() as { port: number }).port}`),
+  )
 }

@@ -41,7 +41,11 @@ const TARGETS = {
 
 // --- The servers, each in a worker thread ---
 
-type ServerRole = { role: 'bare'; getText: string; postText: string; batched: boolean } | { role: 'mock'; vehicles: number } | { role: 'proxy'; upstreamPort: number } | { role: 'bare-proxy'; upstreamPort: number }
+type ServerRole =
+  | { role: 'bare'; getText: string; postText: string; batched: boolean }
+  | { role: 'mock'; vehicles: number }
+  | { role: 'proxy'; upstreamPort: number }
+  | { role: 'bare-proxy'; upstreamPort: number }
 
 /** What a server worker reports once it listens. */
 interface Listening {
@@ -57,12 +61,16 @@ interface Listening {
 async function serveInWorker(role: ServerRole): Promise<void> {
   if (role.role === 'bare') {
     const server = createBareServer(role.getText, role.postText, { batched: role.batched })
-    server.listen(0, '127.0.0.1', () => parentPort!.postMessage({ port: (server.address() as { port: number }).port } satisfies Listening))
+    server.listen(0, '127.0.0.1', () =>
+      parentPort!.postMessage({ port: (server.address() as { port: number }).port } satisfies Listening),
+    )
     return
   }
   if (role.role === 'bare-proxy') {
     const server = createBareProxy(`http://127.0.0.1:${role.upstreamPort}`)
-    server.listen(0, '127.0.0.1', () => parentPort!.postMessage({ port: (server.address() as { port: number }).port } satisfies Listening))
+    server.listen(0, '127.0.0.1', () =>
+      parentPort!.postMessage({ port: (server.address() as { port: number }).port } satisfies Listening),
+    )
     return
   }
   const { createRelayService } = await import('../src/core/service/mock.js')
@@ -103,7 +111,13 @@ async function serveInWorker(role: ServerRole): Promise<void> {
     status: 'new',
   })
   const baseUrl = await listen(createServer(service), { port: 0, host: '127.0.0.1' })
-  parentPort!.postMessage({ port: Number(new URL(baseUrl).port), buildMs, addWorldMs, visit: world.visit, paymentBody } satisfies Listening)
+  parentPort!.postMessage({
+    port: Number(new URL(baseUrl).port),
+    buildMs,
+    addWorldMs,
+    visit: world.visit,
+    paymentBody,
+  } satisfies Listening)
 }
 
 async function startWorker(role: ServerRole): Promise<{ worker: Worker; info: Listening }> {
@@ -154,11 +168,14 @@ async function load(config: Config, seconds: number): Promise<Row> {
 
 function get(port: number, path: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path, agent: false, headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
-      let text = ''
-      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
-    })
+    const req = http.get(
+      { host: '127.0.0.1', port, path, agent: false, headers: { authorization: `Bearer ${TOKEN}` } },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+      },
+    )
     req.on('error', reject)
   })
 }
@@ -166,7 +183,14 @@ function get(port: number, path: string): Promise<{ status: number; text: string
 function post(port: number, path: string, body: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, path, method: 'POST', agent: false, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' } },
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        agent: false,
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      },
       (res) => {
         let text = ''
         res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
@@ -194,7 +218,11 @@ async function spawnToFirstAnswer(args: string[], path: string, env: NodeJS.Proc
         const found = /http:\/\/127\.0\.0\.1:(\d+)/.exec(out)
         if (found) resolve(Number(found[1]))
       })
-      child.once('exit', (code) => reject(new Error(`Failed to measure start-up: ${args.join(' ')} exited with ${code} before printing its address.`)))
+      child.once('exit', (code) =>
+        reject(
+          new Error(`Failed to measure start-up: ${args.join(' ')} exited with ${code} before printing its address.`),
+        ),
+      )
     })
     const answer = await get(port, path)
     if (answer.status !== 200) throw new Error(`Failed to measure start-up: GET ${path} answered ${answer.status}.`)
@@ -225,7 +253,8 @@ interface Config {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2)
-  const flag = (name: string, fallback: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) || fallback : fallback)
+  const flag = (name: string, fallback: number) =>
+    args.includes(name) ? Number(args[args.indexOf(name) + 1]) || fallback : fallback
   const seconds = flag('--duration', 3)
   const rounds = flag('--rounds', 3)
   const proxyRounds = flag('--proxy-rounds', 5)
@@ -243,7 +272,8 @@ async function main(): Promise<void> {
   // The bare server answers exactly what the mock answers.
   const getText = (await get(small.info.port, getPath)).text
   const postAnswer = await post(small.info.port, '/payments', paymentBody)
-  if (postAnswer.status !== 201) throw new Error(`Failed to prepare: POST /payments answered ${postAnswer.status}: ${postAnswer.text}`)
+  if (postAnswer.status !== 201)
+    throw new Error(`Failed to prepare: POST /payments answered ${postAnswer.status}: ${postAnswer.text}`)
   const bare = await startWorker({ role: 'bare', getText, postText: postAnswer.text, batched: false })
   // The same bare server writing a turn's answers together, as relay-mock does: not the targets' baseline
   // (that is node:http as it comes), but what shows the pipeline's own cost.
@@ -253,27 +283,101 @@ async function main(): Promise<void> {
   const bareProxied = await startWorker({ role: 'bare-proxy', upstreamPort: small.info.port })
 
   const configs: Config[] = [
-    { name: 'bare node:http  GET /vehicles', worker: bare.worker, port: bare.info.port, request: { method: 'GET', path: getPath } },
-    { name: 'bare node:http  POST /payments', worker: bare.worker, port: bare.info.port, request: { method: 'POST', path: '/payments', body: paymentBody } },
-    { name: 'bare, batched   GET /vehicles', worker: batched.worker, port: batched.info.port, request: { method: 'GET', path: getPath } },
-    { name: 'bare, batched   POST /payments', worker: batched.worker, port: batched.info.port, request: { method: 'POST', path: '/payments', body: paymentBody } },
-    { name: 'relay-mock 24    GET /vehicles', worker: small.worker, port: small.info.port, request: { method: 'GET', path: getPath } },
-    { name: 'relay-mock 24    POST /payments', worker: small.worker, port: small.info.port, request: { method: 'POST', path: '/payments', body: paymentBody } },
-    { name: 'relay-mock 30000 GET /vehicles', worker: large.worker, port: large.info.port, request: { method: 'GET', path: `/vehicles?plate=${large.info.visit!.plate}` } },
-    { name: 'relay-mock 30000 POST /payments', worker: large.worker, port: large.info.port, request: { method: 'POST', path: '/payments', body: large.info.paymentBody! } },
+    {
+      name: 'bare node:http  GET /vehicles',
+      worker: bare.worker,
+      port: bare.info.port,
+      request: { method: 'GET', path: getPath },
+    },
+    {
+      name: 'bare node:http  POST /payments',
+      worker: bare.worker,
+      port: bare.info.port,
+      request: { method: 'POST', path: '/payments', body: paymentBody },
+    },
+    {
+      name: 'bare, batched   GET /vehicles',
+      worker: batched.worker,
+      port: batched.info.port,
+      request: { method: 'GET', path: getPath },
+    },
+    {
+      name: 'bare, batched   POST /payments',
+      worker: batched.worker,
+      port: batched.info.port,
+      request: { method: 'POST', path: '/payments', body: paymentBody },
+    },
+    {
+      name: 'relay-mock 24    GET /vehicles',
+      worker: small.worker,
+      port: small.info.port,
+      request: { method: 'GET', path: getPath },
+    },
+    {
+      name: 'relay-mock 24    POST /payments',
+      worker: small.worker,
+      port: small.info.port,
+      request: { method: 'POST', path: '/payments', body: paymentBody },
+    },
+    {
+      name: 'relay-mock 30000 GET /vehicles',
+      worker: large.worker,
+      port: large.info.port,
+      request: { method: 'GET', path: `/vehicles?plate=${large.info.visit!.plate}` },
+    },
+    {
+      name: 'relay-mock 30000 POST /payments',
+      worker: large.worker,
+      port: large.info.port,
+      request: { method: 'POST', path: '/payments', body: large.info.paymentBody! },
+    },
   ]
   // The proxies' comparison: the server straight, through relay-mock proxy, through the bare proxy,
   // back to back in each round, so that the three figures set side by side are measured under the
   // same conditions.
-  const directGetConfig: Config = { name: 'direct → 24     GET /vehicles', worker: small.worker, port: small.info.port, request: { method: 'GET', path: getPath } }
-  const directPostConfig: Config = { name: 'direct → 24     POST /payments', worker: small.worker, port: small.info.port, request: { method: 'POST', path: '/payments', body: paymentBody } }
+  const directGetConfig: Config = {
+    name: 'direct → 24     GET /vehicles',
+    worker: small.worker,
+    port: small.info.port,
+    request: { method: 'GET', path: getPath },
+  }
+  const directPostConfig: Config = {
+    name: 'direct → 24     POST /payments',
+    worker: small.worker,
+    port: small.info.port,
+    request: { method: 'POST', path: '/payments', body: paymentBody },
+  }
   const proxyConfigs: Config[] = [
     directGetConfig,
-    { name: 'proxy → 24      GET /vehicles', worker: proxied.worker, port: proxied.info.port, request: { method: 'GET', path: getPath }, versus: directGetConfig },
-    { name: 'bare proxy → 24 GET /vehicles', worker: bareProxied.worker, port: bareProxied.info.port, request: { method: 'GET', path: getPath }, versus: directGetConfig },
+    {
+      name: 'proxy → 24      GET /vehicles',
+      worker: proxied.worker,
+      port: proxied.info.port,
+      request: { method: 'GET', path: getPath },
+      versus: directGetConfig,
+    },
+    {
+      name: 'bare proxy → 24 GET /vehicles',
+      worker: bareProxied.worker,
+      port: bareProxied.info.port,
+      request: { method: 'GET', path: getPath },
+      versus: directGetConfig,
+    },
     directPostConfig,
-    { name: 'proxy → 24      POST /payments', worker: proxied.worker, port: proxied.info.port, request: { method: 'POST', path: '/payments', body: paymentBody }, versus: directPostConfig },
-    { name: 'bare proxy → 24 POST /payments', worker: bareProxied.worker, port: bareProxied.info.port, request: { method: 'POST', path: '/payments', body: paymentBody }, versus: directPostConfig },
+    {
+      name: 'proxy → 24      POST /payments',
+      worker: proxied.worker,
+      port: proxied.info.port,
+      request: { method: 'POST', path: '/payments', body: paymentBody },
+      versus: directPostConfig,
+    },
+    {
+      name: 'bare proxy → 24 POST /payments',
+      worker: bareProxied.worker,
+      port: bareProxied.info.port,
+      request: { method: 'POST', path: '/payments', body: paymentBody },
+      versus: directPostConfig,
+    },
   ]
   // Rounds interleave the servers, so that a burst of load from elsewhere on the machine lands on
   // all of them rather than on one; each figure is the median of its rounds.
@@ -324,7 +428,9 @@ async function main(): Promise<void> {
   // Node reads the file NODE_EXTRA_CA_CERTS names at every start, before any script runs (~45 ms for a
   // system's whole CA bundle): where it is set, the starts are measured without it too, to show both.
   const caFile = process.env.NODE_EXTRA_CA_CERTS
-  const withoutCa = caFile ? await spawns(Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_EXTRA_CA_CERTS'))) : undefined
+  const withoutCa = caFile
+    ? await spawns(Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_EXTRA_CA_CERTS')))
+    : undefined
 
   const allConfigs = [...configs, ...proxyConfigs]
   const rowOf = (config: Config): Row => rows[allConfigs.indexOf(config)]
@@ -378,7 +484,9 @@ async function main(): Promise<void> {
         : []),
       `server thread busy per request (its event loop's active time; not a target): GET ${smallGet.busyUs.toFixed(0)} µs against bare ${bareGet.busyUs.toFixed(0)} µs (${(smallGet.busyUs / bareGet.busyUs).toFixed(2)}x), POST ${smallPost.busyUs.toFixed(0)} µs against ${barePost.busyUs.toFixed(0)} µs (${(smallPost.busyUs / barePost.busyUs).toFixed(2)}x)`,
       `against the bare server writing a turn's answers together, as relay-mock does (the pipeline's own cost; not a target): GET ${ratio(smallGet, batchedGet).toFixed(2)}x, POST ${ratio(smallPost, batchedPost).toFixed(2)}x`,
-      `load average at the end ${loadavg().map((n) => n.toFixed(2)).join(' ')} (figures from a busy machine are low and noisy)`,
+      `load average at the end ${loadavg()
+        .map((n) => n.toFixed(2))
+        .join(' ')} (figures from a busy machine are low and noisy)`,
       '',
       'targets:',
       `  ${mark(getVsBare >= TARGETS.getVsBare)} GET /vehicles with the journal on >= ${TARGETS.getVsBare}x bare: ${getVsBare.toFixed(2)}x`,
@@ -393,7 +501,23 @@ async function main(): Promise<void> {
   )
   if (json) {
     const buildMs = { small: small.info.buildMs, large: large.info.buildMs, addWorldLarge: large.info.addWorldMs }
-    console.log(JSON.stringify({ node: process.version, connections: CONNECTIONS, seconds, rounds, proxyRounds, rows, runs, buildMs, spawnMs: { mock: mockSpawns, bare: bareSpawns, ...(withoutCa ? { withoutExtraCaCerts: withoutCa } : {}) } }, null, 2))
+    console.log(
+      JSON.stringify(
+        {
+          node: process.version,
+          connections: CONNECTIONS,
+          seconds,
+          rounds,
+          proxyRounds,
+          rows,
+          runs,
+          buildMs,
+          spawnMs: { mock: mockSpawns, bare: bareSpawns, ...(withoutCa ? { withoutExtraCaCerts: withoutCa } : {}) },
+        },
+        null,
+        2,
+      ),
+    )
   }
 }
 

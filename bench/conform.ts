@@ -23,7 +23,12 @@ type RunTime = import('../src/node.js').RunTime
 const root = fileURLToPath(new URL('../..', import.meta.url))
 
 /** The settings before the run was scheduled: fixed jobs, suite order, the waits of before. */
-const BEFORE: Partial<RunOptions> = { jobs: 8, order: 'suite', requestTimeoutMs: 5000, faultWaits: { slowMs: 2000, retryAfterS: 1, dateAheadS: 2 } }
+const BEFORE: Partial<RunOptions> = {
+  jobs: 8,
+  order: 'suite',
+  requestTimeoutMs: 5000,
+  faultWaits: { slowMs: 2000, retryAfterS: 1, dateAheadS: 2 },
+}
 
 const TARGETS = { fastVsLongest: 1.3, fastPlusMs: 2000, longestMs: 8000, pythonMs: 20_000 }
 
@@ -64,12 +69,25 @@ function clients(names: string[], dir: string): Client[] {
   for (const name of names) {
     if (name === 'go' && has('go', ['version'])) {
       const binary = join(dir, 'relay-client')
-      execFileSync('go', ['build', '-o', binary, '.'], { cwd: join(root, 'examples/clients/go'), env: { ...process.env, GOPROXY: 'off', GOTOOLCHAIN: 'local', CGO_ENABLED: '0' }, stdio: 'inherit' })
+      execFileSync('go', ['build', '-o', binary, '.'], {
+        cwd: join(root, 'examples/clients/go'),
+        env: { ...process.env, GOPROXY: 'off', GOTOOLCHAIN: 'local', CGO_ENABLED: '0' },
+        stdio: 'inherit',
+      })
       found.push({ name: 'Go example (net/http, built)', command: binary, fast: true })
     } else if (name === 'shell' && has('curl', ['--version']) && has('jq', ['--version'])) {
-      found.push({ name: 'shell example (bash, curl, jq)', command: 'bash examples/clients/shell/client.sh', fast: true })
+      found.push({
+        name: 'shell example (bash, curl, jq)',
+        command: 'bash examples/clients/shell/client.sh',
+        fast: true,
+      })
     } else if (name === 'python' && has('python3', ['-c', 'import urllib3'])) {
-      found.push({ name: 'Python example (urllib3)', command: 'python3 examples/clients/python/client.py', fast: false, python: true })
+      found.push({
+        name: 'Python example (urllib3)',
+        command: 'python3 examples/clients/python/client.py',
+        fast: false,
+        python: true,
+      })
     } else {
       console.log(`(left out: ${name}, its tools are not installed here)`)
     }
@@ -78,7 +96,11 @@ function clients(names: string[], dir: string): Client[] {
 }
 
 async function runOnce(node: Node, client: Client, settings: Figures['settings']): Promise<Figures> {
-  const result = await node.runConformance({ client: client.command, cwd: root, ...(settings === 'before' ? BEFORE : {}) })
+  const result = await node.runConformance({
+    client: client.command,
+    cwd: root,
+    ...(settings === 'before' ? BEFORE : {}),
+  })
   const { summary } = result
   const time = summary.time!
   return {
@@ -110,9 +132,12 @@ function verdicts(figures: Figures[], list: Client[]): string[] {
     const longest = f.longest?.durationMs ?? 0
     if (client.fast) {
       const bound = TARGETS.fastVsLongest * longest + TARGETS.fastPlusMs
-      lines.push(`${f.client}: wall ${s(f.wallMs)} ${f.wallMs <= bound ? '≤' : '>'} ${TARGETS.fastVsLongest} × its longest case + ${s(TARGETS.fastPlusMs)} = ${s(bound)}; longest ${s(longest)} ${longest <= TARGETS.longestMs ? '≤' : '>'} ${s(TARGETS.longestMs)}`)
+      lines.push(
+        `${f.client}: wall ${s(f.wallMs)} ${f.wallMs <= bound ? '≤' : '>'} ${TARGETS.fastVsLongest} × its longest case + ${s(TARGETS.fastPlusMs)} = ${s(bound)}; longest ${s(longest)} ${longest <= TARGETS.longestMs ? '≤' : '>'} ${s(TARGETS.longestMs)}`,
+      )
     }
-    if (client.python) lines.push(`${f.client}: wall ${s(f.wallMs)} ${f.wallMs <= TARGETS.pythonMs ? '≤' : '>'} ${s(TARGETS.pythonMs)}`)
+    if (client.python)
+      lines.push(`${f.client}: wall ${s(f.wallMs)} ${f.wallMs <= TARGETS.pythonMs ? '≤' : '>'} ${s(TARGETS.pythonMs)}`)
     const before = figures.find((b) => b.settings === 'before' && b.client === f.client)
     if (before) lines.push(`${f.client}: default / before, wall ${(f.wallMs / before.wallMs).toFixed(2)}×`)
   }
@@ -134,14 +159,21 @@ async function main(): Promise<void> {
   const names = (value('--clients') ?? 'go,shell,python').split(',')
   const node = (await import(pathToFileURL(join(root, 'dist/src/node.js')).href)) as Node
   const cpus = os.cpus()
-  console.log(`relay-mock conform, the default run and the run of before, in one sitting: commit ${commit()}, Node ${process.version}, ${cpus.length} × ${cpus[0]?.model ?? 'CPU'}, load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')} at the start`)
+  console.log(
+    `relay-mock conform, the default run and the run of before, in one sitting: commit ${commit()}, Node ${process.version}, ${cpus.length} × ${cpus[0]?.model ?? 'CPU'}, load average ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')} at the start`,
+  )
   console.log(`command: npm run bench:conform -- ${args.join(' ')}`.trimEnd())
   console.log(`before: ${JSON.stringify(BEFORE)}\n`)
   const dir = mkdtempSync(join(os.tmpdir(), 'relay-mock-bench-'))
   const figures: Figures[] = []
   try {
     const list = clients(names, dir)
-    console.log('| client | settings | wall | client CPU | relay-mock CPU | longest case | waiting on delays | cases at once | passed |')
+    console.log(
+      '| client | settings | wall | client CPU | relay-mock CPU | longest case | waiting on delays | cases at once | passed |',
+    )
     console.log('|---|---|---|---|---|---|---|---|---|')
     for (let round = 0; round < rounds; round++) {
       for (const client of list) {
@@ -152,9 +184,15 @@ async function main(): Promise<void> {
         }
       }
     }
-    console.log(`\nload average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')} at the end`)
+    console.log(
+      `\nload average ${os
+        .loadavg()
+        .map((n) => n.toFixed(2))
+        .join(' ')} at the end`,
+    )
     for (const line of verdicts(figures, list)) console.log(line)
-    if (args.includes('--json')) console.log(JSON.stringify({ commit: commit(), node: process.version, cpus: cpus.length, figures }, null, 2))
+    if (args.includes('--json'))
+      console.log(JSON.stringify({ commit: commit(), node: process.version, cpus: cpus.length, figures }, null, 2))
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -10,7 +10,10 @@ import { createServer } from '../src/node/server/server.js'
 import { createForwarder } from '../src/node/upstream/upstream.js'
 import { serveUnderSoak } from './soak-process.js'
 
-const { upstream, journalBytes, maxWorlds, adminToken } = JSON.parse(process.argv[2] ?? '{}') as Pick<RelayServiceOptions, 'journalBytes' | 'maxWorlds' | 'adminToken'> & { upstream: string }
+const { upstream, journalBytes, maxWorlds, adminToken } = JSON.parse(process.argv[2] ?? '{}') as Pick<
+  RelayServiceOptions,
+  'journalBytes' | 'maxWorlds' | 'adminToken'
+> & { upstream: string }
 const forwarder = createForwarder({ baseUrl: upstream })
 const ledger = createAssumptionLedger(forwarder.baseUrl)
 const service = await createRelayService({

@@ -8,6 +8,8 @@ const { startCachedCli } = require('../dist/bundle/start.cjs')
 
 const bundle = join(__dirname, '../dist/bundle/relay-mock.cjs')
 if (startCachedCli({ bundle }) === 'unavailable') {
-  console.error(`Failed to start relay-mock: ${bundle} is missing or is not a relay-mock build. Please install relay-mock again (in a checkout of its repository: npm run build).`)
+  console.error(
+    `Failed to start relay-mock: ${bundle} is missing or is not a relay-mock build. Please install relay-mock again (in a checkout of its repository: npm run build).`,
+  )
   process.exitCode = 2
 }

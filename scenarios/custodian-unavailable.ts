@@ -3,7 +3,8 @@ import newVehicle from './new-vehicle.js'
 
 export default defineScenario({
   name: 'custodian-unavailable',
-  description: 'The plate is not known yet, and the first POST /custodians answers 503 (recording nothing); later ones work',
+  description:
+    'The plate is not known yet, and the first POST /custodians answers 503 (recording nothing); later ones work',
   faults: [{ route: 'POST /custodians', kind: 'unavailable', mode: 'once' }],
   // The new-vehicle world and visit: only the fault differs.
   seed: newVehicle.seed,

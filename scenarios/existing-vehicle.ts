@@ -3,6 +3,6 @@ import { ownedVehicleVisit } from '../src/core/service/seed.js'
 
 export default defineScenario({
   name: 'existing-vehicle',
-  description: "The owner is registered and the plate is one of its active vehicles: nothing to create",
+  description: 'The owner is registered and the plate is one of its active vehicles: nothing to create',
   seed: ownedVehicleVisit,
 })

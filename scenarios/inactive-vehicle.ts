@@ -8,7 +8,12 @@ export default defineScenario({
     const [owner] = data.rentalCompanies
     const vehicle = { id: random.uuid(), plate, country: 'is', active: false }
     data.vehicles.push(vehicle)
-    data.custodians.push({ id: random.uuid(), vehicleId: vehicle.id, rentalCompanyId: owner.id, acquiredOn: '2020-02-01 00:00:00' })
+    data.custodians.push({
+      id: random.uuid(),
+      vehicleId: vehicle.id,
+      rentalCompanyId: owner.id,
+      acquiredOn: '2020-02-01 00:00:00',
+    })
     return { plate, ownerKennitala: owner.kennitala, registrationDate: '2025-09-30', ...visitDefaults }
   },
 })

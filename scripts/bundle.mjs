@@ -47,7 +47,12 @@ const common = {
       setup(b) {
         b.onResolve({ filter: /^string-width$/ }, async (args) => {
           if (args.pluginData === 'real') return undefined
-          const real = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'real' })
+          const real = await b.resolve(args.path, {
+            kind: args.kind,
+            importer: args.importer,
+            resolveDir: args.resolveDir,
+            pluginData: 'real',
+          })
           if (real.errors.length > 0) return { errors: real.errors }
           return { path: real.path, namespace: 'lazy-string-width' }
         })
@@ -65,7 +70,9 @@ const common = {
       name: 'yargs-assert',
       setup(b) {
         b.onResolve({ filter: /^(node:)?assert$/ }, (args) =>
-          /[\\/]node_modules[\\/]yargs[\\/]/.test(args.importer) ? { path: 'yargs-assert', namespace: 'yargs-assert' } : undefined,
+          /[\\/]node_modules[\\/]yargs[\\/]/.test(args.importer)
+            ? { path: 'yargs-assert', namespace: 'yargs-assert' }
+            : undefined,
         )
         b.onLoad({ filter: /.*/, namespace: 'yargs-assert' }, () => ({
           contents: [
@@ -74,7 +81,7 @@ const common = {
             "  constructor(message, actual, expected, operator) { super(message); this.name = 'AssertionError'; this.code = 'ERR_ASSERTION'; Object.assign(this, { actual, expected, operator, generatedMessage: message === undefined }) }",
             '}',
             'export function strictEqual(actual, expected, message) {',
-            '  if (!Object.is(actual, expected)) throw new AssertionError(message ?? `Expected values to be strictly equal:\\n+ actual - expected\\n\\n+ ${inspect(actual)}\\n- ${inspect(expected)}`, actual, expected, \'strictEqual\')',
+            "  if (!Object.is(actual, expected)) throw new AssertionError(message ?? `Expected values to be strictly equal:\\n+ actual - expected\\n\\n+ ${inspect(actual)}\\n- ${inspect(expected)}`, actual, expected, 'strictEqual')",
             '}',
             'export function notStrictEqual(actual, expected, message) {',
             '  if (Object.is(actual, expected)) throw new AssertionError(message ?? `Expected "actual" to be strictly unequal to: ${inspect(expected)}`, actual, expected, \'notStrictEqual\')',
@@ -111,7 +118,9 @@ await build({
       // leaves outside goes to the importer the loader passes in (src/node/caches/code-cache.ts).
       name: 'loader-import',
       setup(b) {
-        b.onResolve({ filter: /\/import-external\.js$/ }, (args) => (/[\\/]src[\\/]/.test(args.importer) ? { path: 'import-external', namespace: 'loader-import' } : undefined))
+        b.onResolve({ filter: /\/import-external\.js$/ }, (args) =>
+          /[\\/]src[\\/]/.test(args.importer) ? { path: 'import-external', namespace: 'loader-import' } : undefined,
+        )
         b.onLoad({ filter: /.*/, namespace: 'loader-import' }, () => ({
           contents: 'export function importExternal(specifier) { return __relayImport(specifier) }',
           loader: 'js',
@@ -126,7 +135,9 @@ await build({
 const code = readFileSync(cjs, 'utf8')
 // import( not after a dot: a method named import (jiti's) is no import().
 if (/(^|[^.\w$])import\s*\(/.test(code)) {
-  throw new Error(`${cjs} calls import(), which fails in code compiled from a code cache. Please import packages and user files with importExternal (src/core/import-external.ts).`)
+  throw new Error(
+    `${cjs} calls import(), which fails in code compiled from a code cache. Please import packages and user files with importExternal (src/core/import-external.ts).`,
+  )
 }
 writeFileSync(cjs, `${BUILD_LINE_PREFIX}${createHash('sha256').update(code).digest('hex').slice(0, 32)}\n${code}`)
 

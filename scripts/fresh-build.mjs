@@ -18,7 +18,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 
 /** The folders tsc compiles: tsconfig.json's include. */
 const folders = (root) => JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')).include ?? []
-const FILES = ['scripts/assets.mjs', 'scripts/bundle.mjs', 'scripts/fresh-build.mjs', 'tsconfig.json', 'package.json', 'package-lock.json']
+const FILES = [
+  'scripts/assets.mjs',
+  'scripts/bundle.mjs',
+  'scripts/fresh-build.mjs',
+  'tsconfig.json',
+  'package.json',
+  'package-lock.json',
+]
 const NOTE = 'dist/.sources.sha256'
 const PENDING = 'dist/.sources.pending'
 
@@ -75,7 +82,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   } else if (isFresh(root)) {
     console.log('relay-mock: dist/ is built from the current sources; not building it again (npm run build does).')
   } else {
-    const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' })
+    const build = spawnSync('npm', ['run', 'build'], {
+      cwd: root,
+      stdio: 'inherit',
+      shell: process.platform === 'win32',
+    })
     process.exit(build.status ?? 1)
   }
 }

@@ -8,7 +8,18 @@
 // vitest runs this file too (globalSetup), to spare the tests' Node processes a start-up cost of the
 // machine's: see CA_CERTS.
 import { spawnSync } from 'node:child_process'
-import { accessSync, closeSync, constants, mkdtempSync, openSync, readdirSync, readSync, rmSync, statSync, symlinkSync } from 'node:fs'
+import {
+  accessSync,
+  closeSync,
+  constants,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -35,18 +46,105 @@ export const NEEDS = [
     debian: 'chromium',
     elsewhere: 'install Google Chrome or Chromium, or set CHROMIUM_PATH to a Chrome or Chromium binary',
   },
-  { id: 'curl', name: 'curl', for: 'the shell example client', find: (ctx) => findCommand(ctx, 'curl'), debian: 'curl', elsewhere: 'install curl' },
-  { id: 'jq', name: 'jq', for: 'the shell example client', find: (ctx) => findCommand(ctx, 'jq'), debian: 'jq', elsewhere: 'install jq (https://jqlang.org/download/)' },
-  { id: 'python3', name: 'Python 3', for: 'the Python clients, and the tests that read a report with its standard library', find: findPython, debian: 'python3', elsewhere: 'install Python 3 (https://www.python.org/downloads/)' },
-  { id: 'urllib3', name: "Python's urllib3", for: 'the Python example client', python: 'urllib3', find: (ctx) => findPythonModule(ctx, 'urllib3'), debian: 'python3-urllib3', elsewhere: 'run python3 -m pip install urllib3' },
-  { id: 'requests', name: "Python's requests", for: 'the Python example client built on requests', python: 'requests', find: (ctx) => findPythonModule(ctx, 'requests'), debian: 'python3-requests', elsewhere: 'run python3 -m pip install requests' },
-  { id: 'java', name: `Java ${JAVA_MIN} or later`, for: 'the Java example client', find: findJava, debian: 'default-jdk-headless', elsewhere: `install a JDK ${JAVA_MIN} or later (e.g. Eclipse Temurin) and put its bin folder on PATH` },
-  { id: 'go', name: `Go ${GO_MIN.join('.')} or later`, for: 'the Go example client (built once with go build)', find: findGo, debian: 'golang-go', elsewhere: `install Go ${GO_MIN.join('.')} or later (https://go.dev/dl/) and put its bin folder on PATH` },
-  { id: 'php', name: `PHP ${PHP_MIN.join('.')} or later`, for: 'the PHP example client', find: findPhp, debian: 'php-cli', elsewhere: `install PHP ${PHP_MIN.join('.')} or later (https://www.php.net/downloads) and put php on PATH` },
-  { id: 'php-curl', name: "PHP's curl extension", for: 'the PHP example client (Guzzle sends through libcurl)', find: (ctx) => phpCheck(ctx, 'extension_loaded("curl")', { has: 'loads curl', lacks: 'cannot load the curl extension' }), debian: 'php-curl', elsewhere: 'install the curl extension of your PHP (php-curl)' },
-  { id: 'guzzle', name: 'Guzzle 7', for: 'the PHP example client', find: findGuzzle, debian: 'php-guzzlehttp-guzzle', elsewhere: 'run composer install in examples/clients/php' },
-  { id: 'ruby', name: 'Ruby', for: "the Ruby clients (Net::HTTP and Faraday at their defaults and set up, Net::HTTP's own resend, a Ruby crash)", find: (ctx) => findCommand(ctx, 'ruby'), debian: 'ruby', elsewhere: 'install Ruby 3.1 or later' },
-  { id: 'faraday', name: 'Faraday 1.x', for: 'the Ruby clients on Faraday 1.x', find: findFaraday, debian: 'ruby-faraday', elsewhere: "run gem install faraday -v '~> 1.1'" },
+  {
+    id: 'curl',
+    name: 'curl',
+    for: 'the shell example client',
+    find: (ctx) => findCommand(ctx, 'curl'),
+    debian: 'curl',
+    elsewhere: 'install curl',
+  },
+  {
+    id: 'jq',
+    name: 'jq',
+    for: 'the shell example client',
+    find: (ctx) => findCommand(ctx, 'jq'),
+    debian: 'jq',
+    elsewhere: 'install jq (https://jqlang.org/download/)',
+  },
+  {
+    id: 'python3',
+    name: 'Python 3',
+    for: 'the Python clients, and the tests that read a report with its standard library',
+    find: findPython,
+    debian: 'python3',
+    elsewhere: 'install Python 3 (https://www.python.org/downloads/)',
+  },
+  {
+    id: 'urllib3',
+    name: "Python's urllib3",
+    for: 'the Python example client',
+    python: 'urllib3',
+    find: (ctx) => findPythonModule(ctx, 'urllib3'),
+    debian: 'python3-urllib3',
+    elsewhere: 'run python3 -m pip install urllib3',
+  },
+  {
+    id: 'requests',
+    name: "Python's requests",
+    for: 'the Python example client built on requests',
+    python: 'requests',
+    find: (ctx) => findPythonModule(ctx, 'requests'),
+    debian: 'python3-requests',
+    elsewhere: 'run python3 -m pip install requests',
+  },
+  {
+    id: 'java',
+    name: `Java ${JAVA_MIN} or later`,
+    for: 'the Java example client',
+    find: findJava,
+    debian: 'default-jdk-headless',
+    elsewhere: `install a JDK ${JAVA_MIN} or later (e.g. Eclipse Temurin) and put its bin folder on PATH`,
+  },
+  {
+    id: 'go',
+    name: `Go ${GO_MIN.join('.')} or later`,
+    for: 'the Go example client (built once with go build)',
+    find: findGo,
+    debian: 'golang-go',
+    elsewhere: `install Go ${GO_MIN.join('.')} or later (https://go.dev/dl/) and put its bin folder on PATH`,
+  },
+  {
+    id: 'php',
+    name: `PHP ${PHP_MIN.join('.')} or later`,
+    for: 'the PHP example client',
+    find: findPhp,
+    debian: 'php-cli',
+    elsewhere: `install PHP ${PHP_MIN.join('.')} or later (https://www.php.net/downloads) and put php on PATH`,
+  },
+  {
+    id: 'php-curl',
+    name: "PHP's curl extension",
+    for: 'the PHP example client (Guzzle sends through libcurl)',
+    find: (ctx) =>
+      phpCheck(ctx, 'extension_loaded("curl")', { has: 'loads curl', lacks: 'cannot load the curl extension' }),
+    debian: 'php-curl',
+    elsewhere: 'install the curl extension of your PHP (php-curl)',
+  },
+  {
+    id: 'guzzle',
+    name: 'Guzzle 7',
+    for: 'the PHP example client',
+    find: findGuzzle,
+    debian: 'php-guzzlehttp-guzzle',
+    elsewhere: 'run composer install in examples/clients/php',
+  },
+  {
+    id: 'ruby',
+    name: 'Ruby',
+    for: "the Ruby clients (Net::HTTP and Faraday at their defaults and set up, Net::HTTP's own resend, a Ruby crash)",
+    find: (ctx) => findCommand(ctx, 'ruby'),
+    debian: 'ruby',
+    elsewhere: 'install Ruby 3.1 or later',
+  },
+  {
+    id: 'faraday',
+    name: 'Faraday 1.x',
+    for: 'the Ruby clients on Faraday 1.x',
+    find: findFaraday,
+    debian: 'ruby-faraday',
+    elsewhere: "run gem install faraday -v '~> 1.1'",
+  },
 ]
 
 /**
@@ -112,8 +210,13 @@ const pathApi = (ctx) => (ctx.platform === 'win32' ? path.win32 : path.posix)
 export function onPath(ctx, name) {
   const { delimiter, join } = pathApi(ctx)
   const dirs = (ctx.env.PATH ?? ctx.env.Path ?? '').split(delimiter).filter(Boolean)
-  const extensions = ctx.platform === 'win32' ? ['', ...(ctx.env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';').map((ext) => ext.toLowerCase())] : ['']
-  return dirs.flatMap((dir) => extensions.map((ext) => join(dir, `${name}${ext}`))).filter((file) => ctx.isExecutable(file))
+  const extensions =
+    ctx.platform === 'win32'
+      ? ['', ...(ctx.env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';').map((ext) => ext.toLowerCase())]
+      : ['']
+  return dirs
+    .flatMap((dir) => extensions.map((ext) => join(dir, `${name}${ext}`)))
+    .filter((file) => ctx.isExecutable(file))
 }
 
 function findCommand(ctx, name) {
@@ -137,42 +240,77 @@ function playwrightChromium(ctx) {
     .filter(Boolean)
     // A full Chromium before a headless shell of the same build; newer builds first.
     .sort((a, b) => Number(b[2]) - Number(a[2]) || Number(Boolean(a[1])) - Number(Boolean(b[1])))
-  const inside = {
-    linux: ['chrome-linux64/chrome', 'chrome-linux/chrome', 'chrome-headless-shell-linux64/chrome-headless-shell', 'chrome-linux/headless_shell'],
-    darwin: [
-      'chrome-mac-arm64/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing',
-      'chrome-mac-x64/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing',
-      'chrome-mac/Chromium.app/Contents/MacOS/Chromium',
-      'chrome-headless-shell-mac-arm64/chrome-headless-shell',
-      'chrome-headless-shell-mac-x64/chrome-headless-shell',
-      'chrome-mac/headless_shell',
-    ],
-    win32: ['chrome-win64/chrome.exe', 'chrome-win/chrome.exe', 'chrome-headless-shell-win64/chrome-headless-shell.exe', 'chrome-win/headless_shell.exe'],
-  }[ctx.platform] ?? []
-  for (const [dir] of builds) for (const file of inside) if (ctx.isExecutable(join(cache, dir, ...file.split('/')))) return join(cache, dir, ...file.split('/'))
+  const inside =
+    {
+      linux: [
+        'chrome-linux64/chrome',
+        'chrome-linux/chrome',
+        'chrome-headless-shell-linux64/chrome-headless-shell',
+        'chrome-linux/headless_shell',
+      ],
+      darwin: [
+        'chrome-mac-arm64/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing',
+        'chrome-mac-x64/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing',
+        'chrome-mac/Chromium.app/Contents/MacOS/Chromium',
+        'chrome-headless-shell-mac-arm64/chrome-headless-shell',
+        'chrome-headless-shell-mac-x64/chrome-headless-shell',
+        'chrome-mac/headless_shell',
+      ],
+      win32: [
+        'chrome-win64/chrome.exe',
+        'chrome-win/chrome.exe',
+        'chrome-headless-shell-win64/chrome-headless-shell.exe',
+        'chrome-win/headless_shell.exe',
+      ],
+    }[ctx.platform] ?? []
+  for (const [dir] of builds)
+    for (const file of inside)
+      if (ctx.isExecutable(join(cache, dir, ...file.split('/')))) return join(cache, dir, ...file.split('/'))
   return undefined
 }
 
 /** Chrome or Chromium: CHROMIUM_PATH; else on PATH; else where each system installs it; else Playwright's cache. */
 export function findChromium(ctx) {
   const given = ctx.env.CHROMIUM_PATH
-  if (given) return ctx.isExecutable(given) ? { found: given, env: { CHROMIUM_PATH: given } } : { missing: `CHROMIUM_PATH is set to ${given}, which is not a program that can run` }
+  if (given)
+    return ctx.isExecutable(given)
+      ? { found: given, env: { CHROMIUM_PATH: given } }
+      : { missing: `CHROMIUM_PATH is set to ${given}, which is not a program that can run` }
   const { join } = pathApi(ctx)
-  const names = ctx.platform === 'win32' ? ['chrome', 'chromium'] : ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'chrome']
-  const installed = {
-    linux: ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/opt/google/chrome/chrome', '/snap/bin/chromium'],
-    darwin: ['/Applications', join(ctx.home, 'Applications')].flatMap((apps) => [
-      join(apps, 'Google Chrome.app', 'Contents', 'MacOS', 'Google Chrome'),
-      join(apps, 'Chromium.app', 'Contents', 'MacOS', 'Chromium'),
-    ]),
-    win32: [ctx.env.PROGRAMFILES ?? 'C:\\Program Files', ctx.env['PROGRAMFILES(X86)'] ?? 'C:\\Program Files (x86)', ctx.env.LOCALAPPDATA ?? join(ctx.home, 'AppData', 'Local')].flatMap((dir) => [
-      join(dir, 'Google', 'Chrome', 'Application', 'chrome.exe'),
-      join(dir, 'Chromium', 'Application', 'chrome.exe'),
-    ]),
-  }[ctx.platform] ?? []
-  const file = names.flatMap((name) => onPath(ctx, name))[0] ?? installed.find((candidate) => ctx.isExecutable(candidate)) ?? playwrightChromium(ctx)
+  const names =
+    ctx.platform === 'win32'
+      ? ['chrome', 'chromium']
+      : ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'chrome']
+  const installed =
+    {
+      linux: [
+        '/usr/bin/chromium',
+        '/usr/bin/chromium-browser',
+        '/usr/bin/google-chrome',
+        '/opt/google/chrome/chrome',
+        '/snap/bin/chromium',
+      ],
+      darwin: ['/Applications', join(ctx.home, 'Applications')].flatMap((apps) => [
+        join(apps, 'Google Chrome.app', 'Contents', 'MacOS', 'Google Chrome'),
+        join(apps, 'Chromium.app', 'Contents', 'MacOS', 'Chromium'),
+      ]),
+      win32: [
+        ctx.env.PROGRAMFILES ?? 'C:\\Program Files',
+        ctx.env['PROGRAMFILES(X86)'] ?? 'C:\\Program Files (x86)',
+        ctx.env.LOCALAPPDATA ?? join(ctx.home, 'AppData', 'Local'),
+      ].flatMap((dir) => [
+        join(dir, 'Google', 'Chrome', 'Application', 'chrome.exe'),
+        join(dir, 'Chromium', 'Application', 'chrome.exe'),
+      ]),
+    }[ctx.platform] ?? []
+  const file =
+    names.flatMap((name) => onPath(ctx, name))[0] ??
+    installed.find((candidate) => ctx.isExecutable(candidate)) ??
+    playwrightChromium(ctx)
   if (file) return { found: file, env: { CHROMIUM_PATH: file } }
-  return { missing: `no Chrome or Chromium on PATH (${names.join(', ')}), in ${installed.length ? `${installed.join(', ')} or ` : ''}Playwright's browser cache, and CHROMIUM_PATH is not set` }
+  return {
+    missing: `no Chrome or Chromium on PATH (${names.join(', ')}), in ${installed.length ? `${installed.join(', ')} or ` : ''}Playwright's browser cache, and CHROMIUM_PATH is not set`,
+  }
 }
 
 /** Prints the interpreter's own file, unless it runs a virtual environment. */
@@ -209,8 +347,8 @@ export function choosePython(ctx) {
   if (first && imports(ctx, first, ctx.pythonModules)) {
     const interpreter = interpreterOf(ctx, first)
     chosen = interpreter === first ? { file: first } : { file: interpreter, shim: true }
-  }
-  else if (system && system !== first && imports(ctx, system, ctx.pythonModules)) chosen = { file: system, shim: true }
+  } else if (system && system !== first && imports(ctx, system, ctx.pythonModules))
+    chosen = { file: system, shim: true }
   else if (system && canInstall(ctx)) chosen = { file: system, shim: system !== first, incomplete: true }
   else chosen = first ? { file: first, incomplete: true } : undefined
   ctx.python = chosen
@@ -226,7 +364,8 @@ function findPython(ctx) {
 function findPythonModule(ctx, module) {
   const python = choosePython(ctx)
   if (!python) return { missing: 'no python3 on PATH' }
-  if (python.incomplete && !imports(ctx, python.file, [module])) return { missing: `${python.file} cannot import ${module}` }
+  if (python.incomplete && !imports(ctx, python.file, [module]))
+    return { missing: `${python.file} cannot import ${module}` }
   return { found: `${python.file} imports ${module}`, ...(python.shim ? { python: python.file } : {}) }
 }
 
@@ -241,7 +380,10 @@ export function javaMajor(versionText) {
 export function findJava(ctx) {
   const { join, dirname } = pathApi(ctx)
   const first = onPath(ctx, 'java')[0]
-  const others = [ctx.env.JAVA_HOME ? join(ctx.env.JAVA_HOME, 'bin', ctx.platform === 'win32' ? 'java.exe' : 'java') : undefined, ctx.platform === 'linux' ? ctx.systemJava : undefined]
+  const others = [
+    ctx.env.JAVA_HOME ? join(ctx.env.JAVA_HOME, 'bin', ctx.platform === 'win32' ? 'java.exe' : 'java') : undefined,
+    ctx.platform === 'linux' ? ctx.systemJava : undefined,
+  ]
   const seen = []
   for (const file of [first, ...others]) {
     if (!file || seen.includes(file) || !ctx.isExecutable(file)) continue
@@ -250,7 +392,9 @@ export function findJava(ctx) {
     // The tests compile the Java example once with javac: a JRE alone (java without javac beside it) is not enough.
     const javac = join(dirname(file), ctx.platform === 'win32' ? 'javac.exe' : 'javac')
     const jdk = major !== undefined && major >= JAVA_MIN && ctx.isExecutable(javac)
-    seen.push(`${file} is ${major === undefined ? 'not a java that says its version' : `Java ${major}`}${major !== undefined && major >= JAVA_MIN && !jdk ? ' without javac beside it (a JRE, not a JDK)' : ''}`)
+    seen.push(
+      `${file} is ${major === undefined ? 'not a java that says its version' : `Java ${major}`}${major !== undefined && major >= JAVA_MIN && !jdk ? ' without javac beside it (a JRE, not a JDK)' : ''}`,
+    )
     if (jdk) return { found: `${file} (Java ${major})`, ...(file === first ? {} : { pathDirs: [dirname(file)] }) }
   }
   return { missing: seen.length ? seen.join('; ') : 'no java on PATH, and JAVA_HOME is not set' }
@@ -267,14 +411,19 @@ export function findGo(ctx) {
   const { join, dirname } = pathApi(ctx)
   const exe = ctx.platform === 'win32' ? 'go.exe' : 'go'
   const first = onPath(ctx, 'go')[0]
-  const others = [ctx.env.GOROOT ? join(ctx.env.GOROOT, 'bin', exe) : undefined, ...(ctx.platform === 'win32' ? [] : ctx.systemGo)]
+  const others = [
+    ctx.env.GOROOT ? join(ctx.env.GOROOT, 'bin', exe) : undefined,
+    ...(ctx.platform === 'win32' ? [] : ctx.systemGo),
+  ]
   const seen = []
   for (const file of [first, ...others]) {
     if (!file || seen.some((line) => line.startsWith(`${file} `)) || !ctx.isExecutable(file)) continue
     const version = goVersion(ctx.run(file, ['version']).stdout)
-    const recent = version !== undefined && (version[0] > GO_MIN[0] || (version[0] === GO_MIN[0] && version[1] >= GO_MIN[1]))
+    const recent =
+      version !== undefined && (version[0] > GO_MIN[0] || (version[0] === GO_MIN[0] && version[1] >= GO_MIN[1]))
     seen.push(`${file} is ${version ? `Go ${version.join('.')}` : 'not a go that says its version'}`)
-    if (recent) return { found: `${file} (Go ${version.join('.')})`, ...(file === first ? {} : { pathDirs: [dirname(file)] }) }
+    if (recent)
+      return { found: `${file} (Go ${version.join('.')})`, ...(file === first ? {} : { pathDirs: [dirname(file)] }) }
   }
   return { missing: seen.length ? seen.join('; ') : 'no go on PATH, and GOROOT is not set' }
 }
@@ -301,7 +450,10 @@ export function findPhp(ctx) {
 /** Guzzle 7: from the PHP example's vendor/ (composer install), else on PHP's include_path (Debian's package). */
 export function findGuzzle(ctx) {
   const autoload = `is_file("examples/clients/php/vendor/autoload.php") ? "examples/clients/php/vendor/autoload.php" : stream_resolve_include_path("GuzzleHttp/autoload.php")`
-  return phpCheck(ctx, `($a = ${autoload}) && (require $a) && GuzzleHttp\\ClientInterface::MAJOR_VERSION === 7`, { has: 'loads Guzzle 7', lacks: 'finds no Guzzle 7 (in examples/clients/php/vendor/ or on its include_path)' })
+  return phpCheck(ctx, `($a = ${autoload}) && (require $a) && GuzzleHttp\\ClientInterface::MAJOR_VERSION === 7`, {
+    has: 'loads Guzzle 7',
+    lacks: 'finds no Guzzle 7 (in examples/clients/php/vendor/ or on its include_path)',
+  })
 }
 
 /** Faraday 1.x, as the ruby on PATH requires it. */
@@ -324,13 +476,19 @@ export function canInstall(ctx) {
  */
 export function findAll(ctx, ids) {
   const unknown = (ids ?? []).filter((id) => !NEEDS.some((need) => need.id === id))
-  if (unknown.length) throw new Error(`No need is named ${unknown.join(', ')}. The needs: ${NEEDS.map((need) => need.id).join(', ')} (scripts/test-prerequisites.mjs).`)
+  if (unknown.length)
+    throw new Error(
+      `No need is named ${unknown.join(', ')}. The needs: ${NEEDS.map((need) => need.id).join(', ')} (scripts/test-prerequisites.mjs).`,
+    )
   return NEEDS.filter((need) => !ids || ids.includes(need.id)).map((need) => ({ need, ...need.find(ctx) }))
 }
 
 /** The line that says what to do about a missing need. */
 export function missingLine(ctx, { need, missing }) {
-  const apt = ctx.platform === 'linux' && onPath(ctx, 'apt-get').length > 0 ? `run sudo apt-get install -y ${need.debian}, or ` : ''
+  const apt =
+    ctx.platform === 'linux' && onPath(ctx, 'apt-get').length > 0
+      ? `run sudo apt-get install -y ${need.debian}, or `
+      : ''
   return `Missing ${need.name}, for ${need.for}: ${missing}. Please ${apt}${need.elsewhere}.`
 }
 
@@ -371,12 +529,18 @@ export function testEnvironment(ctx, results) {
 /** Installs the Debian packages of the missing needs, saying what and why; returns false (having said why) when apt-get fails. */
 function install(missing) {
   const packages = [...new Set(missing.map(({ need }) => need.debian))]
-  for (const { need } of missing) console.log(`Installing ${need.name} from Debian for ${need.for}: apt-get install -y ${need.debian}`)
+  for (const { need } of missing)
+    console.log(`Installing ${need.name} from Debian for ${need.for}: apt-get install -y ${need.debian}`)
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...packages]]) {
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', '--no-install-recommends', ...packages],
+  ]) {
     const run = spawnSync('apt-get', args, { encoding: 'utf8', env })
     if (run.status !== 0) {
-      console.error(`apt-get ${args.join(' ')} failed (exit ${run.status ?? run.signal}):\n${`${run.stdout ?? ''}${run.stderr ?? ''}`.trim().split('\n').slice(-15).join('\n')}`)
+      console.error(
+        `apt-get ${args.join(' ')} failed (exit ${run.status ?? run.signal}):\n${`${run.stdout ?? ''}${run.stderr ?? ''}`.trim().split('\n').slice(-15).join('\n')}`,
+      )
       return false
     }
   }
@@ -395,7 +559,8 @@ function main() {
     missing = findAll(again).filter((result) => result.missing)
   }
   for (const result of missing) console.error(missingLine(ctx, result))
-  if (missing.length) console.error(`The tests need ${missing.length === 1 ? 'it' : 'them'}; none is skipped for want of one.`)
+  if (missing.length)
+    console.error(`The tests need ${missing.length === 1 ? 'it' : 'them'}; none is skipped for want of one.`)
   process.exitCode = missing.length ? 1 : 0
 }
 

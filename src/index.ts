@@ -45,7 +45,15 @@ export { scenarios } from '../scenarios/index.js'
 export { FAULT_KINDS, FAULT_STEPS, parseFault, formatFault } from './core/service/faults.js'
 export { isValidKennitala, isCompanyKennitala, companyKennitala } from './core/kennitala.js'
 
-export type { ExtensionRefusals, RelayService, RelayServiceOptions, RelayRequest, RelayResponse, SeedCache, ServiceExtension } from './core/service/mock.js'
+export type {
+  ExtensionRefusals,
+  RelayService,
+  RelayServiceOptions,
+  RelayRequest,
+  RelayResponse,
+  SeedCache,
+  ServiceExtension,
+} from './core/service/mock.js'
 export type { SeededWorld } from './core/service/seed.js'
 export type { World } from './core/service/world.js'
 export type { Scenario, Visit, SeedContext, SimplePaymentBehaviour } from './core/service/scenario.js'
@@ -54,7 +62,14 @@ export type { ScenarioFile } from './core/service/scenario-file.js'
 export type { Store, WorldData, RecordQuery } from './core/service/store.js'
 export type { JournalEntry, JournalPage, Journal, AuthVerdict } from './core/service/journal.js'
 export type { ServiceRouteId } from './core/service/handlers/index.js'
-export type { OpenApiDocument, OpenApiOperation, OpenApiResponse, OpenApiMedia, OpenApiParameter, JsonSchema } from './core/openapi/model.js'
+export type {
+  OpenApiDocument,
+  OpenApiOperation,
+  OpenApiResponse,
+  OpenApiMedia,
+  OpenApiParameter,
+  JsonSchema,
+} from './core/openapi/model.js'
 export type {
   RentalCompany,
   Vehicle,

@@ -9,7 +9,16 @@ export { createServer, listen, close } from './node/server/server.js'
 export { runConformance } from './node/runner/runner.js'
 export { runClientProcess } from './node/processes/client-process.js'
 export { referenceClient, createReferenceClient } from './node/reference-client/reference-client.js'
-export { rules, ruleById, evaluate, expectedCalls, defineRule, defineSuite, toClientReport, toRuleTable } from './core/rules/index.js'
+export {
+  rules,
+  ruleById,
+  evaluate,
+  expectedCalls,
+  defineRule,
+  defineSuite,
+  toClientReport,
+  toRuleTable,
+} from './core/rules/index.js'
 export { toHar, fromHar } from './devtools/har.js'
 export { suites, cases } from '../suites/index.js'
 

@@ -14,12 +14,16 @@ export interface ConformanceTestOptions extends RunOptions {
 }
 
 function failureOf(result: CaseResult): string {
-  const lines = (status: string) => result.checks.filter((check) => check.status === status).map((check) => `${check.rule}: ${check.message}`)
+  const lines = (status: string) =>
+    result.checks.filter((check) => check.status === status).map((check) => `${check.rule}: ${check.message}`)
   const failed = lines('failed')
   if (failed.length > 0) return `${result.id} broke ${plural(failed.length, 'rule')}:\n${failed.join('\n')}`
-  if (result.status === 'partial') return `${result.id} is partial (allowPartial accepts it): ${plural(lines('not-checked').length, 'rule')} not checked:\n${lines('not-checked').join('\n')}`
+  if (result.status === 'partial')
+    return `${result.id} is partial (allowPartial accepts it): ${plural(lines('not-checked').length, 'rule')} not checked:\n${lines('not-checked').join('\n')}`
   if (result.status === 'warning') return `${result.id} warned (strict):\n${lines('warning').join('\n')}`
-  return result.status === 'not-reached' ? `${result.id} was not reached: ${result.title}` : `${result.id} did not pass (${result.status})`
+  return result.status === 'not-reached'
+    ? `${result.id} was not reached: ${result.title}`
+    : `${result.id} did not pass (${result.status})`
 }
 
 /**
@@ -46,7 +50,8 @@ export function defineConformanceTests(options: ConformanceTestOptions): void {
           const result = (await results()).cases.find((r) => r.id === kase.id)
           if (!result) throw new Error(`The run has no result for ${kase.id}.`)
           // A cell whose faulted request the client never made judged nothing: never a pass.
-          if (result.status === 'not-reached') throw new Error(`${kase.id} was not reached: the client never made the request this case's fault breaks.`)
+          if (result.status === 'not-reached')
+            throw new Error(`${kase.id} was not reached: the client never made the request this case's fault breaks.`)
           if (!casePasses(result.status, runOptions)) throw new Error(failureOf(result))
         },
         timeout,

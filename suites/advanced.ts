@@ -56,7 +56,8 @@ export default defineSuite({
       id: 'advanced/personal-plate',
       flow: 'advanced',
       scenario: 'new-vehicle',
-      title: 'A personalised plate with Icelandic letters and a space (ÞÓR 12): percent-encode it in the query, send it as read',
+      title:
+        'A personalised plate with Icelandic letters and a space (ÞÓR 12): percent-encode it in the query, send it as read',
       visit: { plate: 'ÞÓR 12' },
       outcome: 'paid',
     },
@@ -88,7 +89,7 @@ export default defineSuite({
       id: 'advanced/across-new-year',
       flow: 'advanced',
       scenario: 'existing-vehicle',
-      title: 'A visit from New Year\'s Eve into the new year: each time as given, its own date',
+      title: "A visit from New Year's Eve into the new year: each time as given, its own date",
       visit: { visitStart: '2026-12-31 23:51:02', visitEnd: '2027-01-01 00:07:40' },
       outcome: 'paid',
     },

@@ -2,7 +2,16 @@
 // always (persistent). Each cell is a case in a fresh world chosen so that a correct client reaches
 // that step (the creations need the new-vehicle world; the simple payment runs the simple flow). The
 // kinds and steps are the fault table's (src/core/service/faults.ts): a new kind or step is a new row here.
-import { FAULT_KINDS, FAULT_STEPS, RATE_LIMITED_AHEAD, RETRY_AFTER_SECONDS, SLOW_FAULT_MS, type FaultKind, type FaultMode, type FaultStep } from '../src/core/service/faults.js'
+import {
+  FAULT_KINDS,
+  FAULT_STEPS,
+  RATE_LIMITED_AHEAD,
+  RETRY_AFTER_SECONDS,
+  SLOW_FAULT_MS,
+  type FaultKind,
+  type FaultMode,
+  type FaultStep,
+} from '../src/core/service/faults.js'
 import type { ConformanceCase } from '../src/core/rules/suite.js'
 import { defineSuite } from '../src/core/rules/suite.js'
 import type { Flow, Outcome } from '../src/core/rules/types.js'
@@ -60,7 +69,12 @@ function cell(step: FaultStep, kind: FaultKind, mode: FaultMode): ConformanceCas
   const { flow, scenario } = WORLDS[step]
   const outcomes = outcomesOf(step, kind, mode)
   const when = mode === 'once' ? 'the first time' : 'every time'
-  const advice = LOST.has(kind) && route.startsWith('POST') ? (step === 'payment-create' || step === 'simple-payment' ? ': never resend; report unknown' : ': never resend blind') : ''
+  const advice =
+    LOST.has(kind) && route.startsWith('POST')
+      ? step === 'payment-create' || step === 'simple-payment'
+        ? ': never resend; report unknown'
+        : ': never resend blind'
+      : ''
   return {
     id: `resilience/${step}/${kind}/${mode}`,
     flow,
@@ -79,6 +93,7 @@ const modes: FaultMode[] = ['once', 'always']
 
 export default defineSuite({
   name: 'resilience',
-  description: 'The fault matrix: each step of both flows, each kind of fault, once and always; a correct client waits as told, retries within bounds, never resends a payment blind, and says unknown when it cannot know',
+  description:
+    'The fault matrix: each step of both flows, each kind of fault, once and always; a correct client waits as told, retries within bounds, never resends a payment blind, and says unknown when it cannot know',
   cases: steps.flatMap((step) => kinds.flatMap((kind) => modes.map((mode) => cell(step, kind, mode)))),
 })

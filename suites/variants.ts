@@ -27,16 +27,40 @@ interface Base {
   what: string
 }
 
-const NEW_VEHICLE: Base = { of: 'advanced/new-vehicle', flow: 'advanced', scenario: 'new-vehicle', outcome: 'paid', what: 'create the vehicle, link it, pay' }
-const EXISTING_VEHICLE: Base = { of: 'advanced/existing-vehicle', flow: 'advanced', scenario: 'existing-vehicle', outcome: 'paid', what: 'pay for the listed vehicle' }
+const NEW_VEHICLE: Base = {
+  of: 'advanced/new-vehicle',
+  flow: 'advanced',
+  scenario: 'new-vehicle',
+  outcome: 'paid',
+  what: 'create the vehicle, link it, pay',
+}
+const EXISTING_VEHICLE: Base = {
+  of: 'advanced/existing-vehicle',
+  flow: 'advanced',
+  scenario: 'existing-vehicle',
+  outcome: 'paid',
+  what: 'pay for the listed vehicle',
+}
 // The fault matrix's cells, by their own ids; named in the variant cases' ids as flow cases (ids kept stable).
 const PAYMENT_UNAVAILABLE: Base = {
   ...cellOf('resilience/payment-create/unavailable/once'),
   name: 'advanced/payment-unavailable',
   what: 'the first POST /payments answers 503: retry after Retry-After, or stop and report rejected',
 }
-const SIMPLE_ACCEPTED: Base = { of: 'simple/accepted', flow: 'simple', scenario: 'existing-vehicle', outcome: 'paid', what: 'the payment is accepted' }
-const SIMPLE_REJECTED: Base = { of: 'simple/rejected', flow: 'simple', scenario: 'simple-failure', outcome: 'rejected', what: 'the payment is refused: report rejected, exit 0' }
+const SIMPLE_ACCEPTED: Base = {
+  of: 'simple/accepted',
+  flow: 'simple',
+  scenario: 'existing-vehicle',
+  outcome: 'paid',
+  what: 'the payment is accepted',
+}
+const SIMPLE_REJECTED: Base = {
+  of: 'simple/rejected',
+  flow: 'simple',
+  scenario: 'simple-failure',
+  outcome: 'rejected',
+  what: 'the payment is refused: report rejected, exit 0',
+}
 const SIMPLE_REVOKED: Base = {
   ...cellOf('resilience/simple-payment/token-revoked/once'),
   name: 'simple/token-revoked',
@@ -47,10 +71,12 @@ function variant(id: string, base: Base, outcome: Outcome = base.outcome): Confo
   const at = id.indexOf('=')
   const entry = assumption(id.slice(0, at))
   const alternative = entry?.alternatives.find((a) => a.id === id.slice(at + 1))
-  if (!entry || !alternative || alternative.notServed !== undefined) throw new Error(`Failed to define the variants suite: ${id} is no served alternative of the ledger.`)
+  if (!entry || !alternative || alternative.notServed !== undefined)
+    throw new Error(`Failed to define the variants suite: ${id} is no served alternative of the ledger.`)
   const changed = outcome !== base.outcome
   // The alternative's own words may already say what a correct client reports there.
-  const says = changed && !alternative.answer.includes('a correct client reports') ? `: a correct client reports ${outcome}` : ''
+  const says =
+    changed && !alternative.answer.includes('a correct client reports') ? `: a correct client reports ${outcome}` : ''
   return {
     id: `variants/${id}/${(base.name ?? base.of).split('/').join('-')}`,
     flow: base.flow,
@@ -68,7 +94,15 @@ function variant(id: string, base: Base, outcome: Outcome = base.outcome): Confo
 function cellOf(id: string): Base {
   const kase = resilience.cases.find((c) => c.id === id)
   if (!kase) throw new Error(`Failed to define the variants suite: the fault matrix has no cell ${id}.`)
-  return { of: kase.id, flow: kase.flow, scenario: kase.scenario, outcome: kase.outcome, ...(kase.outcomes ? { outcomes: [...kase.outcomes] } : {}), ...(kase.faults ? { faults: kase.faults } : {}), what: kase.title }
+  return {
+    of: kase.id,
+    flow: kase.flow,
+    scenario: kase.scenario,
+    outcome: kase.outcome,
+    ...(kase.outcomes ? { outcomes: [...kase.outcomes] } : {}),
+    ...(kase.faults ? { faults: kase.faults } : {}),
+    what: kase.title,
+  }
 }
 
 /**
@@ -89,7 +123,8 @@ function strict(base: ConformanceCase): ConformanceCase {
 
 export default defineSuite({
   name: 'variants',
-  description: "The flow cases again where the mock answers as a real service may instead of as relay-mock chose (relay-mock assumptions lists the choices)",
+  description:
+    'The flow cases again where the mock answers as a real service may instead of as relay-mock chose (relay-mock assumptions lists the choices)',
   cases: [
     variant('create.status=200-no-location', NEW_VEHICLE),
     variant('create.status=200-no-location', SIMPLE_ACCEPTED),
@@ -102,7 +137,17 @@ export default defineSuite({
     variant('simple.answer=status-accepted', SIMPLE_ACCEPTED),
     variant('simple.refusal-status=400', SIMPLE_REJECTED),
     variant('simple.refusal-status=200', SIMPLE_REJECTED),
-    variant('simple.unknown-owner=accepted', { of: 'simple/unknown-owner', flow: 'simple', scenario: 'unknown-owner', outcome: 'rejected', what: 'the owner is not a registered rental company' }, 'paid'),
+    variant(
+      'simple.unknown-owner=accepted',
+      {
+        of: 'simple/unknown-owner',
+        flow: 'simple',
+        scenario: 'unknown-owner',
+        outcome: 'rejected',
+        what: 'the owner is not a registered rental company',
+      },
+      'paid',
+    ),
     variant('records.extra-fields=extra', EXISTING_VEHICLE),
     variant('records.extra-fields=extra', NEW_VEHICLE),
     // The alternatives that reshape error answers meet, in each flow, each kind of error answer they

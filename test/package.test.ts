@@ -15,7 +15,13 @@ import { explain, runTool } from './support/tool.js'
 const root = fileURLToPath(new URL('..', import.meta.url))
 // npm may reach the registry: the certificate authorities the machine names for Node are its again (the
 // tests' own processes start without them, see scripts/test-prerequisites.mjs).
-const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, GITHUB_ACTIONS: undefined, NODE_EXTRA_CA_CERTS: process.env.KEPT_NODE_EXTRA_CA_CERTS }
+const env = {
+  ...process.env,
+  NO_COLOR: '1',
+  FORCE_COLOR: undefined,
+  GITHUB_ACTIONS: undefined,
+  NODE_EXTRA_CA_CERTS: process.env.KEPT_NODE_EXTRA_CA_CERTS,
+}
 // The CLI ships once (one CommonJS file, for V8's code cache) beside dist/src for the entry points.
 const MAX_TARBALL_BYTES = 1_000_000
 // Packing, installing from the npm cache and a strict tsc run take tens of seconds, more on a busy machine.
@@ -49,7 +55,10 @@ beforeAll(async () => {
 
   consumer = join(dir, 'consumer')
   await mkdir(consumer)
-  await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2))
+  await writeFile(
+    join(consumer, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2),
+  )
   // The dependencies are in the npm cache since the project's own install; the registry serves the rest.
   const install = await run('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund'], consumer)
   expect(install.exitCode, explain(install)).toBe(0)
@@ -73,7 +82,8 @@ describe('the npm package', () => {
     const bundles = files.filter((path) => path.startsWith('dist/bundle/'))
     // The command line once, and the loader that starts it from the code cache.
     expect(bundles.sort()).toEqual(['dist/bundle/relay-mock.cjs', 'dist/bundle/start.cjs'])
-    for (const bundle of bundles) expect(await readFile(join(root, bundle), 'utf8'), bundle).not.toContain('devDependencies')
+    for (const bundle of bundles)
+      expect(await readFile(join(root, bundle), 'utf8'), bundle).not.toContain('devDependencies')
   })
 
   it('ships the README and every docs page it links to', async () => {
@@ -101,7 +111,20 @@ describe('the npm package', () => {
     async () => {
       await writeFile(
         join(consumer, 'tsconfig.json'),
-        JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true }, include: ['consumer.ts'] }, null, 2),
+        JSON.stringify(
+          {
+            compilerOptions: {
+              strict: true,
+              module: 'nodenext',
+              moduleResolution: 'nodenext',
+              target: 'es2022',
+              noEmit: true,
+            },
+            include: ['consumer.ts'],
+          },
+          null,
+          2,
+        ),
       )
       // Each entry of `exports`, with exports whose types reach msw, zod, har-format and node:http.
       await writeFile(
@@ -155,16 +178,26 @@ console.log(typeof node.runConformance, mock.world.token.length > 0)`
   it(
     'runs `relay-mock serve` from the installed bin: it answers a request and stops on SIGINT',
     async () => {
-      const serve = spawn(join(consumer, 'node_modules/.bin/relay-mock'), ['serve', '--port', '0', '--token', 'package-token'], { cwd: consumer, env, stdio: ['ignore', 'pipe', 'pipe'] })
+      const serve = spawn(
+        join(consumer, 'node_modules/.bin/relay-mock'),
+        ['serve', '--port', '0', '--token', 'package-token'],
+        { cwd: consumer, env, stdio: ['ignore', 'pipe', 'pipe'] },
+      )
       let printed = ''
       serve.stdout.setEncoding('utf8').on('data', (chunk: string) => (printed += chunk))
       serve.stderr.setEncoding('utf8').on('data', (chunk: string) => (printed += chunk))
       const ended = once(serve, 'exit')
       try {
         let baseUrl: string | undefined
-        while (!(baseUrl = /serving the relay service at (http:\/\/127\.0\.0\.1:\d+)/.exec(printed)?.[1]) && serve.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50))
+        while (
+          !(baseUrl = /serving the relay service at (http:\/\/127\.0\.0\.1:\d+)/.exec(printed)?.[1]) &&
+          serve.exitCode === null
+        )
+          await new Promise((resolve) => setTimeout(resolve, 50))
         expect(baseUrl, printed).toBeDefined()
-        const answer = await fetch(`${baseUrl}/vehicles?plate=AB123`, { headers: { authorization: 'Bearer package-token' } })
+        const answer = await fetch(`${baseUrl}/vehicles?plate=AB123`, {
+          headers: { authorization: 'Bearer package-token' },
+        })
         expect(answer.status).toBe(200)
       } finally {
         serve.kill('SIGINT')
@@ -178,7 +211,11 @@ console.log(typeof node.runConformance, mock.world.token.length > 0)`
     'runs `relay-mock conform` from the installed bin: its suites, a client and a verdict',
     async () => {
       // A client that sends nothing (the examples need their own libraries): the verdict names the rule.
-      const conform = await run(join(consumer, 'node_modules/.bin/relay-mock'), ['conform', '--client', 'true', '--case', 'simple/accepted'], consumer)
+      const conform = await run(
+        join(consumer, 'node_modules/.bin/relay-mock'),
+        ['conform', '--client', 'true', '--case', 'simple/accepted'],
+        consumer,
+      )
       expect(conform.exitCode, explain(conform)).toBe(1)
       expect(conform.stdout).toMatch(/^Not conformant: 1 case, 0 passed, 1 failed$/m)
       expect(conform.stdout).toMatch(/^Rules broken: simple\.one-request$/m)

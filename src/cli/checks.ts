@@ -114,7 +114,10 @@ export function oneOf<T extends string>(names: readonly T[], noun: string): Chec
 }
 
 /** A suite of the conformance kit: the two flows, and the fault matrix. */
-export const suite: Check<'advanced' | 'simple' | 'resilience' | 'variants'> = oneOf(['advanced', 'simple', 'resilience', 'variants'], 'a suite')
+export const suite: Check<'advanced' | 'simple' | 'resilience' | 'variants'> = oneOf(
+  ['advanced', 'simple', 'resilience', 'variants'],
+  'a suite',
+)
 
 /** How long a client may wait for one answer: long enough for the slow fault's answer, short enough for a case's deadline. */
 export const requestTimeout: Check<number> = seconds({ max: 600 })
@@ -164,7 +167,8 @@ export const host: Check<string> = {
   expected: 'an IP address or a host name, such as 127.0.0.1, ::1, 0.0.0.0 or localhost',
   parse(text) {
     const name = text.endsWith('.') ? text.slice(0, -1) : text
-    const hostname = name.length <= 253 && name.split('.').every((label) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i.test(label))
+    const hostname =
+      name.length <= 253 && name.split('.').every((label) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i.test(label))
     if (!isIP(text) && !hostname) refuse('is not an address')
     return text
   },
@@ -320,13 +324,19 @@ function writablePath(kind: 'file' | 'folder', expected: string): Check<string> 
  * A file to write a report to: it is writable, or it can be created (its missing folders too).
  * @example writableFile.parse('reports/conform.json') // 'reports/conform.json'
  */
-export const writableFile: Check<string> = writablePath('file', 'a file in a folder that exists and is writable, or can be created')
+export const writableFile: Check<string> = writablePath(
+  'file',
+  'a file in a folder that exists and is writable, or can be created',
+)
 
 /**
  * A folder to write reports into: it exists and is writable, or it can be created.
  * @example writableFolder.parse('conform-report') // 'conform-report'
  */
-export const writableFolder: Check<string> = writablePath('folder', 'a folder that exists and is writable, or can be created')
+export const writableFolder: Check<string> = writablePath(
+  'folder',
+  'a folder that exists and is writable, or can be created',
+)
 
 /**
  * A file to read.
@@ -364,14 +374,20 @@ export function expectedOf(name: string): string | undefined {
  * if any, goes through the check too. `describe` gets the check's bounds appended, for --help.
  * @example y.option('port', checked('port', port, { alias: 'p', default: 4010, describe: 'Port to listen on' }))
  */
-export function checked<T>(name: string, check: Check<T>, options: Options & { repeatable?: boolean; unique?: boolean } = {}): Options {
+export function checked<T>(
+  name: string,
+  check: Check<T>,
+  options: Options & { repeatable?: boolean; unique?: boolean } = {},
+): Options {
   const { repeatable, unique, describe, ...rest } = options
   const flag = `--${name}`
   for (const key of [name, ...[rest.alias ?? []].flat()]) expectations.set(key, check.expected)
   const coerce = (value: unknown): T | T[] => {
     const texts = (Array.isArray(value) ? value : [value]).map((v) => (typeof v === 'boolean' ? '' : String(v)))
     if (!repeatable && texts.length > 1) {
-      throw new UsageError(`${flag} is given ${texts.length} times (${texts.map((t) => JSON.stringify(t)).join(', ')}): expected it once.`)
+      throw new UsageError(
+        `${flag} is given ${texts.length} times (${texts.map((t) => JSON.stringify(t)).join(', ')}): expected it once.`,
+      )
     }
     const values = texts.map((text) => apply(flag, check, text))
     if (unique) {

@@ -31,9 +31,29 @@ export interface ConformArgs {
  * Reporters are named, not imported: they load when conform runs, so that every other command
  * (serve above all) starts without parsing them (junit-report-builder alone is 156 KB).
  */
-export const fileReports: Array<{ flag: string; describe: string; reporter: keyof typeof reporterTable; file: string }> = [
+export const fileReports: Array<{
+  flag: string
+  describe: string
+  reporter: keyof typeof reporterTable
+  file: string
+}> = [
   { flag: 'json', describe: 'Also write the results as JSON to FILE', reporter: 'json', file: 'conform.json' },
-  { flag: 'junit', describe: 'Also write the results as JUnit XML to FILE (one testcase per case)', reporter: 'junit', file: 'conform.xml' },
-  { flag: 'html', describe: 'Also write a self-contained HTML report to FILE: each case as a sequence diagram, broken rules marked', reporter: 'html', file: 'conform.html' },
-  { flag: 'har', describe: "Also write every case's requests to FILE as HAR 1.2 (tokens masked)", reporter: 'har', file: 'conform.har' },
+  {
+    flag: 'junit',
+    describe: 'Also write the results as JUnit XML to FILE (one testcase per case)',
+    reporter: 'junit',
+    file: 'conform.xml',
+  },
+  {
+    flag: 'html',
+    describe: 'Also write a self-contained HTML report to FILE: each case as a sequence diagram, broken rules marked',
+    reporter: 'html',
+    file: 'conform.html',
+  },
+  {
+    flag: 'har',
+    describe: "Also write every case's requests to FILE as HAR 1.2 (tokens masked)",
+    reporter: 'har',
+    file: 'conform.har',
+  },
 ]

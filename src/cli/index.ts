@@ -32,7 +32,10 @@ const cli: Argv = yargs(args)
   .command(demoCommand)
   .command(scenariosCommand)
   .command(assumptionsCommand)
-  .demandCommand(1, `Please name a command: ${commands.slice(0, -1).join(', ')} or ${commands.at(-1)} (relay-mock --help describes them).`)
+  .demandCommand(
+    1,
+    `Please name a command: ${commands.slice(0, -1).join(', ')} or ${commands.at(-1)} (relay-mock --help describes them).`,
+  )
   .strict()
   .recommendCommands()
   .help()
@@ -46,7 +49,11 @@ const cli: Argv = yargs(args)
 // failure could print it; relay-mock's failures are one line and never print it, and the rendering costs
 // a fifth of `serve`'s start-up. `--help` renders it when asked.
 // An internal of yargs 17: if a later yargs lacks it, only this saving is lost, never the command line.
-const usage = (cli as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.()
+const usage = (
+  cli as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }
+)
+  .getInternalMethods?.()
+  .getUsageInstance?.()
 if (typeof usage?.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {}
 
 // A function rather than top-level await: the same file is also bundled as CommonJS (see src/node/caches/code-cache.ts).
@@ -55,7 +62,9 @@ async function main(): Promise<void> {
     await cli.parseAsync()
   } catch (error) {
     // A bug, not a usage error: its stack without the minified line Node would print above it.
-    console.error(`relay-mock failed unexpectedly; please report this with the command that was run.\n${(error as Error)?.stack ?? String(error)}`)
+    console.error(
+      `relay-mock failed unexpectedly; please report this with the command that was run.\n${(error as Error)?.stack ?? String(error)}`,
+    )
     process.exitCode = 1
   }
 }

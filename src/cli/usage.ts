@@ -25,10 +25,13 @@ export function warnIfReachable(command: string, host: string): void {
 export function failHandler(cli: () => Argv, commands: readonly string[], args: readonly string[]) {
   return (message: string | null | undefined, error: Error | undefined): void => {
     // An error that is neither a refusal, a tool error nor yargs' own is a bug: thrown, not dressed as usage.
-    if (error && error.name !== 'YError' && !(error instanceof UsageError) && !(error instanceof RelayMockError)) throw error
+    if (error && error.name !== 'YError' && !(error instanceof UsageError) && !(error instanceof RelayMockError))
+      throw error
     const command = args.find((arg) => commands.includes(arg))
     const said = error?.message ?? message ?? 'Failed to read the command line.'
-    console.error(`relay-mock${command ? ` ${command}` : ''}: ${explain(said, { command, commands, args, options: optionsOf(cli()) })}`)
+    console.error(
+      `relay-mock${command ? ` ${command}` : ''}: ${explain(said, { command, commands, args, options: optionsOf(cli()) })}`,
+    )
     process.exit(2)
   }
 }
@@ -48,7 +51,9 @@ export function explain(message: string, { command, commands, args, options }: C
   const unknown = /^Unknown arguments?: (.+)$/.exec(message)
   if (unknown) {
     const [name] = unknown[1].split(', ')
-    const written = args.find((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`) || arg === `-${name}` || arg.startsWith(`-${name}=`))
+    const written = args.find(
+      (arg) => arg === `--${name}` || arg.startsWith(`--${name}=`) || arg === `-${name}` || arg.startsWith(`-${name}=`),
+    )
     const grouped = name.length === 1 && args.some((arg) => /^-[^-]/.test(arg) && arg.includes(name))
     const flag = written?.split('=')[0] ?? `-${name}`
     const given = written !== undefined || grouped
@@ -62,7 +67,8 @@ export function explain(message: string, { command, commands, args, options }: C
     const program = `relay-mock${command ? ` ${command}` : ''}`
     if (own.length === 0) return `Unknown option ${flag}: ${program} takes no options.`
     // A long list would wrap over several lines: --help lists them with what each does.
-    if (own.length > LISTED_OPTIONS) return `Unknown option ${flag}: expected one of the ${own.length} options of ${program} (${program} --help lists them).`
+    if (own.length > LISTED_OPTIONS)
+      return `Unknown option ${flag}: expected one of the ${own.length} options of ${program} (${program} --help lists them).`
     return `Unknown option ${flag}: expected one of ${own.map((o) => `--${o}`).join(', ')}.`
   }
   const recommended = /^Did you mean (.+)\?$/.exec(message)
@@ -74,7 +80,13 @@ export function explain(message: string, { command, commands, args, options }: C
   if (needs) {
     // An unknown option took the argument after it as its value (`compare --bogus doc.json`): it is the mistake to name.
     const stray = args.find((arg) => /^--?[^-]/.test(arg) && !options.includes(arg.replace(/^--?/, '').split('=')[0]))
-    if (stray) return explain(`Unknown argument: ${stray.replace(/^--?/, '').split('=')[0]}`, { command, commands, args, options })
+    if (stray)
+      return explain(`Unknown argument: ${stray.replace(/^--?/, '').split('=')[0]}`, {
+        command,
+        commands,
+        args,
+        options,
+      })
     return `Expected at least ${needs[2]} argument${needs[2] === '1' ? '' : 's'} after the options, got ${needs[1]} (relay-mock${command ? ` ${command}` : ''} --help says which).`
   }
   const missing = /^Not enough arguments following: (.+)$/.exec(message)
@@ -108,7 +120,13 @@ export function checkSwitches(cli: Argv, args: readonly string[]): true {
   for (const name of declared(cli).boolean.filter((name) => name !== 'help' && name !== 'version')) {
     const given = args.find((arg) => arg.startsWith(`--${name}=`) || arg.startsWith(`--no-${name}=`))
     const value = given?.slice(given.indexOf('=') + 1)
-    if (given && value !== 'true' && value !== 'false') throw refused(given.split('=')[0], value!, 'is not a switch value', `true or false, or --${name} or --no-${name} alone`)
+    if (given && value !== 'true' && value !== 'false')
+      throw refused(
+        given.split('=')[0],
+        value!,
+        'is not a switch value',
+        `true or false, or --${name} or --no-${name} alone`,
+      )
   }
   return true
 }
@@ -133,9 +151,11 @@ export function closest(word: string, candidates: readonly string[]): string | u
   let best: string | undefined
   let bestDistance = Infinity
   for (const candidate of candidates) {
-    const d = word.length >= 2 && candidate.startsWith(word) ? 0.5 : editDistance(word.toLowerCase(), candidate.toLowerCase(), { swaps: true })
+    const d =
+      word.length >= 2 && candidate.startsWith(word)
+        ? 0.5
+        : editDistance(word.toLowerCase(), candidate.toLowerCase(), { swaps: true })
     if (d <= limit && d < bestDistance) [best, bestDistance] = [candidate, d]
   }
   return best
 }
-

@@ -38,7 +38,11 @@ export function maskAuthorization(value: string): string {
 /** A Cookie or Set-Cookie value with each cookie's value masked (Set-Cookie's attributes kept). */
 function maskCookies(value: string, setCookie: boolean): string {
   // Several Set-Cookie headers are journaled one per line: each line is a cookie of its own.
-  if (setCookie && value.includes('\n')) return value.split('\n').map((line) => maskCookies(line, true)).join('\n')
+  if (setCookie && value.includes('\n'))
+    return value
+      .split('\n')
+      .map((line) => maskCookies(line, true))
+      .join('\n')
   return value
     .split(';')
     .map((pair, i) => {
@@ -50,7 +54,13 @@ function maskCookies(value: string, setCookie: boolean): string {
 }
 
 /** The headers that carry credentials, by lower-case name. */
-export const SECRET_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'cookie', 'set-cookie'])
+export const SECRET_HEADERS: ReadonlySet<string> = new Set([
+  'authorization',
+  'proxy-authorization',
+  'x-api-key',
+  'cookie',
+  'set-cookie',
+])
 
 /**
  * One header's value as it may be shown: credentials masked, anything else unchanged.
@@ -87,7 +97,8 @@ export function maskHeaders(headers: Record<string, string>): Record<string, str
 }
 
 /** Query parameters that carry credentials: a client may put its token in the URL. */
-const SECRET_PARAM = /^(?:token|access_token|refresh_token|id_token|auth|api[_-]?key|apikey|key|secret|client_secret|password)$/i
+const SECRET_PARAM =
+  /^(?:token|access_token|refresh_token|id_token|auth|api[_-]?key|apikey|key|secret|client_secret|password)$/i
 
 /**
  * True for a query parameter name that carries a credential.
@@ -140,7 +151,9 @@ export const maskSearch: (search: string) => string = readingOnce((search) => {
         const at = pair.indexOf('=')
         if (at === -1) return pair
         const name = safeDecode(pair.slice(0, at))
-        return isSecretParam(name) ? `${pair.slice(0, at)}=${encodeURIComponent(maskSecret(safeDecode(pair.slice(at + 1))))}` : pair
+        return isSecretParam(name)
+          ? `${pair.slice(0, at)}=${encodeURIComponent(maskSecret(safeDecode(pair.slice(at + 1))))}`
+          : pair
       })
       .join('&')
   )

@@ -23,7 +23,14 @@ export function createRandom(seed: string | number) {
     /** A version-4-shaped UUID. */
     uuid: () => {
       for (let i = 0; i < 36; i++) {
-        codes[i] = i === 8 || i === 13 || i === 18 || i === 23 ? DASH : i === 14 ? FOUR : i === 19 ? VARIANT[bits() >>> 30] : HEX[bits() >>> 28]
+        codes[i] =
+          i === 8 || i === 13 || i === 18 || i === 23
+            ? DASH
+            : i === 14
+              ? FOUR
+              : i === 19
+                ? VARIANT[bits() >>> 30]
+                : HEX[bits() >>> 28]
       }
       return String.fromCharCode.apply(null, codes)
     },

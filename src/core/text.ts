@@ -56,7 +56,11 @@ export function clipJson(value: unknown, limit = 160): string {
   if (typeof value === 'string') return `${JSON.stringify(value.slice(0, Math.max(8, limit - 3)))}`.replace(/"$/, '…"')
   if (Array.isArray(value) || (typeof value === 'object' && value !== null)) {
     const isArray = Array.isArray(value)
-    const parts = isArray ? (value as unknown[]).map((item) => clipJson(item, limit)) : Object.entries(value as Record<string, unknown>).map(([key, item]) => `${JSON.stringify(key)}:${clipJson(item, limit)}`)
+    const parts = isArray
+      ? (value as unknown[]).map((item) => clipJson(item, limit))
+      : Object.entries(value as Record<string, unknown>).map(
+          ([key, item]) => `${JSON.stringify(key)}:${clipJson(item, limit)}`,
+        )
     const [open, close] = isArray ? ['[', ']'] : ['{', '}']
     const kept: string[] = []
     let length = 2
@@ -89,7 +93,11 @@ export function nearest(wanted: string, candidates: readonly string[], count = 3
  * run of `b` and a `?` any one character, at no cost.
  * @example editDistance('prot', 'port') // 2; editDistance('prot', 'port', { swaps: true }) // 1
  */
-export function editDistance(a: string, b: string, { swaps = false, glob = false }: { swaps?: boolean; glob?: boolean } = {}): number {
+export function editDistance(
+  a: string,
+  b: string,
+  { swaps = false, glob = false }: { swaps?: boolean; glob?: boolean } = {},
+): number {
   let before: number[] = []
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
   for (let i = 1; i <= a.length; i++) {
@@ -103,7 +111,8 @@ export function editDistance(a: string, b: string, { swaps = false, glob = false
       }
       const same = char === b[j - 1] || (glob && char === '?')
       current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (same ? 0 : 1))
-      if (swaps && i > 1 && j > 1 && char === b[j - 2] && a[i - 2] === b[j - 1]) current[j] = Math.min(current[j], before[j - 2] + 1)
+      if (swaps && i > 1 && j > 1 && char === b[j - 2] && a[i - 2] === b[j - 1])
+        current[j] = Math.min(current[j], before[j - 2] + 1)
     }
     before = previous
     previous = current

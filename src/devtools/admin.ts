@@ -49,7 +49,9 @@ function variantsOf(world: World) {
       id: entry.id,
       question: entry.question,
       choice: entry.choice,
-      alternatives: entry.alternatives.filter((alternative) => alternative.notServed === undefined).map(({ id, answer }) => ({ id, answer })),
+      alternatives: entry.alternatives
+        .filter((alternative) => alternative.notServed === undefined)
+        .map(({ id, answer }) => ({ id, answer })),
     })).filter((entry) => entry.alternatives.length > 0),
   }
 }
@@ -58,9 +60,16 @@ function variantsOf(world: World) {
 function setVariants(world: World, body: unknown, merge: boolean): Reply {
   const given = (body as { variants?: unknown } | undefined)?.variants
   const list = Array.isArray(given) && given.every((item) => typeof item === 'string')
-  const map = typeof given === 'object' && given !== null && !Array.isArray(given) && Object.values(given).every((value) => typeof value === 'string')
+  const map =
+    typeof given === 'object' &&
+    given !== null &&
+    !Array.isArray(given) &&
+    Object.values(given).every((value) => typeof value === 'string')
   if (!list && !map) {
-    return toProblem(422, 'Please send {"variants": {"<assumption>": "<alternative>"}} or {"variants": ["<assumption>=<alternative>"]}; GET /__relay/variants lists them.')
+    return toProblem(
+      422,
+      'Please send {"variants": {"<assumption>": "<alternative>"}} or {"variants": ["<assumption>=<alternative>"]}; GET /__relay/variants lists them.',
+    )
   }
   try {
     const read = toVariants(given as string[] | Record<string, string>)
@@ -88,8 +97,22 @@ function faultsOf(world: World) {
 
 type AdminRoute = Route<Record<string, string>, unknown>
 
-function admin(path: string, method: Method, summary: string, handle: AdminRoute['handle'], options: { public?: boolean } = {}): AdminRoute {
-  return defineRoute<Record<string, string>, unknown>({ method, path, integration: 'admin', summary, answers: {}, handle, ...options })
+function admin(
+  path: string,
+  method: Method,
+  summary: string,
+  handle: AdminRoute['handle'],
+  options: { public?: boolean } = {},
+): AdminRoute {
+  return defineRoute<Record<string, string>, unknown>({
+    method,
+    path,
+    integration: 'admin',
+    summary,
+    answers: {},
+    handle,
+    ...options,
+  })
 }
 
 /** A field of an admin call's JSON body, when the body is an object. */
@@ -110,9 +133,15 @@ function adminRoutes(marks: ResetMarks): Route[] {
     body: { endpoints: Object.fromEntries(routes.filter((r) => r.path !== '/__relay').map((r) => [r.id, r.summary])) },
   })
   const routes: Route[] = [
-    admin('/__relay', 'GET', 'What the admin API offers', ({ headers }) =>
-      // A browser asking for /__relay gets the live page at /__relay/ (relative, so a mounted prefix is kept).
-      acceptsHtml(headers) ? { status: 302, headers: { location: '__relay/' }, body: { location: '__relay/' } } : index(),
+    admin(
+      '/__relay',
+      'GET',
+      'What the admin API offers',
+      ({ headers }) =>
+        // A browser asking for /__relay gets the live page at /__relay/ (relative, so a mounted prefix is kept).
+        acceptsHtml(headers)
+          ? { status: 302, headers: { location: '__relay/' }, body: { location: '__relay/' } }
+          : index(),
       { public: true },
     ),
     ...worldRoutes(marks.service),
@@ -120,8 +149,20 @@ function adminRoutes(marks: ResetMarks): Route[] {
     tokenRoute(marks.service),
     ...faultRoutes(),
     ...variantRoutes(),
-    admin('/openapi/advanced.json', 'GET', 'OpenAPI 3 document of the advanced integration', () => ({ status: 200, body: toOpenApi('advanced') }), { public: true }),
-    admin('/openapi/simple.json', 'GET', 'OpenAPI 3 document of the simple integration', () => ({ status: 200, body: toOpenApi('simple') }), { public: true }),
+    admin(
+      '/openapi/advanced.json',
+      'GET',
+      'OpenAPI 3 document of the advanced integration',
+      () => ({ status: 200, body: toOpenApi('advanced') }),
+      { public: true },
+    ),
+    admin(
+      '/openapi/simple.json',
+      'GET',
+      'OpenAPI 3 document of the simple integration',
+      () => ({ status: 200, body: toOpenApi('simple') }),
+      { public: true },
+    ),
     ...liveRoutes(marks, index),
   ]
   return routes
@@ -130,32 +171,62 @@ function adminRoutes(marks: ResetMarks): Route[] {
 /** The worlds, one world's records and journal, and a reset of it. */
 function worldRoutes(mock: RelayService): AdminRoute[] {
   return [
-    admin('/__relay/worlds', 'GET', 'Every world, for the admin token only (serve --admin-token): ids, scenarios, masked tokens', ({ admin: isAdmin }) => {
-      if (!isAdmin) return toProblem(403, 'Only the admin token (relay-mock serve --admin-token) may list the worlds; a world\'s token reaches its own world: GET /__relay/world.')
-      return {
-        status: 200,
-        body: [...mock.worlds.values()].map((w) => ({ id: w.id, token: maskSecret(w.token), scenario: w.scenario.name, lastUsed: new Date(w.lastUsed).toISOString(), requests: w.journal.page({ limit: 0 }).total })),
-      }
-    }),
-    admin('/__relay/world', 'GET', `The world: its token (masked), location id, scenario, the scenario's visit, how many created records the cap evicted, and its records in pages (?since=<id of the last record you have>, ?limit=<n> up to ${PAGE_MAX}; next is the since of the next page)`, ({ world, query }) => {
-      const page = recordsPage(world.store.snapshot(), query)
-      if ('status' in page) return page
-      return { status: 200, body: { ...describeWorld(world), evicted: world.store.evicted(), ...page } }
-    }),
-    admin('/__relay/journal', 'GET', `The world's requests and answers, oldest first, in pages (?since=<seq>, ?limit=<n> up to ${PAGE_MAX}; next is the since of the next page; ?scope=all every world's, for the admin token)`, ({ world, query, admin: isAdmin }) => {
-      const refused = onlyAdminSeesAll(query, isAdmin)
-      if (refused) return refused
-      const paging = pagingOf(query)
-      if ('status' in paging) return paging
-      const page = query.scope === 'all' ? mock.journal.page(paging) : world.journal.page(paging)
-      return { status: 200, body: { world: world.id, token: maskSecret(world.token), ...page } }
-    }),
-    admin('/__relay/reset', 'POST', 'Re-seed the world, clear its journal and re-arm its faults (each counts again from zero; its variants stay); {"scenario": "..."} to switch at the same time', async ({ world, body }) => {
-      const refused = fieldOf(body, 'scenario') !== undefined ? noScenarioOnProxy(mock) : undefined
-      if (refused) return refused
-      await mock.resetWorld(world, textOf(body, 'scenario'))
-      return { status: 200, body: describeWorld(world) }
-    }),
+    admin(
+      '/__relay/worlds',
+      'GET',
+      'Every world, for the admin token only (serve --admin-token): ids, scenarios, masked tokens',
+      ({ admin: isAdmin }) => {
+        if (!isAdmin)
+          return toProblem(
+            403,
+            "Only the admin token (relay-mock serve --admin-token) may list the worlds; a world's token reaches its own world: GET /__relay/world.",
+          )
+        return {
+          status: 200,
+          body: [...mock.worlds.values()].map((w) => ({
+            id: w.id,
+            token: maskSecret(w.token),
+            scenario: w.scenario.name,
+            lastUsed: new Date(w.lastUsed).toISOString(),
+            requests: w.journal.page({ limit: 0 }).total,
+          })),
+        }
+      },
+    ),
+    admin(
+      '/__relay/world',
+      'GET',
+      `The world: its token (masked), location id, scenario, the scenario's visit, how many created records the cap evicted, and its records in pages (?since=<id of the last record you have>, ?limit=<n> up to ${PAGE_MAX}; next is the since of the next page)`,
+      ({ world, query }) => {
+        const page = recordsPage(world.store.snapshot(), query)
+        if ('status' in page) return page
+        return { status: 200, body: { ...describeWorld(world), evicted: world.store.evicted(), ...page } }
+      },
+    ),
+    admin(
+      '/__relay/journal',
+      'GET',
+      `The world's requests and answers, oldest first, in pages (?since=<seq>, ?limit=<n> up to ${PAGE_MAX}; next is the since of the next page; ?scope=all every world's, for the admin token)`,
+      ({ world, query, admin: isAdmin }) => {
+        const refused = onlyAdminSeesAll(query, isAdmin)
+        if (refused) return refused
+        const paging = pagingOf(query)
+        if ('status' in paging) return paging
+        const page = query.scope === 'all' ? mock.journal.page(paging) : world.journal.page(paging)
+        return { status: 200, body: { world: world.id, token: maskSecret(world.token), ...page } }
+      },
+    ),
+    admin(
+      '/__relay/reset',
+      'POST',
+      'Re-seed the world, clear its journal and re-arm its faults (each counts again from zero; its variants stay); {"scenario": "..."} to switch at the same time',
+      async ({ world, body }) => {
+        const refused = fieldOf(body, 'scenario') !== undefined ? noScenarioOnProxy(mock) : undefined
+        if (refused) return refused
+        await mock.resetWorld(world, textOf(body, 'scenario'))
+        return { status: 200, body: describeWorld(world) }
+      },
+    ),
   ]
 }
 
@@ -163,7 +234,10 @@ function worldRoutes(mock: RelayService): AdminRoute[] {
 function noScenarioOnProxy(mock: RelayService): Reply | undefined {
   return mock.upstream === undefined
     ? undefined
-    : toProblem(409, `relay-mock proxy's worlds hold no records of their own (the real service at ${mock.upstream} has them), so there is no scenario to switch to. POST /__relay/reset without a scenario clears the world's journal and re-arms its faults.`)
+    : toProblem(
+        409,
+        `relay-mock proxy's worlds hold no records of their own (the real service at ${mock.upstream} has them), so there is no scenario to switch to. POST /__relay/reset without a scenario clears the world's journal and re-arms its faults.`,
+      )
 }
 
 /** The scenarios, and a switch to another. */
@@ -173,7 +247,10 @@ function scenarioRoutes(mock: RelayService): AdminRoute[] {
     if (refused) return refused
     const name = fieldOf(body, 'name') ?? fieldOf(body, 'scenario')
     if (typeof name !== 'string') {
-      return toProblem(422, `Please send the scenario's name as {"name": "..."}; the scenarios are ${[...mock.scenarios.keys()].join(', ')}.`)
+      return toProblem(
+        422,
+        `Please send the scenario's name as {"name": "..."}; the scenarios are ${[...mock.scenarios.keys()].join(', ')}.`,
+      )
     }
     await mock.resetWorld(world, name)
     return { status: 200, body: describeWorld(world) }
@@ -181,7 +258,11 @@ function scenarioRoutes(mock: RelayService): AdminRoute[] {
   return [
     admin('/__relay/scenarios', 'GET', 'The scenarios, the current one marked', ({ world }) => ({
       status: 200,
-      body: [...mock.scenarios.values()].map((s) => ({ name: s.name, description: s.description, current: s.name === world.scenario.name })),
+      body: [...mock.scenarios.values()].map((s) => ({
+        name: s.name,
+        description: s.description,
+        current: s.name === world.scenario.name,
+      })),
     })),
     admin('/__relay/scenario', 'PUT', 'Switch the scenario (re-seeds the world): {"name": "..."}', switchScenario),
     admin('/__relay/scenario', 'POST', 'Switch the scenario, as PUT does', switchScenario),
@@ -190,51 +271,95 @@ function scenarioRoutes(mock: RelayService): AdminRoute[] {
 
 /** A fresh token with a world of its own. */
 function tokenRoute(mock: RelayService): AdminRoute {
-  return admin('/__relay/tokens', 'POST', `Issue a fresh token with a world of its own: {"scenario": "..."} (optional); needs a valid token; beyond --max-worlds worlds the longest unused is replaced`, async ({ body }) => {
-    try {
-      const world = await mock.addWorld({ scenario: textOf(body, 'scenario') })
-      return { status: 201, body: { ...describeWorld(world), token: world.token } }
-    } catch (error) {
-      if (error instanceof RelayMockError && error.code === 'TOO_MANY_WORLDS') return toProblem(503, error.message)
-      throw error
-    }
-  })
+  return admin(
+    '/__relay/tokens',
+    'POST',
+    `Issue a fresh token with a world of its own: {"scenario": "..."} (optional); needs a valid token; beyond --max-worlds worlds the longest unused is replaced`,
+    async ({ body }) => {
+      try {
+        const world = await mock.addWorld({ scenario: textOf(body, 'scenario') })
+        return { status: 201, body: { ...describeWorld(world), token: world.token } }
+      } catch (error) {
+        if (error instanceof RelayMockError && error.code === 'TOO_MANY_WORLDS') return toProblem(503, error.message)
+        throw error
+      }
+    },
+  )
 }
 
 /** The faults armed on a world: listed, armed, cleared. */
 function faultRoutes(): AdminRoute[] {
   return [
-    admin('/__relay/faults', 'GET', "The faults armed on the world, how often each has struck, and every kind and step", ({ world }) => ({
-      status: 200,
-      body: faultsOf(world),
-    })),
-    admin('/__relay/faults', 'POST', 'Arm a fault on the world: {"route": "POST /payments" or "payment-create", "kind": "reset", "mode": "once" | "always"}', ({ world, body }) => {
-      try {
-        world.faults.push(toArmedFault(body ?? {}))
-      } catch (error) {
-        return toProblem(422, `Failed to arm the fault: ${(error as Error).message}.`)
-      }
-      return { status: 201, body: faultsOf(world) }
-    }),
-    admin('/__relay/faults', 'DELETE', "Clear the world's faults (?route= or ?step= for one request's)", ({ world, query }) => {
-      const only = query.route ?? query.step
-      world.faults = only ? world.faults.filter((f) => f.route !== only && stepOf(f.route) !== only) : []
-      return { status: 200, body: faultsOf(world) }
-    }),
+    admin(
+      '/__relay/faults',
+      'GET',
+      'The faults armed on the world, how often each has struck, and every kind and step',
+      ({ world }) => ({
+        status: 200,
+        body: faultsOf(world),
+      }),
+    ),
+    admin(
+      '/__relay/faults',
+      'POST',
+      'Arm a fault on the world: {"route": "POST /payments" or "payment-create", "kind": "reset", "mode": "once" | "always"}',
+      ({ world, body }) => {
+        try {
+          world.faults.push(toArmedFault(body ?? {}))
+        } catch (error) {
+          return toProblem(422, `Failed to arm the fault: ${(error as Error).message}.`)
+        }
+        return { status: 201, body: faultsOf(world) }
+      },
+    ),
+    admin(
+      '/__relay/faults',
+      'DELETE',
+      "Clear the world's faults (?route= or ?step= for one request's)",
+      ({ world, query }) => {
+        const only = query.route ?? query.step
+        world.faults = only ? world.faults.filter((f) => f.route !== only && stepOf(f.route) !== only) : []
+        return { status: 200, body: faultsOf(world) }
+      },
+    ),
   ]
 }
 
 /** The alternatives of the assumption ledger a world is served under: listed, set, added to, cleared. */
 function variantRoutes(): AdminRoute[] {
   return [
-    admin('/__relay/variants', 'GET', 'The alternatives of the assumption ledger the world is served under, and every one it could be', ({ world }) => ({ status: 200, body: variantsOf(world) })),
-    admin('/__relay/variants', 'PUT', 'Serve the world under these alternatives only: {"variants": {"create.status": "200-no-location"}} (or a list of "<assumption>=<alternative>"); {} for relay-mock\'s choices', ({ world, body }) => setVariants(world, body, false)),
-    admin('/__relay/variants', 'POST', 'Add alternatives to those the world is served under, as PUT takes them', ({ world, body }) => setVariants(world, body, true)),
-    admin('/__relay/variants', 'DELETE', "Serve the world under relay-mock's choices again (?assumption=<id> for one)", ({ world, query }) => {
-      const rest = Object.fromEntries(Object.entries(world.variants ?? {}).filter(([id]) => query.assumption !== undefined && id !== query.assumption))
-      world.variants = Object.keys(rest).length > 0 ? Object.freeze(rest) : undefined
-      return { status: 200, body: variantsOf(world) }
-    }),
+    admin(
+      '/__relay/variants',
+      'GET',
+      'The alternatives of the assumption ledger the world is served under, and every one it could be',
+      ({ world }) => ({ status: 200, body: variantsOf(world) }),
+    ),
+    admin(
+      '/__relay/variants',
+      'PUT',
+      'Serve the world under these alternatives only: {"variants": {"create.status": "200-no-location"}} (or a list of "<assumption>=<alternative>"); {} for relay-mock\'s choices',
+      ({ world, body }) => setVariants(world, body, false),
+    ),
+    admin(
+      '/__relay/variants',
+      'POST',
+      'Add alternatives to those the world is served under, as PUT takes them',
+      ({ world, body }) => setVariants(world, body, true),
+    ),
+    admin(
+      '/__relay/variants',
+      'DELETE',
+      "Serve the world under relay-mock's choices again (?assumption=<id> for one)",
+      ({ world, query }) => {
+        const rest = Object.fromEntries(
+          Object.entries(world.variants ?? {}).filter(
+            ([id]) => query.assumption !== undefined && id !== query.assumption,
+          ),
+        )
+        world.variants = Object.keys(rest).length > 0 ? Object.freeze(rest) : undefined
+        return { status: 200, body: variantsOf(world) }
+      },
+    ),
   ]
 }
 
@@ -254,8 +379,10 @@ export function devtools(): ServiceExtension {
       marks?.mark(world)
     },
     refusals: {
-      noToken: "The admin API reads and changes one world: send that world's token as Authorization: Bearer <token> (the live page takes it from its address, /__relay/#token=<token>).",
-      unknownToken: "The bearer token is not one of this mock's worlds. Please send a token relay-mock serve printed, or one POST /__relay/tokens issued.",
+      noToken:
+        "The admin API reads and changes one world: send that world's token as Authorization: Bearer <token> (the live page takes it from its address, /__relay/#token=<token>).",
+      unknownToken:
+        "The bearer token is not one of this mock's worlds. Please send a token relay-mock serve printed, or one POST /__relay/tokens issued.",
       unknownWorld: (id) => `No world has the id ${id}. GET /__relay/worlds lists them.`,
     },
   }

@@ -16,7 +16,8 @@ export function assumptionsTool(ledger: AssumptionLedger): ServiceExtension {
     method: 'GET',
     path: '/__relay/assumptions',
     integration: 'admin',
-    summary: "relay-mock's assumptions held against the real service's answers: each confirmed, contradicted or unseen, with evidence, and the findings (answers that depart from the interface, upstream trouble); ?scope=all the whole traffic's, for the admin token",
+    summary:
+      "relay-mock's assumptions held against the real service's answers: each confirmed, contradicted or unseen, with evidence, and the findings (answers that depart from the interface, upstream trouble); ?scope=all the whole traffic's, for the admin token",
     answers: {},
     handle: ({ world, query, admin, headers }) => {
       const refused = onlyAdminSeesAll(query, admin)
@@ -24,7 +25,11 @@ export function assumptionsTool(ledger: AssumptionLedger): ServiceExtension {
       const report = query.scope === 'all' ? ledger.report() : ledger.report(world.id)
       const accept = headers?.accept
       if (typeof accept === 'string' && accept.includes('text/html') && query.format !== 'json') {
-        return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: assumptionsPage(report).value }
+        return {
+          status: 200,
+          headers: { 'content-type': 'text/html; charset=utf-8' },
+          body: assumptionsPage(report).value,
+        }
       }
       return { status: 200, body: { world: query.scope === 'all' ? null : world.id, ...report } }
     },

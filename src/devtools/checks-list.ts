@@ -5,9 +5,23 @@ import type { DiagramOptions } from './diagram.js'
 import { html, inlineCode, type SafeHtml } from './live/html.js'
 
 /** A check's status as a person reads it. */
-export const STATUS_WORDS: Record<Check['status'], string> = { passed: 'passed', failed: 'failed', warning: 'warning', 'not-checked': 'not checked', skipped: 'skipped', echo: 'same defect' }
+export const STATUS_WORDS: Record<Check['status'], string> = {
+  passed: 'passed',
+  failed: 'failed',
+  warning: 'warning',
+  'not-checked': 'not checked',
+  skipped: 'skipped',
+  echo: 'same defect',
+}
 
-const ICONS: Record<Check['status'], string> = { passed: '✓', failed: '✗', warning: '!', 'not-checked': '?', skipped: '–', echo: '=' }
+const ICONS: Record<Check['status'], string> = {
+  passed: '✓',
+  failed: '✗',
+  warning: '!',
+  'not-checked': '?',
+  skipped: '–',
+  echo: '=',
+}
 
 /**
  * How a case's or visit's checks came out, in words: failed and passed always, the other statuses when any.
@@ -32,7 +46,14 @@ export function checkTally(checks: ReadonlyArray<Check>): string {
  * @example toChecksList(result.checks)
  */
 export function toChecksList(checks: ReadonlyArray<Check>, describeRule?: DiagramOptions['describeRule']): SafeHtml {
-  const order: Record<Check['status'], number> = { failed: 0, echo: 1, 'not-checked': 2, warning: 3, passed: 4, skipped: 5 }
+  const order: Record<Check['status'], number> = {
+    failed: 0,
+    echo: 1,
+    'not-checked': 2,
+    warning: 3,
+    passed: 4,
+    skipped: 5,
+  }
   const sorted = [...checks].sort((a, b) => order[a.status] - order[b.status])
   return html`<ul class="checks">${sorted.map((check) => {
     const rule = describeRule?.(check.rule)

@@ -50,7 +50,10 @@ function expectedKey(call: ExpectedCall): string {
  * shows as missing where it belonged and an extra call as unexpected where it was made.
  * @example alignSteps(entries, [{ method: 'GET', path: '/rental-companies' }])
  */
-export function alignSteps(requests: ReadonlyArray<JournalEntry>, expected: ReadonlyArray<ExpectedCall>): DiagramStep[] {
+export function alignSteps(
+  requests: ReadonlyArray<JournalEntry>,
+  expected: ReadonlyArray<ExpectedCall>,
+): DiagramStep[] {
   const a = requests.map(actualKey)
   const b = expected.map(expectedKey)
   const known = expected.length > 0
@@ -78,7 +81,11 @@ export function alignSteps(requests: ReadonlyArray<JournalEntry>, expected: Read
 
 /** A field of an answer's record as text: a string or number as it reads, anything else as JSON. */
 const scalar = (value: unknown): string =>
-  typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value)
+  typeof value === 'string'
+    ? value
+    : typeof value === 'number' || typeof value === 'boolean'
+      ? String(value)
+      : JSON.stringify(value)
 const short = (id: string) => (id.length > 13 ? `${id.slice(0, 8)}…` : id)
 
 function clip(text: string, max = 96): string {
@@ -206,7 +213,8 @@ export function toSequenceDiagram(input: DiagramInput, options: DiagramOptions):
   const steps = alignSteps(input.requests, expected)
   const { bySeq, atEnd } = failuresBySeq(input)
   const firstFailingSeq = steps.find((s) => s.kind === 'exchange' && bySeq.has(s.entry.seq))
-  const firstFailure = firstFailingSeq?.kind === 'exchange' ? firstFailingSeq.entry.seq : atEnd.length > 0 ? 'end' : undefined
+  const firstFailure =
+    firstFailingSeq?.kind === 'exchange' ? firstFailingSeq.entry.seq : atEnd.length > 0 ? 'end' : undefined
   const prefix = options.idPrefix.replace(/[^A-Za-z0-9_-]/g, '-')
   const drawing: Drawing = { hasExpected, bySeq, firstFailure, prefix, describeRule: options.describeRule }
 
@@ -271,7 +279,11 @@ ${hasExpected ? expectedCell(step) : ''}</div></li>`
 }
 
 /** An exchange the client made: its request and answer as arrows, the rules it broke, its headers and bodies. */
-function exchangeRow(step: DiagramStep & { kind: 'exchange' }, number: number, { hasExpected, bySeq, firstFailure, prefix, describeRule }: Drawing): SafeHtml {
+function exchangeRow(
+  step: DiagramStep & { kind: 'exchange' },
+  number: number,
+  { hasExpected, bySeq, firstFailure, prefix, describeRule }: Drawing,
+): SafeHtml {
   const { entry } = step
   const here = bySeq.get(entry.seq) ?? []
   const isFirst = firstFailure === entry.seq
@@ -290,8 +302,14 @@ ${here.map((check) => finding(check, describeRule))}
 }
 
 /** How the conversation ended, with the broken rules that name no exchange. */
-function endRow(input: DiagramInput, options: DiagramOptions, atEnd: Check[], { hasExpected, firstFailure, prefix }: Drawing): SafeHtml {
-  const endText = options.end?.text ?? (input.requests.length === 0 ? 'The client made no call.' : 'End of the conversation.')
+function endRow(
+  input: DiagramInput,
+  options: DiagramOptions,
+  atEnd: Check[],
+  { hasExpected, firstFailure, prefix }: Drawing,
+): SafeHtml {
+  const endText =
+    options.end?.text ?? (input.requests.length === 0 ? 'The client made no call.' : 'End of the conversation.')
   const endFailed = atEnd.length > 0 || options.end?.failed
   return html`<li id="${prefix}-end" class="step end-step${endFailed ? ' failed' : ''}${firstFailure === 'end' ? ' first-failure' : ''}">
 <div class="step-grid"><span class="step-no" aria-hidden="true">■</span><div class="lane end-lane"><span class="end-text">${endText}</span></div>${hasExpected ? html`<div class="expect"></div>` : ''}</div>

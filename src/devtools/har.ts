@@ -5,7 +5,16 @@ import { z } from 'zod'
 import { statusText } from '../core/status.js'
 import { AUTH_VERDICTS, type AuthVerdict, type JournalEntry } from '../core/service/journal.js'
 import { maskHeaders, maskQuery, maskSearch } from '../core/mask.js'
-import { bodyVerdict, KNOWN_SLIPS, parseBearer, parseJsonText, routeById, routeOf, SERVICE_TABLE, utf8Bytes } from '../core/service/protocol.js'
+import {
+  bodyVerdict,
+  KNOWN_SLIPS,
+  parseBearer,
+  parseJsonText,
+  routeById,
+  routeOf,
+  SERVICE_TABLE,
+  utf8Bytes,
+} from '../core/service/protocol.js'
 import { MOCK_DEFAULTS } from '../core/defaults.js'
 import { RelayMockError } from '../core/errors.js'
 import { faultRecord, visitInputs, type VisitInputs } from '../core/rules/inputs.js'
@@ -57,7 +66,9 @@ export { statusText }
 // Masked again on the way out: entries from anywhere (not only the mock's journal) may be exported.
 function toHeaders(headers: Record<string, string>): Header[] {
   // A field sent more than once (a proxied Set-Cookie) is journaled one value per line: one header each, as it came.
-  return Object.entries(maskHeaders(headers)).flatMap(([name, value]) => (value.includes('\n') ? value.split('\n').map((one) => ({ name, value: one })) : [{ name, value }]))
+  return Object.entries(maskHeaders(headers)).flatMap(([name, value]) =>
+    value.includes('\n') ? value.split('\n').map((one) => ({ name, value: one })) : [{ name, value }],
+  )
 }
 
 function toQueryString(search: string): QueryString[] {
@@ -94,7 +105,14 @@ function harEntry(entry: JournalEntry, base: string): RelayHarEntry {
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: toHeaders(response.headers),
-      content: { size: utf8Bytes(responseText), mimeType: responseType, text: responseText, ...(response.bodyTruncated ? { comment: 'larger than the proxy reads: passed on whole as it came, only its first bytes kept here' } : {}) },
+      content: {
+        size: utf8Bytes(responseText),
+        mimeType: responseType,
+        text: responseText,
+        ...(response.bodyTruncated
+          ? { comment: 'larger than the proxy reads: passed on whole as it came, only its first bytes kept here' }
+          : {}),
+      },
       redirectURL: response.headers.location ?? '',
       headersSize: -1,
       bodySize: utf8Bytes(responseText),
@@ -108,7 +126,9 @@ function harEntry(entry: JournalEntry, base: string): RelayHarEntry {
       route: entry.route,
       auth: entry.auth,
       ...(request.bodyError !== undefined ? { bodyError: request.bodyError } : {}),
-      ...(request.bodyTruncated ? { bodyTruncated: true, bodyBytes: request.bodyBytes, bodySha256: request.bodySha256 } : {}),
+      ...(request.bodyTruncated
+        ? { bodyTruncated: true, bodyBytes: request.bodyBytes, bodySha256: request.bodySha256 }
+        : {}),
       ...(entry.fault ? { fault: entry.fault } : {}),
       ...(response.bodyTruncated ? { answerTruncated: true } : {}),
     },
@@ -145,7 +165,10 @@ export interface FromHarOptions {
  * The resources whose paths identify a relay service request, wherever the service is mounted: the first
  * segment of each route's path, and of each path the interface writes by mistake (`rental-comapnies`).
  */
-const RESOURCES: ReadonlySet<string> = new Set([...SERVICE_TABLE.map(({ segments }) => segments[0]), ...KNOWN_SLIPS.map((slip) => slip.path.split('/')[1])])
+const RESOURCES: ReadonlySet<string> = new Set([
+  ...SERVICE_TABLE.map(({ segments }) => segments[0]),
+  ...KNOWN_SLIPS.map((slip) => slip.path.split('/')[1]),
+])
 
 /** What the mock makes of an Authorization header, short of knowing which tokens are valid. */
 function authOf(authorization: string | undefined, status: number): AuthVerdict {
@@ -264,7 +287,9 @@ export function fromHarConversations(har: Har, options: FromHarOptions = {}): Ha
     .map((entry, at) => ({ entry: withRelayFields(entry, at), url: parseUrl(entry.request?.url ?? '') }))
     .filter((x): x is { entry: RelayHarEntry; url: URL } => x.url !== undefined)
   const given = options.baseUrl ? parseUrl(options.baseUrl) : undefined
-  const bases = given ? new Map([[given.origin, given.pathname.replace(/\/+$/, '')]]) : inferBases(located.map((x) => x.url))
+  const bases = given
+    ? new Map([[given.origin, given.pathname.replace(/\/+$/, '')]])
+    : inferBases(located.map((x) => x.url))
   const kept = located
     .filter(({ url }) => bases.has(url.origin) && url.pathname.startsWith(bases.get(url.origin)!))
     .map(({ entry, url }) => ({ entry, url, path: url.pathname.slice(bases.get(url.origin)!.length) || '/' }))
@@ -302,9 +327,14 @@ export function fromHar(har: Har, options: FromHarOptions = {}): JournalEntry[] 
  * (`_relay.bodyTruncated`); a capture from elsewhere shows it by a `bodySize` beyond its text's bytes (or
  * a size with no text at all).
  */
-function truncationOf(entry: RelayHarEntry): Pick<JournalEntry['request'], 'bodyTruncated' | 'bodyBytes' | 'bodySha256'> | undefined {
+function truncationOf(
+  entry: RelayHarEntry,
+): Pick<JournalEntry['request'], 'bodyTruncated' | 'bodyBytes' | 'bodySha256'> | undefined {
   const relay = entry._relay
-  if (relay) return relay.bodyTruncated ? { bodyTruncated: true, bodyBytes: relay.bodyBytes, bodySha256: relay.bodySha256 } : undefined
+  if (relay)
+    return relay.bodyTruncated
+      ? { bodyTruncated: true, bodyBytes: relay.bodyBytes, bodySha256: relay.bodySha256 }
+      : undefined
   const size = entry.request.bodySize
   const text = entry.request.postData?.text ?? ''
   return typeof size === 'number' && size > utf8Bytes(text) ? { bodyTruncated: true, bodyBytes: size } : undefined
@@ -325,7 +355,11 @@ function toJournalEntry(entry: RelayHarEntry, url: URL, path: string, index: num
   // The body as the mock reads it. relay-mock's own export carries the mock's verdict (under its own
   // limit, on the whole of a long body): it stands. A capture from elsewhere is judged here, under the
   // mock's default limit; of a body it kept only the start of, only what a start shows.
-  const read = bodyVerdict({ method, headers, body: bodyText, ...(truncated ? { bodyBytes: truncated.bodyBytes } : {}) }, routeById(route), relay ? Infinity : MOCK_DEFAULTS.bodyLimit)
+  const read = bodyVerdict(
+    { method, headers, body: bodyText, ...(truncated ? { bodyBytes: truncated.bodyBytes } : {}) },
+    routeById(route),
+    relay ? Infinity : MOCK_DEFAULTS.bodyLimit,
+  )
   const bodyError = relay ? relay.bodyError : read && 'problem' in read ? read.problem : undefined
   const parsed: { value?: unknown } = bodyError === undefined && read && 'value' in read ? read : {}
   const responseText = decodeContent(entry.response?.content ?? {})

@@ -12,14 +12,19 @@ export const PAGE_MAX = 1000
  */
 export function pagingOf(query: Record<string, string>): { since: number; limit: number } | Reply {
   const since = query.since === undefined || query.since === '' ? 0 : Number(query.since)
-  if (!Number.isSafeInteger(since) || since < 0) return toProblem(400, `?since= takes the seq of the last entry you have (a whole number from 0), not "${query.since}".`)
+  if (!Number.isSafeInteger(since) || since < 0)
+    return toProblem(
+      400,
+      `?since= takes the seq of the last entry you have (a whole number from 0), not "${query.since}".`,
+    )
   const limit = limitOf(query)
   return typeof limit === 'number' ? { since, limit } : limit
 }
 
 function limitOf(query: Record<string, string>): number | Reply {
   const limit = query.limit === undefined || query.limit === '' ? PAGE_MAX : Number(query.limit)
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > PAGE_MAX) return toProblem(400, `?limit= takes a whole number from 1 to ${PAGE_MAX}, not "${query.limit}".`)
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > PAGE_MAX)
+    return toProblem(400, `?limit= takes a whole number from 1 to ${PAGE_MAX}, not "${query.limit}".`)
   return limit
 }
 
@@ -76,7 +81,6 @@ export function recordsPage(data: WorldData, query: Record<string, string>): Rec
   return { records: records as unknown as WorldData, total, ...(left && last !== undefined ? { next: last } : {}) }
 }
 
-
 /**
  * `?scope=all` is the admin token's: an ordinary token sees its own world only. Undefined when allowed.
  * @example onlyAdminSeesAll({ scope: 'all' }, false) // a 403 saying what to do
@@ -84,5 +88,10 @@ export function recordsPage(data: WorldData, query: Record<string, string>): Rec
 export function onlyAdminSeesAll(query: Record<string, string>, admin: boolean | undefined): Reply | undefined {
   if (query.scope === undefined || query.scope === 'world') return undefined
   if (query.scope !== 'all') return toProblem(400, `?scope= takes world (the default) or all, not "${query.scope}".`)
-  return admin ? undefined : toProblem(403, "?scope=all shows every world's requests: only the admin token (relay-mock serve --admin-token) may ask for it. Please drop ?scope=all to read your own world.")
+  return admin
+    ? undefined
+    : toProblem(
+        403,
+        "?scope=all shows every world's requests: only the admin token (relay-mock serve --admin-token) may ask for it. Please drop ?scope=all to read your own world.",
+      )
 }

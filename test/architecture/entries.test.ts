@@ -77,7 +77,9 @@ describe('the entries export what their audience needs, named in their docs page
     ['relay-mock/vitest', 'docs/conformance-in-js.md', () => import('../../src/vitest.js')],
   ])('the docs name every export of %s (%s)', async (_, path, entry) => {
     const text = page(path)
-    const unnamed = Object.keys(await entry()).filter((name) => !text.includes(`\`${name}\``) && !text.includes(`\`${name}(`))
+    const unnamed = Object.keys(await entry()).filter(
+      (name) => !text.includes(`\`${name}\``) && !text.includes(`\`${name}(`),
+    )
     expect(unnamed).toEqual([])
   })
 })

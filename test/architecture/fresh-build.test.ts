@@ -55,7 +55,14 @@ describe('the build before the tests', () => {
     ['a suite changed', () => write('suites/simple.ts', 'export default { cases: [] }\n')],
     ['the TypeScript example changed', () => write('examples/clients/typescript/client.ts', '// another client\n')],
     ['the locked dependencies changed', () => write('package-lock.json', '{ "lockfileVersion": 3 }\n')],
-    ['the compiler options changed', () => write('tsconfig.json', '{ "compilerOptions": {}, "include": ["src", "scenarios", "suites", "examples/clients/typescript"] }\n')],
+    [
+      'the compiler options changed',
+      () =>
+        write(
+          'tsconfig.json',
+          '{ "compilerOptions": {}, "include": ["src", "scenarios", "suites", "examples/clients/typescript"] }\n',
+        ),
+    ],
     ['dist/ was removed', () => rmSync(join(root, 'dist'), { recursive: true })],
   ])('is made again when %s', (_what, change) => {
     built()

@@ -18,33 +18,66 @@ async function findingsOn(code: string, path: string): Promise<string[]> {
 }
 
 describe('the linter', () => {
-  it.concurrent('finds nothing in the tree (npm run lint)', async () => {
-    const run = await runTool(process.execPath, [resolve(root, 'node_modules/eslint/bin/eslint.js'), '--max-warnings', '0', '.'], { cwd: root })
-    expect(`${run.stdout}${run.stderr}`.trim()).toBe('')
-    expect(run.exitCode).toBe(0)
-  }, 240_000)
+  it.concurrent(
+    'finds nothing in the tree (npm run lint)',
+    async () => {
+      const run = await runTool(
+        process.execPath,
+        [resolve(root, 'node_modules/eslint/bin/eslint.js'), '--max-warnings', '0', '.'],
+        { cwd: root },
+      )
+      expect(`${run.stdout}${run.stderr}`.trim()).toBe('')
+      expect(run.exitCode).toBe(0)
+    },
+    240_000,
+  )
 
-  it.concurrent('fails a function over 80 lines of code, a file over 400, and an any, in src/', async () => {
-    const body = Array.from({ length: 81 }, (_, i) => `  total += ${i}`).join('\n')
-    const long = `export function planted(): number {\n  let total = 0\n${body}\n  return total\n}\n`
-    expect(await findingsOn(long, 'src/core/text.ts')).toContainEqual(expect.stringMatching(/^max-lines-per-function: .*Maximum allowed is 80/))
-    const lines = Array.from({ length: 401 }, (_, i) => `export const planted${i} = ${i}`).join('\n')
-    expect(await findingsOn(`${lines}\n`, 'src/core/text.ts')).toContainEqual(expect.stringMatching(/^max-lines: .*\(401\)\. Maximum allowed is 400/))
-    expect(await findingsOn('export const planted: any = 1\n', 'src/core/text.ts')).toContainEqual(expect.stringMatching(/^@typescript-eslint\/no-explicit-any: /))
-  }, 120_000)
+  it.concurrent(
+    'fails a function over 80 lines of code, a file over 400, and an any, in src/',
+    async () => {
+      const body = Array.from({ length: 81 }, (_, i) => `  total += ${i}`).join('\n')
+      const long = `export function planted(): number {\n  let total = 0\n${body}\n  return total\n}\n`
+      expect(await findingsOn(long, 'src/core/text.ts')).toContainEqual(
+        expect.stringMatching(/^max-lines-per-function: .*Maximum allowed is 80/),
+      )
+      const lines = Array.from({ length: 401 }, (_, i) => `export const planted${i} = ${i}`).join('\n')
+      expect(await findingsOn(`${lines}\n`, 'src/core/text.ts')).toContainEqual(
+        expect.stringMatching(/^max-lines: .*\(401\)\. Maximum allowed is 400/),
+      )
+      expect(await findingsOn('export const planted: any = 1\n', 'src/core/text.ts')).toContainEqual(
+        expect.stringMatching(/^@typescript-eslint\/no-explicit-any: /),
+      )
+    },
+    120_000,
+  )
 
-  it.concurrent('fails a floating promise, which only the type-checked rules see', async () => {
-    const code = 'export async function planted(): Promise<void> {}\nexport function caller(): void {\n  planted()\n}\n'
-    expect(await findingsOn(code, 'src/core/text.ts')).toContainEqual(expect.stringMatching(/^@typescript-eslint\/no-floating-promises: /))
-  }, 120_000)
+  it.concurrent(
+    'fails a floating promise, which only the type-checked rules see',
+    async () => {
+      const code =
+        'export async function planted(): Promise<void> {}\nexport function caller(): void {\n  planted()\n}\n'
+      expect(await findingsOn(code, 'src/core/text.ts')).toContainEqual(
+        expect.stringMatching(/^@typescript-eslint\/no-floating-promises: /),
+      )
+    },
+    120_000,
+  )
 })
 
 describe('the formatter', () => {
-  it.concurrent('finds the tree formatted (npm run format:check)', async () => {
-    const run = await runTool(process.execPath, [resolve(root, 'node_modules/prettier/bin/prettier.cjs'), '--check', '--log-level', 'warn', '.'], { cwd: root })
-    expect(`${run.stdout}${run.stderr}`.trim()).toBe('')
-    expect(run.exitCode).toBe(0)
-  }, 120_000)
+  it.concurrent(
+    'finds the tree formatted (npm run format:check)',
+    async () => {
+      const run = await runTool(
+        process.execPath,
+        [resolve(root, 'node_modules/prettier/bin/prettier.cjs'), '--check', '--log-level', 'warn', '.'],
+        { cwd: root },
+      )
+      expect(`${run.stdout}${run.stderr}`.trim()).toBe('')
+      expect(run.exitCode).toBe(0)
+    },
+    120_000,
+  )
 
   it('fails a line over 120 columns and a semicolon, with the project settings', async () => {
     const path = resolve(root, 'src/core/text.ts')

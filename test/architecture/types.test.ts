@@ -17,11 +17,19 @@ async function typecheck(project: string): Promise<{ code: number | null; report
 }
 
 describe('the types', () => {
-  it.concurrent('of the sources, tests, examples and benchmark hold (tsconfig.test.json)', async () => {
-    expect(await typecheck('tsconfig.test.json')).toEqual({ code: 0, report: '' })
-  }, 240_000)
+  it.concurrent(
+    'of the sources, tests, examples and benchmark hold (tsconfig.test.json)',
+    async () => {
+      expect(await typecheck('tsconfig.test.json')).toEqual({ code: 0, report: '' })
+    },
+    240_000,
+  )
 
-  it.concurrent('of the browser scripts hold, as ES5 against the DOM (tsconfig.browser.json)', async () => {
-    expect(await typecheck('tsconfig.browser.json')).toEqual({ code: 0, report: '' })
-  }, 240_000)
+  it.concurrent(
+    'of the browser scripts hold, as ES5 against the DOM (tsconfig.browser.json)',
+    async () => {
+      expect(await typecheck('tsconfig.browser.json')).toEqual({ code: 0, report: '' })
+    },
+    240_000,
+  )
 })

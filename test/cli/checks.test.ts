@@ -4,7 +4,22 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { apply, integer, isLoopback, jobs, journalLimit, port, seconds, seed, token, UsageError, vehicles, writableFile, writableFolder, type Check } from '../../src/cli/checks.js'
+import {
+  apply,
+  integer,
+  isLoopback,
+  jobs,
+  journalLimit,
+  port,
+  seconds,
+  seed,
+  token,
+  UsageError,
+  vehicles,
+  writableFile,
+  writableFolder,
+  type Check,
+} from '../../src/cli/checks.js'
 import { closest } from '../../src/cli/usage.js'
 import yargs, { type CommandModule } from 'yargs'
 import { caseCommand } from '../../src/cli/commands/case.js'
@@ -40,7 +55,9 @@ describe('integer', () => {
   it('refuses the rest, naming what it is and its bounds', () => {
     expect(refusal('--port', port, 'abc')).toBe('--port "abc" is not a port: expected an integer 0-65535.')
     for (const text of ['0', '-1', '1.5', '1e3', '0x10', '', ' ', 'Infinity', '1000001']) {
-      expect(refusal('--journal-limit', journalLimit, text)).toBe(`--journal-limit ${JSON.stringify(text)} is not a number of requests: expected an integer 1-1000000.`)
+      expect(refusal('--journal-limit', journalLimit, text)).toBe(
+        `--journal-limit ${JSON.stringify(text)} is not a number of requests: expected an integer 1-1000000.`,
+      )
     }
   })
 
@@ -56,7 +73,11 @@ describe('integer', () => {
         expect(Number.isInteger(value) && value >= -5 && value <= 5).toBe(true)
       } catch (error) {
         expect(error).toBeInstanceOf(UsageError)
-        expect((error as Error).message.startsWith(`--n ${JSON.stringify(text)} is not an integer: expected an integer from -5 to 5.`)).toBe(true)
+        expect(
+          (error as Error).message.startsWith(
+            `--n ${JSON.stringify(text)} is not an integer: expected an integer from -5 to 5.`,
+          ),
+        ).toBe(true)
         expect((error as Error).message).not.toMatch(/\n/)
       }
     }
@@ -70,7 +91,10 @@ describe('seconds', () => {
   })
 
   it('refuses 0, negatives, words and more than its bound', () => {
-    for (const text of ['0', '-1', 'soon', '61', '.']) expect(refusal('--timeout', seconds({ max: 60 }), text)).toMatch(/^--timeout ".*" is not a time in seconds: expected/)
+    for (const text of ['0', '-1', 'soon', '61', '.'])
+      expect(refusal('--timeout', seconds({ max: 60 }), text)).toMatch(
+        /^--timeout ".*" is not a time in seconds: expected/,
+      )
   })
 })
 
@@ -81,26 +105,44 @@ describe('token', () => {
 
   it('refuses empty, spaced and non-ASCII tokens', () => {
     expect(refusal('--token', token, '')).toMatch(/^--token "" is empty: expected/)
-    for (const text of ['a b', 'tab\there', 'þorri']) expect(refusal('--token', token, text)).toMatch(/is not a token: expected printable ASCII characters without spaces/)
+    for (const text of ['a b', 'tab\there', 'þorri'])
+      expect(refusal('--token', token, text)).toMatch(
+        /is not a token: expected printable ASCII characters without spaces/,
+      )
   })
 })
 
 describe('isLoopback', () => {
   it('is true for 127.0.0.0/8, ::1 and localhost only', () => {
-    for (const host of ['127.0.0.1', '127.1.2.3', '::1', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', 'localhost', 'LOCALHOST', 'localhost.']) expect(isLoopback(host), host).toBe(true)
-    for (const host of ['0.0.0.0', '::', '10.0.0.1', '192.168.1.2', 'example.com', '128.0.0.1']) expect(isLoopback(host), host).toBe(false)
+    for (const host of [
+      '127.0.0.1',
+      '127.1.2.3',
+      '::1',
+      '0:0:0:0:0:0:0:1',
+      '::ffff:127.0.0.1',
+      'localhost',
+      'LOCALHOST',
+      'localhost.',
+    ])
+      expect(isLoopback(host), host).toBe(true)
+    for (const host of ['0.0.0.0', '::', '10.0.0.1', '192.168.1.2', 'example.com', '128.0.0.1'])
+      expect(isLoopback(host), host).toBe(false)
   })
 })
 
 describe('writable paths', () => {
   it('takes a file in a folder that exists, or in folders that can be created', () => {
     expect(apply('--json', writableFile, join(dir, 'x.json'))).toBe(join(dir, 'x.json'))
-    expect(apply('--json', writableFile, join(dir, 'new', 'deeper', 'x.json'))).toBe(join(dir, 'new', 'deeper', 'x.json'))
+    expect(apply('--json', writableFile, join(dir, 'new', 'deeper', 'x.json'))).toBe(
+      join(dir, 'new', 'deeper', 'x.json'),
+    )
     expect(apply('--report-dir', writableFolder, join(dir, 'new'))).toBe(join(dir, 'new'))
   })
 
   it('refuses a file under a file, a folder as a file and a file as a folder', () => {
-    expect(refusal('--json', writableFile, join(dir, 'a-file', 'x.json'))).toContain(`cannot be written (${join(dir, 'a-file')} is a file, not a folder)`)
+    expect(refusal('--json', writableFile, join(dir, 'a-file', 'x.json'))).toContain(
+      `cannot be written (${join(dir, 'a-file')} is a file, not a folder)`,
+    )
     expect(refusal('--json', writableFile, dir)).toContain('is a folder, not a file')
     expect(refusal('--report-dir', writableFolder, join(dir, 'a-file'))).toContain('is a file, not a folder')
     expect(refusal('--json', writableFile, '')).toMatch(/^--json "" is empty/)
@@ -121,21 +163,30 @@ describe('closest', () => {
   })
 })
 
-describe("the option tables of docs/cli.md", () => {
+describe('the option tables of docs/cli.md', () => {
   const page = () => readFile(new URL('../../docs/cli.md', import.meta.url), 'utf8')
 
   it('state the bounds the checks hold', async () => {
     const readme = await page()
-    const row = (flag: string, section: string) => readme.slice(readme.indexOf(`\n${section}\n`)).split('\n').find((line) => line.startsWith(`| \`${flag}\``))
+    const row = (flag: string, section: string) =>
+      readme
+        .slice(readme.indexOf(`\n${section}\n`))
+        .split('\n')
+        .find((line) => line.startsWith(`| \`${flag}\``))
     const bounds = (check: Check<unknown>) => /\d+-\d+/.exec(check.expected)![0]
-    for (const [flag, check] of [['--port', port], ['--seed', seed], ['--vehicles', vehicles], ['--journal-limit', journalLimit]] as const) {
+    for (const [flag, check] of [
+      ['--port', port],
+      ['--seed', seed],
+      ['--vehicles', vehicles],
+      ['--journal-limit', journalLimit],
+    ] as const) {
       expect(row(flag, '## `relay-mock serve`'), flag).toContain(bounds(check))
     }
     expect(row('--jobs', '## `relay-mock conform`')).toContain(bounds(jobs))
     expect(row('--seed', '## `relay-mock conform`')).toContain(bounds(seed))
   })
 
-  it("name every option each command takes, so a flag added to the CLI is documented", async () => {
+  it('name every option each command takes, so a flag added to the CLI is documented', async () => {
     const readme = await page()
     const section = (heading: string) => {
       const start = readme.indexOf(`\n${heading}\n`)
@@ -146,10 +197,13 @@ describe("the option tables of docs/cli.md", () => {
     // getOptions() is yargs' own (runtime) reading of the options a builder declared; its types omit it.
     type Declared = { getOptions(): { key: Record<string, unknown> } }
     const optionsOf = (command: CommandModule<any, any>) => {
-      const { key } = ((command.builder as (y: ReturnType<typeof yargs>) => ReturnType<typeof yargs>)(yargs([])) as unknown as Declared).getOptions()
+      const { key } = (
+        (command.builder as (y: ReturnType<typeof yargs>) => ReturnType<typeof yargs>)(yargs([])) as unknown as Declared
+      ).getOptions()
       return Object.keys(key).filter((name) => name.length > 1 && name !== 'help' && name !== 'version')
     }
-    const undocumented = (command: CommandModule<any, any>, text: string, form: (name: string) => string) => optionsOf(command).filter((name) => !text.includes(form(name)))
+    const undocumented = (command: CommandModule<any, any>, text: string, form: (name: string) => string) =>
+      optionsOf(command).filter((name) => !text.includes(form(name)))
     const serve = section('## `relay-mock serve`')
     const synopsis = /```sh\n(relay-mock serve[^\n]*)/.exec(serve)![1]
     expect(undocumented(serveCommand, serve, (name) => `| \`--${name}\``)).toEqual([])

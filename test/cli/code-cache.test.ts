@@ -37,7 +37,8 @@ let cache: string
 let expected: Ended
 
 beforeAll(async () => {
-  if (!existsSync(BUNDLE)) throw new Error('The CLI is not built. Please run npm run build (npm test does) before these tests.')
+  if (!existsSync(BUNDLE))
+    throw new Error('The CLI is not built. Please run npm run build (npm test does) before these tests.')
   // What the command prints without the loader: the bundle run by Node as a CommonJS module, with no
   // code cache (scenarios imports nothing outside the bundle, which only the loader could import for it).
   expected = await run(BUNDLE, ['scenarios'], os.tmpdir())
@@ -70,7 +71,10 @@ describe('the code cache of the command line', () => {
 
   it.each([
     ['garbage', () => Buffer.from('not a cache at all')],
-    ['a cache from another Node', () => Buffer.concat([Buffer.from('v0.0.1 x64 0123456789abcdef0123456789abcdef\n'), Buffer.alloc(4096, 7)])],
+    [
+      'a cache from another Node',
+      () => Buffer.concat([Buffer.from('v0.0.1 x64 0123456789abcdef0123456789abcdef\n'), Buffer.alloc(4096, 7)]),
+    ],
   ])('ignores and replaces %s, printing the same', async (_, content) => {
     const file = codeCacheFile(cache, ['scenarios'])
     await mkdir(cache, { recursive: true })
@@ -123,13 +127,18 @@ describe('the code cache of the command line', () => {
 
 /** Starts serve in `work`, waits for its banner and then for `done`, stops it, and returns what it printed. */
 async function serveUntil(done: () => boolean, args: string[] = []): Promise<{ stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: work, env: CLI_ENV, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
+    cwd: work,
+    env: CLI_ENV,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let stdout = ''
   let stderr = ''
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
   try {
-    while (!(stdout.includes('Ctrl-C stops it.') && done()) && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50))
+    while (!(stdout.includes('Ctrl-C stops it.') && done()) && child.exitCode === null)
+      await new Promise((resolve) => setTimeout(resolve, 50))
     expect(child.exitCode).toBe(null)
   } finally {
     child.kill('SIGTERM')
@@ -142,11 +151,14 @@ describe('the bin without its bundle', () => {
   it('says what is missing and what to do, and exits 2', async () => {
     // An install whose bundle is gone: the bin and its loader, without relay-mock.cjs.
     for (const folder of ['bin', 'dist/bundle']) await mkdir(join(work, folder), { recursive: true })
-    for (const file of ['bin/relay-mock.js', 'bin/package.json', 'dist/bundle/start.cjs']) await writeFile(join(work, file), await readFile(join(ROOT, file)))
+    for (const file of ['bin/relay-mock.js', 'bin/package.json', 'dist/bundle/start.cjs'])
+      await writeFile(join(work, file), await readFile(join(ROOT, file)))
     const ended = await run(join(work, 'bin/relay-mock.js'), ['--version'], work)
     expect(ended.code).toBe(2)
     expect(ended.stdout).toBe('')
-    expect(ended.stderr).toBe(`Failed to start relay-mock: ${join(work, 'dist/bundle/relay-mock.cjs')} is missing or is not a relay-mock build. Please install relay-mock again (in a checkout of its repository: npm run build).\n`)
+    expect(ended.stderr).toBe(
+      `Failed to start relay-mock: ${join(work, 'dist/bundle/relay-mock.cjs')} is missing or is not a relay-mock build. Please install relay-mock again (in a checkout of its repository: npm run build).\n`,
+    )
   })
 })
 
@@ -178,14 +190,14 @@ describe('cacheDir', () => {
   }
   const own = (tmp: string) => join(tmp, `relay-mock-cache-${process.getuid!()}`)
 
-  it('is the project\'s node_modules/.cache/relay-mock when there is a node_modules', async () => {
+  it("is the project's node_modules/.cache/relay-mock when there is a node_modules", async () => {
     await withTmp(async (_, cwd) => {
       await mkdir(join(cwd, 'node_modules'))
       expect(cacheDir(cwd)).toBe(join(cwd, 'node_modules', '.cache', 'relay-mock'))
     })
   })
 
-  it('else makes a folder of the user\'s own in the temp folder, that only they may write in', async () => {
+  it("else makes a folder of the user's own in the temp folder, that only they may write in", async () => {
     await withTmp(async (tmp, cwd) => {
       expect(cacheDir(cwd)).toBe(own(tmp))
       expect((await stat(own(tmp))).mode & 0o777).toBe(0o700)

@@ -33,7 +33,10 @@ beforeAll(async () => {
   await writeFile(simple, JSON.stringify(toOpenApi('simple'), null, 2))
   const copy = openApiJson('advanced')
   const responses = copy.paths['/vehicles'].post.responses
-  responses['200'] = { description: 'Created', content: { 'application/json': responses['201'].content['application/json'] } }
+  responses['200'] = {
+    description: 'Created',
+    content: { 'application/json': responses['201'].content['application/json'] },
+  }
   delete responses['201']
   await writeFile(edited, JSON.stringify(copy))
 })
@@ -45,7 +48,9 @@ describe('relay-mock compare', () => {
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
     expect(run.stdout).toContain(`Compared ${advanced}, ${simple} with relay-mock `)
-    expect(run.stdout).toMatch(/^POST \/vehicles\n {2}✓ confirms create\.status, invalid\.status, auth\.refusal, error\.body, records\.extra-fields$/m)
+    expect(run.stdout).toMatch(
+      /^POST \/vehicles\n {2}✓ confirms create\.status, invalid\.status, auth\.refusal, error\.body, records\.extra-fields$/m,
+    )
     expect(run.stdout).toMatch(/^nothing contradicted, \d+ confirmed, 0 findings\.$/m)
     expect(run.stdout).not.toContain('✗')
   })
@@ -60,8 +65,12 @@ describe('relay-mock compare', () => {
   it('names the assumption an edited copy contradicts: exit 1', async () => {
     const run = await relayMock('compare', edited)
     expect(run.code).toBe(1)
-    expect(run.stdout).toContain('  ✗ create.status contradicted (200-no-location): responses.201: relay-mock 201 with Location, the service 200.')
-    expect(run.stdout).toContain('No document given describes the simple integration (POST /payment): its operations were not compared.')
+    expect(run.stdout).toContain(
+      '  ✗ create.status contradicted (200-no-location): responses.201: relay-mock 201 with Location, the service 200.',
+    )
+    expect(run.stdout).toContain(
+      'No document given describes the simple integration (POST /payment): its operations were not compared.',
+    )
     expect(run.stdout).toMatch(/^1 contradicted, \d+ confirmed, 0 findings\.$/m)
   })
 
@@ -87,7 +96,9 @@ describe('relay-mock compare', () => {
     const run = await relayMock('compare', advanced, missing)
     expect(run.code).toBe(2)
     expect(run.stdout).toBe('')
-    expect(run.stderr).toBe(`Failed to read the OpenAPI document ${missing}: there is no such file. Please give an OpenAPI 3 document (JSON or YAML) as a file or an http(s) URL.\n`)
+    expect(run.stderr).toBe(
+      `Failed to read the OpenAPI document ${missing}: there is no such file. Please give an OpenAPI 3 document (JSON or YAML) as a file or an http(s) URL.\n`,
+    )
   })
 
   it('refuses an invalid document in one line: exit 2', async () => {
@@ -95,7 +106,9 @@ describe('relay-mock compare', () => {
     await writeFile(invalid, '{"openapi": "3.0.3", "paths": {}}\n')
     const run = await relayMock('compare', invalid)
     expect(run.code).toBe(2)
-    expect(run.stderr).toMatch(/^Failed to read the OpenAPI document .*invalid\.json: it is not a valid OpenAPI document: at \/ it must have required property 'info'\. [^\n]+\n$/)
+    expect(run.stderr).toMatch(
+      /^Failed to read the OpenAPI document .*invalid\.json: it is not a valid OpenAPI document: at \/ it must have required property 'info'\. [^\n]+\n$/,
+    )
   })
 
   it('refuses an unreachable URL in one line: exit 2', async () => {
@@ -103,13 +116,18 @@ describe('relay-mock compare', () => {
     const run = await relayMock('compare', url, '--timeout', '5')
     expect(run.code).toBe(2)
     expect(run.stdout).toBe('')
-    expect(run.stderr).toBe(`Failed to read the OpenAPI document ${url}: it could not be fetched (ECONNREFUSED). Please check the URL and that this machine can reach it (--timeout gives it longer).\n`)
+    expect(run.stderr).toBe(
+      `Failed to read the OpenAPI document ${url}: it could not be fetched (ECONNREFUSED). Please check the URL and that this machine can reach it (--timeout gives it longer).\n`,
+    )
     expect(run.stderr).not.toMatch(/^\s*at /m)
   })
 
   it('compares a document split across files as the one it was split from', async () => {
     const split = await writeSplit(join(scratch(), 'split'))
-    const [whole, parts] = await Promise.all([relayMock('compare', advanced, '--json'), relayMock('compare', split, '--json')])
+    const [whole, parts] = await Promise.all([
+      relayMock('compare', advanced, '--json'),
+      relayMock('compare', split, '--json'),
+    ])
     expect(parts.stderr).toBe('')
     expect(parts.code).toBe(whole.code)
     expect({ ...JSON.parse(parts.stdout), documents: [] }).toEqual({ ...JSON.parse(whole.stdout), documents: [] })

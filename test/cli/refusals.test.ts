@@ -16,7 +16,8 @@ let dir: string
 let aFile: string
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'dist/bundle/relay-mock.cjs'))) throw new Error('The CLI is not built. Please run npm run build (npm test does) before these tests.')
+  if (!existsSync(join(root, 'dist/bundle/relay-mock.cjs')))
+    throw new Error('The CLI is not built. Please run npm run build (npm test does) before these tests.')
   dir = await mkdtemp(join(os.tmpdir(), 'relay-mock-refusals-'))
   aFile = join(dir, 'a-file')
   await writeFile(aFile, 'not a folder')
@@ -75,7 +76,12 @@ const badValues: Array<[string, string[], string, string]> = [
   ['a blank client command', ['conform', '--client', ' '], '--client', ' '],
   ['a capture that does not exist', ['conform', '--from', 'no-such-capture.har'], '--from', 'no-such-capture.har'],
   ['a case served on a port that is not one', ['case', 'simple/accepted', '--port', 'abc'], '--port', 'abc'],
-  ['a cases file that does not exist', ['conform', '--client', 'true', '--cases', 'no-such-cases.json'], '--cases', 'no-such-cases.json'],
+  [
+    'a cases file that does not exist',
+    ['conform', '--client', 'true', '--cases', 'no-such-cases.json'],
+    '--cases',
+    'no-such-cases.json',
+  ],
 ]
 
 describe.concurrent('a bad option value is one line naming it, and exit 2', () => {
@@ -91,7 +97,9 @@ describe.concurrent('a bad option value is one line naming it, and exit 2', () =
     const marker = join(dir, 'client-ran')
     const report = join(aFile, 'conform.json')
     const line = expectRefusal(await relayMock('conform', '--client', `touch ${marker}`, '--json', report), 'conform')
-    expect(line).toBe(`relay-mock conform: --json ${JSON.stringify(report)} cannot be written (${aFile} is a file, not a folder): expected a file in a folder that exists and is writable, or can be created.`)
+    expect(line).toBe(
+      `relay-mock conform: --json ${JSON.stringify(report)} cannot be written (${aFile} is a file, not a folder): expected a file in a folder that exists and is writable, or can be created.`,
+    )
     expect(existsSync(marker)).toBe(false)
   })
 
@@ -124,11 +132,16 @@ describe.concurrent('a bad option value is one line naming it, and exit 2', () =
 
   it('refuses a switch given a value other than true or false', async () => {
     const line = expectRefusal(await relayMock('conform', '--client', 'true', '--github=maybe'), 'conform')
-    expect(line).toBe('relay-mock conform: --github "maybe" is not a switch value: expected true or false, or --github or --no-github alone.')
+    expect(line).toBe(
+      'relay-mock conform: --github "maybe" is not a switch value: expected true or false, or --github or --no-github alone.',
+    )
   })
 
   it('refuses cases that the chosen flow leaves out', async () => {
-    const line = expectRefusal(await relayMock('conform', '--client', 'true', '--flow', 'simple', '--case', 'advanced/*'), 'conform')
+    const line = expectRefusal(
+      await relayMock('conform', '--client', 'true', '--flow', 'simple', '--case', 'advanced/*'),
+      'conform',
+    )
     expect(line).toContain('--case "advanced/*" has no case of the simple flow')
   })
 })
@@ -147,47 +160,81 @@ describe.concurrent('an unknown option or command', () => {
 
   it('lists the options when none is near and they are few', async () => {
     const run = await relayMock('compare', '--zzzzzz', 'service.json')
-    expect(expectRefusal(run, 'compare')).toBe('relay-mock compare: Unknown option --zzzzzz: expected one of --documents, --json, --timeout.')
+    expect(expectRefusal(run, 'compare')).toBe(
+      'relay-mock compare: Unknown option --zzzzzz: expected one of --documents, --json, --timeout.',
+    )
   })
 
   it('counts them and points at --help when they are many', async () => {
     const run = await relayMock('conform', '--client', 'true', '--zzzzzz')
-    expect(expectRefusal(run, 'conform')).toMatch(/^relay-mock conform: Unknown option --zzzzzz: expected one of the \d+ options of relay-mock conform \(relay-mock conform --help lists them\)\.$/)
+    expect(expectRefusal(run, 'conform')).toMatch(
+      /^relay-mock conform: Unknown option --zzzzzz: expected one of the \d+ options of relay-mock conform \(relay-mock conform --help lists them\)\.$/,
+    )
   })
 
   it('names an unknown option that took the argument after it, rather than the argument it took', async () => {
     const run = await relayMock('compare', '--bogus', 'service.json')
-    expect(expectRefusal(run, 'compare')).toMatch(/^relay-mock compare: Unknown option --bogus: expected one of .*--json, --timeout\.$/)
+    expect(expectRefusal(run, 'compare')).toMatch(
+      /^relay-mock compare: Unknown option --bogus: expected one of .*--json, --timeout\.$/,
+    )
     const none = await relayMock('compare')
-    expect(expectRefusal(none, 'compare')).toBe('relay-mock compare: Expected at least 1 argument after the options, got 0 (relay-mock compare --help says which).')
+    expect(expectRefusal(none, 'compare')).toBe(
+      'relay-mock compare: Expected at least 1 argument after the options, got 0 (relay-mock compare --help says which).',
+    )
   })
 
   it('says so when the command takes no options', async () => {
     const run = await relayMock('scenarios', '--verbose')
-    expect(run).toMatchObject({ code: 2, stdout: '', stderr: 'relay-mock scenarios: Unknown option --verbose: relay-mock scenarios takes no options.\n' })
+    expect(run).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'relay-mock scenarios: Unknown option --verbose: relay-mock scenarios takes no options.\n',
+    })
   })
 
   it('names the nearest command', async () => {
     const run = await relayMock('serv')
-    expect(run).toMatchObject({ code: 2, stdout: '', stderr: 'relay-mock: Unknown command "serv". Did you mean serve?\n' })
+    expect(run).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'relay-mock: Unknown command "serv". Did you mean serve?\n',
+    })
   })
 
   it('lists the commands when none is near', async () => {
     const run = await relayMock('frobnicate')
-    expect(run).toMatchObject({ code: 2, stdout: '', stderr: 'relay-mock: Unknown command "frobnicate": expected serve, proxy, probe, conform, case, compare, demo, scenarios or assumptions.\n' })
+    expect(run).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        'relay-mock: Unknown command "frobnicate": expected serve, proxy, probe, conform, case, compare, demo, scenarios or assumptions.\n',
+    })
   })
 
   it('refuses a stray argument after a command', async () => {
     const line = expectRefusal(await relayMock('scenarios', 'extra'), 'scenarios')
-    expect(line).toBe('relay-mock scenarios: Unexpected argument "extra": expected options only (relay-mock scenarios --help lists them).')
+    expect(line).toBe(
+      'relay-mock scenarios: Unexpected argument "extra": expected options only (relay-mock scenarios --help lists them).',
+    )
   })
 })
 
 describe.concurrent('every usage error is one short line', () => {
   const usageErrors: Array<[string, string[]]> = [
-    ...['serve', 'proxy --upstream http://127.0.0.1:9', 'probe --upstream http://127.0.0.1:9 --token t', 'conform --client true', 'case simple/accepted', 'compare service.json', 'demo', 'scenarios', 'assumptions'].map(
-      (line): [string, string[]] => [`an unknown option of ${line.split(' ')[0]}`, [...line.split(' '), '--bogus-option']],
-    ),
+    ...[
+      'serve',
+      'proxy --upstream http://127.0.0.1:9',
+      'probe --upstream http://127.0.0.1:9 --token t',
+      'conform --client true',
+      'case simple/accepted',
+      'compare service.json',
+      'demo',
+      'scenarios',
+      'assumptions',
+    ].map((line): [string, string[]] => [
+      `an unknown option of ${line.split(' ')[0]}`,
+      [...line.split(' '), '--bogus-option'],
+    ]),
     ['a --case that matches nothing', ['conform', '--client', 'true', '--case', 'resilience/nothing-like-it']],
     ['a --case glob that matches nothing', ['conform', '--client', 'true', '--case', 'resilience/*/unavailble/*']],
     ['a case id that matches nothing', ['case', 'simple/acepted']],
@@ -205,7 +252,10 @@ describe.concurrent('every usage error is one short line', () => {
   }
 
   it('names the nearest case ids and a glob per suite for a --case that matches nothing, not every id', async () => {
-    const line = expectRefusal(await relayMock('conform', '--client', 'true', '--case', 'resilience/*/unavailble/*'), 'conform')
+    const line = expectRefusal(
+      await relayMock('conform', '--client', 'true', '--case', 'resilience/*/unavailble/*'),
+      'conform',
+    )
     expect(line).toBe(
       'relay-mock conform: --case "resilience/*/unavailble/*" matches no case: expected an id such as resilience/company-lookup/unavailable/once, resilience/company-lookup/unavailable/always or resilience/vehicle-lookup/unavailable/once (the nearest), or a glob such as advanced/*, simple/*, resilience/* or variants/*.',
     )
@@ -227,7 +277,11 @@ describe('relay-mock --version', () => {
 describe('relay-mock serve --host', () => {
   /** Starts serve, waits for its banner, stops it; resolves with what it printed on stderr. */
   async function stderrOfServe(host: string): Promise<string> {
-    const child = spawn(process.execPath, ['bin/relay-mock.js', 'serve', '--port', '0', '--host', host], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['bin/relay-mock.js', 'serve', '--port', '0', '--host', host], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let stderr = ''
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))

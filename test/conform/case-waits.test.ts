@@ -7,12 +7,21 @@ import { close, createServer, listen } from '../../src/node/server/server.js'
 
 async function world(kind: 'hang' | 'unavailable') {
   const service = await createRelayService({ tokens: [] })
-  const world = await service.addWorld({ scenario: 'existing-vehicle', faults: [{ route: 'GET /vehicles', kind, mode: 'once' }] })
+  const world = await service.addWorld({
+    scenario: 'existing-vehicle',
+    faults: [{ route: 'GET /vehicles', kind, mode: 'once' }],
+  })
   const server = createServer(service, { world })
   const baseUrl = await listen(server, { port: 0 })
   const deltas: number[] = []
-  const stop = watchWaits(server, world, [{ route: 'GET /vehicles', kind, mode: 'once' }], (delta) => void deltas.push(delta))
-  const get = (path: string, signal?: AbortSignal) => fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${world.token}` }, signal })
+  const stop = watchWaits(
+    server,
+    world,
+    [{ route: 'GET /vehicles', kind, mode: 'once' }],
+    (delta) => void deltas.push(delta),
+  )
+  const get = (path: string, signal?: AbortSignal) =>
+    fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${world.token}` }, signal })
   return { server, deltas, stop, get, plate: world.visit.plate }
 }
 

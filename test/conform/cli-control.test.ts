@@ -12,11 +12,19 @@ const env = CLI_ENV
 const scratch = useBuiltCli('relay-mock-cli-control-')
 
 function start(args: string[]) {
-  const child = spawn(process.execPath, ['bin/relay-mock.js', ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['bin/relay-mock.js', ...args], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   const output = { stdout: '', stderr: '' }
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk))
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk))
-  const ended = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as string | null, ...output }))
+  const ended = once(child, 'exit').then(([code, signal]) => ({
+    code: code as number | null,
+    signal: signal as string | null,
+    ...output,
+  }))
   return { child, output, ended }
 }
 
@@ -36,7 +44,8 @@ function treeOf(pid: number): number[] {
     .split('\n')
     .map((line) => line.trim().split(/\s+/).map(Number))
   const found = [pid]
-  for (let i = 0; i < found.length; i++) for (const [child, parent] of children) if (parent === found[i]) found.push(child)
+  for (let i = 0; i < found.length; i++)
+    for (const [child, parent] of children) if (parent === found[i]) found.push(child)
   return found
 }
 
@@ -60,8 +69,30 @@ describe('relay-mock conform stopped by a signal', () => {
       const junit = join(scratch(), `${signal}.xml`)
       // The simple case ends at once; the advanced ones hang, one with a grandchild in a session of its own.
       const client = `if [ "$RELAY_FLOW" = simple ]; then exit 0; else setsid sleep ${marker}9 & exec sleep ${marker}; fi`
-      const run = start(['conform', '--client', client, '--case', 'advanced/new-vehicle', '--case', 'advanced/existing-vehicle', '--case', 'simple/accepted', '--jobs', '3', '--json', json, '--junit', junit])
-      await until(() => /simple\/accepted/.test(run.output.stdout) && sleepers(`${marker}9`).length === 2 && sleepers(marker).length === 4, 'the simple case to end and the advanced clients to run')
+      const run = start([
+        'conform',
+        '--client',
+        client,
+        '--case',
+        'advanced/new-vehicle',
+        '--case',
+        'advanced/existing-vehicle',
+        '--case',
+        'simple/accepted',
+        '--jobs',
+        '3',
+        '--json',
+        json,
+        '--junit',
+        junit,
+      ])
+      await until(
+        () =>
+          /simple\/accepted/.test(run.output.stdout) &&
+          sleepers(`${marker}9`).length === 2 &&
+          sleepers(marker).length === 4,
+        'the simple case to end and the advanced clients to run',
+      )
       const tree = treeOf(run.child.pid!)
       expect(tree.length).toBeGreaterThan(1)
       run.child.kill(signal)
@@ -92,7 +123,18 @@ describe('relay-mock conform stopped by a signal', () => {
 describe('relay-mock conform', () => {
   it('--bail stops at the first failed case, reports it, and names the report file last', async () => {
     const json = join(scratch(), 'bail.json')
-    const run = await relayMock('conform', '--client', 'exit 1', '--flow', 'simple', '--jobs', '1', '--bail', '--json', json)
+    const run = await relayMock(
+      'conform',
+      '--client',
+      'exit 1',
+      '--flow',
+      'simple',
+      '--jobs',
+      '1',
+      '--bail',
+      '--json',
+      json,
+    )
     expect(run.code).toBe(1)
     expect(run.stdout).toContain('Stopped at the first failure (--bail): 1 case, 0 passed, 1 failed')
     expect(JSON.parse(await readFile(json, 'utf8')).summary).toMatchObject({ bailed: true, total: 1 })
@@ -104,7 +146,19 @@ describe('relay-mock conform', () => {
     const counter = join(scratch(), 'flaky-count')
     // Fails its first run, passes the next ones: the reference behaviour through the defective client with no defect.
     const client = `n=$(cat ${counter} 2>/dev/null || echo 0); echo $((n + 1)) > ${counter}; if [ "$n" = 0 ]; then exit 1; fi; exec node test/conform/clients/defective.mjs none`
-    const run = await relayMock('conform', '--client', client, '--case', 'simple/accepted', '--repeat', '3', '--jobs', '1', '--json', json)
+    const run = await relayMock(
+      'conform',
+      '--client',
+      client,
+      '--case',
+      'simple/accepted',
+      '--repeat',
+      '3',
+      '--jobs',
+      '1',
+      '--json',
+      json,
+    )
     expect(run.code).toBe(1)
     expect(run.stdout).toMatch(/~ simple\/accepted +\d+ ms +\d rules? failed +flaky: failed 1 of 3 runs/)
     expect(run.stdout).toContain('Not conformant: 1 case, 0 passed, 0 failed, 1 flaky')
@@ -116,7 +170,11 @@ describe('relay-mock conform', () => {
   it('exits 2 with one line naming a client script that does not exist', async () => {
     const run = await relayMock('conform', '--client', 'node no-such-dir/client.mjs')
     expect(run.code).toBe(2)
-    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^Failed to run the client: the client command could not start: node no-such-dir\/client\.mjs \(exit 1: Error: Cannot find module .*\)\. Please check the command, and that it runs from /)])
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^Failed to run the client: the client command could not start: node no-such-dir\/client\.mjs \(exit 1: Error: Cannot find module .*\)\. Please check the command, and that it runs from /,
+      ),
+    ])
     expect(run.stdout).not.toMatch(/[✗✓]/)
   })
 

@@ -17,12 +17,21 @@ const env = CLI_ENV
 const scratch = useBuiltCli('relay-mock-cli-')
 
 function start(args: string[]) {
-  const child = spawn(process.execPath, ['bin/relay-mock.js', ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['bin/relay-mock.js', ...args], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let stdout = ''
   let stderr = ''
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-  const ended = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as string | null, stdout, stderr }))
+  const ended = once(child, 'exit').then(([code, signal]) => ({
+    code: code as number | null,
+    signal: signal as string | null,
+    stdout,
+    stderr,
+  }))
   return { child, ended }
 }
 
@@ -39,7 +48,21 @@ describe.concurrent('relay-mock conform', () => {
   it('exits 0 when every case passes, and writes --json and --junit', async () => {
     const json = join(scratch(), 'pass.json')
     const junit = join(scratch(), 'pass.xml')
-    const run = await relayMock('conform', '--client', 'node dist/examples/clients/typescript/client.js', '--flow', 'simple', '--suite', 'simple', '--jobs', '2', '--json', json, '--junit', junit)
+    const run = await relayMock(
+      'conform',
+      '--client',
+      'node dist/examples/clients/typescript/client.js',
+      '--flow',
+      'simple',
+      '--suite',
+      'simple',
+      '--jobs',
+      '2',
+      '--json',
+      json,
+      '--junit',
+      junit,
+    )
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
     expect(run.stdout).toMatch(/✓ simple\/rejected-ok-status +\d+/)
@@ -50,7 +73,14 @@ describe.concurrent('relay-mock conform', () => {
     expect(report.summary.wallMs).toEqual(expect.any(Number))
     expect(report.summary.clientMs).toEqual(expect.any(Number))
     for (const kase of report.cases) {
-      expect(kase).toMatchObject({ id: expect.stringMatching(/^simple\//), flow: 'simple', scenario: expect.any(String), status: 'passed', durationMs: expect.any(Number), exitCode: 0 })
+      expect(kase).toMatchObject({
+        id: expect.stringMatching(/^simple\//),
+        flow: 'simple',
+        scenario: expect.any(String),
+        status: 'passed',
+        durationMs: expect.any(Number),
+        exitCode: 0,
+      })
       expect(kase.requests).toHaveLength(1)
       for (const check of kase.checks) {
         expect(Object.keys(check).slice(0, 3)).toEqual(['rule', 'status', 'message'])
@@ -58,32 +88,74 @@ describe.concurrent('relay-mock conform', () => {
       }
     }
 
-    const counted = execFileSync('python3', ['-c', 'import sys, xml.etree.ElementTree as ET; r = ET.parse(sys.argv[1]).getroot(); print(len(r.findall(".//testcase")), len(r.findall(".//failure")))', junit], { encoding: 'utf8' })
+    const counted = execFileSync(
+      'python3',
+      [
+        '-c',
+        'import sys, xml.etree.ElementTree as ET; r = ET.parse(sys.argv[1]).getroot(); print(len(r.findall(".//testcase")), len(r.findall(".//failure")))',
+        junit,
+      ],
+      { encoding: 'utf8' },
+    )
     expect(counted.trim()).toBe('9 0')
   })
 
   it('exits 1 when a rule fails, naming the rule and why', async () => {
     const junit = join(scratch(), 'fail.xml')
-    const run = await relayMock('conform', '--client', 'node test/conform/clients/defective.mjs simple-keys-on-status', '--case', 'simple/rejected-ok-status', '--junit', junit)
+    const run = await relayMock(
+      'conform',
+      '--client',
+      'node test/conform/clients/defective.mjs simple-keys-on-status',
+      '--case',
+      'simple/rejected-ok-status',
+      '--junit',
+      junit,
+    )
     expect(run.code).toBe(1)
     expect(run.stdout).toMatch(/✗ simple\/rejected-ok-status/)
-    expect(run.stdout).toMatch(/client\.outcome\n +Expected the outcome "rejected", since POST \/payment \(request 1 of 1\) was answered 200 without an id/)
+    expect(run.stdout).toMatch(
+      /client\.outcome\n +Expected the outcome "rejected", since POST \/payment \(request 1 of 1\) was answered 200 without an id/,
+    )
     expect(run.stdout).toContain('Rules broken: client.outcome')
     expect(await readFile(junit, 'utf8')).toMatch(/<failure message="client\.outcome: Expected the outcome/)
   })
 
   it('writes every report into --report-dir and, with --github, each failed rule as an annotation', async () => {
     const reports = join(scratch(), 'evidence')
-    const run = await relayMock('conform', '--client', 'node test/conform/clients/defective.mjs simple-keys-on-status', '--case', 'simple/rejected-ok-status', '--report-dir', reports, '--github')
+    const run = await relayMock(
+      'conform',
+      '--client',
+      'node test/conform/clients/defective.mjs simple-keys-on-status',
+      '--case',
+      'simple/rejected-ok-status',
+      '--report-dir',
+      reports,
+      '--github',
+    )
     expect(run.code).toBe(1)
-    for (const file of ['conform.json', 'conform.xml', 'conform.html', 'conform.har']) expect(existsSync(join(reports, file))).toBe(true)
-    expect(JSON.parse(await readFile(join(reports, 'conform.json'), 'utf8')).summary).toMatchObject({ total: 1, failed: 1, rulesBroken: ['client.outcome'] })
-    expect(run.stdout).toMatch(/^::error title=client\.outcome in simple\/rejected-ok-status::Expected the outcome "rejected"/m)
-    expect(run.stdout).toMatch(/^::notice title=relay-mock conform::Not conformant: 1 case, 0 passed, 1 failed; rules broken: client\.outcome$/m)
+    for (const file of ['conform.json', 'conform.xml', 'conform.html', 'conform.har'])
+      expect(existsSync(join(reports, file))).toBe(true)
+    expect(JSON.parse(await readFile(join(reports, 'conform.json'), 'utf8')).summary).toMatchObject({
+      total: 1,
+      failed: 1,
+      rulesBroken: ['client.outcome'],
+    })
+    expect(run.stdout).toMatch(
+      /^::error title=client\.outcome in simple\/rejected-ok-status::Expected the outcome "rejected"/m,
+    )
+    expect(run.stdout).toMatch(
+      /^::notice title=relay-mock conform::Not conformant: 1 case, 0 passed, 1 failed; rules broken: client\.outcome$/m,
+    )
   })
 
   it('prints no annotations outside GitHub Actions unless asked', async () => {
-    const run = await relayMock('conform', '--client', 'node test/conform/clients/defective.mjs simple-keys-on-status', '--case', 'simple/rejected-ok-status')
+    const run = await relayMock(
+      'conform',
+      '--client',
+      'node test/conform/clients/defective.mjs simple-keys-on-status',
+      '--case',
+      'simple/rejected-ok-status',
+    )
     expect(run.code).toBe(1)
     expect(run.stdout).not.toContain('::error')
   })
@@ -105,7 +177,9 @@ describe.concurrent('relay-mock conform', () => {
   it('exits 2 on a case it does not know, naming the nearest cases and the suites', async () => {
     const run = await relayMock('conform', '--client', 'true', '--case', 'simple/nope')
     expect(run.code).toBe(2)
-    expect(run.stderr).toMatch(/^relay-mock conform: --case "simple\/nope" matches no case: expected an id such as simple\/.* \(the nearest\), or a glob such as advanced\/\*, simple\/\*, resilience\/\* or variants\/\*\.\n$/)
+    expect(run.stderr).toMatch(
+      /^relay-mock conform: --case "simple\/nope" matches no case: expected an id such as simple\/.* \(the nearest\), or a glob such as advanced\/\*, simple\/\*, resilience\/\* or variants\/\*\.\n$/,
+    )
     expect(run.stderr).not.toContain('advanced/unknown-owner')
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1)
   })
@@ -113,7 +187,8 @@ describe.concurrent('relay-mock conform', () => {
   it('leaves no client running when it is interrupted', async () => {
     const marker = '319.625'
     const { child, ended } = start(['conform', '--client', `sleep ${marker}`, '--case', 'simple/accepted'])
-    for (let i = 0; i < 100 && processesWith(`sleep ${marker}`).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50))
+    for (let i = 0; i < 100 && processesWith(`sleep ${marker}`).length === 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 50))
     expect(processesWith(`sleep ${marker}`)).toHaveLength(1)
     child.kill('SIGINT')
     const run = await ended
@@ -135,7 +210,15 @@ describe('relay-mock demo', () => {
 
 describe('relay-mock conform --suite and --strict', () => {
   it('narrows to the cells asked for; a warning exits 0, and 1 with --strict', async () => {
-    const args = ['conform', '--client', 'node test/conform/clients/defective.mjs gives-up-on-503', '--suite', 'resilience', '--case', 'resilience/payment-create/unavailable/once']
+    const args = [
+      'conform',
+      '--client',
+      'node test/conform/clients/defective.mjs gives-up-on-503',
+      '--suite',
+      'resilience',
+      '--case',
+      'resilience/payment-create/unavailable/once',
+    ]
     const lenient = await relayMock(...args)
     expect(lenient.stdout).toContain('Conformant: 1 case, 0 passed, 1 warned, 0 failed')
     expect(lenient.stdout).toMatch(/Resilience matrix[^]*payment-create +!/)

@@ -13,14 +13,20 @@ describe('the flow of the test clients', () => {
   it.each([
     ['the reference client', referenceClient],
     ['the quirky client', createQuirkyClient({ shuffle: true })],
-  ] as Array<[string, ClientFunction]>)('%s looks a vehicle up after its creation was lost, before it creates it again, and pays', async (_name, client) => {
-    const result = await runConformance({ client, cases: CASES, suites: ['resilience'], jobs: 2 })
-    for (const kase of result.cases) {
-      expect(kase.report?.outcome, kase.id).toBe('paid')
-      const routes = kase.requests.map((entry) => entry.route)
-      expect(routes.slice(routes.indexOf('POST /vehicles'), routes.indexOf('POST /vehicles') + 2), kase.id).toEqual(['POST /vehicles', 'GET /vehicles'])
-      expect(kase.status, kase.id).toBe('passed')
-    }
-    expect(result.cases.map((kase) => kase.id).sort()).toEqual(CASES)
-  })
+  ] as Array<[string, ClientFunction]>)(
+    '%s looks a vehicle up after its creation was lost, before it creates it again, and pays',
+    async (_name, client) => {
+      const result = await runConformance({ client, cases: CASES, suites: ['resilience'], jobs: 2 })
+      for (const kase of result.cases) {
+        expect(kase.report?.outcome, kase.id).toBe('paid')
+        const routes = kase.requests.map((entry) => entry.route)
+        expect(routes.slice(routes.indexOf('POST /vehicles'), routes.indexOf('POST /vehicles') + 2), kase.id).toEqual([
+          'POST /vehicles',
+          'GET /vehicles',
+        ])
+        expect(kase.status, kase.id).toBe('passed')
+      }
+      expect(result.cases.map((kase) => kase.id).sort()).toEqual(CASES)
+    },
+  )
 })

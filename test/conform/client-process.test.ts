@@ -33,7 +33,9 @@ describe('runClientProcess', () => {
   it('ends a client that exits while a setsid grandchild holds its stdout, and kills the grandchild', async () => {
     const grandchild = '412.125'
     leftovers.push(grandchild)
-    const result = await run(`setsid sleep ${grandchild} & until pgrep -f '^sleep ${grandchild}' > /dev/null; do sleep 0.05; done; echo started`)
+    const result = await run(
+      `setsid sleep ${grandchild} & until pgrep -f '^sleep ${grandchild}' > /dev/null; do sleep 0.05; done; echo started`,
+    )
     expect(result).toMatchObject({ timedOut: false, exitCode: 0, stdout: 'started\n' })
     expect(pidsWith(grandchild)).toEqual([])
   }, 10_000)
@@ -42,7 +44,9 @@ describe('runClientProcess', () => {
     const daemon = '413.125'
     leftovers.push(daemon)
     // The intermediate shell exits at once: the daemon is adopted by init, out of any parent walk.
-    const result = await run(`sh -c 'setsid sleep ${daemon} > /dev/null 2>&1 < /dev/null &'; until pgrep -f '^sleep ${daemon}' > /dev/null; do sleep 0.05; done; echo spawned`)
+    const result = await run(
+      `sh -c 'setsid sleep ${daemon} > /dev/null 2>&1 < /dev/null &'; until pgrep -f '^sleep ${daemon}' > /dev/null; do sleep 0.05; done; echo spawned`,
+    )
     expect(result).toMatchObject({ exitCode: 0, stdout: 'spawned\n' })
     expect(pidsWith(daemon)).toEqual([])
   }, 10_000)
@@ -51,7 +55,9 @@ describe('runClientProcess', () => {
     const stray = '414.125'
     leftovers.push(stray)
     // A cleared environment in a new session, orphaned: nothing marks it as the client's.
-    const result = await run(`sh -c 'exec env -i setsid sleep ${stray}' & until pgrep -f '^sleep ${stray}' > /dev/null; do sleep 0.05; done; echo started`)
+    const result = await run(
+      `sh -c 'exec env -i setsid sleep ${stray}' & until pgrep -f '^sleep ${stray}' > /dev/null; do sleep 0.05; done; echo started`,
+    )
     expect(result).toMatchObject({ timedOut: false, exitCode: 0, stdout: 'started\n' })
   }, 10_000)
 })

@@ -22,23 +22,71 @@ function terminal(isTTY: boolean) {
   return { stream, text: () => text }
 }
 
-const visit = { plate: 'AB123', ownerKennitala: '5901694399', registrationDate: '2024-03-01', visitStart: '2026-11-21 09:14:05', visitEnd: '2026-11-21 09:31:47', amount: 2490, currency: 'ISK' as const, locationId: 'loc' }
-
-function kase(id: string, overrides: Partial<CaseResult> = {}): CaseResult {
-  return { id, flow: 'simple', scenario: 'existing-vehicle', title: 'A case', status: 'passed', durationMs: 120, exitCode: 0, signal: null, timedOut: false, stdout: '', stderr: '', visit, checks: [], expected: [], requests: [], ...overrides }
+const visit = {
+  plate: 'AB123',
+  ownerKennitala: '5901694399',
+  registrationDate: '2024-03-01',
+  visitStart: '2026-11-21 09:14:05',
+  visitEnd: '2026-11-21 09:31:47',
+  amount: 2490,
+  currency: 'ISK' as const,
+  locationId: 'loc',
 }
 
-const start = (id: string): CaseStart => ({ id, flow: 'simple', scenario: 'existing-vehicle', title: 'A case', visit, baseUrl: 'http://127.0.0.1:1', worldId: 'world-1' })
+function kase(id: string, overrides: Partial<CaseResult> = {}): CaseResult {
+  return {
+    id,
+    flow: 'simple',
+    scenario: 'existing-vehicle',
+    title: 'A case',
+    status: 'passed',
+    durationMs: 120,
+    exitCode: 0,
+    signal: null,
+    timedOut: false,
+    stdout: '',
+    stderr: '',
+    visit,
+    checks: [],
+    expected: [],
+    requests: [],
+    ...overrides,
+  }
+}
+
+const start = (id: string): CaseStart => ({
+  id,
+  flow: 'simple',
+  scenario: 'existing-vehicle',
+  title: 'A case',
+  visit,
+  baseUrl: 'http://127.0.0.1:1',
+  worldId: 'world-1',
+})
 
 function summary(cases: CaseResult[], extra: Partial<RunResult['summary']> = {}): RunResult['summary'] {
-  return { ...countCases(cases), clientMs: 240, wallMs: 300, startedAt: '2026-11-21T10:00:00.000Z', version: '0.1.0', client: './client.sh', flows: ['simple'], ...extra }
+  return {
+    ...countCases(cases),
+    clientMs: 240,
+    wallMs: 300,
+    startedAt: '2026-11-21T10:00:00.000Z',
+    version: '0.1.0',
+    client: './client.sh',
+    flows: ['simple'],
+    ...extra,
+  }
 }
 
 async function play(isTTY: boolean, clock: { now: number }) {
   const out = terminal(isTTY)
   const reporter = createConsoleReporter({ stream: out.stream, color: false, now: () => clock.now })
   const cases = [kase('simple/accepted'), kase('simple/rejected')]
-  await reporter.onRunStart?.({ cases, client: './client.sh', flows: ['simple'], startedAt: '2026-11-21T10:00:00.000Z' })
+  await reporter.onRunStart?.({
+    cases,
+    client: './client.sh',
+    flows: ['simple'],
+    startedAt: '2026-11-21T10:00:00.000Z',
+  })
   await reporter.onCaseStart?.(start('simple/accepted'))
   await reporter.onCaseStart?.(start('simple/rejected'))
   clock.now = 1500
@@ -55,7 +103,9 @@ describe('the console reporter on a terminal', () => {
     const { afterStarts, afterFirst } = await play(true, { now: 0 })
     expect(afterStarts.endsWith(`${ERASE}  0/2 · 0 ms · simple/accepted +1`)).toBe(true)
     // Before the case's line, the progress line is erased; after it, drawn again below it.
-    expect(afterFirst.slice(afterStarts.length)).toBe(`${ERASE}  ✓ simple/accepted  120 ms\n${ERASE}  1/2 · 1.5 s · simple/rejected`)
+    expect(afterFirst.slice(afterStarts.length)).toBe(
+      `${ERASE}  ✓ simple/accepted  120 ms\n${ERASE}  1/2 · 1.5 s · simple/rejected`,
+    )
   })
 
   it('leaves no progress line behind at the end', async () => {
@@ -103,18 +153,29 @@ describe('the console reporter on flaky cases and runs stopped early', () => {
   it('marks a flaky case, says how many runs failed, and counts it', async () => {
     const out = terminal(false)
     const reporter = createConsoleReporter({ stream: out.stream, color: false })
-    const flaky = kase('simple/accepted', { status: 'flaky', runs: { total: 5, failed: 2 }, checks: [{ rule: 'client.completes', status: 'failed', message: 'Expected exit status 0.' }] })
+    const flaky = kase('simple/accepted', {
+      status: 'flaky',
+      runs: { total: 5, failed: 2 },
+      checks: [{ rule: 'client.completes', status: 'failed', message: 'Expected exit status 0.' }],
+    })
     await reporter.onCaseEnd?.(flaky)
     await reporter.onRunEnd?.({ summary: summary([flaky], { rulesBroken: ['client.completes'] }), cases: [flaky] })
     expect(out.text()).toContain('  ~ simple/accepted  120 ms  1 rule failed  flaky: failed 2 of 5 runs\n')
-    expect(out.text()).toContain('~ simple/accepted — A case (scenario existing-vehicle; failed 2 of 5 runs, this is the first that failed)\n    client.completes\n')
+    expect(out.text()).toContain(
+      '~ simple/accepted — A case (scenario existing-vehicle; failed 2 of 5 runs, this is the first that failed)\n    client.completes\n',
+    )
     expect(out.text()).toContain('Not conformant: 1 case, 0 passed, 0 failed, 1 flaky\n')
   })
 
   it('says a run was interrupted and what the reports hold', async () => {
     const out = terminal(false)
     const done = [kase('simple/accepted')]
-    await createConsoleReporter({ stream: out.stream, color: false }).onRunEnd?.({ summary: summary(done, { interrupted: true, notRun: 6 }), cases: done })
-    expect(out.text()).toContain('Interrupted: 1 case, 1 passed, 0 failed\n6 cases did not run or finish; the reports hold the 1 case that finished.\n')
+    await createConsoleReporter({ stream: out.stream, color: false }).onRunEnd?.({
+      summary: summary(done, { interrupted: true, notRun: 6 }),
+      cases: done,
+    })
+    expect(out.text()).toContain(
+      'Interrupted: 1 case, 1 passed, 0 failed\n6 cases did not run or finish; the reports hold the 1 case that finished.\n',
+    )
   })
 })

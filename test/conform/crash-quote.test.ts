@@ -26,31 +26,58 @@ function run(command: string): Promise<{ code: number | null; stdout: string; st
 }
 
 const CRASHES: { language: string; command: string; quote: string | RegExp }[] = [
-  { language: 'Node', command: 'node crash.mjs', quote: "TypeError: Cannot read properties of null (reading 'length')" },
-  { language: 'Node, with a cause', command: 'node fetch-refused.mjs', quote: 'TypeError: fetch failed … [cause]: Error: connect ECONNREFUSED 127.0.0.1:4' },
+  {
+    language: 'Node',
+    command: 'node crash.mjs',
+    quote: "TypeError: Cannot read properties of null (reading 'length')",
+  },
+  {
+    language: 'Node, with a cause',
+    command: 'node fetch-refused.mjs',
+    quote: 'TypeError: fetch failed … [cause]: Error: connect ECONNREFUSED 127.0.0.1:4',
+  },
   { language: 'Python', command: 'python3 crash.py', quote: 'RuntimeError: the answer has no id' },
-  { language: 'Java', command: 'java Crash.java', quote: 'Exception in thread "main" java.lang.IllegalStateException: the vehicle lookup failed … Caused by: java.io.IOException: connection reset' },
+  {
+    language: 'Java',
+    command: 'java Crash.java',
+    quote:
+      'Exception in thread "main" java.lang.IllegalStateException: the vehicle lookup failed … Caused by: java.io.IOException: connection reset',
+  },
   { language: 'Go', command: 'go run crash.go', quote: 'panic: runtime error: index out of range [0] with length 0' },
   { language: 'a shell', command: 'bash crash.sh', quote: 'crash.sh: line 3: relay_lookup_vehicle: command not found' },
-  { language: 'PHP', command: 'php crash.php', quote: /^PHP Fatal error: Uncaught TypeError: amount\(\): Argument #1 \(\$amount\) must be of type int, string given, called in .*crash\.php on line 3/ },
+  {
+    language: 'PHP',
+    command: 'php crash.php',
+    quote:
+      /^PHP Fatal error: Uncaught TypeError: amount\(\): Argument #1 \(\$amount\) must be of type int, string given, called in .*crash\.php on line 3/,
+  },
   { language: 'Ruby', command: 'ruby crash.rb', quote: 'crash.rb:2:in `fetch\': key not found: "id" (KeyError)' },
 ]
 
-describe('the line that names a dead client\'s error', () => {
+describe("the line that names a dead client's error", () => {
   for (const { language, command, quote } of CRASHES) {
-    it.concurrent(`${language}: ${command}`, async () => {
-      const { code, stdout, stderr } = await run(command)
-      expect(code).not.toBe(0)
-      const said = errorLine(stderr, stdout)
-      if (typeof quote === 'string') expect(said).toBe(quote)
-      else expect(said).toMatch(quote)
-      // Each rule that quotes a crash quotes that line.
-      const client = { command, exitCode: code, signal: null, timedOut: false, durationMs: 100, stdout, stderr }
-      const completes = ruleById('client.completes')!.check({ flow: 'advanced', requests: [], client })
-      expect(completes.message).toContain(`Its error: "${said}"`)
-      const variant = ruleById('fidelity.create.status')!.check({ flow: 'advanced', requests: [], client, variants: { 'create.status': '201-no-location' } })
-      expect(variant.message).toContain(`("${said}")`)
-    }, 60_000)
+    it.concurrent(
+      `${language}: ${command}`,
+      async () => {
+        const { code, stdout, stderr } = await run(command)
+        expect(code).not.toBe(0)
+        const said = errorLine(stderr, stdout)
+        if (typeof quote === 'string') expect(said).toBe(quote)
+        else expect(said).toMatch(quote)
+        // Each rule that quotes a crash quotes that line.
+        const client = { command, exitCode: code, signal: null, timedOut: false, durationMs: 100, stdout, stderr }
+        const completes = ruleById('client.completes')!.check({ flow: 'advanced', requests: [], client })
+        expect(completes.message).toContain(`Its error: "${said}"`)
+        const variant = ruleById('fidelity.create.status')!.check({
+          flow: 'advanced',
+          requests: [],
+          client,
+          variants: { 'create.status': '201-no-location' },
+        })
+        expect(variant.message).toContain(`("${said}")`)
+      },
+      60_000,
+    )
   }
 
   it('falls back to the last line that is not a stack frame, from stderr, then stdout', () => {
@@ -62,11 +89,17 @@ describe('the line that names a dead client\'s error', () => {
 
 describe('a client that dies in a case', () => {
   it('is quoted by its error, and the report keeps its whole output', async () => {
-    const result = await runConformance({ client: 'ruby test/conform/clients/crash/crash-after-lookup.rb', cases: ['advanced/existing-vehicle'], jobs: 1 })
+    const result = await runConformance({
+      client: 'ruby test/conform/clients/crash/crash-after-lookup.rb',
+      cases: ['advanced/existing-vehicle'],
+      jobs: 1,
+    })
     const [kase] = result.cases
     const completes = kase.checks.find((check) => check.rule === 'client.completes')!
     expect(completes.status).toBe('failed')
-    expect(completes.message).toMatch(/Its error: ".*crash-after-lookup\.rb:\d+:in `fetch': key not found: "vehicleId" \(KeyError\)"/)
+    expect(completes.message).toMatch(
+      /Its error: ".*crash-after-lookup\.rb:\d+:in `fetch': key not found: "vehicleId" \(KeyError\)"/,
+    )
     expect(kase.stderr).toMatch(/\tfrom .*crash-after-lookup\.rb:\d+:in `<main>'/)
   }, 60_000)
 })

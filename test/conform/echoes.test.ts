@@ -15,8 +15,19 @@ import { createDefectiveClient } from './clients/defective.mjs'
 
 const BASE = 'advanced/new-vehicle'
 const VARIANT = 'variants/create.status=201-no-location/advanced-new-vehicle'
-const entry = (seq: number, route: string) => ({ seq, route, request: { method: route.split(' ')[0], path: route.split(' ')[1] } }) as CaseResult['requests'][number]
-const CALLS = [entry(1, 'GET /rental-companies'), entry(2, 'GET /vehicles'), entry(3, 'POST /vehicles'), entry(4, 'POST /custodians'), entry(5, 'POST /payments')]
+const entry = (seq: number, route: string) =>
+  ({
+    seq,
+    route,
+    request: { method: route.split(' ')[0], path: route.split(' ')[1] },
+  }) as CaseResult['requests'][number]
+const CALLS = [
+  entry(1, 'GET /rental-companies'),
+  entry(2, 'GET /vehicles'),
+  entry(3, 'POST /vehicles'),
+  entry(4, 'POST /custodians'),
+  entry(5, 'POST /payments'),
+]
 
 function result(id: string, checks: Check[], overrides: Partial<CaseResult> = {}): CaseResult {
   return {
@@ -40,17 +51,27 @@ function result(id: string, checks: Check[], overrides: Partial<CaseResult> = {}
     ...overrides,
   }
 }
-const fidelity: Check = { rule: 'fidelity.create.status', status: 'failed', message: 'Expected the client to complete the visit …; instead it reported "rejected".', versusChoice: true }
+const fidelity: Check = {
+  rule: 'fidelity.create.status',
+  status: 'failed',
+  message: 'Expected the client to complete the visit …; instead it reported "rejected".',
+  versusChoice: true,
+}
 const body: Check = { rule: 'advanced.payment-body', status: 'failed', message: 'amount.amount is "2490" (a string)' }
 const ok = (rule: string): Check => ({ rule, status: 'passed', message: 'ok' })
 
 describe('judgeVariant', () => {
   it('makes the failures the flow case had already an echo, naming that case and its rules once', () => {
-    const judged = judgeVariant(result(VARIANT, [ok('auth.bearer'), body, fidelity]), result(BASE, [ok('auth.bearer'), body]))
+    const judged = judgeVariant(
+      result(VARIANT, [ok('auth.bearer'), body, fidelity]),
+      result(BASE, [ok('auth.bearer'), body]),
+    )
     expect(judged.status).toBe('echo')
     expect(judged.sameAs).toEqual({ case: BASE, rules: ['advanced.payment-body'] })
     expect(judged.checks.map((check) => check.status)).toEqual(['passed', 'echo', 'echo'])
-    expect(judged.checks[2].message).toBe(`Same defect as in ${BASE}: advanced.payment-body failed there, under relay-mock's choice; not a second failure.`)
+    expect(judged.checks[2].message).toBe(
+      `Same defect as in ${BASE}: advanced.payment-body failed there, under relay-mock's choice; not a second failure.`,
+    )
     expect(judged.checks[2].echoed).toBe(fidelity.message)
     expect(countCases([judged])).toMatchObject({ failed: 0, echo: 1, passed: 0, rulesBroken: [], conformant: true })
     expect(countCases([judged], { strict: true }).conformant).toBe(true)
@@ -64,7 +85,11 @@ describe('judgeVariant', () => {
   })
 
   it('keeps a strict-world refusal of a form the client sent: that failure is not a comparison with the flow case', () => {
-    const refused: Check = { rule: 'fidelity.strict', status: 'failed', message: 'the client depended on one: a lower-case bearer' }
+    const refused: Check = {
+      rule: 'fidelity.strict',
+      status: 'failed',
+      message: 'the client depended on one: a lower-case bearer',
+    }
     const lenient: Check = { rule: 'fidelity.strict', status: 'warning', message: 'a lower-case bearer' }
     expect(judgeVariant(result(VARIANT, [refused]), result(BASE, [lenient])).status).toBe('failed')
   })
@@ -75,22 +100,34 @@ describe('judgeVariant', () => {
     expect(judged.status).toBe('warning')
     expect(judged.sameAs).toEqual({ case: BASE, rules: ['client.outcome'], warned: true })
     expect(judged.checks[1]).toMatchObject({ rule: 'fidelity.create.status', status: 'echo', echoed: fidelity.message })
-    expect(judged.checks[1].message).toBe(`Same flaw as in ${BASE}: client.outcome warned there, under relay-mock's choice, and here; not a second finding.`)
+    expect(judged.checks[1].message).toBe(
+      `Same flaw as in ${BASE}: client.outcome warned there, under relay-mock's choice, and here; not a second finding.`,
+    )
     expect(countCases([judged], { strict: true }).rulesWarned).toEqual(['client.outcome'])
     // Where the variant does not warn by that rule itself, the fidelity failure is that warning.
     const graded = judgeVariant(result(VARIANT, [fidelity]), result(BASE, [warned]))
     expect(graded.status).toBe('warning')
     expect(graded.checks[0]).toMatchObject({ rule: 'fidelity.create.status', status: 'warning' })
-    expect(graded.checks[0].message).toMatch(new RegExp(`^A warning, as in ${BASE}, where the client did the same under relay-mock's choice and client.outcome warned`))
+    expect(graded.checks[0].message).toMatch(
+      new RegExp(
+        `^A warning, as in ${BASE}, where the client did the same under relay-mock's choice and client.outcome warned`,
+      ),
+    )
   })
 
   it('keeps the failure where the client did otherwise than in the flow case, or a correct client would', () => {
     const warned: Check = { rule: 'client.outcome', status: 'warning', message: 'rejected where unknown' }
     const base = result(BASE, [warned])
-    expect(judgeVariant(result(VARIANT, [warned, fidelity], { requests: CALLS.slice(0, 3) }), base).status).toBe('failed')
-    expect(judgeVariant(result(VARIANT, [warned, fidelity], { report: { outcome: 'unknown' } }), base).status).toBe('failed')
+    expect(judgeVariant(result(VARIANT, [warned, fidelity], { requests: CALLS.slice(0, 3) }), base).status).toBe(
+      'failed',
+    )
+    expect(judgeVariant(result(VARIANT, [warned, fidelity], { report: { outcome: 'unknown' } }), base).status).toBe(
+      'failed',
+    )
     expect(judgeVariant(result(VARIANT, [warned, fidelity], { exitCode: 1 }), base).status).toBe('failed')
-    expect(judgeVariant(result(VARIANT, [warned, fidelity], { expectedOutcome: 'rejected' }), base).status).toBe('failed')
+    expect(judgeVariant(result(VARIANT, [warned, fidelity], { expectedOutcome: 'rejected' }), base).status).toBe(
+      'failed',
+    )
   })
 
   it('judges as the rule did where the flow case passed, and leaves a case that repeats another alone', () => {
@@ -124,17 +161,28 @@ describe('a variant case selected without its flow case', () => {
     for (const kase of variants.cases) {
       const base = all.find((other) => other.id === kase.of)
       expect(base, kase.id).toBeDefined()
-      expect({ flow: base!.flow, scenario: base!.scenario, faults: base!.faults, visit: base!.visit }, kase.id).toEqual({ flow: kase.flow, scenario: kase.scenario, faults: kase.faults, visit: kase.visit })
+      expect({ flow: base!.flow, scenario: base!.scenario, faults: base!.faults, visit: base!.visit }, kase.id).toEqual(
+        { flow: kase.flow, scenario: kase.scenario, faults: kase.faults, visit: kase.visit },
+      )
     }
   })
 
   it('is judged against the flow case run beside it: the same defect once, and a correct client passes both', async () => {
-    const amount = await runConformance({ client: createDefectiveClient('amount-string') as ClientFunction, cases: [VARIANT] })
+    const amount = await runConformance({
+      client: createDefectiveClient('amount-string') as ClientFunction,
+      cases: [VARIANT],
+    })
     expect(amount.cases.map((kase) => [kase.id, kase.status, kase.addedFor])).toEqual([
       [BASE, 'failed', [VARIANT]],
       [VARIANT, 'echo', undefined],
     ])
-    expect(amount.summary).toMatchObject({ total: 2, failed: 1, echo: 1, rulesBroken: ['advanced.payment-body'], conformant: false })
+    expect(amount.summary).toMatchObject({
+      total: 2,
+      failed: 1,
+      echo: 1,
+      rulesBroken: ['advanced.payment-body'],
+      conformant: false,
+    })
     const correct = await runConformance({ client: referenceClient, cases: [VARIANT] })
     expect(correct.cases.map((kase) => kase.status)).toEqual(['passed', 'passed'])
   })

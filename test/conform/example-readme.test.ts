@@ -57,20 +57,23 @@ function missing(source: string, parts: string[]): string[] {
   return wrong
 }
 
-describe("the example client code in docs/example-clients.md", () => {
+describe('the example client code in docs/example-clients.md', () => {
   const shown = blocks(read('docs/example-clients.md'), '## What a client does when the service fails')
 
   it('shows the Python and the TypeScript client', () => {
     expect(shown.map((block) => block.lang)).toEqual(['python', 'ts'])
   })
 
-  it.each(shown.map((block, index) => ({ ...block, index })))('block $index ($lang) is excerpts of the example client, verbatim and in order', ({ lang, code }) => {
-    const file = FILES[lang]
-    expect(file, `a ${lang} block has no example client`).toBeDefined()
-    const parts = excerpts(code)
-    expect(parts.length).toBeGreaterThan(0)
-    expect(missing(read(file), parts)).toEqual([])
-  })
+  it.each(shown.map((block, index) => ({ ...block, index })))(
+    'block $index ($lang) is excerpts of the example client, verbatim and in order',
+    ({ lang, code }) => {
+      const file = FILES[lang]
+      expect(file, `a ${lang} block has no example client`).toBeDefined()
+      const parts = excerpts(code)
+      expect(parts.length).toBeGreaterThan(0)
+      expect(missing(read(file), parts)).toEqual([])
+    },
+  )
 
   it('finds an edited line (the check can fail)', () => {
     const source = 'a = 1\nb = 2\nc = 3\n'

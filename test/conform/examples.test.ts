@@ -35,8 +35,13 @@ function notPassing(result: RunResult): string[] {
   return result.cases
     .filter((kase) => kase.status !== 'passed')
     .map((kase) => {
-      const broken = kase.checks.filter((check) => check.status !== 'passed' && check.status !== 'skipped').map((check) => `\n  ${check.rule} (${check.status}): ${check.message}`)
-      const missed = kase.status === 'not-reached' && kase.cell ? `\n  never sent ${FAULT_STEPS[kase.cell.step]}, the request its fault breaks` : ''
+      const broken = kase.checks
+        .filter((check) => check.status !== 'passed' && check.status !== 'skipped')
+        .map((check) => `\n  ${check.rule} (${check.status}): ${check.message}`)
+      const missed =
+        kase.status === 'not-reached' && kase.cell
+          ? `\n  never sent ${FAULT_STEPS[kase.cell.step]}, the request its fault breaks`
+          : ''
       return `${kase.id}: ${kase.status}${missed}${broken.join('')}`
     })
 }
@@ -45,7 +50,9 @@ function notPassing(result: RunResult): string[] {
 function offOutcome(result: RunResult): string[] {
   return result.cases.flatMap((kase) => {
     const allowed = kase.expectedOutcomes ?? (kase.expectedOutcome ? [kase.expectedOutcome] : [])
-    return kase.report && allowed.includes(kase.report.outcome) ? [] : [`${kase.id}: wrote ${JSON.stringify(kase.report ?? null)}, expected ${allowed.join(' or ')}`]
+    return kase.report && allowed.includes(kase.report.outcome)
+      ? []
+      : [`${kase.id}: wrote ${JSON.stringify(kase.report ?? null)}, expected ${allowed.join(' or ')}`]
   })
 }
 
@@ -99,11 +106,17 @@ beforeAll(() => {
     java: (async () => {
       await step('javac', ['-d', join(java, 'classes'), 'examples/clients/java/Client.java'])
       await step('jar', ['cf', join(java, 'client.jar'), '-C', join(java, 'classes'), '.'])
-      await runConformance({ client: `${JAVA_START} -XX:ArchiveClassesAtExit=${join(java, 'client.jsa')} Client`, cases: ['advanced/new-vehicle'] })
+      await runConformance({
+        client: `${JAVA_START} -XX:ArchiveClassesAtExit=${join(java, 'client.jsa')} Client`,
+        cases: ['advanced/new-vehicle'],
+      })
     })(),
     // Go 1.19 or later (Debian: golang-go), found as the JDK is. The standard library only: nothing is
     // fetched (GOPROXY=off), and the go.mod's version never asks for another toolchain.
-    go: step('go', ['build', '-o', GO, '.'], { cwd: 'examples/clients/go', env: { ...process.env, GOPROXY: 'off', GOTOOLCHAIN: 'local', CGO_ENABLED: '0' } }),
+    go: step('go', ['build', '-o', GO, '.'], {
+      cwd: 'examples/clients/go',
+      env: { ...process.env, GOPROXY: 'off', GOTOOLCHAIN: 'local', CGO_ENABLED: '0' },
+    }),
   }
   // Each is awaited by its client's test; a failure before then is not unhandled.
   for (const build of Object.values(built)) build.catch(() => undefined)
@@ -123,22 +136,31 @@ describe('the example clients', () => {
   // answer sent at once was read after the client's timeout. `npm run bench:conform` runs the examples at
   // the defaults.
   for (const example of examples) {
-    it.concurrent(`the ${example.name} client${example.how ?? ''} passes every case of both flows and every cell of the fault matrix`, async () => {
-      await example.ready?.()
-      const result = await runConformance({ client: example.client, jobs: 8, requestTimeoutMs: 5000 })
-      expect(notPassing(result)).toEqual([])
-      expect(offOutcome(result)).toEqual([])
-      expect(result.cases.map((kase) => kase.id)).toEqual(selectCases().map((kase) => kase.id))
-      expect(result.summary).toMatchObject({ failed: 0, notReached: 0, warning: 0, conformant: true })
-      // The same results graded as --strict grades them: every case passes.
-      expect(result.cases.filter((kase) => !casePasses(kase.status, { strict: true })).map((kase) => kase.id)).toEqual([])
-    }, 300_000)
+    it.concurrent(
+      `the ${example.name} client${example.how ?? ''} passes every case of both flows and every cell of the fault matrix`,
+      async () => {
+        await example.ready?.()
+        const result = await runConformance({ client: example.client, jobs: 8, requestTimeoutMs: 5000 })
+        expect(notPassing(result)).toEqual([])
+        expect(offOutcome(result)).toEqual([])
+        expect(result.cases.map((kase) => kase.id)).toEqual(selectCases().map((kase) => kase.id))
+        expect(result.summary).toMatchObject({ failed: 0, notReached: 0, warning: 0, conformant: true })
+        // The same results graded as --strict grades them: every case passes.
+        expect(
+          result.cases.filter((kase) => !casePasses(kase.status, { strict: true })).map((kase) => kase.id),
+        ).toEqual([])
+      },
+      300_000,
+    )
   }
 })
 
 // The examples run above in a worker thread or forked from one interpreter; each once as a user runs it.
 describe('the examples as commands', () => {
-  for (const [command, user] of [[`node ${TYPESCRIPT}`, 'node client.js'], [`python3 ${PYTHON}`, 'python3 client.py']]) {
+  for (const [command, user] of [
+    [`node ${TYPESCRIPT}`, 'node client.js'],
+    [`python3 ${PYTHON}`, 'python3 client.py'],
+  ]) {
     it(`passes a case of each flow run as \`${user}\`, as a user runs it`, async () => {
       const result = await runConformance({ client: command, cases: ['advanced/new-vehicle', 'simple/rejected'] })
       expect(notPassing(result)).toEqual([])
@@ -152,9 +174,11 @@ describe('the reference client', () => {
   it('passes every case of both flows in-process and reaches each suite outcome', async () => {
     const result = await runConformance({ client: referenceClient, suites: ['advanced', 'simple'], jobs: 4 })
     expect(notPassing(result)).toEqual([])
-    expect(result.cases.map((kase) => [kase.id, kase.report?.outcome])).toEqual(flowCases.map((kase) => [kase.id, kase.outcome]))
+    expect(result.cases.map((kase) => [kase.id, kase.report?.outcome])).toEqual(
+      flowCases.map((kase) => [kase.id, kase.outcome]),
+    )
   })
-  it('runs more cases at once than Node warns about listeners for, without the warning (each case in flight listens for the run\'s stop)', async () => {
+  it("runs more cases at once than Node warns about listeners for, without the warning (each case in flight listens for the run's stop)", async () => {
     const warnings: string[] = []
     const onWarning = (warning: Error) => void warnings.push(`${warning.name}: ${warning.message}`)
     process.on('warning', onWarning)

@@ -17,7 +17,9 @@ useBuiltCli('relay-mock-explore-')
 /** The built CLI, as a user runs it: its exit code and output. */
 const relayMock = (...args: string[]) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, ['bin/relay-mock.js', ...args], { cwd: ROOT, env: CLI_ENV }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }))
+    execFile(process.execPath, ['bin/relay-mock.js', ...args], { cwd: ROOT, env: CLI_ENV }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    )
   })
 
 describe('the generated visits', () => {
@@ -31,10 +33,15 @@ describe('the generated visits', () => {
     const visits = await exploredVisits(400, 99)
     for (const { visit } of visits) {
       if (visit.plate !== undefined) expect(plate.safeParse(visit.plate).success, visit.plate).toBe(true)
-      if (visit.amount !== undefined) expect(amountValue.safeParse(visit.amount).success, String(visit.amount)).toBe(true)
-      if (visit.registrationDate !== undefined) expect(date.safeParse(visit.registrationDate).success, visit.registrationDate).toBe(true)
+      if (visit.amount !== undefined)
+        expect(amountValue.safeParse(visit.amount).success, String(visit.amount)).toBe(true)
+      if (visit.registrationDate !== undefined)
+        expect(date.safeParse(visit.registrationDate).success, visit.registrationDate).toBe(true)
       if (visit.visitStart !== undefined) {
-        expect(timestamp.safeParse(visit.visitStart).success && timestamp.safeParse(visit.visitEnd).success, `${visit.visitStart} - ${visit.visitEnd}`).toBe(true)
+        expect(
+          timestamp.safeParse(visit.visitStart).success && timestamp.safeParse(visit.visitEnd).success,
+          `${visit.visitStart} - ${visit.visitEnd}`,
+        ).toBe(true)
         expect(visit.visitEnd! >= visit.visitStart).toBe(true)
       }
     }
@@ -47,14 +54,26 @@ describe('the generated visits', () => {
     const amounts = visits.flatMap(({ visit }) => (visit.amount === undefined ? [] : [visit.amount]))
     expect(Math.min(...amounts)).toBeLessThan(10)
     expect(Math.max(...amounts)).toBeGreaterThan(900_000_000)
-    expect(visits.some(({ visit }) => visit.visitStart !== undefined && visit.visitStart.slice(0, 10) !== visit.visitEnd!.slice(0, 10))).toBe(true)
-    expect(visits.some(({ visit }) => visit.registrationDate !== undefined && visit.registrationDate < '1970')).toBe(true)
+    expect(
+      visits.some(
+        ({ visit }) => visit.visitStart !== undefined && visit.visitStart.slice(0, 10) !== visit.visitEnd!.slice(0, 10),
+      ),
+    ).toBe(true)
+    expect(visits.some(({ visit }) => visit.registrationDate !== undefined && visit.registrationDate < '1970')).toBe(
+      true,
+    )
   })
 })
 
 describe('explore', () => {
   it('shrinks a client that pastes the plate into the query unencoded to the smallest visit that breaks it: an advanced visit that changes the plate alone, to a short one that needs encoding', async () => {
-    const result = await explore({ client: createQuirkyClient({ pastePlate: true }), runs: 20, seed: 7, jobs: 8, timeoutMs: 10_000 })
+    const result = await explore({
+      client: createQuirkyClient({ pastePlate: true }),
+      runs: 20,
+      seed: 7,
+      jobs: 8,
+      timeoutMs: 10_000,
+    })
     expect(result.results.filter((r) => r.status === 'failed').length).toBeGreaterThan(0)
     const smallest = result.smallest!
     expect(smallest.explored.flow).toBe('advanced')
@@ -63,7 +82,9 @@ describe('explore', () => {
     expect(shrunk).toMatch(/[^A-Za-z0-9._~-]/)
     expect(shrunk.length).toBeLessThanOrEqual(3)
     expect(smallest.shrinks).toBeGreaterThan(0)
-    expect(smallest.result.checks.find((check) => check.rule === 'advanced.vehicle-lookup')?.message).toContain(`The plate \`${shrunk}\` never reached the service: percent-encode query values`)
+    expect(smallest.result.checks.find((check) => check.rule === 'advanced.vehicle-lookup')?.message).toContain(
+      `The plate \`${shrunk}\` never reached the service: percent-encode query values`,
+    )
 
     // The entry is one a cases file takes as it is, and the case it makes breaks the client again.
     const dir = await mkdtemp(join(os.tmpdir(), 'relay-mock-explore-'))
@@ -71,7 +92,9 @@ describe('explore', () => {
       const file = join(dir, 'cases.json')
       await writeFile(file, JSON.stringify({ cases: [smallest.entry] }))
       const { cases } = await loadCases(file)
-      expect(cases.map((kase) => [kase.id, kase.flow, kase.visit])).toEqual([[smallest.entry.id, 'advanced', { plate: shrunk }]])
+      expect(cases.map((kase) => [kase.id, kase.flow, kase.visit])).toEqual([
+        [smallest.entry.id, 'advanced', { plate: shrunk }],
+      ])
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
@@ -79,24 +102,51 @@ describe('explore', () => {
 
   it('finds nothing to shrink in a correct client', async () => {
     const result = await explore({ client: createQuirkyClient(), runs: 20, seed: 7, jobs: 8, timeoutMs: 10_000 })
-    expect(result.results.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.checks.filter((c) => c.status === 'failed').map((c) => c.message).join(' ')}`)).toEqual([])
+    expect(
+      result.results
+        .filter((r) => r.status === 'failed')
+        .map(
+          (r) =>
+            `${r.id}: ${r.checks
+              .filter((c) => c.status === 'failed')
+              .map((c) => c.message)
+              .join(' ')}`,
+        ),
+    ).toEqual([])
     expect(result.smallest).toBeUndefined()
   })
 })
 
 describe('conform --explore', () => {
   it.concurrent('runs the visits of its seed and says none broke a correct client (exit 0)', async () => {
-    const run = await relayMock('conform', '--client', 'node test/conform/clients/defective.mjs none', '--explore', '3', '--seed', '3')
+    const run = await relayMock(
+      'conform',
+      '--client',
+      'node test/conform/clients/defective.mjs none',
+      '--explore',
+      '3',
+      '--seed',
+      '3',
+    )
     expect(run.stderr).toBe('')
     expect(run.stdout).toContain('3 visits generated: 3 passed, 0 broke the client.')
     expect(run.stdout).toContain('No visit of seed 3 broke the client')
     expect(run.code).toBe(0)
   })
 
-  it.concurrent('refuses a count that is no number of visits, and the options that choose cases, in one line (exit 2)', async () => {
-    const none = await relayMock('conform', '--client', 'true', '--explore', '0')
-    expect([none.code, none.stderr.trim()]).toEqual([2, 'relay-mock conform: --explore "0" is not a number of visits: expected an integer 1-100000.'])
-    const both = await relayMock('conform', '--client', 'true', '--explore', '5', '--case', 'advanced/new-vehicle')
-    expect([both.code, both.stderr.trim()]).toEqual([2, 'relay-mock conform: --explore and --case cannot be used together: expected one of them.'])
-  })
+  it.concurrent(
+    'refuses a count that is no number of visits, and the options that choose cases, in one line (exit 2)',
+    async () => {
+      const none = await relayMock('conform', '--client', 'true', '--explore', '0')
+      expect([none.code, none.stderr.trim()]).toEqual([
+        2,
+        'relay-mock conform: --explore "0" is not a number of visits: expected an integer 1-100000.',
+      ])
+      const both = await relayMock('conform', '--client', 'true', '--explore', '5', '--case', 'advanced/new-vehicle')
+      expect([both.code, both.stderr.trim()]).toEqual([
+        2,
+        'relay-mock conform: --explore and --case cannot be used together: expected one of them.',
+      ])
+    },
+  )
 })

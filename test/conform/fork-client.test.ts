@@ -33,7 +33,10 @@ const run = (client: ForkClient, env: Record<string, string>, signal = new Abort
   client({} as ClientVisit, env as unknown as RelayEnv, { signal })
 
 // A module beside the scripts that notes each import of it in a file.
-writeFileSync(join(dir, 'noted.py'), `import os\nwith open(${JSON.stringify(join(dir, 'imports.txt'))}, 'a') as f:\n    f.write('imported\\n')\n`)
+writeFileSync(
+  join(dir, 'noted.py'),
+  `import os\nwith open(${JSON.stringify(join(dir, 'imports.txt'))}, 'a') as f:\n    f.write('imported\\n')\n`,
+)
 
 describe('the fork client', () => {
   it("runs each run with its own environment, arguments and process, importing the script's modules once", async () => {
@@ -48,12 +51,25 @@ describe('the fork client', () => {
     )
     const outs = ['a', 'b', 'c'].map((name) => join(dir, `${name}.json`))
     await Promise.all(outs.map((out, index) => run(client, { OUT: out, CASE: String(index) })))
-    const written = outs.map((out) => JSON.parse(readFileSync(out, 'utf8')) as { argv: string[]; case: string; pid: number; cwd: string; name: string })
-    expect(written.map((each) => [each.argv, each.case, each.cwd, each.name])).toEqual(['0', '1', '2'].map((kase) => [['recipe'], kase, process.cwd(), '__main__']))
+    const written = outs.map(
+      (out) =>
+        JSON.parse(readFileSync(out, 'utf8')) as {
+          argv: string[]
+          case: string
+          pid: number
+          cwd: string
+          name: string
+        },
+    )
+    expect(written.map((each) => [each.argv, each.case, each.cwd, each.name])).toEqual(
+      ['0', '1', '2'].map((kase) => [['recipe'], kase, process.cwd(), '__main__']),
+    )
     expect(new Set(written.map((each) => each.pid)).size).toBe(3)
     expect(written.map((each) => each.pid)).not.toContain(process.pid)
     // Forked on Linux only; elsewhere a process per run, each importing for itself.
-    expect(readFileSync(join(dir, 'imports.txt'), 'utf8')).toBe(process.platform === 'linux' ? 'imported\n' : 'imported\n'.repeat(3))
+    expect(readFileSync(join(dir, 'imports.txt'), 'utf8')).toBe(
+      process.platform === 'linux' ? 'imported\n' : 'imported\n'.repeat(3),
+    )
   })
 
   it('fails a run that exits other than 0, with its exit status and its output', async () => {

@@ -8,7 +8,15 @@ import { toGitHubAnnotations } from '../../src/node/reporters/github.js'
 function run(checks: Check[]): RunResult {
   const kase = { id: 'advanced/new-vehicle', status: caseStatus(checks), checks } as CaseResult
   return {
-    summary: { ...countCases([kase]), clientMs: 1, wallMs: 1, startedAt: '', version: '0.1.0', client: 'c', flows: ['advanced'] },
+    summary: {
+      ...countCases([kase]),
+      clientMs: 1,
+      wallMs: 1,
+      startedAt: '',
+      version: '0.1.0',
+      client: 'c',
+      flows: ['advanced'],
+    },
     cases: [kase],
   }
 }
@@ -31,7 +39,12 @@ describe('toGitHubAnnotations', () => {
   it('gives a ::warning per rule not checked (saying why) and per warning', () => {
     const lines = toGitHubAnnotations(
       run([
-        { rule: 'client.completes', status: 'not-checked', missing: ['client'], message: "Not checked: it needs the client's run, which was not given." },
+        {
+          rule: 'client.completes',
+          status: 'not-checked',
+          missing: ['client'],
+          message: "Not checked: it needs the client's run, which was not given.",
+        },
         { rule: 'client.outcome', status: 'warning', message: 'rejected where unknown is truthful' },
       ]),
     )
@@ -48,6 +61,8 @@ describe('toGitHubAnnotations', () => {
   })
 
   it('says every case passed when none failed', () => {
-    expect(toGitHubAnnotations(run([{ rule: 'auth.bearer', status: 'passed', message: 'ok' }]))).toEqual(['::notice title=relay-mock conform::Conformant: 1 case, 1 passed, 0 failed'])
+    expect(toGitHubAnnotations(run([{ rule: 'auth.bearer', status: 'passed', message: 'ok' }]))).toEqual([
+      '::notice title=relay-mock conform::Conformant: 1 case, 1 passed, 0 failed',
+    ])
   })
 })

@@ -16,7 +16,12 @@ afterAll(removePhpVariants)
 
 /** Each case's rules that failed, with their messages. */
 const failures = (result: RunResult) =>
-  Object.fromEntries(result.cases.map((kase) => [kase.id, kase.checks.filter((c) => c.status === 'failed').map((c) => ({ rule: c.rule, message: c.message }))]))
+  Object.fromEntries(
+    result.cases.map((kase) => [
+      kase.id,
+      kase.checks.filter((c) => c.status === 'failed').map((c) => ({ rule: c.rule, message: c.message })),
+    ]),
+  )
 
 interface Default {
   what: string
@@ -57,7 +62,9 @@ const DEFAULTS: Default[] = [
   },
   {
     what: '`http_errors` on: a refusal (422) is an exception, and a client that reads every exception as a lost answer reports a refused payment `unknown`',
-    edits: [["    'http_errors' => false,                  // a 4xx or 5xx is an answer to read, not an exception\n", '']],
+    edits: [
+      ["    'http_errors' => false,                  // a 4xx or 5xx is an answer to read, not an exception\n", ''],
+    ],
     run: { cases: ['simple/rejected'] },
     fails: { rule: 'client.outcome', words: /Expected the outcome "rejected".*answered 422.*wrote "unknown"/ },
   },
@@ -69,14 +76,21 @@ const DEFAULTS: Default[] = [
   },
   {
     what: '`allow_redirects` on: harmless here, the service answers no redirect',
-    edits: [["    'allow_redirects' => false,              // the interface answers no redirect: a POST is never turned into a GET\n", '']],
+    edits: [
+      [
+        "    'allow_redirects' => false,              // the interface answers no redirect: a POST is never turned into a GET\n",
+        '',
+      ],
+    ],
     run: { cases: ['advanced/new-vehicle', 'simple/accepted', 'resilience/payment-create/reset/once'] },
   },
 ]
 
 describe("Guzzle's defaults, each kept by the PHP example with its line taken out", () => {
   // Started together: each mostly waits (a hang, a timeout, a Retry-After).
-  const runs = DEFAULTS.map((item, index) => runConformance({ client: phpVariant(`default-${index}`, item.edits), ...item.run }))
+  const runs = DEFAULTS.map((item, index) =>
+    runConformance({ client: phpVariant(`default-${index}`, item.edits), ...item.run }),
+  )
   for (const run of runs) run.catch(() => undefined)
 
   it("the 429's Retry-After date lies further ahead than Middleware::retry's first wait (1 s)", () => {
@@ -84,27 +98,34 @@ describe("Guzzle's defaults, each kept by the PHP example with its line taken ou
   })
 
   DEFAULTS.forEach((item, index) => {
-    it(item.what, async () => {
-      const result = await runs[index]
-      if (item.sentBeforeDate) {
-        const [kase] = result.cases
-        const [refused, retry] = kase.requests.filter((entry) => entry.route === 'GET /vehicles')
-        expect(refused.response.status).toBe(429)
-        expect(Date.parse(retry.time)).toBeLessThan(Date.parse(refused.response.headers['retry-after']))
-        const verdict = kase.checks.find((c) => c.rule === 'resilience.retry-after')!
-        if (verdict.status === 'failed') expect(verdict.message).toMatch(/Expected a wait until the date Retry-After names.*Retry-After: .* GMT; the client sent GET \/vehicles\S* .*after /)
-        else expect(verdict.status).toBe('passed')
-        return
-      }
-      if (!item.fails) {
-        expect(failures(result)).toEqual(Object.fromEntries(item.run.cases!.map((id) => [id, []])))
-        expect(result.summary).toMatchObject({ failed: 0, warning: 0 })
-        return
-      }
-      for (const kase of result.cases) {
-        const failed = failures(result)[kase.id].find((f) => f.rule === item.fails!.rule)
-        expect(failed?.message, `${kase.id}: ${JSON.stringify(failures(result)[kase.id])}`).toMatch(item.fails.words)
-      }
-    }, 30_000)
+    it(
+      item.what,
+      async () => {
+        const result = await runs[index]
+        if (item.sentBeforeDate) {
+          const [kase] = result.cases
+          const [refused, retry] = kase.requests.filter((entry) => entry.route === 'GET /vehicles')
+          expect(refused.response.status).toBe(429)
+          expect(Date.parse(retry.time)).toBeLessThan(Date.parse(refused.response.headers['retry-after']))
+          const verdict = kase.checks.find((c) => c.rule === 'resilience.retry-after')!
+          if (verdict.status === 'failed')
+            expect(verdict.message).toMatch(
+              /Expected a wait until the date Retry-After names.*Retry-After: .* GMT; the client sent GET \/vehicles\S* .*after /,
+            )
+          else expect(verdict.status).toBe('passed')
+          return
+        }
+        if (!item.fails) {
+          expect(failures(result)).toEqual(Object.fromEntries(item.run.cases!.map((id) => [id, []])))
+          expect(result.summary).toMatchObject({ failed: 0, warning: 0 })
+          return
+        }
+        for (const kase of result.cases) {
+          const failed = failures(result)[kase.id].find((f) => f.rule === item.fails!.rule)
+          expect(failed?.message, `${kase.id}: ${JSON.stringify(failures(result)[kase.id])}`).toMatch(item.fails.words)
+        }
+      },
+      30_000,
+    )
   })
 })

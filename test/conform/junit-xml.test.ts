@@ -12,7 +12,14 @@ needs('python3')
 describe('the JUnit report', () => {
   it('is well-formed XML', () => {
     const count = (text: string) =>
-      execFileSync('python3', ['-c', 'import sys, xml.etree.ElementTree as ET; r = ET.fromstring(sys.stdin.read()); print(len(r.findall(".//testcase")), len(r.findall(".//failure")), len(r.findall(".//skipped")))'], { input: text, encoding: 'utf8' }).trim()
+      execFileSync(
+        'python3',
+        [
+          '-c',
+          'import sys, xml.etree.ElementTree as ET; r = ET.fromstring(sys.stdin.read()); print(len(r.findall(".//testcase")), len(r.findall(".//failure")), len(r.findall(".//skipped")))',
+        ],
+        { input: text, encoding: 'utf8' },
+      ).trim()
     expect(count(toJUnitXml(result))).toBe('4 2 0')
     expect(count(toJUnitXml(allowingPartial))).toBe('4 1 1')
   })

@@ -24,7 +24,10 @@ const check = (kase: CaseResult, rule: string) => kase.checks.find((c) => c.rule
 function posts(requests: JournalEntry[], route: string) {
   return requests
     .filter((entry) => entry.route === route)
-    .map((entry) => ({ seq: entry.seq, reused: requests.some((before) => before.seq < entry.seq && before.connection === entry.connection) }))
+    .map((entry) => ({
+      seq: entry.seq,
+      reused: requests.some((before) => before.seq < entry.seq && before.connection === entry.connection),
+    }))
 }
 
 // The example's own lines, taken out: its connections kept alive, as Guzzle's and libcurl's defaults keep them.
@@ -52,20 +55,29 @@ describe("libcurl's own resend of a POST", () => {
     expect(check(kase, 'resilience.no-resend')).toMatchObject({ status: 'failed' })
   })
 
-  for (const [how, run] of [['`curl` given a lookup and a payment', curl], ["PHP's curl functions, one handle for a lookup and a payment", handle]] as const) {
+  for (const [how, run] of [
+    ['`curl` given a lookup and a payment', curl],
+    ["PHP's curl functions, one handle for a lookup and a payment", handle],
+  ] as const) {
     it(`with ${how}: the payment is sent again the same way, and fails resilience.no-resend`, async () => {
       const [kase] = (await run).cases
-      expect(posts(kase.requests, 'POST /payment')).toEqual([expect.objectContaining({ reused: true }), expect.objectContaining({ reused: false })])
+      expect(posts(kase.requests, 'POST /payment')).toEqual([
+        expect.objectContaining({ reused: true }),
+        expect.objectContaining({ reused: false }),
+      ])
       expect(check(kase, 'resilience.no-resend')).toMatchObject({ status: 'failed' })
     })
   }
 
   it("with PHP's curl functions, a body with no Content-Type of its own goes as application/x-www-form-urlencoded, and fails http.json-body", async () => {
     const [kase] = (await runConformance({ client: `${ONE_HANDLE} no_content_type`, cases: ['simple/accepted'] })).cases
-    expect(check(kase, 'http.json-body')).toMatchObject({ status: 'failed', message: expect.stringContaining('sent "Content-Type: application/x-www-form-urlencoded"') })
+    expect(check(kase, 'http.json-body')).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining('sent "Content-Type: application/x-www-form-urlencoded"'),
+    })
   })
 
-  it('is named as libcurl\'s, with the options that stop it', async () => {
+  it("is named as libcurl's, with the options that stop it", async () => {
     for (const run of [reusing, curl, handle]) {
       const [kase] = (await run).cases
       const message = check(kase, 'resilience.no-resend')?.message ?? ''
@@ -76,13 +88,26 @@ describe("libcurl's own resend of a POST", () => {
 })
 
 describe('the PHP and shell examples give each request a connection of its own', () => {
-  for (const [name, client] of [['PHP', `php ${PHP_EXAMPLE}`], ['shell', 'bash examples/clients/shell/client.sh']]) {
+  for (const [name, client] of [
+    ['PHP', `php ${PHP_EXAMPLE}`],
+    ['shell', 'bash examples/clients/shell/client.sh'],
+  ]) {
     it(`the ${name} example: no request after a reset, and none at all, comes on a connection used before`, async () => {
-      const result = await runConformance({ client, cases: ['advanced/new-vehicle', 'resilience/payment-create/reset/once', 'resilience/vehicle-lookup/reset/always'] })
+      const result = await runConformance({
+        client,
+        cases: [
+          'advanced/new-vehicle',
+          'resilience/payment-create/reset/once',
+          'resilience/vehicle-lookup/reset/always',
+        ],
+      })
       expect(result.summary).toMatchObject({ total: 3, passed: 3 })
       for (const kase of result.cases) {
         const connections = kase.requests.map((entry) => entry.connection)
-        expect(connections.every((id) => id !== undefined), kase.id).toBe(true)
+        expect(
+          connections.every((id) => id !== undefined),
+          kase.id,
+        ).toBe(true)
         expect(new Set(connections).size, kase.id).toBe(connections.length)
       }
     })

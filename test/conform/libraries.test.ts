@@ -76,14 +76,22 @@ const RESET_POSTS = Object.entries(FAULT_STEPS)
 function casesNot(result: RunResult, ...statuses: string[]): string[] {
   return result.cases
     .filter((kase) => !statuses.includes(kase.status))
-    .map((kase) => `${kase.id}: ${kase.status}${kase.checks.filter((c) => c.status === 'failed' || c.status === 'warning').map((c) => `\n  ${c.rule} (${c.status}): ${c.message}`).join('')}`)
+    .map(
+      (kase) =>
+        `${kase.id}: ${kase.status}${kase.checks
+          .filter((c) => c.status === 'failed' || c.status === 'warning')
+          .map((c) => `\n  ${c.rule} (${c.status}): ${c.message}`)
+          .join('')}`,
+    )
 }
 
 /** Each case whose report is not an outcome its suite lists (a failed case is judged by its rules). */
 function offOutcome(result: RunResult): string[] {
   return result.cases.flatMap((kase) => {
     const allowed = kase.expectedOutcomes ?? (kase.expectedOutcome ? [kase.expectedOutcome] : [])
-    return kase.status === 'failed' || (kase.report && allowed.includes(kase.report.outcome)) ? [] : [`${kase.id}: wrote ${JSON.stringify(kase.report ?? null)}, expected ${allowed.join(' or ')}`]
+    return kase.status === 'failed' || (kase.report && allowed.includes(kase.report.outcome))
+      ? []
+      : [`${kase.id}: wrote ${JSON.stringify(kase.report ?? null)}, expected ${allowed.join(' or ')}`]
   })
 }
 
@@ -113,7 +121,14 @@ describe('the HTTP libraries, through the whole default run', () => {
           library: library.name,
           mode,
           summary: result.summary,
-          cases: result.cases.map((kase) => ({ id: kase.id, status: kase.status, outcome: kase.report?.outcome, rules: kase.checks.filter((c) => c.status === 'failed' || c.status === 'warning').map((c) => `${c.rule} ${c.status}`) })),
+          cases: result.cases.map((kase) => ({
+            id: kase.id,
+            status: kase.status,
+            outcome: kase.report?.outcome,
+            rules: kase.checks
+              .filter((c) => c.status === 'failed' || c.status === 'warning')
+              .map((c) => `${c.rule} ${c.status}`),
+          })),
         })
       }
     }
@@ -121,32 +136,47 @@ describe('the HTTP libraries, through the whole default run', () => {
   })
 
   for (const library of LIBRARIES) {
-    it.concurrent(`${library.name} at its defaults ${library.defaults === 'pass' ? 'passes (warnings allowed)' : 'fails for sending POSTs again after a reset, and for that alone'}`, async () => {
-      const result = await runOf(library.name, 'defaults')
-      expect(result.cases.map((kase) => kase.id).sort()).toEqual(DEFAULT_CASES.map((kase) => kase.id).sort())
-      expect(offOutcome(result)).toEqual([])
-      if (library.defaults === 'pass') {
-        expect(casesNot(result, 'passed', 'warning')).toEqual([])
-      } else {
-        const failed = result.cases.filter((kase) => kase.status === 'failed')
-        expect(failed.map((kase) => kase.id).sort()).toEqual([...RESET_POSTS].sort())
-        for (const kase of failed) expect(kase.checks.filter((c) => c.status === 'failed').map((c) => c.rule), kase.id).toEqual(['resilience.no-resend'])
-        expect(casesNot(result, 'passed', 'warning', 'failed')).toEqual([])
-      }
-    }, 300_000)
+    it.concurrent(
+      `${library.name} at its defaults ${library.defaults === 'pass' ? 'passes (warnings allowed)' : 'fails for sending POSTs again after a reset, and for that alone'}`,
+      async () => {
+        const result = await runOf(library.name, 'defaults')
+        expect(result.cases.map((kase) => kase.id).sort()).toEqual(DEFAULT_CASES.map((kase) => kase.id).sort())
+        expect(offOutcome(result)).toEqual([])
+        if (library.defaults === 'pass') {
+          expect(casesNot(result, 'passed', 'warning')).toEqual([])
+        } else {
+          const failed = result.cases.filter((kase) => kase.status === 'failed')
+          expect(failed.map((kase) => kase.id).sort()).toEqual([...RESET_POSTS].sort())
+          for (const kase of failed)
+            expect(
+              kase.checks.filter((c) => c.status === 'failed').map((c) => c.rule),
+              kase.id,
+            ).toEqual(['resilience.no-resend'])
+          expect(casesNot(result, 'passed', 'warning', 'failed')).toEqual([])
+        }
+      },
+      300_000,
+    )
 
-    it.concurrent(`${library.name} set up as docs/http-libraries.md says passes every case with no warning`, async () => {
-      const result = await runOf(library.name, 'recipe')
-      expect(result.cases.map((kase) => kase.id).sort()).toEqual(DEFAULT_CASES.map((kase) => kase.id).sort())
-      expect(casesNot(result, 'passed')).toEqual([])
-      expect(offOutcome(result)).toEqual([])
-    }, 300_000)
+    it.concurrent(
+      `${library.name} set up as docs/http-libraries.md says passes every case with no warning`,
+      async () => {
+        const result = await runOf(library.name, 'recipe')
+        expect(result.cases.map((kase) => kase.id).sort()).toEqual(DEFAULT_CASES.map((kase) => kase.id).sort())
+        expect(casesNot(result, 'passed')).toEqual([])
+        expect(offOutcome(result)).toEqual([])
+      },
+      300_000,
+    )
   }
 })
 
 describe('the requests client as a command', () => {
   it('passes a case of each flow run as `python3 requests_client.py recipe`, as a user runs it', async () => {
-    const result = await runConformance({ client: `python3 ${REQUESTS} recipe`, cases: ['advanced/new-vehicle', 'simple/rejected'] })
+    const result = await runConformance({
+      client: `python3 ${REQUESTS} recipe`,
+      cases: ['advanced/new-vehicle', 'simple/rejected'],
+    })
     expect(casesNot(result, 'passed')).toEqual([])
     expect(offOutcome(result)).toEqual([])
     expect(result.summary).toMatchObject({ total: 2, passed: 2 })

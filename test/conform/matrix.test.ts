@@ -28,7 +28,16 @@ const PASS: Verdict = ['passed', []]
 /** Each cell's status and the rules that failed (or warned) there. */
 function verdicts(result: RunResult): Record<string, Verdict> {
   return Object.fromEntries(
-    result.cases.map((kase) => [kase.id, [kase.status, kase.checks.filter((c) => c.status === (kase.status === 'warning' ? 'warning' : 'failed')).map((c) => c.rule).sort()]]),
+    result.cases.map((kase) => [
+      kase.id,
+      [
+        kase.status,
+        kase.checks
+          .filter((c) => c.status === (kase.status === 'warning' ? 'warning' : 'failed'))
+          .map((c) => c.rule)
+          .sort(),
+      ],
+    ]),
   )
 }
 
@@ -67,19 +76,40 @@ const broken: Broken[] = [
     defect: 'tries a failing lookup 6 times',
     client: fn('retry-forever'),
     // Every kind but hang, whose six attempts would take 30 s (bounded-retries judges them as any other).
-    cases: ['server-error', 'reset', 'truncated', 'garbage', 'unavailable', 'rate-limited', 'slow', 'token-revoked'].map((kind) => `resilience/vehicle-lookup/${kind}/*`),
-    expect: (cell) => (cell.mode === 'always' && [...LOST, ...TOLD_TO_WAIT].includes(cell.kind) ? ['failed', ['resilience.bounded-retries']] : PASS),
+    cases: [
+      'server-error',
+      'reset',
+      'truncated',
+      'garbage',
+      'unavailable',
+      'rate-limited',
+      'slow',
+      'token-revoked',
+    ].map((kind) => `resilience/vehicle-lookup/${kind}/*`),
+    expect: (cell) =>
+      cell.mode === 'always' && [...LOST, ...TOLD_TO_WAIT].includes(cell.kind)
+        ? ['failed', ['resilience.bounded-retries']]
+        : PASS,
   },
   {
     defect: 'tries a failing lookup 4 times (a warning)',
     client: fn('four-attempts'),
-    cases: ['server-error', 'reset', 'truncated', 'garbage', 'unavailable', 'slow', 'token-revoked'].map((kind) => `resilience/company-lookup/${kind}/*`),
-    expect: (cell) => (cell.mode === 'always' && [...LOST, ...TOLD_TO_WAIT].includes(cell.kind) ? ['warning', ['resilience.bounded-retries']] : PASS),
+    cases: ['server-error', 'reset', 'truncated', 'garbage', 'unavailable', 'slow', 'token-revoked'].map(
+      (kind) => `resilience/company-lookup/${kind}/*`,
+    ),
+    expect: (cell) =>
+      cell.mode === 'always' && [...LOST, ...TOLD_TO_WAIT].includes(cell.kind)
+        ? ['warning', ['resilience.bounded-retries']]
+        : PASS,
   },
   {
     defect: 'retries a lookup at once after a 5xx (a warning)',
     client: fn('quick-retry'),
-    cases: ['resilience/vehicle-lookup/server-error/*', 'resilience/vehicle-lookup/reset/*', 'resilience/vehicle-lookup/unavailable/*'],
+    cases: [
+      'resilience/vehicle-lookup/server-error/*',
+      'resilience/vehicle-lookup/reset/*',
+      'resilience/vehicle-lookup/unavailable/*',
+    ],
     expect: (cell) => (cell.kind === 'server-error' ? ['warning', ['resilience.bounded-retries']] : PASS),
   },
   {
@@ -101,10 +131,12 @@ const broken: Broken[] = [
     expect: (cell) => (LOST.includes(cell.kind) ? ['warning', ['client.outcome']] : PASS),
   },
   {
-    defect: 'gives up on a lookup at the first lost answer or 5xx (a warning; not after a hang, its timeout was the wait)',
+    defect:
+      'gives up on a lookup at the first lost answer or 5xx (a warning; not after a hang, its timeout was the wait)',
     client: fn('gives-up-on-lookup'),
     cases: ['resilience/vehicle-lookup/*'],
-    expect: (cell) => (LOST.includes(cell.kind) && cell.kind !== 'hang' ? ['warning', ['resilience.bounded-retries']] : PASS),
+    expect: (cell) =>
+      LOST.includes(cell.kind) && cell.kind !== 'hang' ? ['warning', ['resilience.bounded-retries']] : PASS,
   },
   {
     defect: 'gives up at the first 503 or 429 (a warning)',
@@ -115,7 +147,11 @@ const broken: Broken[] = [
   {
     defect: 'has no request timeout (process): killed at the deadline',
     client: 'node test/conform/clients/defective.mjs no-timeout',
-    cases: ['resilience/payment-create/hang/once', 'resilience/payment-create/hang/always', 'resilience/payment-create/reset/once'],
+    cases: [
+      'resilience/payment-create/hang/once',
+      'resilience/payment-create/hang/always',
+      'resilience/payment-create/reset/once',
+    ],
     expect: (cell) => (cell.kind === 'hang' ? ['failed', ['client.completes', 'resilience.deadline']] : PASS),
     timeoutMs: 6000,
   },
@@ -129,48 +165,80 @@ describe('the resilience matrix', () => {
 
   it('titles say what the fault does at that step: a lookup is answered, only a creation is recorded first', () => {
     const title = (id: string) => resilience.cases.find((kase) => kase.id === id)!.title
-    expect(title('resilience/company-lookup/server-error/once')).toBe('GET /rental-companies answers 500 the first time')
+    expect(title('resilience/company-lookup/server-error/once')).toBe(
+      'GET /rental-companies answers 500 the first time',
+    )
     expect(title('resilience/vehicle-lookup/hang/always')).toBe('GET /vehicles never answers every time')
-    expect(title('resilience/vehicle-create/reset/once')).toBe('POST /vehicles records it, then resets the connection the first time: never resend blind')
-    expect(title('resilience/payment-create/garbage/always')).toBe("POST /payments records it, then answers a proxy's HTML page every time: never resend; report unknown")
+    expect(title('resilience/vehicle-create/reset/once')).toBe(
+      'POST /vehicles records it, then resets the connection the first time: never resend blind',
+    )
+    expect(title('resilience/payment-create/garbage/always')).toBe(
+      "POST /payments records it, then answers a proxy's HTML page every time: never resend; report unknown",
+    )
     for (const kase of resilience.cases) {
       if (kase.id.includes('-lookup/')) expect(kase.title, kase.id).not.toMatch(/record/)
       else if (LOST.includes(kase.cell!.kind)) expect(kase.title, kase.id).toMatch(/ records it, then /)
     }
   })
 
-  it.concurrent('the reference client passes every case and every cell, reaching an outcome each case lists', async () => {
-    const result = await runConformance({ client: referenceClient, jobs: 40, requestTimeoutMs: REQUEST_TIMEOUT_MS })
-    const notPassed = result.cases.filter((kase) => kase.status !== 'passed').map((kase) => `${kase.id} ${kase.status}: ${kase.checks.filter((c) => c.status === 'failed' || c.status === 'warning').map((c) => `${c.rule}: ${c.message}`).join(' | ')}`)
-    expect(notPassed).toEqual([])
-    for (const kase of result.cases) expect(kase.expectedOutcomes ?? [kase.expectedOutcome], kase.id).toContain(kase.report?.outcome)
+  it.concurrent(
+    'the reference client passes every case and every cell, reaching an outcome each case lists',
+    async () => {
+      const result = await runConformance({ client: referenceClient, jobs: 40, requestTimeoutMs: REQUEST_TIMEOUT_MS })
+      const notPassed = result.cases
+        .filter((kase) => kase.status !== 'passed')
+        .map(
+          (kase) =>
+            `${kase.id} ${kase.status}: ${kase.checks
+              .filter((c) => c.status === 'failed' || c.status === 'warning')
+              .map((c) => `${c.rule}: ${c.message}`)
+              .join(' | ')}`,
+        )
+      expect(notPassed).toEqual([])
+      for (const kase of result.cases)
+        expect(kase.expectedOutcomes ?? [kase.expectedOutcome], kase.id).toContain(kase.report?.outcome)
 
-    const matrix = toJsonReport(result).matrix!
-    expect(matrix.cells).toHaveLength(resilience.cases.length)
-    expect(matrix.cells.every((cell) => cell.status === 'passed')).toBe(true)
-    const xml = toJUnitXml(result)
-    expect(xml.match(/<testcase /g)).toHaveLength(result.cases.length)
-    const page = toHtmlReport(result, { now: new Date(0) })
-    expect(page).toContain('href="#case-resilience-payment-create-reset-once"')
-    expect(page).toContain('fault <code>reset</code> once')
-    let text = ''
-    await createConsoleReporter({ stream: { write: (chunk: string) => ((text += chunk), true), on: () => undefined } as never, color: false }).onRunEnd!(result)
-    expect(text).toContain('Resilience matrix')
-    expect(text).toMatch(/payment-create\s+✓ ✓/)
-  }, 120_000)
+      const matrix = toJsonReport(result).matrix!
+      expect(matrix.cells).toHaveLength(resilience.cases.length)
+      expect(matrix.cells.every((cell) => cell.status === 'passed')).toBe(true)
+      const xml = toJUnitXml(result)
+      expect(xml.match(/<testcase /g)).toHaveLength(result.cases.length)
+      const page = toHtmlReport(result, { now: new Date(0) })
+      expect(page).toContain('href="#case-resilience-payment-create-reset-once"')
+      expect(page).toContain('fault <code>reset</code> once')
+      let text = ''
+      await createConsoleReporter({
+        stream: { write: (chunk: string) => ((text += chunk), true), on: () => undefined } as never,
+        color: false,
+      }).onRunEnd!(result)
+      expect(text).toContain('Resilience matrix')
+      expect(text).toMatch(/payment-create\s+✓ ✓/)
+    },
+    120_000,
+  )
 
   for (const item of broken) {
-    it.concurrent(`a client that ${item.defect} fails (or warns in) exactly its cells`, async () => {
-      const result = await runConformance({ client: item.client, cases: item.cases, jobs: 40, requestTimeoutMs: REQUEST_TIMEOUT_MS, timeoutMs: item.timeoutMs ?? 30_000 })
-      const expected = Object.fromEntries(result.cases.map((kase) => [kase.id, item.expect(kase.cell!)]))
-      expect(verdicts(result)).toEqual(expected)
-      expect(Object.values(expected).some(([status]) => status !== 'passed')).toBe(true)
-      for (const kase of result.cases) {
-        for (const check of kase.checks.filter((c) => c.status === 'failed' || c.status === 'warning')) {
-          expect(check.message).toMatch(/^Expected /)
-          expect(check.message).toContain('(interface: ')
+    it.concurrent(
+      `a client that ${item.defect} fails (or warns in) exactly its cells`,
+      async () => {
+        const result = await runConformance({
+          client: item.client,
+          cases: item.cases,
+          jobs: 40,
+          requestTimeoutMs: REQUEST_TIMEOUT_MS,
+          timeoutMs: item.timeoutMs ?? 30_000,
+        })
+        const expected = Object.fromEntries(result.cases.map((kase) => [kase.id, item.expect(kase.cell!)]))
+        expect(verdicts(result)).toEqual(expected)
+        expect(Object.values(expected).some(([status]) => status !== 'passed')).toBe(true)
+        for (const kase of result.cases) {
+          for (const check of kase.checks.filter((c) => c.status === 'failed' || c.status === 'warning')) {
+            expect(check.message).toMatch(/^Expected /)
+            expect(check.message).toContain('(interface: ')
+          }
         }
-      }
-    }, 120_000)
+      },
+      120_000,
+    )
   }
 })

@@ -32,15 +32,32 @@ const contractRows = readme
 
 describe('the rule table (docs/rules.md) and the client contract (README)', () => {
   it('lists every rule with its id, what it checks and its clause, in order (generate the table with toRuleTable())', () => {
-      expect(ruleRows.map((row) => row[0].replace(/`/g, ''))).toEqual(rules.map((rule) => rule.id))
-      expect(ruleRows.map((row) => row[1])).toEqual(rules.map((rule) => rule.title))
-      expect(ruleRows.map((row) => row[2])).toEqual(rules.map((rule) => rule.cite))
+    expect(ruleRows.map((row) => row[0].replace(/`/g, ''))).toEqual(rules.map((rule) => rule.id))
+    expect(ruleRows.map((row) => row[1])).toEqual(rules.map((rule) => rule.title))
+    expect(ruleRows.map((row) => row[2])).toEqual(rules.map((rule) => rule.cite))
   })
 
   it('documents every variable the runner sets', () => {
-      const documented = contractRows.flatMap((row) => [...row[0].matchAll(/`(RELAY_[A-Z_]+)`/g)].map((m) => m[1]))
-      const set = Object.keys(toRelayEnv({ plate: '', ownerKennitala: '', registrationDate: '', visitStart: '', visitEnd: '', amount: 0, currency: 'ISK', locationId: '', flow: 'simple' }, '', '', ''))
-      expect([...documented].sort()).toEqual([...set].sort())
+    const documented = contractRows.flatMap((row) => [...row[0].matchAll(/`(RELAY_[A-Z_]+)`/g)].map((m) => m[1]))
+    const set = Object.keys(
+      toRelayEnv(
+        {
+          plate: '',
+          ownerKennitala: '',
+          registrationDate: '',
+          visitStart: '',
+          visitEnd: '',
+          amount: 0,
+          currency: 'ISK',
+          locationId: '',
+          flow: 'simple',
+        },
+        '',
+        '',
+        '',
+      ),
+    )
+    expect([...documented].sort()).toEqual([...set].sort())
   })
 })
 
@@ -53,7 +70,8 @@ describe('the fault table (docs/faults.md)', () => {
       .map(cells)
     expect(rows.map((row) => row[0].replace(/`/g, ''))).toEqual(Object.keys(FAULT_KINDS))
     for (const row of rows) {
-      const info: { applied: boolean; sees: string; correct: string; inProcess?: string } = FAULT_KINDS[row[0].replace(/`/g, '') as keyof typeof FAULT_KINDS]
+      const info: { applied: boolean; sees: string; correct: string; inProcess?: string } =
+        FAULT_KINDS[row[0].replace(/`/g, '') as keyof typeof FAULT_KINDS]
       expect(row.slice(1)).toEqual([info.applied ? 'yes' : 'no', info.sees, info.correct, info.inProcess ?? 'the same'])
     }
   })

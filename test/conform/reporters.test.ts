@@ -6,7 +6,13 @@ import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { countCases } from '../../src/core/rules/verdict.js'
-import { createConsoleReporter, createJsonReporter, reporters, toJsonReport, toJUnitXml } from '../../src/node/reporters/index.js'
+import {
+  createConsoleReporter,
+  createJsonReporter,
+  reporters,
+  toJsonReport,
+  toJUnitXml,
+} from '../../src/node/reporters/index.js'
 import { allowingPartial, cases, result, timing } from './fixtures/run-result.js'
 
 function capture() {
@@ -24,7 +30,12 @@ describe('the console reporter', () => {
   it('writes a line per case, the failures with their rule, and a summary', async () => {
     const out = capture()
     const reporter = createConsoleReporter({ stream: out.stream, color: false })
-    await reporter.onRunStart?.({ cases: result.cases, client: result.summary.client, flows: result.summary.flows, startedAt: result.summary.startedAt })
+    await reporter.onRunStart?.({
+      cases: result.cases,
+      client: result.summary.client,
+      flows: result.summary.flows,
+      startedAt: result.summary.startedAt,
+    })
     for (const c of result.cases) await reporter.onCaseEnd?.(c)
     await reporter.onRunEnd?.(result)
     expect(out.text()).toMatchSnapshot()
@@ -48,7 +59,10 @@ describe('the console reporter', () => {
   it('says a run with only partial cases left is conformant under --allow-partial', async () => {
     const out = capture()
     const passing = cases.slice(1)
-    await createConsoleReporter({ stream: out.stream, color: false }).onRunEnd?.({ summary: { ...countCases(passing, { allowPartial: true }), ...timing }, cases: passing })
+    await createConsoleReporter({ stream: out.stream, color: false }).onRunEnd?.({
+      summary: { ...countCases(passing, { allowPartial: true }), ...timing },
+      cases: passing,
+    })
     expect(out.text()).toMatch(/^Conformant: 3 cases, 1 passed, 1 warned, 1 partial, 0 failed$/m)
     expect(out.text()).toContain('--allow-partial accepts the partial cases')
   })
@@ -65,10 +79,27 @@ describe('the JSON reporter', () => {
   it('has the documented shape', () => {
     const json = toJsonReport(result)
     expect(Object.keys(json)).toEqual(['summary', 'cases'])
-    expect(Object.keys(json.cases[0]).slice(0, 8)).toEqual(['id', 'flow', 'scenario', 'status', 'durationMs', 'exitCode', 'checks', 'requests'])
-    expect(json.cases[0].checks[1]).toMatchObject({ rule: 'advanced.payment-body', status: 'failed', message: expect.stringContaining('EUR') })
+    expect(Object.keys(json.cases[0]).slice(0, 8)).toEqual([
+      'id',
+      'flow',
+      'scenario',
+      'status',
+      'durationMs',
+      'exitCode',
+      'checks',
+      'requests',
+    ])
+    expect(json.cases[0].checks[1]).toMatchObject({
+      rule: 'advanced.payment-body',
+      status: 'failed',
+      message: expect.stringContaining('EUR'),
+    })
     expect(json.cases.map((c) => c.status)).toEqual(['failed', 'passed', 'partial', 'warning'])
-    expect(json.cases[2].checks[1]).toMatchObject({ rule: 'client.completes', status: 'not-checked', missing: ['client'] })
+    expect(json.cases[2].checks[1]).toMatchObject({
+      rule: 'client.completes',
+      status: 'not-checked',
+      missing: ['client'],
+    })
   })
 
   it('counts every case status in the summary, and says whether the run passes', () => {
@@ -111,23 +142,28 @@ describe('the JUnit reporter', () => {
 
   it('names each failed rule in the failure message and lists the rules that did not apply in system-out', () => {
     expect(xml).toMatch(/<failure message="advanced\.payment-body: Expected the payment body/)
-    expect(xml).toMatch(/<system-out><!\[CDATA\[[^\]]*Rules that did not apply:\n {2}advanced\.custodian-after-create: Does not apply/)
+    expect(xml).toMatch(
+      /<system-out><!\[CDATA\[[^\]]*Rules that did not apply:\n {2}advanced\.custodian-after-create: Does not apply/,
+    )
   })
 
   it('fails a partial case, naming the rules not checked and why', () => {
-    expect(xml).toMatch(/<testcase classname="simple" name="simple\/new-vehicle"[^>]*>\s*<failure message="not checked \(partial; --allow-partial accepts it\): client\.completes: Not checked: it needs the client's run/)
+    expect(xml).toMatch(
+      /<testcase classname="simple" name="simple\/new-vehicle"[^>]*>\s*<failure message="not checked \(partial; --allow-partial accepts it\): client\.completes: Not checked: it needs the client's run/,
+    )
   })
 
   it('reports a partial case as skipped, with the reason, under --allow-partial', () => {
     const allowed = toJUnitXml(allowingPartial)
-    expect(allowed).toMatch(/<testcase classname="simple" name="simple\/new-vehicle"[^>]*>\s*<skipped message="not checked: client\.completes: Not checked: it needs the client's run \(its exit status and RELAY_RESULT_FILE\), which was not given\."\/>/)
+    expect(allowed).toMatch(
+      /<testcase classname="simple" name="simple\/new-vehicle"[^>]*>\s*<skipped message="not checked: client\.completes: Not checked: it needs the client's run \(its exit status and RELAY_RESULT_FILE\), which was not given\."\/>/,
+    )
     expect(allowed.match(/<failure /g)).toHaveLength(1)
   })
 
   it('passes a case that only warned, listing the warning in system-out', () => {
     expect(xml).toMatch(/name="simple\/rejected"[^>]*>\s*<system-out><!\[CDATA\[[^\]]*Warnings:\n {2}client\.outcome: /)
   })
-
 })
 
 describe('the reporter map', () => {

@@ -2,7 +2,12 @@
 // case says how far ahead its Retry-After date lies, and resilience.retry-after's failure names that date's
 // lead and the wait that counts, from the header the client got.
 import { describe, expect, it } from 'vitest'
-import { rateLimitedRetryAfter, RATE_LIMITED_AHEAD, RETRY_AFTER_SECONDS, SLOW_FAULT_MS } from '../../src/core/service/faults.js'
+import {
+  rateLimitedRetryAfter,
+  RATE_LIMITED_AHEAD,
+  RETRY_AFTER_SECONDS,
+  SLOW_FAULT_MS,
+} from '../../src/core/service/faults.js'
 import type { ClientFunction } from '../../src/node/runner/contract.js'
 import { runConformance } from '../../src/node/runner/runner.js'
 import { cases } from '../../suites/index.js'
@@ -31,7 +36,10 @@ describe("the resilience cases' figures", () => {
 
   it('fail a client that retries a 429 at once with the figures of its title: the date as far ahead as it said, and the wait that counts', async () => {
     const id = 'resilience/vehicle-lookup/rate-limited/once'
-    const result = await runConformance({ client: createDefectiveClient('no-retry-after') as ClientFunction, cases: [id] })
+    const result = await runConformance({
+      client: createDefectiveClient('no-retry-after') as ClientFunction,
+      cases: [id],
+    })
     const kase = result.cases[0]
     const message = kase.checks.find((check) => check.rule === 'resilience.retry-after')!.message
     const [low, high] = /(\d+(?:\.\d+)?) to (\d+(?:\.\d+)?) s ahead/.exec(kase.title)!.slice(1).map(Number)

@@ -20,7 +20,11 @@ const CLIENT = 'ruby test/conform/clients/ruby/client.rb'
  */
 const maxRetries = runConformance({
   client: `${CLIENT} net-http max_retries`,
-  cases: ['resilience/company-lookup/reset/always', 'resilience/vehicle-lookup/reset/always', 'resilience/vehicle-lookup/hang/always'],
+  cases: [
+    'resilience/company-lookup/reset/always',
+    'resilience/vehicle-lookup/reset/always',
+    'resilience/vehicle-lookup/hang/always',
+  ],
   // A short request timeout: the hung lookup's six attempts end within the deadline.
   requestTimeoutMs: 1_000,
 })
@@ -36,10 +40,19 @@ function start(args: string, options: Omit<RunOptions, 'client'>): Promise<RunRe
 const byId = async (run: Promise<RunResult>) => Object.fromEntries((await run).cases.map((kase) => [kase.id, kase]))
 const check = (kase: CaseResult, rule: string) => kase.checks.find((c) => c.rule === rule)
 /** The requests of the case to the route its fault breaks. */
-const attemptsAtFault = (kase: CaseResult) => kase.requests.filter((entry) => entry.route === kase.requests.find((e) => e.fault)?.route)
+const attemptsAtFault = (kase: CaseResult) =>
+  kase.requests.filter((entry) => entry.route === kase.requests.find((e) => e.fault)?.route)
 
 /** The flows and a lookup's and a payment's every fault: enough to show a recipe whole, at a fraction of the default run. */
-const RECIPE_CASES = ['advanced/new-vehicle', 'advanced/unknown-owner', 'simple/accepted', 'simple/rejected', 'resilience/vehicle-lookup/*/once', 'resilience/payment-create/*/once', 'resilience/vehicle-create/*/always']
+const RECIPE_CASES = [
+  'advanced/new-vehicle',
+  'advanced/unknown-owner',
+  'simple/accepted',
+  'simple/rejected',
+  'resilience/vehicle-lookup/*/once',
+  'resilience/payment-create/*/once',
+  'resilience/vehicle-create/*/always',
+]
 
 describe('Net::HTTP', { timeout: 90_000 }, () => {
   const recipe = start('net-http', { cases: RECIPE_CASES })
@@ -48,7 +61,9 @@ describe('Net::HTTP', { timeout: 90_000 }, () => {
 
   it('set up as the guide says (max_retries = 0, the three timeouts, Content-Type) passes with no warning', async () => {
     const result = await recipe
-    expect(result.cases.filter((kase) => kase.status !== 'passed').map((kase) => `${kase.id}: ${kase.status}`)).toEqual([])
+    expect(result.cases.filter((kase) => kase.status !== 'passed').map((kase) => `${kase.id}: ${kase.status}`)).toEqual(
+      [],
+    )
     expect(result.summary.total).toBe(2 + 2 + 9 + 9 + 9)
   })
 
@@ -63,10 +78,12 @@ describe('Net::HTTP', { timeout: 90_000 }, () => {
     expect([first.route, again.route]).toEqual(['GET /rental-companies', 'GET /rental-companies'])
     expect(again.connection).not.toBe(first.connection)
     // The client's own loop retried twice: 3 attempts of its own, 6 at the service.
-    expect(cases['resilience/company-lookup/reset/always'].stderr.match(/^ {2}retrying GET \/rental-companies/gm)).toHaveLength(2)
+    expect(
+      cases['resilience/company-lookup/reset/always'].stderr.match(/^ {2}retrying GET \/rental-companies/gm),
+    ).toHaveLength(2)
   })
 
-  it('max_retries 1: the resend is named as Net::HTTP\'s, with the line that stops it', async () => {
+  it("max_retries 1: the resend is named as Net::HTTP's, with the line that stops it", async () => {
     for (const kase of Object.values(await byId(maxRetries))) {
       const message = check(kase, 'resilience.bounded-retries')?.message ?? ''
       expect(message, kase.id).toContain('Net::HTTP')
@@ -78,7 +95,9 @@ describe('Net::HTTP', { timeout: 90_000 }, () => {
     const cases = await byId(recipe)
     for (const id of ['resilience/vehicle-lookup/truncated/once', 'resilience/payment-create/truncated/once']) {
       expect(cases[id].status, id).toBe('passed')
-      expect(cases[id].stderr, id).toMatch(/-> HTTP 20\d with a body that is not JSON|retrying GET \/vehicles\S* in \d+ ms after: HTTP 200 with a body that is not JSON/)
+      expect(cases[id].stderr, id).toMatch(
+        /-> HTTP 20\d with a body that is not JSON|retrying GET \/vehicles\S* in \d+ ms after: HTTP 200 with a body that is not JSON/,
+      )
       expect(cases[id].stderr, id).not.toMatch(/EOFError/)
     }
     expect(cases['resilience/payment-create/truncated/once'].report).toMatchObject({ outcome: 'unknown' })
@@ -87,27 +106,35 @@ describe('Net::HTTP', { timeout: 90_000 }, () => {
   it('open and read timeouts of 60 s: a hung request is still waiting when the case kills it', async () => {
     const [kase] = (await timeouts).cases
     expect(check(kase, 'resilience.deadline')).toMatchObject({ status: 'failed' })
-    expect(check(kase, 'resilience.deadline')?.message).toMatch(/still waiting when it was killed.*Give every request a timeout/)
+    expect(check(kase, 'resilience.deadline')?.message).toMatch(
+      /still waiting when it was killed.*Give every request a timeout/,
+    )
   })
 
   it('a POST body without Content-Type goes out as application/x-www-form-urlencoded, and fails http.json-body', async () => {
     for (const kase of (await contentType).cases) {
       expect(check(kase, 'http.json-body'), kase.id).toMatchObject({ status: 'failed' })
-      expect(check(kase, 'http.json-body')?.message, kase.id).toContain('sent "Content-Type: application/x-www-form-urlencoded"')
+      expect(check(kase, 'http.json-body')?.message, kase.id).toContain(
+        'sent "Content-Type: application/x-www-form-urlencoded"',
+      )
     }
   })
 })
 
 describe("Faraday 1.x's retry middleware, on its Net::HTTP adapter", { timeout: 90_000 }, () => {
   const recipe = start('faraday', { cases: [...RECIPE_CASES, 'resilience/vehicle-lookup/reset/always'] })
-  const LOOKUP_FAULTS = ['unavailable', 'rate-limited', 'server-error', 'reset', 'hang'].map((kind) => `resilience/vehicle-lookup/${kind}/once`)
+  const LOOKUP_FAULTS = ['unavailable', 'rate-limited', 'server-error', 'reset', 'hang'].map(
+    (kind) => `resilience/vehicle-lookup/${kind}/once`,
+  )
   const defaults = start('faraday retry_defaults', { cases: LOOKUP_FAULTS })
   const noDate = start('faraday no_date', { cases: ['resilience/vehicle-lookup/unavailable/once'] })
   const shortMax = start('faraday short_max_interval', { cases: ['resilience/vehicle-lookup/unavailable/once'] })
 
   it('set up as the guide says passes with no warning', async () => {
     const result = await recipe
-    expect(result.cases.filter((kase) => kase.status !== 'passed').map((kase) => `${kase.id}: ${kase.status}`)).toEqual([])
+    expect(result.cases.filter((kase) => kase.status !== 'passed').map((kase) => `${kase.id}: ${kase.status}`)).toEqual(
+      [],
+    )
   })
 
   it('at its defaults retries a lookup only after a timeout: a 503, a 429, a 500 and a reset are given up at once, a warning each, never a failure', async () => {
@@ -119,14 +146,21 @@ describe("Faraday 1.x's retry middleware, on its Net::HTTP adapter", { timeout: 
     }
     warned('resilience/vehicle-lookup/unavailable/once', 'resilience.retry-after', /the client gave up at once/)
     warned('resilience/vehicle-lookup/rate-limited/once', 'resilience.retry-after', /the client gave up at once/)
-    warned('resilience/vehicle-lookup/server-error/once', 'resilience.bounded-retries', /answered 500.*the client gave up at once/)
+    warned(
+      'resilience/vehicle-lookup/server-error/once',
+      'resilience.bounded-retries',
+      /answered 500.*the client gave up at once/,
+    )
     warned('resilience/vehicle-lookup/reset/once', 'resilience.bounded-retries', /reset.*the client gave up at once/)
   })
 
   it('gives up, rather than retry sooner, when Retry-After is above max_interval: a warning', async () => {
     const [kase] = (await shortMax).cases
     expect(attemptsAtFault(kase)).toHaveLength(1)
-    expect(check(kase, 'resilience.retry-after')).toMatchObject({ status: 'warning', message: expect.stringMatching(/Retry-After: \d+\).*the client gave up at once/) })
+    expect(check(kase, 'resilience.retry-after')).toMatchObject({
+      status: 'warning',
+      message: expect.stringMatching(/Retry-After: \d+\).*the client gave up at once/),
+    })
   })
 
   it("1.1.0: a retry after an answer raises NameError (DateTime) unless 'date' was required, and the client dies", async () => {

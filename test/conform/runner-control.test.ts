@@ -30,7 +30,13 @@ describe('--bail', () => {
     const simple = selectCases({ flows: ['simple'] })
     const started: string[] = []
     const ended: string[] = []
-    const result = await runConformance({ client: 'exit 1', flows: ['simple'], jobs: 1, bail: true, reporters: [{ onCaseStart: (kase) => void started.push(kase.id), onCaseEnd: (kase) => void ended.push(kase.id) }] })
+    const result = await runConformance({
+      client: 'exit 1',
+      flows: ['simple'],
+      jobs: 1,
+      bail: true,
+      reporters: [{ onCaseStart: (kase) => void started.push(kase.id), onCaseEnd: (kase) => void ended.push(kase.id) }],
+    })
     expect(started).toHaveLength(1)
     expect(result.cases.map((kase) => kase.id)).toEqual(started)
     expect(ended).toEqual(started)
@@ -41,7 +47,12 @@ describe('--bail', () => {
   it('ends the clients still running when it stops', async () => {
     const marker = '421.125'
     const client = `if [ "$RELAY_FLOW" = simple ]; then exit 1; else exec sleep ${marker}; fi`
-    const result = await runConformance({ client, cases: ['advanced/new-vehicle', 'simple/accepted'], jobs: 2, bail: true })
+    const result = await runConformance({
+      client,
+      cases: ['advanced/new-vehicle', 'simple/accepted'],
+      jobs: 2,
+      bail: true,
+    })
     expect(result.cases.map((kase) => kase.id)).toEqual(['simple/accepted'])
     expect(result.summary).toMatchObject({ bailed: true, notRun: 1 })
     expect(processesWith(`sleep ${marker}`)).toEqual([])
@@ -56,10 +67,26 @@ describe('--bail', () => {
 
 describe('--repeat', () => {
   it('reports a case that fails some of its runs but not all as flaky, with its failing run', async () => {
-    const result = await runConformance({ client: failingOn((call) => call === 1), cases: ['simple/accepted'], repeat: 3, jobs: 1 })
+    const result = await runConformance({
+      client: failingOn((call) => call === 1),
+      cases: ['simple/accepted'],
+      repeat: 3,
+      jobs: 1,
+    })
     expect(result.cases).toHaveLength(1)
-    expect(result.cases[0]).toMatchObject({ status: 'flaky', runs: { total: 3, failed: 1 }, exitCode: 1, stderr: expect.stringContaining('lost the connection') })
-    expect(result.summary).toMatchObject({ total: 1, passed: 0, failed: 0, flaky: 1, rulesBroken: expect.arrayContaining(['client.completes']) })
+    expect(result.cases[0]).toMatchObject({
+      status: 'flaky',
+      runs: { total: 3, failed: 1 },
+      exitCode: 1,
+      stderr: expect.stringContaining('lost the connection'),
+    })
+    expect(result.summary).toMatchObject({
+      total: 1,
+      passed: 0,
+      failed: 0,
+      flaky: 1,
+      rulesBroken: expect.arrayContaining(['client.completes']),
+    })
   })
 
   it('reports a case that fails every run as failed, and one that passes every run as passed', async () => {
@@ -72,7 +99,13 @@ describe('--repeat', () => {
 
   it('runs each case N times, in worlds of their own, and counts the client time of every run', async () => {
     const worlds: string[] = []
-    const result = await runConformance({ client: 'sleep 0.1', cases: ['simple/accepted', 'simple/rejected'], repeat: 3, jobs: 3, reporters: [{ onCaseStart: (start) => void worlds.push(`${start.id} ${start.worldId}`) }] })
+    const result = await runConformance({
+      client: 'sleep 0.1',
+      cases: ['simple/accepted', 'simple/rejected'],
+      repeat: 3,
+      jobs: 3,
+      reporters: [{ onCaseStart: (start) => void worlds.push(`${start.id} ${start.worldId}`) }],
+    })
     expect(worlds).toHaveLength(6)
     expect(new Set(worlds).size).toBe(6)
     expect(result.cases.map((kase) => kase.runs)).toEqual([
@@ -83,7 +116,10 @@ describe('--repeat', () => {
   })
 
   it('refuses a repeat that is not a whole number of at least 1', async () => {
-    await expect(runConformance({ client: 'true', repeat: 0 })).rejects.toMatchObject({ code: 'INVALID_OPTION', message: expect.stringContaining('--repeat must be a whole number of at least 1 (got 0)') })
+    await expect(runConformance({ client: 'true', repeat: 0 })).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      message: expect.stringContaining('--repeat must be a whole number of at least 1 (got 0)'),
+    })
   })
 })
 
@@ -118,7 +154,12 @@ describe('interrupting a run (its signal)', () => {
     const before = listeners()
     const during = async (signal?: AbortSignal) => {
       let seen: number[] = []
-      await runConformance({ client: 'true', cases: ['simple/accepted'], ...(signal ? { signal } : {}), reporters: [{ onCaseEnd: () => void (seen = listeners()) }] })
+      await runConformance({
+        client: 'true',
+        cases: ['simple/accepted'],
+        ...(signal ? { signal } : {}),
+        reporters: [{ onCaseEnd: () => void (seen = listeners()) }],
+      })
       return seen
     }
     expect(await during(new AbortController().signal)).toEqual(before)
@@ -128,7 +169,12 @@ describe('interrupting a run (its signal)', () => {
 
   it('runs no case when the signal is already aborted, and still ends the run with its reporters', async () => {
     let ended: unknown
-    const result = await runConformance({ client: 'true', flows: ['simple'], signal: AbortSignal.abort(), reporters: [{ onRunEnd: (run) => void (ended = run.summary) }] })
+    const result = await runConformance({
+      client: 'true',
+      flows: ['simple'],
+      signal: AbortSignal.abort(),
+      reporters: [{ onRunEnd: (run) => void (ended = run.summary) }],
+    })
     expect(result.cases).toEqual([])
     expect(ended).toMatchObject({ total: 0, interrupted: true })
   })
@@ -137,10 +183,16 @@ describe('interrupting a run (its signal)', () => {
 describe('a client command that cannot start', () => {
   it('is one set-up error naming the command when the interpreter cannot find the script', async () => {
     const ended: CaseResult[] = []
-    const run = runConformance({ client: 'node test/conform/clients/no-such-client.mjs', jobs: 3, reporters: [{ onCaseEnd: (result) => void ended.push(result) }] })
+    const run = runConformance({
+      client: 'node test/conform/clients/no-such-client.mjs',
+      jobs: 3,
+      reporters: [{ onCaseEnd: (result) => void ended.push(result) }],
+    })
     await expect(run).rejects.toMatchObject({
       code: 'CLIENT_NOT_FOUND',
-      message: expect.stringMatching(/^Failed to run the client: the client command could not start: node test\/conform\/clients\/no-such-client\.mjs \(exit 1: Error: Cannot find module .*no-such-client\.mjs'\)\. Please check the command, and that it runs from /),
+      message: expect.stringMatching(
+        /^Failed to run the client: the client command could not start: node test\/conform\/clients\/no-such-client\.mjs \(exit 1: Error: Cannot find module .*no-such-client\.mjs'\)\. Please check the command, and that it runs from /,
+      ),
     })
     expect(ended).toEqual([])
   })
@@ -153,12 +205,18 @@ describe('a client command that cannot start', () => {
   })
 
   it('is one set-up error when its working folder does not exist', async () => {
-    await expect(runConformance({ client: 'true', cwd: '/no/such/folder', cases: ['simple/accepted'] })).rejects.toMatchObject({ code: 'CLIENT_NOT_FOUND', message: expect.stringContaining('runs from /no/such/folder') })
+    await expect(
+      runConformance({ client: 'true', cwd: '/no/such/folder', cases: ['simple/accepted'] }),
+    ).rejects.toMatchObject({ code: 'CLIENT_NOT_FOUND', message: expect.stringContaining('runs from /no/such/folder') })
   })
 
   it('is a failed case, not a set-up error, once a run has shown that the client starts', async () => {
     // Exit 127 in the second case only: the first showed that the command runs.
-    const result = await runConformance({ client: 'if [ "$RELAY_FLOW" = advanced ]; then exit 0; else exit 127; fi', cases: ['advanced/new-vehicle', 'simple/accepted'], jobs: 1 })
+    const result = await runConformance({
+      client: 'if [ "$RELAY_FLOW" = advanced ]; then exit 0; else exit 127; fi',
+      cases: ['advanced/new-vehicle', 'simple/accepted'],
+      jobs: 1,
+    })
     expect(result.cases[1]).toMatchObject({ id: 'simple/accepted', exitCode: 127, status: 'failed' })
   })
 })
@@ -168,12 +226,17 @@ describe('runPool', () => {
     let running = 0
     let most = 0
     const ran: number[] = []
-    await runPool(10, 3, async (index) => {
-      most = Math.max(most, ++running)
-      await new Promise((resolve) => setTimeout(resolve, 5))
-      ran.push(index)
-      running--
-    }, () => true)
+    await runPool(
+      10,
+      3,
+      async (index) => {
+        most = Math.max(most, ++running)
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        ran.push(index)
+        running--
+      },
+      () => true,
+    )
     expect(most).toBe(3)
     expect(ran.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
   })
@@ -181,11 +244,16 @@ describe('runPool', () => {
   it('starts no task once canStart says no, and waits for those in flight', async () => {
     const ran: number[] = []
     let open = true
-    await runPool(10, 2, async (index) => {
-      if (index === 2) open = false
-      await new Promise((resolve) => setTimeout(resolve, 5))
-      ran.push(index)
-    }, () => open)
+    await runPool(
+      10,
+      2,
+      async (index) => {
+        if (index === 2) open = false
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        ran.push(index)
+      },
+      () => open,
+    )
     expect(ran.sort((a, b) => a - b)).toEqual([0, 1, 2])
   })
 })
@@ -199,6 +267,10 @@ describe('combineRuns', () => {
   })
 
   it('shows the first failing run of a flaky case', () => {
-    expect(combineRuns([run('passed'), run('failed', 'first'), run('failed', 'second')])).toMatchObject({ status: 'flaky', stderr: 'first', runs: { total: 3, failed: 2 } })
+    expect(combineRuns([run('passed'), run('failed', 'first'), run('failed', 'second')])).toMatchObject({
+      status: 'flaky',
+      stderr: 'first',
+      runs: { total: 3, failed: 2 },
+    })
   })
 })

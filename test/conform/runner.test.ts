@@ -20,11 +20,35 @@ function processesWith(marker: string): string[] {
 
 describe('runConformance with a command', () => {
   it('gives the client the contract variables, RELAY_VISIT with the location and the flow', async () => {
-    const result = await runConformance({ client: 'env | grep ^RELAY_ | sort', cases: ['advanced/same-start-end'], jobs: 1 })
+    const result = await runConformance({
+      client: 'env | grep ^RELAY_ | sort',
+      cases: ['advanced/same-start-end'],
+      jobs: 1,
+    })
     const [kase] = result.cases
-    const env = Object.fromEntries(kase.stdout.trim().split('\n').map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]))
+    const env = Object.fromEntries(
+      kase.stdout
+        .trim()
+        .split('\n')
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    )
     expect(Object.keys(env).sort()).toEqual(
-      ['RELAY_AMOUNT', 'RELAY_API_TOKEN', 'RELAY_BASE_URL', 'RELAY_CURRENCY', 'RELAY_FLOW', 'RELAY_LOCATION_ID', 'RELAY_OWNER_KENNITALA', 'RELAY_PLATE', 'RELAY_REGISTRATION_DATE', 'RELAY_REQUEST_TIMEOUT_MS', 'RELAY_RESULT_FILE', 'RELAY_VISIT', 'RELAY_VISIT_END', 'RELAY_VISIT_START'].sort(),
+      [
+        'RELAY_AMOUNT',
+        'RELAY_API_TOKEN',
+        'RELAY_BASE_URL',
+        'RELAY_CURRENCY',
+        'RELAY_FLOW',
+        'RELAY_LOCATION_ID',
+        'RELAY_OWNER_KENNITALA',
+        'RELAY_PLATE',
+        'RELAY_REGISTRATION_DATE',
+        'RELAY_REQUEST_TIMEOUT_MS',
+        'RELAY_RESULT_FILE',
+        'RELAY_VISIT',
+        'RELAY_VISIT_END',
+        'RELAY_VISIT_START',
+      ].sort(),
     )
     expect(env.RELAY_FLOW).toBe('advanced')
     expect(env.RELAY_VISIT_START).toBe('2026-11-21 10:00:00')
@@ -43,44 +67,89 @@ describe('runConformance with a command', () => {
 
   it('kills the whole process tree of a client that hangs, and reports it timed out', async () => {
     const marker = '317.125'
-    const result = await runConformance({ client: `${DEFECTIVE} spawn-sleeper ${marker}`, cases: ['simple/accepted'], jobs: 1, timeoutMs: 1000 })
+    const result = await runConformance({
+      client: `${DEFECTIVE} spawn-sleeper ${marker}`,
+      cases: ['simple/accepted'],
+      jobs: 1,
+      timeoutMs: 1000,
+    })
     expect(result.cases[0]).toMatchObject({ timedOut: true, status: 'failed' })
-    expect(result.cases[0].checks.find((check) => check.rule === 'client.completes')).toMatchObject({ status: 'failed', message: expect.stringContaining('killed with its whole process tree') })
+    expect(result.cases[0].checks.find((check) => check.rule === 'client.completes')).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining('killed with its whole process tree'),
+    })
     expect(processesWith(`sleep ${marker}`)).toEqual([])
   })
 
   it('leaves nothing behind when a client exits 0 with a child still running', async () => {
     const marker = '318.375'
-    const result = await runConformance({ client: `sleep ${marker} & echo started`, cases: ['simple/accepted'], jobs: 1 })
+    const result = await runConformance({
+      client: `sleep ${marker} & echo started`,
+      cases: ['simple/accepted'],
+      jobs: 1,
+    })
     expect(result.cases[0]).toMatchObject({ exitCode: 0, timedOut: false })
     expect(processesWith(`sleep ${marker}`)).toEqual([])
   })
 
   it('reports a command that is not found as a set-up error, not as failed rules', async () => {
     const ended: CaseResult[] = []
-    const run = runConformance({ client: 'relay-mock-no-such-client --flag', jobs: 2, reporters: [{ onCaseEnd: (result) => void ended.push(result) }] })
+    const run = runConformance({
+      client: 'relay-mock-no-such-client --flag',
+      jobs: 2,
+      reporters: [{ onCaseEnd: (result) => void ended.push(result) }],
+    })
     await expect(run).rejects.toThrow(RelayMockError)
-    await expect(run).rejects.toMatchObject({ code: 'CLIENT_NOT_FOUND', message: expect.stringContaining('the client command could not start: relay-mock-no-such-client --flag (exit 127') })
+    await expect(run).rejects.toMatchObject({
+      code: 'CLIENT_NOT_FOUND',
+      message: expect.stringContaining(
+        'the client command could not start: relay-mock-no-such-client --flag (exit 127',
+      ),
+    })
     expect(ended).toEqual([])
   })
 
   it('ends its other clients when a case cannot be set up, and reports the set-up error', async () => {
     const marker = '320.875'
     const suite = [
-      { id: 'advanced/broken', flow: 'advanced' as const, scenario: 'no-such-scenario', title: 'cannot be seeded', outcome: 'paid' as const },
-      { id: 'advanced/fine', flow: 'advanced' as const, scenario: 'existing-vehicle', title: 'runs', outcome: 'paid' as const },
+      {
+        id: 'advanced/broken',
+        flow: 'advanced' as const,
+        scenario: 'no-such-scenario',
+        title: 'cannot be seeded',
+        outcome: 'paid' as const,
+      },
+      {
+        id: 'advanced/fine',
+        flow: 'advanced' as const,
+        scenario: 'existing-vehicle',
+        title: 'runs',
+        outcome: 'paid' as const,
+      },
     ]
-    await expect(runConformance({ client: `sleep ${marker}`, suite, jobs: 2 })).rejects.toMatchObject({ code: 'SCENARIO_NOT_FOUND' })
+    await expect(runConformance({ client: `sleep ${marker}`, suite, jobs: 2 })).rejects.toMatchObject({
+      code: 'SCENARIO_NOT_FOUND',
+    })
     expect(processesWith(`sleep ${marker}`)).toEqual([])
   })
 
   it('keeps only the first bytes of a chatty client', async () => {
-    const result = await runConformance({ client: 'head -c 200000 /dev/zero | tr "\\0" x', cases: ['simple/accepted'], jobs: 1, outputLimit: 1000 })
+    const result = await runConformance({
+      client: 'head -c 200000 /dev/zero | tr "\\0" x',
+      cases: ['simple/accepted'],
+      jobs: 1,
+      outputLimit: 1000,
+    })
     expect(result.cases[0].stdout).toMatch(/^x{1000}\n\[\.\.\. 199000 more bytes not kept\]$/)
   })
 
   it('measures the client time and the wall time of the run', async () => {
-    const result = await runConformance({ client: 'sleep 0.2', flows: ['simple'], cases: ['simple/accepted', 'simple/rejected'], jobs: 1 })
+    const result = await runConformance({
+      client: 'sleep 0.2',
+      flows: ['simple'],
+      cases: ['simple/accepted', 'simple/rejected'],
+      jobs: 1,
+    })
     expect(result.summary.clientMs).toBe(result.cases.reduce((sum, kase) => sum + kase.durationMs, 0))
     expect(result.summary.clientMs).toBeGreaterThanOrEqual(400)
     expect(result.summary.wallMs).toBeGreaterThanOrEqual(result.summary.clientMs)
@@ -98,7 +167,9 @@ describe('runConformance with a function client', () => {
     const result = await runConformance({
       client: async (visit, env) => {
         seen = { visit, env }
-        await fetch(`${env.RELAY_BASE_URL}/rental-companies?kennitala=${visit.ownerKennitala}`, { headers: { authorization: `Bearer ${env.RELAY_API_TOKEN}` } })
+        await fetch(`${env.RELAY_BASE_URL}/rental-companies?kennitala=${visit.ownerKennitala}`, {
+          headers: { authorization: `Bearer ${env.RELAY_API_TOKEN}` },
+        })
         return { outcome: 'skipped' }
       },
       cases: ['advanced/unknown-owner'],
@@ -112,8 +183,17 @@ describe('runConformance with a function client', () => {
     const result = await runConformance({
       client: async (visit, env) => {
         const headers = { authorization: `Bearer ${env.RELAY_API_TOKEN}`, 'content-type': 'application/json' }
-        const body = { location: visit.locationId, vehicle: { owner: visit.ownerKennitala, plate: visit.plate, acquiredOn: visit.registrationDate }, visit: { startedOn: visit.visitStart, endedOn: visit.visitEnd }, payment: { amount: visit.amount, currency: visit.currency } }
-        const answer = await fetch(`${env.RELAY_BASE_URL}/payment`, { method: 'POST', headers, body: `${' '.repeat(10_000)}${JSON.stringify(body)}` })
+        const body = {
+          location: visit.locationId,
+          vehicle: { owner: visit.ownerKennitala, plate: visit.plate, acquiredOn: visit.registrationDate },
+          visit: { startedOn: visit.visitStart, endedOn: visit.visitEnd },
+          payment: { amount: visit.amount, currency: visit.currency },
+        }
+        const answer = await fetch(`${env.RELAY_BASE_URL}/payment`, {
+          method: 'POST',
+          headers,
+          body: `${' '.repeat(10_000)}${JSON.stringify(body)}`,
+        })
         const { id } = (await answer.json()) as { id: string }
         return { outcome: 'paid', paymentId: id }
       },
@@ -124,8 +204,13 @@ describe('runConformance with a function client', () => {
   })
 
   it("records relay-mock's version as package.json gives it (the one version source)", async () => {
-    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-    const result = await runConformance({ client: () => Promise.resolve({ outcome: 'skipped' }), cases: ['advanced/unknown-owner'] })
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string
+    }
+    const result = await runConformance({
+      client: () => Promise.resolve({ outcome: 'skipped' }),
+      cases: ['advanced/unknown-owner'],
+    })
     expect(result.summary.version).toBe(version)
   })
 
@@ -135,7 +220,9 @@ describe('runConformance with a function client', () => {
     try {
       const result = await runConformance({
         client: async (visit, env) => {
-          await fetch(`${env.RELAY_BASE_URL}/rental-companies?kennitala=${visit.ownerKennitala}`, { headers: { authorization: `Bearer ${env.RELAY_API_TOKEN}` } })
+          await fetch(`${env.RELAY_BASE_URL}/rental-companies?kennitala=${visit.ownerKennitala}`, {
+            headers: { authorization: `Bearer ${env.RELAY_API_TOKEN}` },
+          })
           return { outcome: 'skipped' }
         },
         cases: ['advanced/unknown-owner'],
@@ -150,14 +237,19 @@ describe('runConformance with a function client', () => {
       })
       expect(heard).toEqual(['GET /rental-companies'])
       expect(result.cases[0].status).toBe('passed')
-      expect(reported.mock.calls.map((call) => String(call[0]))).toEqual([expect.stringContaining('a journal subscriber failed on journal entry 1 (a reporter broke)')])
+      expect(reported.mock.calls.map((call) => String(call[0]))).toEqual([
+        expect.stringContaining('a journal subscriber failed on journal entry 1 (a reporter broke)'),
+      ])
     } finally {
       reported.mockRestore()
     }
   })
 
   it('counts a thrown error as exit 1', async () => {
-    const result = await runConformance({ client: () => Promise.reject(new Error('no network')), cases: ['advanced/unknown-owner'] })
+    const result = await runConformance({
+      client: () => Promise.reject(new Error('no network')),
+      cases: ['advanced/unknown-owner'],
+    })
     expect(result.cases[0]).toMatchObject({ exitCode: 1, stderr: expect.stringContaining('no network') })
     expect(result.cases[0].checks.find((check) => check.rule === 'client.completes')?.status).toBe('failed')
   })
@@ -180,13 +272,22 @@ describe('selectCases', () => {
   it('selects by a glob anywhere in the id: * takes any run of characters, / included, and ? one', () => {
     const ids = (...cases: string[]) => selectCases({ cases }).map((kase) => kase.id)
     const unavailable = ids('resilience/*/unavailable/*')
-    expect(unavailable).toEqual(selectCases({ suites: ['resilience'] }).filter((kase) => kase.cell?.kind === 'unavailable').map((kase) => kase.id))
+    expect(unavailable).toEqual(
+      selectCases({ suites: ['resilience'] })
+        .filter((kase) => kase.cell?.kind === 'unavailable')
+        .map((kase) => kase.id),
+    )
     expect(unavailable.length).toBeGreaterThan(4)
     expect(ids('*/existing-vehicle')).toEqual(['advanced/existing-vehicle'])
-    expect(ids('resilience/*-lookup/hang/once')).toEqual(['resilience/company-lookup/hang/once', 'resilience/vehicle-lookup/hang/once'])
+    expect(ids('resilience/*-lookup/hang/once')).toEqual([
+      'resilience/company-lookup/hang/once',
+      'resilience/vehicle-lookup/hang/once',
+    ])
     expect(ids('simple/rejected?ok-status')).toEqual(['simple/rejected-ok-status'])
     // The characters of an id stand for themselves: a dot is not any character.
-    expect(() => selectCases({ cases: ['variants/create.status=200-no-location/advanced.new-vehicle'] })).toThrow(/Failed to find the case/)
+    expect(() => selectCases({ cases: ['variants/create.status=200-no-location/advanced.new-vehicle'] })).toThrow(
+      /Failed to find the case/,
+    )
     // A trailing * and a trailing / still select by prefix.
     expect(ids('resilience/payment-create/*')).toEqual(ids('resilience/payment-create/'))
   })
@@ -201,7 +302,9 @@ describe('selectCases', () => {
     expect(message).toBe(
       'Failed to find the case "resilience/*/unavailble/*": no case matches it. Please use an id such as resilience/company-lookup/unavailable/once, resilience/company-lookup/unavailable/always or resilience/vehicle-lookup/unavailable/once (the nearest), or a glob such as advanced/*, simple/*, resilience/* or variants/*.',
     )
-    expect(() => selectCases({ cases: ['advanced/nope'] })).toThrow(/^Failed to find the case "advanced\/nope": no case matches it\. Please use an id such as advanced\//)
+    expect(() => selectCases({ cases: ['advanced/nope'] })).toThrow(
+      /^Failed to find the case "advanced\/nope": no case matches it\. Please use an id such as advanced\//,
+    )
   })
 
   it('refuses an unknown flow', () => {

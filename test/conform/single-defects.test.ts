@@ -66,7 +66,8 @@ function defaultRun(defect: SingleDefect, language: 'JavaScript' | 'Python'): Pr
   const key = `${defect.defect} (${language})`
   if (!runs.has(key)) {
     const run = limited(async () => {
-      if (language === 'JavaScript') return runConformance({ client: createDefectiveClient(defect.js) as ClientFunction, name: key })
+      if (language === 'JavaScript')
+        return runConformance({ client: createDefectiveClient(defect.js) as ClientFunction, name: key })
       const client = forkClient(await pythonWith(defect, dir))
       try {
         return await runConformance({ client, name: key })
@@ -81,7 +82,12 @@ function defaultRun(defect: SingleDefect, language: 'JavaScript' | 'Python'): Pr
   return runs.get(key)!
 }
 
-const failedRules = (cases: ReadonlyArray<CaseResult>) => [...new Set(cases.flatMap((kase) => kase.checks.filter((check) => check.status === 'failed').map((check) => check.rule)))].sort()
+const failedRules = (cases: ReadonlyArray<CaseResult>) =>
+  [
+    ...new Set(
+      cases.flatMap((kase) => kase.checks.filter((check) => check.status === 'failed').map((check) => check.rule)),
+    ),
+  ].sort()
 
 const table = SINGLE_DEFECTS.flatMap((defect) => [
   { defect, language: 'JavaScript' as const },
@@ -102,7 +108,9 @@ describe.each(table)('$defect.defect ($language)', ({ defect, language }) => {
     expect(summary.rulesBroken.sort()).toEqual(expected)
     const strict = countCases(cases, { strict: true })
     // Under --strict a warning fails too: still only the defect's own rules.
-    expect([...new Set([...strict.rulesBroken, ...strict.rulesWarned])].sort()).toEqual(expected.length > 0 ? expected : ['client.outcome'])
+    expect([...new Set([...strict.rulesBroken, ...strict.rulesWarned])].sort()).toEqual(
+      expected.length > 0 ? expected : ['client.outcome'],
+    )
     expect(strict.conformant).toBe(false)
   }, 240_000)
 
@@ -110,19 +118,22 @@ describe.each(table)('$defect.defect ($language)', ({ defect, language }) => {
     const { cases } = await defaultRun(defect, language)
     const variants = cases.filter((kase) => kase.id.startsWith('variants/'))
     for (const kase of variants) {
-      expect(kase.checks.filter((check) => check.status === 'failed').map((check) => `${kase.id}: ${check.rule}`)).toEqual([])
+      expect(
+        kase.checks.filter((check) => check.status === 'failed').map((check) => `${kase.id}: ${check.rule}`),
+      ).toEqual([])
       if (kase.status !== 'echo') continue
       const base = cases.find((other) => other.id === kase.of)!
       expect(base.status, kase.id).toBe('failed')
       expect(kase.sameAs, kase.id).toEqual({ case: base.id, rules: failedRules([base]) })
-      for (const check of kase.checks.filter((c) => c.status === 'echo')) expect(check.message).toMatch(new RegExp(`^Same defect as in ${base.id}: .* failed there`))
+      for (const check of kase.checks.filter((c) => c.status === 'echo'))
+        expect(check.message).toMatch(new RegExp(`^Same defect as in ${base.id}: .* failed there`))
     }
     const echoes = variants.filter((kase) => kase.status === 'echo')
     if (expected.length > 0) expect(echoes.length).toBeGreaterThan(0)
   }, 240_000)
 })
 
-describe('a client that reports `rejected` where the payment\'s answer was lost', () => {
+describe("a client that reports `rejected` where the payment's answer was lost", () => {
   const defect = SINGLE_DEFECTS.find((d) => d.js === 'rejected-when-unknown')!
 
   it('is warned in every case that lost the answer, the variant cases too, and the default run passes', async () => {
@@ -130,16 +141,28 @@ describe('a client that reports `rejected` where the payment\'s answer was lost'
     expect(summary.conformant).toBe(true)
     expect(summary.failed).toBe(0)
     expect(summary.rulesWarned).toEqual(['client.outcome'])
-    const lostAnswer = cases.filter((kase) => kase.checks.some((check) => check.rule === 'client.outcome' && check.status === 'warning'))
+    const lostAnswer = cases.filter((kase) =>
+      kase.checks.some((check) => check.rule === 'client.outcome' && check.status === 'warning'),
+    )
     expect(lostAnswer.map((kase) => kase.id)).toContain('resilience/payment-create/server-error/once')
-    expect(lostAnswer.map((kase) => kase.id)).toContain('variants/error.body=json-message/resilience-payment-create-server-error-once')
+    expect(lostAnswer.map((kase) => kase.id)).toContain(
+      'variants/error.body=json-message/resilience-payment-create-server-error-once',
+    )
     for (const kase of lostAnswer) expect(kase.status, kase.id).toBe('warning')
     // The fidelity rule that failed it before carries the flow case's grade: the same warning, told once.
-    const variant = cases.find((kase) => kase.id === 'variants/error.body=json-message/resilience-payment-create-server-error-once')!
+    const variant = cases.find(
+      (kase) => kase.id === 'variants/error.body=json-message/resilience-payment-create-server-error-once',
+    )!
     const fidelity = variant.checks.find((check) => check.rule === 'fidelity.error.body')!
     expect(fidelity.status).toBe('echo')
-    expect(fidelity.message).toMatch(/^Same flaw as in resilience\/payment-create\/server-error\/once: client.outcome warned there, under relay-mock's choice, and here/)
-    expect(variant.sameAs).toEqual({ case: 'resilience/payment-create/server-error/once', rules: ['client.outcome'], warned: true })
+    expect(fidelity.message).toMatch(
+      /^Same flaw as in resilience\/payment-create\/server-error\/once: client.outcome warned there, under relay-mock's choice, and here/,
+    )
+    expect(variant.sameAs).toEqual({
+      case: 'resilience/payment-create/server-error/once',
+      rules: ['client.outcome'],
+      warned: true,
+    })
   }, 240_000)
 })
 
@@ -155,14 +178,18 @@ describe('every report counts the defect once', () => {
     const kase = json.cases.find((k: CaseResult) => k.id === echoed)
     expect(kase.status).toBe('echo')
     expect(kase.sameAs).toEqual({ case: 'advanced/new-vehicle', rules: ['advanced.payment-body'] })
-    expect(kase.checks.find((c: { rule: string }) => c.rule === 'fidelity.create.status').echoed).toMatch(/^Expected the client to complete the visit under create\.status=201-no-location/)
+    expect(kase.checks.find((c: { rule: string }) => c.rule === 'fidelity.create.status').echoed).toMatch(
+      /^Expected the client to complete the visit under create\.status=201-no-location/,
+    )
   }, 240_000)
 
   it('JUnit: an echo is skipped, naming the flow case, never a <failure>', async () => {
     const xml = toJUnitXml(await defaultRun(defect, 'JavaScript'))
     const testcase = xml.match(new RegExp(`<testcase[^>]*name="${echoed}"[\\s\\S]*?</testcase>`))![0]
     expect(testcase).not.toContain('<failure')
-    expect(testcase).toContain('<skipped message="same defect as in advanced/new-vehicle: advanced.payment-body failed there"/>')
+    expect(testcase).toContain(
+      '<skipped message="same defect as in advanced/new-vehicle: advanced.payment-body failed there"/>',
+    )
   }, 240_000)
 
   it('GitHub: no annotation for an echo; the notice counts it apart', async () => {

@@ -6,7 +6,8 @@ import { casePasses, caseStatus, countCases } from '../../src/core/rules/verdict
 import { show } from '../../src/core/rules/facts.js'
 import { allOf, clipJson, plural } from '../../src/core/text.js'
 
-const checks = (...statuses: CheckStatus[]): Check[] => statuses.map((status, i) => ({ rule: `rule-${i}`, status, message: status }))
+const checks = (...statuses: CheckStatus[]): Check[] =>
+  statuses.map((status, i) => ({ rule: `rule-${i}`, status, message: status }))
 
 describe('caseStatus', () => {
   it('is failed when any rule failed, whatever else', () => {
@@ -29,7 +30,14 @@ describe('caseStatus', () => {
 
 describe('countCases', () => {
   const kase = (status: CaseStatus, ...statuses: CheckStatus[]) => ({ status, checks: checks(...statuses) })
-  const run = [kase('passed', 'passed'), kase('warning', 'warning'), kase('partial', 'not-checked'), kase('failed', 'failed'), kase('not-reached', 'skipped'), kase('echo', 'echo')]
+  const run = [
+    kase('passed', 'passed'),
+    kase('warning', 'warning'),
+    kase('partial', 'not-checked'),
+    kase('failed', 'failed'),
+    kase('not-reached', 'skipped'),
+    kase('echo', 'echo'),
+  ]
 
   it('counts each case status and names the rules behind them', () => {
     expect(countCases(run)).toEqual({
@@ -82,7 +90,11 @@ describe('the words of messages', () => {
   })
 
   it('shows a short value whole', () => {
-    const expected = { vehicleId: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f', rentalCompanyId: '9a8b7c6d-5d4a-4e6b-9c7d-1a2b3c4d5e6f', acquiredOn: '2024-03-01 00:00:00' }
+    const expected = {
+      vehicleId: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
+      rentalCompanyId: '9a8b7c6d-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
+      acquiredOn: '2024-03-01 00:00:00',
+    }
     expect(show(expected)).toBe(JSON.stringify(expected))
   })
 

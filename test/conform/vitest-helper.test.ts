@@ -4,4 +4,9 @@ import { defineConformanceTests } from '../../src/vitest.js'
 import { referenceClient } from '../../src/node/reference-client/reference-client.js'
 
 // Both flows and one row of the fault matrix (matrix.test.ts runs all of it).
-defineConformanceTests({ client: referenceClient, name: 'the reference client through defineConformanceTests', cases: ['advanced/*', 'simple/*', 'resilience/payment-create/*'], jobs: 12 })
+defineConformanceTests({
+  client: referenceClient,
+  name: 'the reference client through defineConformanceTests',
+  cases: ['advanced/*', 'simple/*', 'resilience/payment-create/*'],
+  jobs: 12,
+})

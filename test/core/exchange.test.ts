@@ -1,7 +1,13 @@
 // What an exchange says, read once for every layer: the answer's class, Retry-After, records, the plate a
 // request carried, the query its endpoint documents, and a journal entry read through them.
 import { describe, expect, it } from 'vitest'
-import { isRecord, isSuccess, leavesWriteUnknown, parseRetryAfter, statusClass } from '../../src/core/exchange/answer.js'
+import {
+  isRecord,
+  isSuccess,
+  leavesWriteUnknown,
+  parseRetryAfter,
+  statusClass,
+} from '../../src/core/exchange/answer.js'
 import { answerLost, bodyOf, classOf, isAmbiguous, requestOf, retryAfterMs } from '../../src/core/exchange/entry.js'
 import { fieldTypes, listedFields } from '../../src/core/exchange/record.js'
 import { documentedParameters, plateSent } from '../../src/core/exchange/request.js'
@@ -11,7 +17,15 @@ import { routeById } from '../../src/core/service/protocol.js'
 
 const T0 = Date.parse('2026-01-01T10:00:00.000Z')
 
-function entry(route: string, { status = 200, fault, bodyText, headers = {} }: { status?: number; fault?: FaultKind; bodyText?: string; headers?: Record<string, string> } = {}): JournalEntry {
+function entry(
+  route: string,
+  {
+    status = 200,
+    fault,
+    bodyText,
+    headers = {},
+  }: { status?: number; fault?: FaultKind; bodyText?: string; headers?: Record<string, string> } = {},
+): JournalEntry {
   const [method, path] = route.split(' ')
   return {
     seq: 1,
@@ -54,7 +68,11 @@ describe('parseRetryAfter', () => {
   it('reads seconds, and an HTTP-date as the wait from when the answer was sent', () => {
     expect(parseRetryAfter('2', T0)).toEqual({ ms: 2000, text: '2', dateForm: false })
     expect(parseRetryAfter(' 0 ', T0)).toEqual({ ms: 0, text: ' 0 ', dateForm: false })
-    expect(parseRetryAfter(new Date(T0 + 3000).toUTCString(), T0)).toEqual({ ms: 3000, text: new Date(T0 + 3000).toUTCString(), dateForm: true })
+    expect(parseRetryAfter(new Date(T0 + 3000).toUTCString(), T0)).toEqual({
+      ms: 3000,
+      text: new Date(T0 + 3000).toUTCString(),
+      dateForm: true,
+    })
   })
 
   it('asks no negative wait for a date gone by, and none at all for a header absent or unreadable', () => {
@@ -74,9 +92,18 @@ describe('isRecord', () => {
 
 describe('plateSent', () => {
   it("reads the lookup's query, a vehicle's body and the simple payment's vehicle.plate", () => {
-    expect(plateSent({ route: 'GET /vehicles', query: { plate: 'AB123' }, body: undefined })).toEqual({ plate: 'AB123', where: "the query's plate" })
-    expect(plateSent({ route: 'POST /vehicles', query: {}, body: { plate: 'ÞÓR 12', country: 'is' } })).toEqual({ plate: 'ÞÓR 12', where: "the body's plate" })
-    expect(plateSent({ route: 'POST /payment', query: {}, body: { vehicle: { plate: 42 } } })).toEqual({ plate: 42, where: 'vehicle.plate' })
+    expect(plateSent({ route: 'GET /vehicles', query: { plate: 'AB123' }, body: undefined })).toEqual({
+      plate: 'AB123',
+      where: "the query's plate",
+    })
+    expect(plateSent({ route: 'POST /vehicles', query: {}, body: { plate: 'ÞÓR 12', country: 'is' } })).toEqual({
+      plate: 'ÞÓR 12',
+      where: "the body's plate",
+    })
+    expect(plateSent({ route: 'POST /payment', query: {}, body: { vehicle: { plate: 42 } } })).toEqual({
+      plate: 42,
+      where: 'vehicle.plate',
+    })
   })
 
   it('reads no plate from another endpoint, or from a body that is not an object', () => {
@@ -113,7 +140,7 @@ describe('a journal entry read as an exchange', () => {
     expect(bodyOf(entry('POST /vehicles', { bodyText: '{plate' }))).toBeUndefined()
   })
 
-  it("dates a Retry-After from when the answer went out, not from when the request came", () => {
+  it('dates a Retry-After from when the answer went out, not from when the request came', () => {
     const answered = new Date(T0 + 1000 + 2000).toUTCString()
     expect(retryAfterMs(entry('POST /payments', { status: 429, headers: { 'retry-after': answered } }))?.ms).toBe(2000)
   })

@@ -16,9 +16,21 @@ const STATED: Array<{ page: string; says: RegExp; is: () => number | string }> =
   { page: 'README.md', says: /The cases are data, in (\w+) suites/, is: () => WORDS[suites.length] },
   { page: 'README.md', says: /`advanced` \((\d+) cases/, is: () => size('advanced') },
   { page: 'README.md', says: /`simple` \((\d+) cases/, is: () => size('simple') },
-  { page: 'README.md', says: /every fault kind on every step, once and always \((\d+) cases\)/, is: () => size('resilience') },
-  { page: 'README.md', says: /where the mock answers as a real service may \((\d+) cases\)/, is: () => size('variants') },
-  { page: 'docs/cases.md', says: /is a matrix of every fault on every step, (\d+) cases/, is: () => size('resilience') },
+  {
+    page: 'README.md',
+    says: /every fault kind on every step, once and always \((\d+) cases\)/,
+    is: () => size('resilience'),
+  },
+  {
+    page: 'README.md',
+    says: /where the mock answers as a real service may \((\d+) cases\)/,
+    is: () => size('variants'),
+  },
+  {
+    page: 'docs/cases.md',
+    says: /is a matrix of every fault on every step, (\d+) cases/,
+    is: () => size('resilience'),
+  },
   { page: 'docs/faults.md', says: /`always`: (\d+) cells/, is: () => size('resilience') },
   { page: 'docs/example-clients.md', says: /The default run of (\d+) cases/, is: () => cases.length },
   { page: 'docs/architecture.md', says: /A whole default run \((\d+) cases\)/, is: () => cases.length },
@@ -37,7 +49,10 @@ describe('the lists the docs state', () => {
     const page = readFileSync(`${root}/docs/cases.md`, 'utf8')
     const rows = page.split('\n').filter((line) => /^\| `(advanced|simple)\//.test(line))
     const flow = cases.filter((kase) => kase.id.startsWith('advanced/') || kase.id.startsWith('simple/'))
-    const outcomes = (kase: (typeof flow)[number]) => (kase.outcomes ?? [kase.outcome]).map((outcome) => `\`${outcome}\``).join(' or ')
-    expect(rows).toEqual(flow.map((kase) => `| \`${kase.id}\` | \`${kase.scenario}\` | ${outcomes(kase)} | ${kase.title} |`))
+    const outcomes = (kase: (typeof flow)[number]) =>
+      (kase.outcomes ?? [kase.outcome]).map((outcome) => `\`${outcome}\``).join(' or ')
+    expect(rows).toEqual(
+      flow.map((kase) => `| \`${kase.id}\` | \`${kase.scenario}\` | ${outcomes(kase)} | ${kase.title} |`),
+    )
   })
 })

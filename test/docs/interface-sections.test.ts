@@ -21,12 +21,17 @@ describe("the interface's sections", () => {
   })
 
   it("describe every section a rule's or an assumption's citation names", () => {
-    for (const { id, cite } of rules) for (const section of citedSections(cite)) expect(described.has(section), `${id} cites ${section}`).toBe(true)
-    for (const entry of ASSUMPTIONS) for (const section of citedSections(entry.interface)) expect(described.has(section), `${entry.id} cites ${section}`).toBe(true)
+    for (const { id, cite } of rules)
+      for (const section of citedSections(cite)) expect(described.has(section), `${id} cites ${section}`).toBe(true)
+    for (const entry of ASSUMPTIONS)
+      for (const section of citedSections(entry.interface))
+        expect(described.has(section), `${entry.id} cites ${section}`).toBe(true)
   })
 
   it('describe every section the sources cite in a message', () => {
-    const cited = new Set(['src', 'suites'].flatMap(sources).flatMap((file) => citedSections(readFileSync(file, 'utf8'))))
+    const cited = new Set(
+      ['src', 'suites'].flatMap(sources).flatMap((file) => citedSections(readFileSync(file, 'utf8'))),
+    )
     expect(cited.size).toBeGreaterThan(5)
     for (const section of cited) expect(described.has(section), section).toBe(true)
   })

@@ -8,7 +8,12 @@ import { describe, expect, it } from 'vitest'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const read = (path: string) => readFileSync(join(root, path), 'utf8')
-const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)]
+const pages = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+]
 
 /** The lines of a markdown text outside fenced code blocks. */
 function prose(text: string): string[] {
@@ -49,7 +54,8 @@ function brokenLinks(page: string, text: string, readPage: (path: string) => str
     const file = path === '' ? page : relative(root, join(root, dirname(page), path))
     const found = path === '' ? text : readPage(file)
     if (found === undefined) return [`${page}: ${target} (no file ${file})`]
-    if (anchor !== undefined && !headings(found).some((heading) => heading.anchor === anchor)) return [`${page}: ${target} (no heading #${anchor} in ${file})`]
+    if (anchor !== undefined && !headings(found).some((heading) => heading.anchor === anchor))
+      return [`${page}: ${target} (no heading #${anchor} in ${file})`]
     return []
   })
 }
@@ -69,7 +75,12 @@ describe('the README', () => {
   it('opens its quick start with the two commands', () => {
     const quickStart = readme.slice(readme.indexOf('\n## Quick start\n'))
     const commands = /```sh\n([\s\S]*?)```/.exec(quickStart)![1]
-    expect(commands.split('\n').filter(Boolean).map((line) => line.replace(/\s+#.*$/, ''))).toEqual(['npm install && npm start', 'npm test'])
+    expect(
+      commands
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.replace(/\s+#.*$/, '')),
+    ).toEqual(['npm install && npm start', 'npm test'])
   })
 
   it('has a contents list that links to every section after it, and only to its sections', () => {
@@ -78,7 +89,9 @@ describe('the README', () => {
     expect(start).toBeGreaterThan(-1)
     const contents = readme.slice(start + 1, readme.indexOf('\n## ', start + 1))
     const linked = links(contents)
-    expect(linked.filter((target) => !target.startsWith('#') || !all.some((heading) => `#${heading.anchor}` === target))).toEqual([])
+    expect(
+      linked.filter((target) => !target.startsWith('#') || !all.some((heading) => `#${heading.anchor}` === target)),
+    ).toEqual([])
     const after = all.slice(all.findIndex((heading) => heading.text === 'Contents') + 1)
     const sections = after.filter((heading) => heading.level === 2).map((heading) => `#${heading.anchor}`)
     expect(sections.filter((anchor) => !linked.includes(anchor))).toEqual([])
@@ -101,7 +114,8 @@ describe.each(pages)('%s', (page) => {
 describe('the link check', () => {
   it('finds a missing page, a missing heading and a missing anchor of the page itself (the check can fail)', () => {
     const pages: Record<string, string> = { 'docs/a.md': '# A\n\n## Two words\n\n```sh\n# not a heading\n```\n' }
-    const text = '# Here\n\n[ok](docs/a.md#two-words) [gone](docs/b.md) [no](docs/a.md#not-a-heading) [self](#here) [lost](#there) [web](https://example.com/x.md)\n'
+    const text =
+      '# Here\n\n[ok](docs/a.md#two-words) [gone](docs/b.md) [no](docs/a.md#not-a-heading) [self](#here) [lost](#there) [web](https://example.com/x.md)\n'
     expect(brokenLinks('README.md', text, (path) => pages[path])).toEqual([
       'README.md: docs/b.md (no file docs/b.md)',
       'README.md: docs/a.md#not-a-heading (no heading #not-a-heading in docs/a.md)',
@@ -111,7 +125,9 @@ describe('the link check', () => {
 
   it("makes GitHub's anchors: backticks, commas and colons dropped, case lowered", () => {
     expect(slug('Conformance kit: `relay-mock conform`')).toBe('conformance-kit-relay-mock-conform')
-    expect(slug("What the interface leaves open, and what relay-mock does")).toBe('what-the-interface-leaves-open-and-what-relay-mock-does')
+    expect(slug('What the interface leaves open, and what relay-mock does')).toBe(
+      'what-the-interface-leaves-open-and-what-relay-mock-does',
+    )
     expect(slug("Where the rest of GET's gap is")).toBe('where-the-rest-of-gets-gap-is')
   })
 })

@@ -10,7 +10,15 @@ import { variantCases } from '../../src/core/ledger/next-step.js'
 import { nextStep, type AssumptionReport } from '../../src/core/ledger/report.js'
 import { toVariants } from '../../src/core/service/variants.js'
 import { selectCases } from '../../src/node/runner/select.js'
-import { activeVehicle, custodianBody, firstCompany, FRESH_PLATE, paymentBody, simpleBody, vehicleBody } from '../support/bodies.js'
+import {
+  activeVehicle,
+  custodianBody,
+  firstCompany,
+  FRESH_PLATE,
+  paymentBody,
+  simpleBody,
+  vehicleBody,
+} from '../support/bodies.js'
 import { call, closeAfterEach, handUpstream, mockUpstream, proxyTo, rawCall } from '../support/proxy.js'
 import variantsSuite from '../../suites/variants.js'
 
@@ -22,7 +30,20 @@ describe("a world's memory", () => {
     const memory: Memory = createMemory()
     const create = (i: number): Observed => {
       const id = randomUUID()
-      return { seq: i, method: 'POST', path: '/vehicles', search: '', query: {}, route: 'POST /vehicles', body: undefined, hasBody: true, bearer: true, status: 201, headers: {}, text: JSON.stringify({ id, link: `/vehicles/${id}` }) }
+      return {
+        seq: i,
+        method: 'POST',
+        path: '/vehicles',
+        search: '',
+        query: {},
+        route: 'POST /vehicles',
+        body: undefined,
+        hasBody: true,
+        bearer: true,
+        status: 201,
+        headers: {},
+        text: JSON.stringify({ id, link: `/vehicles/${id}` }),
+      }
     }
     let last = ''
     for (let i = 0; i < 5000; i++) {
@@ -37,7 +58,20 @@ describe("a world's memory", () => {
 
   it('forgets an unknown owner once the service knows it, though 500 others came after it', () => {
     const memory: Memory = createMemory()
-    const lookup = (seq: number, kennitala: string, companies: unknown[]): Observed => ({ seq, method: 'GET', path: '/rental-companies', search: `?kennitala=${kennitala}`, query: { kennitala }, route: 'GET /rental-companies', body: undefined, hasBody: false, bearer: true, status: 200, headers: {}, text: JSON.stringify(companies) })
+    const lookup = (seq: number, kennitala: string, companies: unknown[]): Observed => ({
+      seq,
+      method: 'GET',
+      path: '/rental-companies',
+      search: `?kennitala=${kennitala}`,
+      query: { kennitala },
+      route: 'GET /rental-companies',
+      body: undefined,
+      hasBody: false,
+      bearer: true,
+      status: 200,
+      headers: {},
+      text: JSON.stringify(companies),
+    })
     learn(lookup(1, '0101302989', []), memory)
     for (let i = 0; i < 600; i++) learn(lookup(i + 2, String(1_000_000_000 + i), []), memory)
     expect(memory.unknownOwners.has('0101302989')).toBe(true)
@@ -51,7 +85,9 @@ describe('the checks of the ledger', () => {
   // That every assumption has a check or a reason, and nothing else does, is ASSUMPTION_CHECKS's type
   // (a Record over the ledger's ids); that the reason is a sentence, no type says.
   it('says in a sentence why traffic cannot show each assumption it has no check for', () => {
-    const reasons = Object.entries(ASSUMPTION_CHECKS).flatMap(([id, check]) => (typeof check === 'function' ? [] : [[id, check.notObservable] as const]))
+    const reasons = Object.entries(ASSUMPTION_CHECKS).flatMap(([id, check]) =>
+      typeof check === 'function' ? [] : [[id, check.notObservable] as const],
+    )
     expect(reasons.length).toBeGreaterThan(0)
     for (const [id, reason] of reasons) expect(reason, id).toMatch(/^\S.{20,}[.)]$/s)
   })
@@ -66,7 +102,9 @@ describe('the checks of the ledger', () => {
       for (const alternative of entry.alternatives) {
         const { pattern } = variantCases(entry.id, alternative.id)
         const selected = variantsSuite.cases.filter((kase) => kase.id.startsWith(pattern.slice(0, -1)))
-        expect(selected.length > 0, pattern).toBe(variantsSuite.cases.some((kase) => kase.variants?.[entry.id] === alternative.id))
+        expect(selected.length > 0, pattern).toBe(
+          variantsSuite.cases.some((kase) => kase.variants?.[entry.id] === alternative.id),
+        )
       }
     }
   })
@@ -89,7 +127,11 @@ describe('the next step a report suggests', () => {
         if (serve) expect(() => toVariants([serve[1]]), where).not.toThrow()
       }
     }
-    expect(nextStep('invalid.status', '400')).toMatchObject({ cases: null, command: 'relay-mock serve --variant invalid.status=400', notVaried: expect.stringMatching(/no flow case meets/) })
+    expect(nextStep('invalid.status', '400')).toMatchObject({
+      cases: null,
+      command: 'relay-mock serve --variant invalid.status=400',
+      notVaried: expect.stringMatching(/no flow case meets/),
+    })
   })
 })
 
@@ -135,25 +177,44 @@ describe('in front of relay-mock serve', () => {
     await api('/vehicles', { method: 'DELETE' })
     await api(`/vehicles?plate=${FRESH_PLATE}`, { method: 'HEAD' })
     await api('/vehicles', { method: 'OPTIONS' })
-    await rawCall(`${proxy.url}/vehicles?plate=AB123`, { method: 'GET', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: '{"plate":"AB123"}' })
+    await rawCall(`${proxy.url}/vehicles?plate=AB123`, {
+      method: 'GET',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: '{"plate":"AB123"}',
+    })
     await call(`${proxy.url}/vehicles?plate=AB123`, undefined)
     await call(`${proxy.url}/vehicles`, undefined, { body: vehicleBody({ plate: 7 }) })
     await call(`${proxy.url}/vehicles?plate=AB123`, 'not-a-token-of-upstream')
     // The forms relay-mock accepts beyond the interface's text (leniency.ts): each taken.
-    await rawCall(`${proxy.url}/vehicles?plate=${FRESH_PLATE}`, { method: 'GET', headers: { authorization: `bearer ${TOKEN}` } })
-    await api('/vehicles', { body: JSON.stringify(vehicleBody({ plate: 'LN123' })), headers: { 'content-type': 'application/vnd.relay+json' } })
+    await rawCall(`${proxy.url}/vehicles?plate=${FRESH_PLATE}`, {
+      method: 'GET',
+      headers: { authorization: `bearer ${TOKEN}` },
+    })
+    await api('/vehicles', {
+      body: JSON.stringify(vehicleBody({ plate: 'LN123' })),
+      headers: { 'content-type': 'application/vnd.relay+json' },
+    })
     await api('/custodians', { body: { ...custodianBody(world, vehicle.id), acquiredOn: '2024-03-01' } })
     await api('/payment', { body: wholeAsFraction(JSON.stringify(simpleBody(world))) })
-    await api('/vehicles', { body: JSON.stringify(vehicleBody({ plate: 'DK123' })).replace('"country"', '"plate":"DK123","country"') })
+    await api('/vehicles', {
+      body: JSON.stringify(vehicleBody({ plate: 'DK123' })).replace('"country"', '"plate":"DK123","country"'),
+    })
 
     const whole = await report(proxy.url)
-    expect(whole.assumptions.filter((a) => a.status === "contradicted").map((a) => [a.id, JSON.stringify(a.evidence)])).toEqual([])
+    expect(
+      whole.assumptions.filter((a) => a.status === 'contradicted').map((a) => [a.id, JSON.stringify(a.evidence)]),
+    ).toEqual([])
     expect(whole.findings).toEqual([])
     const confirmed = whole.assumptions.filter((a) => a.status === 'confirmed').map((a) => a.id)
-    for (const id of ASSUMPTIONS.map((a) => a.id).filter((id) => typeof ASSUMPTION_CHECKS[id as keyof typeof ASSUMPTION_CHECKS] === 'function')) {
+    for (const id of ASSUMPTIONS.map((a) => a.id).filter(
+      (id) => typeof ASSUMPTION_CHECKS[id as keyof typeof ASSUMPTION_CHECKS] === 'function',
+    )) {
       expect(confirmed, id).toContain(id)
     }
-    expect(statusOf(whole, 'create.status').evidence[0]).toMatchObject({ request: 'POST /vehicles', relayMock: '201 with Location' })
+    expect(statusOf(whole, 'create.status').evidence[0]).toMatchObject({
+      request: 'POST /vehicles',
+      relayMock: '201 with Location',
+    })
     // A token sees its own world's standing only: the requests without a token are not in it.
     const own = (await call(`${proxy.url}/__relay/assumptions`, TOKEN)).body
     expect(own.world).toBe('world-1')
@@ -163,7 +224,9 @@ describe('in front of relay-mock serve', () => {
 
 describe('in front of relay-mock serve --variant', () => {
   // Each alternative relay-mock serves, served by relay-mock itself: the proxy finds it, as it would on the real service.
-  const served = ASSUMPTIONS.flatMap((entry) => entry.alternatives.filter((a) => a.notServed === undefined).map((a) => [entry.id, a.id] as const))
+  const served = ASSUMPTIONS.flatMap((entry) =>
+    entry.alternatives.filter((a) => a.notServed === undefined).map((a) => [entry.id, a.id] as const),
+  )
   it.each(served)('finds %s contradicted by its alternative %s', async (id, alternative) => {
     const upstream = await mockUpstream({ scenario: 'new-vehicle', variants: [`${id}=${alternative}`] })
     const proxy = await proxyTo(upstream.url, { adminToken: ADMIN })
@@ -184,13 +247,25 @@ describe('in front of relay-mock serve --variant', () => {
     await call(`${proxy.url}/vehicles?plate=AB123`, undefined)
     // The forms relay-mock accepts beyond the interface's text (leniency.ts), which the strict alternatives refuse.
     await api(`/vehicles?plate=${world.visit.plate}&_=1795791066550`)
-    await rawCall(`${proxy.url}/vehicles?plate=${world.visit.plate}`, { method: 'GET', headers: { authorization: `bearer ${TOKEN}` } })
-    await rawCall(`${proxy.url}/vehicles?plate=${world.visit.plate}`, { method: 'GET', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: '{"plate":"AB123"}' })
-    await api('/vehicles', { body: JSON.stringify(vehicleBody({ plate: 'LN123' })), headers: { 'content-type': 'application/vnd.relay+json' } })
+    await rawCall(`${proxy.url}/vehicles?plate=${world.visit.plate}`, {
+      method: 'GET',
+      headers: { authorization: `bearer ${TOKEN}` },
+    })
+    await rawCall(`${proxy.url}/vehicles?plate=${world.visit.plate}`, {
+      method: 'GET',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: '{"plate":"AB123"}',
+    })
+    await api('/vehicles', {
+      body: JSON.stringify(vehicleBody({ plate: 'LN123' })),
+      headers: { 'content-type': 'application/vnd.relay+json' },
+    })
     await api('/custodians', { body: { ...custodianBody(world, vehicle.id), acquiredOn: '2024-03-01' } })
     await api(`/vehicles?plate=${vehicleBody().plate.toLowerCase()}`)
     await api('/payment', { body: wholeAsFraction(JSON.stringify(simpleBody(world))) })
-    await api('/vehicles', { body: JSON.stringify(vehicleBody({ plate: 'DK123' })).replace('"country"', '"plate":"DK123","country"') })
+    await api('/vehicles', {
+      body: JSON.stringify(vehicleBody({ plate: 'DK123' })).replace('"country"', '"plate":"DK123","country"'),
+    })
 
     const standing = statusOf(await report(proxy.url), id)
     expect(standing.status).toBe('contradicted')
@@ -213,10 +288,21 @@ async function alternativesUpstream(): Promise<string> {
       const body = text ? JSON.parse(text) : undefined
       if (!req.headers.authorization) return json(res, 403, { message: 'Forbidden' })
       const route = `${req.method} ${url.pathname}`
-      if (route === 'GET /rental-companies') return json(res, 200, url.searchParams.get('kennitala') === unknownOwner ? [] : [{ id: randomUUID(), name: 'Bílaleiga ehf.', kennitala: '6803488209' }])
-      if (route === 'GET /vehicles') return json(res, 200, [{ id: randomUUID(), plate: 'AB123', country: 'is', active: true, createdAt: '2026-01-01' }])
+      if (route === 'GET /rental-companies')
+        return json(
+          res,
+          200,
+          url.searchParams.get('kennitala') === unknownOwner
+            ? []
+            : [{ id: randomUUID(), name: 'Bílaleiga ehf.', kennitala: '6803488209' }],
+        )
+      if (route === 'GET /vehicles')
+        return json(res, 200, [
+          { id: randomUUID(), plate: 'AB123', country: 'is', active: true, createdAt: '2026-01-01' },
+        ])
       if (route === 'POST /vehicles' || route === 'POST /custodians') {
-        if (typeof body?.plate !== 'string' && route === 'POST /vehicles') return json(res, 400, { message: 'plate is required' })
+        if (typeof body?.plate !== 'string' && route === 'POST /vehicles')
+          return json(res, 400, { message: 'plate is required' })
         const id = randomUUID()
         return json(res, 200, { id, link: `${url.pathname}/${id}` })
       }
@@ -239,8 +325,22 @@ describe('in front of a service that made the alternatives', () => {
     const vehicle = (await api('/vehicles', { body: vehicleBody() })).body
     await api(vehicle.link)
     await api('/vehicles', { body: vehicleBody({ plate: 7 }) })
-    await api('/payment', { body: { location: randomUUID(), vehicle: { owner: '6912749999', plate: 'AB123', acquiredOn: '2025-01-01' }, visit: { startedOn: '2026-11-21 09:14:05', endedOn: '2026-11-21 09:31:47' }, payment: { amount: 2490, currency: 'ISK' } } })
-    await api('/payment', { body: { location: randomUUID(), vehicle: { owner: '6803488209', plate: 'AB123', acquiredOn: '2025-01-01' }, visit: { startedOn: '2026-11-21 09:14:05', endedOn: '2026-11-21 09:31:47' }, payment: { amount: 2490, currency: 'EUR' } } })
+    await api('/payment', {
+      body: {
+        location: randomUUID(),
+        vehicle: { owner: '6912749999', plate: 'AB123', acquiredOn: '2025-01-01' },
+        visit: { startedOn: '2026-11-21 09:14:05', endedOn: '2026-11-21 09:31:47' },
+        payment: { amount: 2490, currency: 'ISK' },
+      },
+    })
+    await api('/payment', {
+      body: {
+        location: randomUUID(),
+        vehicle: { owner: '6803488209', plate: 'AB123', acquiredOn: '2025-01-01' },
+        visit: { startedOn: '2026-11-21 09:14:05', endedOn: '2026-11-21 09:31:47' },
+        payment: { amount: 2490, currency: 'EUR' },
+      },
+    })
     await api('/rental-comapnies?kennitala=6803488209')
     await api('/payment')
     await call(`${proxy.url}/vehicles?plate=AB123`, undefined)
@@ -262,11 +362,19 @@ describe('in front of a service that made the alternatives', () => {
     for (const [id, alternative] of Object.entries(expected)) {
       const standing = statusOf(whole, id)
       expect(standing.status, id).toBe('contradicted')
-      expect(standing.variants?.map((v) => v.alternative), id).toContain(alternative)
+      expect(
+        standing.variants?.map((v) => v.alternative),
+        id,
+      ).toContain(alternative)
       expect(standing.evidence[0].seq, id).toBeGreaterThan(0)
     }
     const createStatus = statusOf(whole, 'create.status')
-    expect(createStatus.evidence[0]).toMatchObject({ request: 'POST /vehicles', relayMock: '201 with Location', came: '200 without Location', alternative: '200-no-location' })
+    expect(createStatus.evidence[0]).toMatchObject({
+      request: 'POST /vehicles',
+      relayMock: '201 with Location',
+      came: '200 without Location',
+      alternative: '200-no-location',
+    })
     expect(createStatus.variants![0].command).toBe(variantCases('create.status', '200-no-location').command)
     // An alternative relay-mock serves no variant of says why instead of naming cases.
     const slip = statusOf(whole, 'slip.method').variants!.find((v) => v.alternative === '404')!
@@ -281,8 +389,16 @@ describe('links.fetchable', () => {
     const url = await handUpstream((req, res) => {
       req.resume().on('end', () => {
         const path = new URL(req.url!, 'http://upstream').pathname
-        res.writeHead(path === '/vehicles' || path === '/rental-companies' ? 200 : 404, { 'content-type': 'application/json' })
-        res.end(path === '/vehicles' ? JSON.stringify([{ id: listed, plate: 'AB123', country: 'is' }]) : path === '/rental-companies' ? '[]' : '{"message":"Not found"}')
+        res.writeHead(path === '/vehicles' || path === '/rental-companies' ? 200 : 404, {
+          'content-type': 'application/json',
+        })
+        res.end(
+          path === '/vehicles'
+            ? JSON.stringify([{ id: listed, plate: 'AB123', country: 'is' }])
+            : path === '/rental-companies'
+              ? '[]'
+              : '{"message":"Not found"}',
+        )
       })
     })
     const proxy = await proxyTo(url, { adminToken: ADMIN })
@@ -292,7 +408,12 @@ describe('links.fetchable', () => {
     await call(`${proxy.url}/vehicles?plate=AB123`, TOKEN)
     await call(`${proxy.url}/vehicles/${listed}`, TOKEN)
     const standing = statusOf(await report(proxy.url), 'links.fetchable')
-    expect(standing).toMatchObject({ status: 'contradicted', evidence: [expect.objectContaining({ request: `GET /vehicles/${listed}`, came: '404', alternative: 'not-fetchable' })] })
+    expect(standing).toMatchObject({
+      status: 'contradicted',
+      evidence: [
+        expect.objectContaining({ request: `GET /vehicles/${listed}`, came: '404', alternative: 'not-fetchable' }),
+      ],
+    })
   })
 })
 
@@ -320,10 +441,19 @@ describe('in front of a service that departs from the interface', () => {
     await call(`${proxy.url}/vehicles?plate=AB123`, TOKEN)
     const { findings } = await report(proxy.url)
     const kinds = findings.map((f) => f.kind)
-    expect(kinds).toEqual(expect.arrayContaining(['id-not-uuid', 'link-form', 'field-missing', 'field-type', 'not-json']))
-    expect(findings.find((f) => f.kind === 'id-not-uuid')!.message).toMatch(/POST \/vehicles answered id "42", not in UUID form/)
-    expect(findings.find((f) => f.kind === 'field-missing')).toMatchObject({ count: 2, message: expect.stringMatching(/without the documented field name/) })
-    expect(findings.find((f) => f.kind === 'not-json')!.message).toMatch(/GET \/vehicles answered 200 with a body that is not JSON \(text\/html\)/)
+    expect(kinds).toEqual(
+      expect.arrayContaining(['id-not-uuid', 'link-form', 'field-missing', 'field-type', 'not-json']),
+    )
+    expect(findings.find((f) => f.kind === 'id-not-uuid')!.message).toMatch(
+      /POST \/vehicles answered id "42", not in UUID form/,
+    )
+    expect(findings.find((f) => f.kind === 'field-missing')).toMatchObject({
+      count: 2,
+      message: expect.stringMatching(/without the documented field name/),
+    })
+    expect(findings.find((f) => f.kind === 'not-json')!.message).toMatch(
+      /GET \/vehicles answered 200 with a body that is not JSON \(text\/html\)/,
+    )
   })
 })
 
@@ -335,7 +465,9 @@ describe('the report as a page', () => {
     const live = await call(`${proxy.url}/__relay/`, undefined, { headers: { accept: 'text/html' } })
     expect(live.text).toContain('id="assumptions-link"')
     expect(live.text).toContain(`Assumptions against ${upstream.url}`)
-    expect((await call(`${upstream.url}/__relay/`, undefined, { headers: { accept: 'text/html' } })).text).not.toContain('assumptions-link')
+    expect(
+      (await call(`${upstream.url}/__relay/`, undefined, { headers: { accept: 'text/html' } })).text,
+    ).not.toContain('assumptions-link')
     const page = await call(`${proxy.url}/__relay/assumptions`, TOKEN, { headers: { accept: 'text/html' } })
     expect(page.headers.get('content-type')).toMatch(/^text\/html/)
     expect(page.text).toContain(`relay-mock's assumptions against ${upstream.url}`)
@@ -358,7 +490,9 @@ describe('the report as a page', () => {
     await call(`${proxy.url}/vehicles`, TOKEN, { body: vehicleBody({ plate: 7 }) })
     const page = await call(`${proxy.url}/__relay/assumptions?scope=all`, ADMIN, { headers: { accept: 'text/html' } })
     expect(page.text).toMatch(/✗ contradicted: <code>invalid\.status<\/code>/)
-    expect(page.text).toContain('Run <code>relay-mock serve --variant invalid.status=400</code> (conform has no cases for it')
+    expect(page.text).toContain(
+      'Run <code>relay-mock serve --variant invalid.status=400</code> (conform has no cases for it',
+    )
     expect(page.text).not.toContain('variants/invalid.status')
   })
 })

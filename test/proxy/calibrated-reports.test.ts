@@ -24,7 +24,12 @@ describe('a calibrated run, in every report', () => {
     const result = await runConformance({ client: referenceClient, cases: CASES, jobs: 4, calibration: report })
     const settled = result.summary.calibration!.settled
     // The stand-in's error body is served as observed; its 401 with a challenge confirms relay-mock's choice.
-    expect(settled).toContainEqual({ assumption: 'error.body', status: 'contradicted', answered: expect.stringMatching(/^application\/json \{error\}/), served: true })
+    expect(settled).toContainEqual({
+      assumption: 'error.body',
+      status: 'contradicted',
+      answered: expect.stringMatching(/^application\/json \{error\}/),
+      served: true,
+    })
     expect(settled.find((s) => s.assumption === 'auth.refusal')).toMatchObject({ status: 'confirmed', served: false })
 
     const held = toHeld(result.cases, result.summary.calibration)!
@@ -34,11 +39,24 @@ describe('a calibrated run, in every report', () => {
     expect(held.find((entry) => entry.assumption === 'auth.refusal')!.alternatives.length).toBeGreaterThan(0)
 
     const lines = heldLines(held, pc.createColors(false)).join('\n')
-    expect(lines).toMatch(/= error\.body\s*\n\s+settled by the calibration: the service answered application\/json \{error\}.*; the run answered so/)
-    expect(lines).toMatch(/auth\.refusal .*\n\s+settled by the calibration: the service answered 401 with WWW-Authenticate.*, as relay-mock chose/)
-    expect(toJsonReport(result).variants).toContainEqual(expect.objectContaining({ assumption: 'error.body', settled: expect.objectContaining({ status: 'contradicted', served: true }) }))
-    expect(toJUnitXml(result)).toMatch(/<property name="relay-mock\.calibration\.error\.body" value="settled by the calibration: the service answered application\/json \{error\}/)
-    expect(toHtmlReport(result)).toMatch(/<code>error\.body<\/code>.*<p class="settled">settled by the calibration: the service answered/)
+    expect(lines).toMatch(
+      /= error\.body\s*\n\s+settled by the calibration: the service answered application\/json \{error\}.*; the run answered so/,
+    )
+    expect(lines).toMatch(
+      /auth\.refusal .*\n\s+settled by the calibration: the service answered 401 with WWW-Authenticate.*, as relay-mock chose/,
+    )
+    expect(toJsonReport(result).variants).toContainEqual(
+      expect.objectContaining({
+        assumption: 'error.body',
+        settled: expect.objectContaining({ status: 'contradicted', served: true }),
+      }),
+    )
+    expect(toJUnitXml(result)).toMatch(
+      /<property name="relay-mock\.calibration\.error\.body" value="settled by the calibration: the service answered application\/json \{error\}/,
+    )
+    expect(toHtmlReport(result)).toMatch(
+      /<code>error\.body<\/code>.*<p class="settled">settled by the calibration: the service answered/,
+    )
   })
 
   it('shows no calibration marks in a run without one', async () => {
@@ -50,7 +68,12 @@ describe('a calibrated run, in every report', () => {
 
 describe('conform --from FILE --calibrate', () => {
   const recorded = async (calibration?: object) => {
-    const result = await runConformance({ client: referenceClient, cases: CASES, jobs: 4, ...(calibration ? { calibration } : {}) })
+    const result = await runConformance({
+      client: referenceClient,
+      cases: CASES,
+      jobs: 4,
+      ...(calibration ? { calibration } : {}),
+    })
     const file = join(mkdtempSync(join(tmpdir(), 'relay-mock-recorded-')), 'run.har')
     writeFileSync(file, JSON.stringify(toRunHar(result)))
     return file
@@ -64,16 +87,26 @@ describe('conform --from FILE --calibrate', () => {
     const judged = await checkHarFile(file, { calibration: report })
     expect(judged.cases.some((kase) => kase.id.startsWith('variants/error.body='))).toBe(false)
     expect(judged.cases.some((kase) => kase.id.startsWith('variants/auth.refusal='))).toBe(true)
-    expect(judged.summary.calibration).toMatchObject({ upstream: report.upstream, calibrated: expect.arrayContaining(['error.body']), variantCasesLeftOut: plain.cases.length - judged.cases.length })
+    expect(judged.summary.calibration).toMatchObject({
+      upstream: report.upstream,
+      calibrated: expect.arrayContaining(['error.body']),
+      variantCasesLeftOut: plain.cases.length - judged.cases.length,
+    })
     // Recorded without the calibration, the unknown owner's payment was refused: the client is held to the answer it got.
-    expect(judged.cases.find((kase) => kase.id === 'simple/unknown-owner')).toMatchObject({ status: 'passed', expectedOutcome: 'rejected' })
+    expect(judged.cases.find((kase) => kase.id === 'simple/unknown-owner')).toMatchObject({
+      status: 'passed',
+      expectedOutcome: 'rejected',
+    })
     expect(judged.summary.conformant).toBe(true)
   })
 
   it('holds a calibrated recording to what the calibrated service answered: the unknown owner paid', async () => {
     const { report } = await standInReport()
     const judged = await checkHarFile(await recorded(report), { calibration: report })
-    expect(judged.cases.find((kase) => kase.id === 'simple/unknown-owner')).toMatchObject({ status: 'passed', expectedOutcome: 'paid' })
+    expect(judged.cases.find((kase) => kase.id === 'simple/unknown-owner')).toMatchObject({
+      status: 'passed',
+      expectedOutcome: 'paid',
+    })
   })
 
   it('on the command line: the run is calibrated, said in one line, and its table marks what was settled', async () => {

@@ -33,7 +33,11 @@ describe('conform --from on proxied traffic', () => {
       expect(result.cases).toHaveLength(2)
       const [advanced, simple] = result.cases
       expect(advanced.status).not.toBe('failed')
-      expect(advanced.requests.map((r) => r.route)).toEqual(['GET /rental-companies', 'GET /vehicles', 'POST /payments'])
+      expect(advanced.requests.map((r) => r.route)).toEqual([
+        'GET /rental-companies',
+        'GET /vehicles',
+        'POST /payments',
+      ])
       expect(simple.status).toBe('failed')
     } finally {
       await rm(dir, { recursive: true, force: true })

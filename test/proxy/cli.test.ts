@@ -16,7 +16,11 @@ const SECRET = 'real-secret-token-4711-abcdef'
 const ANSI = /\u001b\[[0-9;]*m/g
 
 function startProxy(args: string[]) {
-  const child = spawn(process.execPath, ['bin/relay-mock.js', 'proxy', '--port', '0', ...args], { cwd: ROOT, env: CLI_ENV, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['bin/relay-mock.js', 'proxy', '--port', '0', ...args], {
+    cwd: ROOT,
+    env: CLI_ENV,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let stdout = ''
   let stderr = ''
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk.replace(ANSI, '')))
@@ -45,24 +49,47 @@ describe('relay-mock proxy', () => {
     const upstream = await handUpstream((req, res) => {
       req.resume().on('end', () => {
         res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': `session=${SECRET}` })
-        res.end(JSON.stringify({ id: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f', link: '/vehicles/3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f' }))
+        res.end(
+          JSON.stringify({
+            id: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
+            link: '/vehicles/3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
+          }),
+        )
       })
     })
     const dir = join(scratch(), 'report')
-    const proxy = startProxy(['--upstream', upstream, '--report-dir', dir, '--check', '--record', join(scratch(), 'world.json')])
+    const proxy = startProxy([
+      '--upstream',
+      upstream,
+      '--report-dir',
+      dir,
+      '--check',
+      '--record',
+      join(scratch(), 'world.json'),
+    ])
     const url = await proxy.listening
-    const answer = await fetch(`${url}/vehicles?token=${SECRET}`, { method: 'POST', headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json', cookie: `sid=${SECRET}` }, body: JSON.stringify(vehicleBody()) })
+    const answer = await fetch(`${url}/vehicles?token=${SECRET}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json', cookie: `sid=${SECRET}` },
+      body: JSON.stringify(vehicleBody()),
+    })
     expect(answer.status).toBe(200)
     await answer.arrayBuffer()
     proxy.child.kill('SIGTERM')
     const result = await proxy.ended
     expect(result.code).toBe(1)
     expect(result.stdout).toMatch(/✗ contradicted create\.status/)
-    expect(result.stdout).toContain("relay-mock conform --suite variants --case 'variants/create.status=200-no-location/*'")
+    expect(result.stdout).toContain(
+      "relay-mock conform --suite variants --case 'variants/create.status=200-no-location/*'",
+    )
     const report = JSON.parse(readFileSync(join(dir, 'assumptions.json'), 'utf8'))
-    expect(report.assumptions.find((a: any) => a.id === 'create.status')).toMatchObject({ status: 'contradicted', evidence: [expect.objectContaining({ came: '200 without Location' })] })
+    expect(report.assumptions.find((a: any) => a.id === 'create.status')).toMatchObject({
+      status: 'contradicted',
+      evidence: [expect.objectContaining({ came: '200 without Location' })],
+    })
     expect(readFileSync(join(dir, 'assumptions.html'), 'utf8')).toContain('create.status')
-    for (const text of [...filesIn(scratch()), result.stdout, result.stderr]) expect(text).not.toContain(SECRET.slice(0, -4))
+    for (const text of [...filesIn(scratch()), result.stdout, result.stderr])
+      expect(text).not.toContain(SECRET.slice(0, -4))
   })
 
   it('says on the console why a contradicted assumption has no variant cases to run', async () => {
@@ -75,18 +102,26 @@ describe('relay-mock proxy', () => {
     })
     const proxy = startProxy(['--upstream', upstream])
     const url = await proxy.listening
-    const answer = await fetch(`${url}/rental-comapnies?kennitala=0101302989`, { headers: { authorization: 'Bearer upstream-token-0001' } })
+    const answer = await fetch(`${url}/rental-comapnies?kennitala=0101302989`, {
+      headers: { authorization: 'Bearer upstream-token-0001' },
+    })
     await answer.arrayBuffer()
     proxy.child.kill('SIGINT')
     const result = await proxy.ended
-    expect(result.stdout).toMatch(/✗ contradicted slip\.path[^\n]*\n\s+no variant cases to run: A client that sends `\/rental-companies`/)
+    expect(result.stdout).toMatch(
+      /✗ contradicted slip\.path[^\n]*\n\s+no variant cases to run: A client that sends `\/rental-companies`/,
+    )
   })
 
   it('exits 0 with --check in front of relay-mock serve', async () => {
     const upstream = await mockUpstream()
     const proxy = startProxy(['--upstream', upstream.url, '--check'])
     const url = await proxy.listening
-    const answer = await fetch(`${url}/vehicles`, { method: 'POST', headers: { authorization: 'Bearer upstream-token-0001', 'content-type': 'application/json' }, body: JSON.stringify(vehicleBody()) })
+    const answer = await fetch(`${url}/vehicles`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer upstream-token-0001', 'content-type': 'application/json' },
+      body: JSON.stringify(vehicleBody()),
+    })
     expect(answer.status).toBe(201)
     await answer.arrayBuffer()
     proxy.child.kill('SIGINT')
@@ -117,13 +152,24 @@ describe('relay-mock proxy', () => {
 
   it('warns in its banner when faults are armed on real traffic', async () => {
     const upstream = await mockUpstream()
-    const proxy = startProxy(['--upstream', upstream.url, '--fault', 'POST /payments=reset:once', '--fault', 'POST /vehicles=server-error', '--fault', 'GET /vehicles=unavailable'])
+    const proxy = startProxy([
+      '--upstream',
+      upstream.url,
+      '--fault',
+      'POST /payments=reset:once',
+      '--fault',
+      'POST /vehicles=server-error',
+      '--fault',
+      'GET /vehicles=unavailable',
+    ])
     await proxy.listening
     proxy.child.kill('SIGTERM')
     const result = await proxy.ended
     expect(result.stdout).toMatch(/faults\s+POST \/payments=reset:once/)
     // The armed kinds that strike after the service applied the request, and only those.
-    expect(result.stdout).toMatch(/strike REAL requests: reset and server-error come after the real service applied the request/)
+    expect(result.stdout).toMatch(
+      /strike REAL requests: reset and server-error come after the real service applied the request/,
+    )
     expect(result.stdout).toMatch(/Never arm them against production/)
     expect(result.stdout).toMatch(/assumptions .* and on exit on this console\n/)
   })
@@ -139,9 +185,15 @@ describe('relay-mock proxy', () => {
   })
 
   it('refuses an upstream that is not an http or https URL in one line, exit 2', () => {
-    const result = spawnSync(process.execPath, ['bin/relay-mock.js', 'proxy', '--upstream', 'ftp://staging.example'], { cwd: ROOT, env: CLI_ENV, encoding: 'utf8' })
+    const result = spawnSync(process.execPath, ['bin/relay-mock.js', 'proxy', '--upstream', 'ftp://staging.example'], {
+      cwd: ROOT,
+      env: CLI_ENV,
+      encoding: 'utf8',
+    })
     expect(result.status).toBe(2)
     expect(result.stderr.trim().split('\n')).toHaveLength(1)
-    expect(result.stderr).toMatch(/--upstream "ftp:\/\/staging.example" is not an http:\/\/ or https:\/\/ URL: expected the base URL of the real service/)
+    expect(result.stderr).toMatch(
+      /--upstream "ftp:\/\/staging.example" is not an http:\/\/ or https:\/\/ URL: expected the base URL of the real service/,
+    )
   })
 })

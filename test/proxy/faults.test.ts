@@ -16,7 +16,11 @@ describe('faults on proxied traffic', () => {
     await expect(call(`${proxy.url}/vehicles`, TOKEN, { body: vehicleBody() })).rejects.toThrow()
     expect(upstream.service.world.store.vehicles.activeByPlate(FRESH_PLATE)).toHaveLength(1)
     const [entry] = (await call(`${proxy.url}/__relay/journal`, TOKEN)).body.entries
-    expect(entry).toMatchObject({ fault: { kind: 'reset', applied: true }, response: { status: 0 }, upstream: { status: 201 } })
+    expect(entry).toMatchObject({
+      fault: { kind: 'reset', applied: true },
+      response: { status: 0 },
+      upstream: { status: 201 },
+    })
     // Once: the next create goes through, and the client learns its answer.
     expect((await call(`${proxy.url}/vehicles`, TOKEN, { body: vehicleBody({ plate: 'QQ8Q8' }) })).status).toBe(201)
   })
@@ -36,7 +40,9 @@ describe('faults on proxied traffic', () => {
     const proxy = await proxyTo(upstream.url)
     // Armed on the token's own world by the admin API, once the world exists.
     await call(`${proxy.url}/vehicles?plate=AB123`, TOKEN)
-    const armed = await call(`${proxy.url}/__relay/faults`, TOKEN, { body: { route: 'POST /vehicles', kind: 'unavailable', mode: 'once' } })
+    const armed = await call(`${proxy.url}/__relay/faults`, TOKEN, {
+      body: { route: 'POST /vehicles', kind: 'unavailable', mode: 'once' },
+    })
     expect(armed.status).toBe(201)
     const answer = await call(`${proxy.url}/vehicles`, TOKEN, { body: vehicleBody() })
     expect(answer.status).toBe(503)
@@ -52,7 +58,7 @@ describe('faults on proxied traffic', () => {
     expect(upstream.service.world.store.vehicles.activeByPlate(FRESH_PLATE)).toHaveLength(1)
   })
 
-  it('does not let a faulted answer count as the real service\'s: the ledger reads what the upstream said', async () => {
+  it("does not let a faulted answer count as the real service's: the ledger reads what the upstream said", async () => {
     const upstream = await mockUpstream()
     const proxy = await proxyTo(upstream.url, { faults: [parseFault('POST /vehicles=garbage')] })
     await call(`${proxy.url}/vehicles`, TOKEN, { body: vehicleBody() })

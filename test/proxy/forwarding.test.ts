@@ -41,13 +41,19 @@ describe('relay-mock proxy in front of relay-mock serve', () => {
       expect(created.status).toBe(201)
       expect(created.body.link).toMatch(/^\/vehicles\//)
       expect(seen).toEqual([1])
-      expect(errors).toHaveBeenCalledWith(expect.stringContaining('an upstream observer failed on journal entry 1 (observer broke)'))
+      expect(errors).toHaveBeenCalledWith(
+        expect.stringContaining('an upstream observer failed on journal entry 1 (observer broke)'),
+      )
     } finally {
       errors.mockRestore()
     }
     // The journal keeps the upstream's answer too.
     const journal = await call(`${proxy.url}/__relay/journal`, TOKEN)
-    expect(journal.body.entries[0]).toMatchObject({ route: 'POST /vehicles', response: { status: 201 }, upstream: { status: 201 } })
+    expect(journal.body.entries[0]).toMatchObject({
+      route: 'POST /vehicles',
+      response: { status: 201 },
+      upstream: { status: 201 },
+    })
   })
 
   it("journals the proxied traffic with the upstream's part, the token masked, and exports it as HAR", async () => {
@@ -57,7 +63,12 @@ describe('relay-mock proxy in front of relay-mock serve', () => {
     const journal = await call(`${proxy.url}/__relay/journal`, TOKEN)
     expect(journal.status).toBe(200)
     const [entry] = journal.body.entries
-    expect(entry).toMatchObject({ route: 'GET /vehicles', auth: 'ok', response: { status: 200, body: [] }, upstream: { status: 200 } })
+    expect(entry).toMatchObject({
+      route: 'GET /vehicles',
+      auth: 'ok',
+      response: { status: 200, body: [] },
+      upstream: { status: 200 },
+    })
     expect(entry.request.headers.authorization).toBe('Bearer …0001')
     const har = await call(`${proxy.url}/__relay/journal.har`, TOKEN)
     expect(har.status).toBe(200)
@@ -82,11 +93,14 @@ describe('relay-mock proxy in front of relay-mock serve', () => {
   it('keeps no world for a token the upstream refuses from the first, and keeps the world of one it came to refuse later', async () => {
     const upstream = await mockUpstream({ tokens: ['token-of-location-a'] })
     const proxy = await proxyTo(upstream.url)
-    for (let i = 0; i < 5; i++) expect((await call(`${proxy.url}/vehicles?plate=AAA11`, `token-the-service-refuses-${i}`)).status).toBe(401)
+    for (let i = 0; i < 5; i++)
+      expect((await call(`${proxy.url}/vehicles?plate=AAA11`, `token-the-service-refuses-${i}`)).status).toBe(401)
     expect(proxy.service.worlds.size).toBe(0)
     // Journaled as the mock journals an unknown token: in the whole journal, in no world.
     const refused = proxy.service.journal.page({}).entries
-    expect(refused.map((entry) => [entry.auth, entry.worldId])).toEqual(Array.from({ length: 5 }, () => ['unknown-token', null]))
+    expect(refused.map((entry) => [entry.auth, entry.worldId])).toEqual(
+      Array.from({ length: 5 }, () => ['unknown-token', null]),
+    )
     expect((await call(`${proxy.url}/__relay/journal`, 'token-the-service-refuses-0')).status).toBe(401)
     // A token the service knows keeps its world, even once the service refuses it.
     expect((await call(`${proxy.url}/vehicles?plate=AAA11`, 'token-of-location-a')).status).toBe(200)
@@ -101,7 +115,8 @@ describe('relay-mock proxy in front of relay-mock serve', () => {
     const upstream = await mockUpstream({ tokens: ['token-of-location-a', 'token-of-location-b'] })
     const proxy = await proxyTo(upstream.url, { maxWorlds: 1 })
     expect((await call(`${proxy.url}/vehicles?plate=AAA11`, 'token-of-location-a')).status).toBe(200)
-    for (let i = 0; i < 3; i++) expect((await call(`${proxy.url}/vehicles?plate=AAA11`, `token-the-service-refuses-${i}`)).status).toBe(401)
+    for (let i = 0; i < 3; i++)
+      expect((await call(`${proxy.url}/vehicles?plate=AAA11`, `token-the-service-refuses-${i}`)).status).toBe(401)
     expect([...proxy.service.worlds.keys()]).toEqual(['token-of-location-a'])
     expect((await call(`${proxy.url}/__relay/journal`, 'token-of-location-a')).body.entries).toHaveLength(1)
     // A second token the service accepts takes the room of the one unused longest, as on serve.
@@ -109,11 +124,14 @@ describe('relay-mock proxy in front of relay-mock serve', () => {
     expect([...proxy.service.worlds.keys()]).toEqual(['token-of-location-b'])
   })
 
-  it('refuses a scenario switch on its worlds, which hold the real service\'s records, and resets a world\'s journal', async () => {
+  it("refuses a scenario switch on its worlds, which hold the real service's records, and resets a world's journal", async () => {
     const upstream = await mockUpstream()
     const proxy = await proxyTo(upstream.url)
     await call(`${proxy.url}/vehicles?plate=AAA11`, TOKEN)
-    for (const [method, path, body] of [['PUT', '/__relay/scenario', { name: 'new-vehicle' }], ['POST', '/__relay/reset', { scenario: 'new-vehicle' }]] as const) {
+    for (const [method, path, body] of [
+      ['PUT', '/__relay/scenario', { name: 'new-vehicle' }],
+      ['POST', '/__relay/reset', { scenario: 'new-vehicle' }],
+    ] as const) {
       const refused = await call(`${proxy.url}${path}`, TOKEN, { method, body })
       expect(refused.status, path).toBe(409)
       expect(refused.body.message).toMatch(/hold no records of their own .* no scenario to switch to/)
@@ -156,20 +174,33 @@ describe('what the proxy forwards', () => {
       req.on('data', (chunk) => (body += chunk))
       req.on('end', () => {
         seen.push({ method: req.method!, url: req.url!, headers: req.headers, body })
-        res.writeHead(200, { 'content-type': 'application/json', connection: 'x-upstream-hop', 'x-upstream-hop': 'secret', 'keep-alive': 'timeout=5' })
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          connection: 'x-upstream-hop',
+          'x-upstream-hop': 'secret',
+          'keep-alive': 'timeout=5',
+        })
         res.end('[]')
       })
     })
     return { url, seen }
   }
 
-  it('forwards method, path, query, body and end-to-end headers, never hop-by-hop ones; Host is the upstream\'s', async () => {
+  it("forwards method, path, query, body and end-to-end headers, never hop-by-hop ones; Host is the upstream's", async () => {
     const upstream = await echo()
     const proxy = await proxyTo(upstream.url)
     // node:http, since fetch refuses to send Connection and Keep-Alive itself.
     await new Promise<void>((resolve, reject) => {
       const request = http.get(`${proxy.url}/vehicles?plate=AB123&x=1`, {
-        headers: { authorization: `Bearer ${TOKEN}`, connection: 'x-client-hop', 'x-client-hop': '1', te: 'trailers', 'proxy-authorization': 'Basic c2VjcmV0', 'x-request-id': 'r-42', 'keep-alive': 'timeout=9' },
+        headers: {
+          authorization: `Bearer ${TOKEN}`,
+          connection: 'x-client-hop',
+          'x-client-hop': '1',
+          te: 'trailers',
+          'proxy-authorization': 'Basic c2VjcmV0',
+          'x-request-id': 'r-42',
+          'keep-alive': 'timeout=9',
+        },
       })
       request.on('response', (response) => response.resume().on('end', resolve))
       request.on('error', reject)
@@ -179,7 +210,8 @@ describe('what the proxy forwards', () => {
     expect(lookup).toMatchObject({ method: 'GET', url: '/vehicles?plate=AB123&x=1' })
     expect(lookup.headers.authorization).toBe(`Bearer ${TOKEN}`)
     expect(lookup.headers['x-request-id']).toBe('r-42')
-    for (const hop of ['x-client-hop', 'te', 'proxy-authorization', 'keep-alive']) expect(lookup.headers[hop], hop).toBeUndefined()
+    for (const hop of ['x-client-hop', 'te', 'proxy-authorization', 'keep-alive'])
+      expect(lookup.headers[hop], hop).toBeUndefined()
     expect(lookup.headers.host).toBe(new URL(upstream.url).host)
     expect(create).toMatchObject({ method: 'POST', url: '/vehicles', body: JSON.stringify(vehicleBody()) })
     expect(create.headers['content-type']).toBe('application/json')
@@ -210,12 +242,23 @@ describe('what the proxy forwards', () => {
     const proxy = await proxyTo(upstream.url, { adminToken: admin })
     const asAdmin = await call(`${proxy.url}/vehicles?plate=ZZ1`, admin)
     expect(asAdmin.status).toBe(403)
-    expect(asAdmin.body.message).toMatch(/refused this request without forwarding it: the Authorization header carries the proxy's admin token \(--admin-token\), which never leaves relay-mock/)
+    expect(asAdmin.body.message).toMatch(
+      /refused this request without forwarding it: the Authorization header carries the proxy's admin token \(--admin-token\), which never leaves relay-mock/,
+    )
     expect(asAdmin.text).not.toContain(admin)
     // Raw requests, so that the paths go as written (fetch would resolve the dot segments).
     const send = (method: string, path: string, headers: Record<string, string>, body?: string) =>
       new Promise<number>((resolve, reject) => {
-        const request = http.request(`${proxy.url}/`, { method, path, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }) } })
+        const request = http.request(`${proxy.url}/`, {
+          method,
+          path,
+          headers: {
+            ...headers,
+            ...(body === undefined
+              ? {}
+              : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }),
+          },
+        })
         request.on('response', (response) => response.resume().on('end', () => resolve(response.statusCode!)))
         request.on('error', reject)
         request.end(body)
@@ -232,22 +275,32 @@ describe('what the proxy forwards', () => {
       await send('GET', '/vehicles?plate=ZZ1', { authorization: `bearer   ${admin}` }),
       await send('GET', '/vehicles?plate=ZZ1', { authorization: `Bearer ${TOKEN}`, 'x-api-key': admin }),
       await send('GET', '/vehicles?plate=ZZ1', { authorization: `Bearer ${TOKEN}`, cookie: `relay=${admin}` }),
-      await send('GET', `/vehicles?plate=ZZ1&token=${encodeURIComponent(admin).replace(/-/g, '%2D')}`, { authorization: `Bearer ${TOKEN}` }),
+      await send('GET', `/vehicles?plate=ZZ1&token=${encodeURIComponent(admin).replace(/-/g, '%2D')}`, {
+        authorization: `Bearer ${TOKEN}`,
+      }),
       await send('POST', '/payment', { authorization: `Bearer ${TOKEN}` }, JSON.stringify({ note: admin })),
     ]
-    expect(statuses.every((status) => status === 403), String(statuses)).toBe(true)
+    expect(
+      statuses.every((status) => status === 403),
+      String(statuses),
+    ).toBe(true)
     // The client's own token still goes through, on the same paths.
     await send('GET', '/vehicles?plate=ZZ1', { authorization: `Bearer ${TOKEN}` })
     await send('GET', '/%5F%5Frelay/worlds', { authorization: `Bearer ${TOKEN}` })
     expect(upstream.seen.map((s) => s.url)).toEqual(['/vehicles?plate=ZZ1', '/%5F%5Frelay/worlds'])
     for (const seen of upstream.seen) expect(JSON.stringify(seen)).not.toContain(admin)
     // Nor did it make a world: the admin token reaches relay-mock's own routes only.
-    expect((await call(`${proxy.url}/__relay/worlds`, admin)).body.map((w: { token: string }) => w.token.slice(-4))).toEqual([TOKEN.slice(-4)])
+    expect(
+      (await call(`${proxy.url}/__relay/worlds`, admin)).body.map((w: { token: string }) => w.token.slice(-4)),
+    ).toEqual([TOKEN.slice(-4)])
   })
 
   it("passes each of the upstream's Set-Cookie headers on as its own, and journals and exports them one by one", async () => {
     // A load balancer's sticky-session cookies: their Expires dates hold commas, so joined into one header they no longer parse.
-    const cookies = ['AWSALB=a1; Expires=Thu, 03 Dec 2026 10:00:00 GMT; Path=/', 'AWSALBCORS=a1; Expires=Thu, 03 Dec 2026 10:00:00 GMT; Path=/; SameSite=None; Secure']
+    const cookies = [
+      'AWSALB=a1; Expires=Thu, 03 Dec 2026 10:00:00 GMT; Path=/',
+      'AWSALBCORS=a1; Expires=Thu, 03 Dec 2026 10:00:00 GMT; Path=/; SameSite=None; Secure',
+    ]
     const url = await handUpstream((_req, res) => {
       res.setHeader('content-type', 'application/json')
       res.setHeader('set-cookie', cookies)
@@ -263,11 +316,16 @@ describe('what the proxy forwards', () => {
     // Any other field sent twice is one comma-separated list (RFC 9110 5.3).
     expect(answer.headers.get('vary')).toBe('accept, accept-encoding')
     // Shown and exported one by one, each cookie's value masked as a credential.
-    const masked = ['AWSALB=…; Expires=Thu, 03 Dec 2026 10:00:00 GMT; Path=/', 'AWSALBCORS=…; Expires=Thu, 03 Dec 2026 10:00:00 GMT; Path=/; SameSite=None; Secure']
+    const masked = [
+      'AWSALB=…; Expires=Thu, 03 Dec 2026 10:00:00 GMT; Path=/',
+      'AWSALBCORS=…; Expires=Thu, 03 Dec 2026 10:00:00 GMT; Path=/; SameSite=None; Secure',
+    ]
     const [entry] = (await call(`${proxy.url}/__relay/journal`, TOKEN)).body.entries
     expect(entry.response.headers['set-cookie'].split('\n')).toEqual(masked)
     const har = (await call(`${proxy.url}/__relay/journal.har`, TOKEN)).body
-    const exported = har.log.entries[0].response.headers.filter((h: { name: string }) => h.name === 'set-cookie').map((h: { value: string }) => h.value)
+    const exported = har.log.entries[0].response.headers
+      .filter((h: { name: string }) => h.name === 'set-cookie')
+      .map((h: { value: string }) => h.value)
     expect(exported).toEqual(masked)
   })
 
@@ -322,7 +380,10 @@ describe('bodies larger than the body limit', () => {
     })
     const proxy = await proxyTo(url, { bodyLimit: 64 * 1024 })
     const aborting = new AbortController()
-    const answer = await fetch(`${proxy.url}/vehicles?plate=AB123`, { headers: { authorization: `Bearer ${TOKEN}` }, signal: aborting.signal })
+    const answer = await fetch(`${proxy.url}/vehicles?plate=AB123`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+      signal: aborting.signal,
+    })
     const reader = answer.body!.getReader()
     let read = 0
     while (read < 256 * 1024) read += (await reader.read()).value!.length
@@ -331,7 +392,7 @@ describe('bodies larger than the body limit', () => {
     expect((await call(`${proxy.url}/__relay/journal`, TOKEN)).body.entries[0].response.bodyTruncated).toBe(true)
   })
 
-  it('breaks off an answer passed on that stops moving for --upstream-timeout, the client\'s and the upstream\'s', async () => {
+  it("breaks off an answer passed on that stops moving for --upstream-timeout, the client's and the upstream's", async () => {
     let upstreamClosed!: () => void
     const closed = new Promise<void>((resolve) => (upstreamClosed = resolve))
     const url = await handUpstream((_req, res) => {

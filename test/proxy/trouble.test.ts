@@ -14,7 +14,13 @@ const TOKEN = 'upstream-token-0001'
 const tls = (name: string) => readFileSync(new URL(`../fixtures/tls/${name}`, import.meta.url), 'utf8')
 
 /** The proxy answers, journals the trouble and reports it as a finding; then it answers the next request. */
-async function expectTrouble(upstream: string, status: 502 | 504, kind: string, sentence: RegExp, options: Parameters<typeof proxyTo>[1] = {}) {
+async function expectTrouble(
+  upstream: string,
+  status: 502 | 504,
+  kind: string,
+  sentence: RegExp,
+  options: Parameters<typeof proxyTo>[1] = {},
+) {
   const proxy = await proxyTo(upstream, options)
   const answer = await call(`${proxy.url}/vehicles?plate=AB123`, TOKEN)
   expect(answer.status).toBe(status)
@@ -44,12 +50,19 @@ describe('an upstream in trouble', () => {
   })
 
   it('answers 502 when the upstream resets the connection', async () => {
-    await expectTrouble(await rawUpstream((socket) => socket.once('data', () => socket.resetAndDestroy())), 502, 'reset', /closed or reset/)
+    await expectTrouble(
+      await rawUpstream((socket) => socket.once('data', () => socket.resetAndDestroy())),
+      502,
+      'reset',
+      /closed or reset/,
+    )
   })
 
   it('answers 502 when the upstream dies halfway through its answer', async () => {
     const cut = await rawUpstream((socket) =>
-      socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n[{"id":')),
+      socket.once('data', () =>
+        socket.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n[{"id":'),
+      ),
     )
     await expectTrouble(cut, 502, 'reset', /before its answer was whole/)
   })

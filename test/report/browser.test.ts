@@ -35,7 +35,10 @@ const skipsCustodian: ClientFunction = async function skipsCustodian(visit, env)
   const call = async (method: string, path: string, body?: unknown) => {
     const answer = await fetch(`${env.RELAY_BASE_URL}${path}`, {
       method,
-      headers: { authorization: `Bearer ${env.RELAY_API_TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${env.RELAY_API_TOKEN}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
       body: body ? JSON.stringify(body) : undefined,
     })
     return answer.json()
@@ -72,11 +75,15 @@ async function exchangesOf(diagram: Locator): Promise<string[]> {
 
 /** The rules a diagram marks broken, each with the number of the exchange it is drawn at. */
 async function findingsOf(diagram: Locator): Promise<string[]> {
-  return diagram.locator('.step').evaluateAll((steps) =>
-    steps.flatMap((step) =>
-      Array.from(step.querySelectorAll('.finding .rule-badge code')).map((code) => `${step.querySelector('.step-no')?.textContent?.trim() || 'end'}: ${code.textContent}`),
-    ),
-  )
+  return diagram
+    .locator('.step')
+    .evaluateAll((steps) =>
+      steps.flatMap((step) =>
+        Array.from(step.querySelectorAll('.finding .rule-badge code')).map(
+          (code) => `${step.querySelector('.step-no')?.textContent?.trim() || 'end'}: ${code.textContent}`,
+        ),
+      ),
+    )
 }
 
 /** Records what a page logs as an error and what it throws, to assert there is none. */
@@ -93,7 +100,11 @@ function errorsOf(page: Page): string[] {
  * Serves `service` on a free port and opens its first world's live page, as the address serve prints
  * opens it, once the page has drawn the world. `watch` sees the page before it loads.
  */
-async function openLivePage(browser: Browser, service: RelayService, watch?: (page: Page) => void): Promise<{ server: Server; baseUrl: string; page: Page; errors: string[] }> {
+async function openLivePage(
+  browser: Browser,
+  service: RelayService,
+  watch?: (page: Page) => void,
+): Promise<{ server: Server; baseUrl: string; page: Page; errors: string[] }> {
   const server = createServer(service)
   const baseUrl = await listen(server, { port: 0 })
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
@@ -118,7 +129,12 @@ describe('in Chromium', () => {
     let page: Page
     let token: string
     beforeAll(async () => {
-      const result = await runConformance({ client: skipsCustodian, cases: ['advanced/new-vehicle', 'advanced/existing-vehicle'], jobs: 1, reporters: [] })
+      const result = await runConformance({
+        client: skipsCustodian,
+        cases: ['advanced/new-vehicle', 'advanced/existing-vehicle'],
+        jobs: 1,
+        reporters: [],
+      })
       token = result.cases[0].requests[0].request.headers.authorization
       const file = resolve(ARTIFACTS, 'report.html')
       await writeFile(file, toHtmlReport(result))
@@ -139,11 +155,16 @@ describe('in Chromium', () => {
       const kase = page.locator('#case-advanced-new-vehicle')
       const made = await kase
         .locator('.step .arrow.req:not(.ghost) .label')
-        .evaluateAll((labels) => labels.map((l) => `${l.querySelector('.method')?.textContent} ${l.querySelector('.path')?.textContent}`))
+        .evaluateAll((labels) =>
+          labels.map((l) => `${l.querySelector('.method')?.textContent} ${l.querySelector('.path')?.textContent}`),
+        )
       expect(made).toEqual(['GET /rental-companies', 'GET /vehicles', 'POST /vehicles', 'POST /payments'])
       await expect.poll(() => kase.locator('.missing-step').innerText()).toMatch(/POST \/custodians\s+not sent/)
       expect(await kase.locator('.expect').allInnerTexts()).toEqual(
-        expect.arrayContaining([expect.stringContaining('POST /custodians'), expect.stringContaining('POST /payments')]),
+        expect.arrayContaining([
+          expect.stringContaining('POST /custodians'),
+          expect.stringContaining('POST /payments'),
+        ]),
       )
     })
 
@@ -216,8 +237,16 @@ describe('in Chromium', () => {
     let page: Page
     let errors: string[]
     beforeAll(async () => {
-      const run = await runConformance({ client: referenceClient, cases: ['advanced/new-vehicle'], jobs: 1, reporters: [] })
-      const result = checkCapture([{ id: 'staging', entries: run.cases[0].requests }], { source: 'staging.har', version: '0.1.0' })
+      const run = await runConformance({
+        client: referenceClient,
+        cases: ['advanced/new-vehicle'],
+        jobs: 1,
+        reporters: [],
+      })
+      const result = checkCapture([{ id: 'staging', entries: run.cases[0].requests }], {
+        source: 'staging.har',
+        version: '0.1.0',
+      })
       const file = resolve(ARTIFACTS, 'report-partial.html')
       await writeFile(file, toHtmlReport(result))
       page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
@@ -246,7 +275,9 @@ describe('in Chromium', () => {
       expect(text).toMatch(/client\.completes.*it needs the client’s run|client\.completes.*it needs the client's run/s)
       await page.locator('#case-visit-1 .all-checks > summary').click()
       expect(await page.locator('#case-visit-1 .check.not-checked').count()).toBeGreaterThan(0)
-      expect(await page.locator('#case-visit-1 .check.not-checked .check-status').first().innerText()).toMatch(/not checked/i)
+      expect(await page.locator('#case-visit-1 .check.not-checked .check-status').first().innerText()).toMatch(
+        /not checked/i,
+      )
       await page.screenshot({ path: resolve(ARTIFACTS, 'report-partial.png'), fullPage: true })
     })
 
@@ -256,7 +287,11 @@ describe('in Chromium', () => {
   })
 
   describe('the HTML report of a run with resilience cells', () => {
-    const CELLS = ['resilience/payment-create/unavailable/once', 'resilience/payment-create/unavailable/always', 'resilience/payment-create/reset/once']
+    const CELLS = [
+      'resilience/payment-create/unavailable/once',
+      'resilience/payment-create/unavailable/always',
+      'resilience/payment-create/reset/once',
+    ]
     let page: Page
     let errors: string[]
     beforeAll(async () => {
@@ -282,12 +317,18 @@ describe('in Chromium', () => {
       expect(await matrix.locator('thead th[scope=colgroup]').allInnerTexts()).toEqual(['unavailable', 'reset'])
       expect(await matrix.locator('thead th.mode').allInnerTexts()).toEqual(['once', 'always', 'once', 'always'])
       expect(await matrix.locator('tbody th[scope=row]').allInnerTexts()).toEqual(['payment-create'])
-      const cells = await matrix.locator('tbody td').evaluateAll((tds) => tds.map((td) => `${td.className}: ${(td.querySelector('[aria-hidden]') ?? td).textContent}`))
+      const cells = await matrix
+        .locator('tbody td')
+        .evaluateAll((tds) =>
+          tds.map((td) => `${td.className}: ${(td.querySelector('[aria-hidden]') ?? td).textContent}`),
+        )
       expect(cells).toEqual(['cell passed: ✓', 'cell passed: ✓', 'cell failed: ✗', 'cell none: ·'])
       // Each cell says in words what its mark means, to a screen reader and on hover.
       const failed = matrix.locator('td.cell.failed a')
       expect(await failed.getAttribute('title')).toBe('payment-create · reset · once: Failed: resilience.no-resend')
-      expect(await failed.locator('.visually-hidden').textContent()).toBe('payment-create reset once: Failed: resilience.no-resend')
+      expect(await failed.locator('.visually-hidden').textContent()).toBe(
+        'payment-create reset once: Failed: resilience.no-resend',
+      )
       expect(await matrix.locator('td.cell.none').getAttribute('title')).toBe('not run')
       expect(await failed.evaluate((a) => getComputedStyle(a).color)).toBe('rgb(180, 35, 24)')
       await page.screenshot({ path: resolve(ARTIFACTS, 'report-matrix.png'), fullPage: true })
@@ -359,7 +400,18 @@ describe('in Chromium', () => {
         ...(kase.cell ? { cell: kase.cell } : {}),
         ...(kase.variants ? { variants: kase.variants } : {}),
       }))
-      result = { summary: { ...countCases(cases), clientMs: 1, wallMs: 1, startedAt: new Date(0).toISOString(), version: '0.1.0', client: 'go run ./examples/clients/go', flows: ['advanced', 'simple'] }, cases }
+      result = {
+        summary: {
+          ...countCases(cases),
+          clientMs: 1,
+          wallMs: 1,
+          startedAt: new Date(0).toISOString(),
+          version: '0.1.0',
+          client: 'go run ./examples/clients/go',
+          flows: ['advanced', 'simple'],
+        },
+        cases,
+      }
       const file = resolve(ARTIFACTS, 'report-default-run.html')
       await writeFile(file, toHtmlReport(result))
       page = await browser.newPage({ viewport: { width: 1024, height: 800 } })
@@ -381,8 +433,12 @@ describe('in Chromium', () => {
             const scroller = table.parentElement!
             const id = table.closest('section')?.querySelector('h2')?.textContent
             return [
-              ...(table.getBoundingClientRect().right > right + 0.5 ? [`${id}: the table ends at ${table.getBoundingClientRect().right} px, its card at ${right} px`] : []),
-              ...(scroller.scrollWidth > scroller.clientWidth + 0.5 ? [`${id}: scrolls sideways in its card (${scroller.scrollWidth} > ${scroller.clientWidth} px)`] : []),
+              ...(table.getBoundingClientRect().right > right + 0.5
+                ? [`${id}: the table ends at ${table.getBoundingClientRect().right} px, its card at ${right} px`]
+                : []),
+              ...(scroller.scrollWidth > scroller.clientWidth + 0.5
+                ? [`${id}: scrolls sideways in its card (${scroller.scrollWidth} > ${scroller.clientWidth} px)`]
+                : []),
             ]
           }),
         )
@@ -394,7 +450,9 @@ describe('in Chromium', () => {
       it(`at ${width} px, the variants table gives its alternatives room, a badge per case under each alternative, each naming its case`, async () => {
         await page.setViewportSize({ width, height: 800 })
         const table = page.locator('section[aria-labelledby=variants-title] table')
-        const [held, assumption, alternatives] = await table.locator('thead th').evaluateAll((ths) => ths.map((th) => th.getBoundingClientRect().width))
+        const [held, assumption, alternatives] = await table
+          .locator('thead th')
+          .evaluateAll((ths) => ths.map((th) => th.getBoundingClientRect().width))
         expect(alternatives).toBeGreaterThanOrEqual(0.4 * (held + assumption + alternatives))
         // The ledger's questions show their code as code, not as backticks.
         expect((await table.locator('tbody td:nth-child(2)').allInnerTexts()).join('\n')).not.toContain('`')
@@ -411,20 +469,38 @@ describe('in Chromium', () => {
             const lineHeight = parseFloat(getComputedStyle(cell).lineHeight)
             return {
               text: cell.textContent ?? '',
-              badges: badges.map((a) => ({ href: a.getAttribute('href'), className: a.className, text: shown(a), title: a.title, height: a.getBoundingClientRect().height, lineHeight })),
+              badges: badges.map((a) => ({
+                href: a.getAttribute('href'),
+                className: a.className,
+                text: shown(a),
+                title: a.title,
+                height: a.getBoundingClientRect().height,
+                lineHeight,
+              })),
             }
           }),
         )
         const variantCases = result.cases.filter((kase) => kase.variants)
         // A case is a badge under each alternative it ran under (a case may vary several assumptions).
-        expect(rows.flatMap((row) => row.badges)).toHaveLength(variantCases.reduce((sum, kase) => sum + Object.keys(kase.variants!).length, 0))
+        expect(rows.flatMap((row) => row.badges)).toHaveLength(
+          variantCases.reduce((sum, kase) => sum + Object.keys(kase.variants!).length, 0),
+        )
         for (const row of rows) {
           // Badges side by side, no commas between them, none broken over two lines.
           expect(row.text).not.toContain(',')
           for (const badge of row.badges) expect(badge.height, badge.title).toBeLessThan(2 * badge.lineHeight)
         }
         for (const kase of variantCases) {
-          const badge = rows.flatMap((row) => row.badges).find((b) => b.href === `#case-${kase.id.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`)
+          const badge = rows
+            .flatMap((row) => row.badges)
+            .find(
+              (b) =>
+                b.href ===
+                `#case-${kase.id
+                  .toLowerCase()
+                  .replace(/[^a-z0-9]+/g, '-')
+                  .replace(/^-|-$/g, '')}`,
+            )
           expect(badge, kase.id).toBeDefined()
           // Its own case's status, and which case it is: in its text and, in full, on hover.
           expect(badge!.className, kase.id).toContain(kase.status)
@@ -454,15 +530,19 @@ describe('in Chromium', () => {
       if (server) await close(server)
     })
 
-    it('shows the variants in force, adds one from its form, and goes back to relay-mock\'s choices', async () => {
+    it("shows the variants in force, adds one from its form, and goes back to relay-mock's choices", async () => {
       const variants = page.locator('#variants')
       expect(await variants.locator('.variants code').allInnerTexts()).toEqual(['create.status=200-no-location'])
       await page.locator('#variant').selectOption('error.body=json-message')
       await page.locator('#variant-form button[type=submit]').click()
-      await page.locator('#variants .variants code', { hasText: 'error.body=json-message' }).waitFor({ timeout: 10_000 })
+      await page
+        .locator('#variants .variants code', { hasText: 'error.body=json-message' })
+        .waitFor({ timeout: 10_000 })
       expect(service.world.variants).toEqual({ 'create.status': '200-no-location', 'error.body': 'json-message' })
       await page.locator('#variants-clear').click()
-      await page.locator('#variants', { hasText: 'This world answers with relay-mock’s choices' }).waitFor({ timeout: 10_000 })
+      await page
+        .locator('#variants', { hasText: 'This world answers with relay-mock’s choices' })
+        .waitFor({ timeout: 10_000 })
       expect(service.world.variants).toBeUndefined()
       expect(errors).toEqual([])
     })
@@ -476,7 +556,10 @@ describe('in Chromium', () => {
     let errors: string[]
     beforeAll(async () => {
       // As `relay-mock serve --scenario existing-vehicle --fault "POST /payments=reset:once"` serves it.
-      service = await createServedService({ scenario: 'existing-vehicle', faults: [parseFault('POST /payments=reset:once')] })
+      service = await createServedService({
+        scenario: 'existing-vehicle',
+        faults: [parseFault('POST /payments=reset:once')],
+      })
       ;({ server, baseUrl, page, errors } = await openLivePage(browser, service))
     })
     afterAll(async () => {
@@ -498,11 +581,29 @@ describe('in Chromium', () => {
       const { visit, token, location } = service.world
       const auth = { authorization: `Bearer ${token}` }
       await fetch(`${baseUrl}/rental-companies?kennitala=${visit.ownerKennitala}`, { headers: auth })
-      const [vehicle] = (await (await fetch(`${baseUrl}/vehicles?plate=${encodeURIComponent(visit.plate)}`, { headers: auth })).json()) as Array<{ id: string }>
-      const payment = JSON.stringify({ locationId: location.id, vehicleId: vehicle.id, amount: { amount: visit.amount, currency: visit.currency }, startedOn: visit.visitStart, endedOn: visit.visitEnd })
+      const [vehicle] = (await (
+        await fetch(`${baseUrl}/vehicles?plate=${encodeURIComponent(visit.plate)}`, { headers: auth })
+      ).json()) as Array<{ id: string }>
+      const payment = JSON.stringify({
+        locationId: location.id,
+        vehicleId: vehicle.id,
+        amount: { amount: visit.amount, currency: visit.currency },
+        startedOn: visit.visitStart,
+        endedOn: visit.visitEnd,
+      })
       // The fault resets the connection: fetch sees no answer at all.
-      await expect(fetch(`${baseUrl}/payments`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: payment })).rejects.toThrow()
-      await fetch(`${baseUrl}/payments`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: payment })
+      await expect(
+        fetch(`${baseUrl}/payments`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: payment,
+        }),
+      ).rejects.toThrow()
+      await fetch(`${baseUrl}/payments`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: payment,
+      })
       const diagram = page.locator('#visits > li').first().locator('.diagram')
       await diagram.locator('.step .arrow.res', { hasText: '201 Created' }).waitFor({ timeout: 15_000 })
       expect(await exchangesOf(diagram)).toEqual([
@@ -515,16 +616,25 @@ describe('in Chromium', () => {
       expect(await broken.isVisible()).toBe(true)
       expect(await broken.innerText()).toMatch(/fault reset once: connection reset after recording the request/)
       expect(await findingsOf(diagram)).toContain('4: resilience.no-resend')
-      await page.locator('#faults .fault.spent .fault-struck', { hasText: 'struck once: spent' }).waitFor({ timeout: 15_000 })
+      await page
+        .locator('#faults .fault.spent .fault-struck', { hasText: 'struck once: spent' })
+        .waitFor({ timeout: 15_000 })
       await page.screenshot({ path: resolve(ARTIFACTS, 'live-fault.png'), fullPage: true })
     })
 
     it('shows a fault armed through the admin API without a reload, and none once they are cleared', async () => {
       const auth = { authorization: `Bearer ${service.world.token}`, 'content-type': 'application/json' }
-      const armed = await fetch(`${baseUrl}/__relay/faults`, { method: 'POST', headers: auth, body: JSON.stringify({ route: 'vehicle-lookup', kind: 'unavailable', mode: 'always' }) })
+      const armed = await fetch(`${baseUrl}/__relay/faults`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ route: 'vehicle-lookup', kind: 'unavailable', mode: 'always' }),
+      })
       expect(armed.status).toBe(201)
       await page.locator('#faults .fault-text', { hasText: 'GET /vehicles=unavailable' }).waitFor({ timeout: 15_000 })
-      expect(await page.locator('#faults .fault-text').allInnerTexts()).toEqual(['POST /payments=reset:once', 'GET /vehicles=unavailable'])
+      expect(await page.locator('#faults .fault-text').allInnerTexts()).toEqual([
+        'POST /payments=reset:once',
+        'GET /vehicles=unavailable',
+      ])
       expect((await fetch(`${baseUrl}/__relay/faults`, { method: 'DELETE', headers: auth })).status).toBe(200)
       await page.locator('#faults').waitFor({ state: 'detached', timeout: 15_000 })
       expect(errors).toEqual([])
@@ -557,7 +667,9 @@ describe('in Chromium', () => {
       const { baseUrl } = opened
       dir = await mkdtemp(join(os.tmpdir(), 'relay-mock-live-case-'))
       const visit = { ...service.world.visit, ...kase.visit, locationId: service.world.location.id, flow: kase.flow }
-      await resendsPayment(visit, toRelayEnv(visit, baseUrl, service.world.token, join(dir, 'result.json')), { signal: new AbortController().signal })
+      await resendsPayment(visit, toRelayEnv(visit, baseUrl, service.world.token, join(dir, 'result.json')), {
+        signal: new AbortController().signal,
+      })
     }, 60_000)
     afterAll(async () => {
       await report?.close()
@@ -576,7 +688,12 @@ describe('in Chromium', () => {
       expect(drawn).toContain('POST /payments → no answer ⚡reset')
       expect(await exchangesOf(liveDiagram)).toEqual(drawn)
       // The expected calls line up alike; only their notes differ (the live page does not know the visit's plate or owner).
-      const expectedCalls = (diagram: Locator) => diagram.locator('.expect').evaluateAll((cells) => cells.map((cell) => `${cell.className} ${cell.querySelector('code')?.textContent ?? ''}`))
+      const expectedCalls = (diagram: Locator) =>
+        diagram
+          .locator('.expect')
+          .evaluateAll((cells) =>
+            cells.map((cell) => `${cell.className} ${cell.querySelector('code')?.textContent ?? ''}`),
+          )
       expect(await expectedCalls(liveDiagram)).toEqual(await expectedCalls(conformDiagram))
       expect(await findingsOf(conformDiagram)).toEqual(['4: resilience.no-resend'])
       expect(await findingsOf(liveDiagram)).toEqual(await findingsOf(conformDiagram))
@@ -596,8 +713,15 @@ describe('in Chromium', () => {
     let liveErrors: string[]
     beforeAll(async () => {
       service = await createServedService({ scenario: 'new-vehicle' })
-      ;({ server, baseUrl, page, errors: liveErrors } = await openLivePage(browser, service, (opened) =>
-        opened.on('request', (request) => sent.push({ url: request.url(), authorization: request.headers().authorization })),
+      ;({
+        server,
+        baseUrl,
+        page,
+        errors: liveErrors,
+      } = await openLivePage(browser, service, (opened) =>
+        opened.on('request', (request) =>
+          sent.push({ url: request.url(), authorization: request.headers().authorization }),
+        ),
       ))
     })
     afterAll(async () => {
@@ -629,8 +753,14 @@ describe('in Chromium', () => {
     it('shows a visit when a request arrives, without a reload', async () => {
       expect(await page.locator('#empty').isVisible()).toBe(true)
       const { visit, token } = service.world
-      await fetch(`${baseUrl}/rental-companies?kennitala=${visit.ownerKennitala}`, { headers: { authorization: `Bearer ${token}` } })
-      await fetch(`${baseUrl}/payments`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' })
+      await fetch(`${baseUrl}/rental-companies?kennitala=${visit.ownerKennitala}`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+      await fetch(`${baseUrl}/payments`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{}',
+      })
       const first = page.locator('#visits > li').first()
       await first.locator('.arrow.req', { hasText: 'POST /payments' }).waitFor({ timeout: 15_000 })
       expect(await first.locator('.arrow.req').first().innerText()).toContain('GET /rental-companies')
@@ -646,7 +776,15 @@ describe('in Chromium', () => {
         void dialog.dismiss()
       })
       const markup = '<img src=x onerror=alert(1)>'
-      await fetch(`${baseUrl}/payment`, { method: 'POST', headers: { authorization: `Bearer ${service.world.token}`, 'content-type': 'application/json', 'x-note': markup }, body: JSON.stringify({ vehicle: { plate: markup } }) })
+      await fetch(`${baseUrl}/payment`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${service.world.token}`,
+          'content-type': 'application/json',
+          'x-note': markup,
+        },
+        body: JSON.stringify({ vehicle: { plate: markup } }),
+      })
       const visit = page.locator('#visits > li', { hasText: 'simple flow' })
       await visit.waitFor({ timeout: 15_000 })
       await visit.locator('.exchange summary').first().click()
@@ -657,19 +795,34 @@ describe('in Chromium', () => {
 
     it('calls a complete visit that broke nothing partial, listing the rules it could not check, and logs no error', async () => {
       const { visit, token, location } = service.world
-      const body = { location: location.id, vehicle: { owner: visit.ownerKennitala, plate: visit.plate, acquiredOn: visit.registrationDate }, visit: { startedOn: visit.visitStart, endedOn: visit.visitEnd }, payment: { amount: visit.amount, currency: 'ISK' } }
-      await fetch(`${baseUrl}/payment`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      const body = {
+        location: location.id,
+        vehicle: { owner: visit.ownerKennitala, plate: visit.plate, acquiredOn: visit.registrationDate },
+        visit: { startedOn: visit.visitStart, endedOn: visit.visitEnd },
+        payment: { amount: visit.amount, currency: 'ISK' },
+      }
+      await fetch(`${baseUrl}/payment`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
       const item = page.locator('#visits > li.partial').first()
       await item.waitFor({ timeout: 20_000 })
       expect(await item.locator('.pill.partial').innerText()).toMatch(/partial/i)
-      expect(await item.locator('.visit-unchecked').innerText()).toMatch(/3 rules not checked: simple\.body, client\.completes, client\.outcome/)
+      expect(await item.locator('.visit-unchecked').innerText()).toMatch(
+        /3 rules not checked: simple\.body, client\.completes, client\.outcome/,
+      )
       expect(await page.locator('#counts').innerText()).toMatch(/1 partial/)
       expect(liveErrors).toEqual([])
     })
 
     it('shows a record the client created in the world panel', async () => {
       const { visit, token } = service.world
-      await fetch(`${baseUrl}/vehicles`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ plate: visit.plate, country: 'is' }) })
+      await fetch(`${baseUrl}/vehicles`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ plate: visit.plate, country: 'is' }),
+      })
       await page.locator('#w-vehicles tr.fresh', { hasText: visit.plate }).waitFor({ timeout: 15_000 })
     })
 
@@ -677,8 +830,12 @@ describe('in Chromium', () => {
       await page.selectOption('#scenario', 'unknown-owner')
       // The pick outlives a poll that redraws the page before the click (a request arrived), focused or not.
       await page.locator('#scenario').evaluate((select) => (select as HTMLSelectElement).blur())
-      await fetch(`${baseUrl}/rental-companies?kennitala=${service.world.visit.ownerKennitala}`, { headers: { authorization: `Bearer ${service.world.token}` } })
-      await page.waitForResponse(async (answer) => answer.url().includes('/__relay/live') && !(await answer.json()).unchanged)
+      await fetch(`${baseUrl}/rental-companies?kennitala=${service.world.visit.ownerKennitala}`, {
+        headers: { authorization: `Bearer ${service.world.token}` },
+      })
+      await page.waitForResponse(
+        async (answer) => answer.url().includes('/__relay/live') && !(await answer.json()).unchanged,
+      )
       expect(await page.locator('#scenario').inputValue()).toBe('unknown-owner')
       await page.getByRole('button', { name: 'Switch' }).click()
       await page.locator('#action-status', { hasText: 'Switched to unknown-owner' }).waitFor({ timeout: 15_000 })

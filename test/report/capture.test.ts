@@ -19,12 +19,24 @@ import { harValidator } from './har-schema.js'
 /** An advanced client that never links the vehicle it creates to the company. */
 const skipsCustodian: ClientFunction = async function skipsCustodian(visit, env) {
   const call = async (method: string, path: string, body?: unknown) =>
-    (await fetch(`${env.RELAY_BASE_URL}${path}`, { method, headers: { authorization: `Bearer ${env.RELAY_API_TOKEN}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined })).json()
+    (
+      await fetch(`${env.RELAY_BASE_URL}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${env.RELAY_API_TOKEN}`, 'content-type': 'application/json' },
+        body: body ? JSON.stringify(body) : undefined,
+      })
+    ).json()
   const [company] = await call('GET', `/rental-companies?kennitala=${visit.ownerKennitala}`)
   if (!company) return { outcome: 'skipped' }
   let [vehicle] = await call('GET', `/vehicles?plate=${encodeURIComponent(visit.plate)}`)
   if (!vehicle) vehicle = await call('POST', '/vehicles', { plate: visit.plate, country: 'is' })
-  const payment = await call('POST', '/payments', { locationId: visit.locationId, vehicleId: vehicle.id, amount: { amount: visit.amount, currency: visit.currency }, startedOn: visit.visitStart, endedOn: visit.visitEnd })
+  const payment = await call('POST', '/payments', {
+    locationId: visit.locationId,
+    vehicleId: vehicle.id,
+    amount: { amount: visit.amount, currency: visit.currency },
+    startedOn: visit.visitStart,
+    endedOn: visit.visitEnd,
+  })
   return { outcome: 'paid', paymentId: payment.id }
 }
 
@@ -40,16 +52,39 @@ beforeAll(async () => {
   harFile = join(dir, 'run.har')
   goodHar = join(dir, 'good.har')
   foreignHar = join(dir, 'foreign.har')
-  run = await runConformance({ client: skipsCustodian, cases: ['advanced/new-vehicle', 'advanced/existing-vehicle', 'advanced/unknown-owner'], jobs: 3, reporters: [createHarReporter({ file: harFile })] })
-  goodRun = await runConformance({ client: referenceClient, cases: ['advanced/new-vehicle', 'simple/accepted'], jobs: 1, reporters: [createHarReporter({ file: goodHar })] })
+  run = await runConformance({
+    client: skipsCustodian,
+    cases: ['advanced/new-vehicle', 'advanced/existing-vehicle', 'advanced/unknown-owner'],
+    jobs: 3,
+    reporters: [createHarReporter({ file: harFile })],
+  })
+  goodRun = await runConformance({
+    client: referenceClient,
+    cases: ['advanced/new-vehicle', 'simple/accepted'],
+    jobs: 1,
+    reporters: [createHarReporter({ file: goodHar })],
+  })
   const har = JSON.parse(await readFile(goodHar, 'utf8'))
   // As a proxy in front of staging would record it: one address, no pages, no relay-mock fields.
-  const entries = har.log.entries.map(({ _relay, pageref, ...entry }: any) => ({ ...entry, request: { ...entry.request, url: entry.request.url.replace(/^http:\/\/[^/]+/, 'https://staging.relay.example/api') } }))
-  await writeFile(foreignHar, JSON.stringify({ log: { version: '1.2', creator: { name: 'proxy', version: '1' }, entries } }))
+  const entries = har.log.entries.map(({ _relay, pageref, ...entry }: any) => ({
+    ...entry,
+    request: {
+      ...entry.request,
+      url: entry.request.url.replace(/^http:\/\/[^/]+/, 'https://staging.relay.example/api'),
+    },
+  }))
+  await writeFile(
+    foreignHar,
+    JSON.stringify({ log: { version: '1.2', creator: { name: 'proxy', version: '1' }, entries } }),
+  )
 })
 
 function relayMock(...args: string[]) {
-  return spawnSync(process.execPath, ['bin/relay-mock.js', ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: undefined }, timeout: 20_000 })
+  return spawnSync(process.execPath, ['bin/relay-mock.js', ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: undefined },
+    timeout: 20_000,
+  })
 }
 
 const statuses = (result: RunResult) => Object.fromEntries(result.cases.map((c) => [c.id, c.status]))
@@ -62,7 +97,7 @@ const brokenBy = (result: RunResult) =>
   Object.fromEntries(result.cases.map((c) => [c.id, c.checks.filter((k) => k.status === 'failed').map((k) => k.rule)]))
 
 describe('conform --har', () => {
-  it('writes every case\'s requests as valid HAR 1.2, a page per case, under each case\'s address', async () => {
+  it("writes every case's requests as valid HAR 1.2, a page per case, under each case's address", async () => {
     const har = JSON.parse(await readFile(harFile, 'utf8'))
     const validate = harValidator()
     expect(validate(har), JSON.stringify(validate.errors)).toBe(true)
@@ -93,7 +128,12 @@ describe('conform --from', () => {
     const har = JSON.parse(await readFile(goodHar, 'utf8'))
     const [page] = har.log.pages
     expect(page._relay).toEqual(toCaseInputs(goodRun.cases[0]))
-    expect(page._relay).toMatchObject({ case: 'advanced/new-vehicle', flow: 'advanced', outcome: 'paid', client: { exitCode: 0, timedOut: false, report: { outcome: 'paid' } } })
+    expect(page._relay).toMatchObject({
+      case: 'advanced/new-vehicle',
+      flow: 'advanced',
+      outcome: 'paid',
+      client: { exitCode: 0, timedOut: false, report: { outcome: 'paid' } },
+    })
     expect(page._relay.token).toMatch(/^…\S{4}$/)
   })
 
@@ -103,9 +143,20 @@ describe('conform --from', () => {
     const custodian = back.cases[0].checks.find((c) => c.rule === 'advanced.custodian-after-create')!
     expect(custodian).toMatchObject({ status: 'not-checked', missing: ['visit'] })
     expect(custodian.message).toContain('pass the visits with --visits FILE')
-    expect(back.cases[0].checks.find((c) => c.rule === 'client.completes')).toMatchObject({ status: 'not-checked', missing: ['client'] })
+    expect(back.cases[0].checks.find((c) => c.rule === 'client.completes')).toMatchObject({
+      status: 'not-checked',
+      missing: ['client'],
+    })
     expect(back.summary).toMatchObject({ passed: 0, partial: 2, failed: 0, conformant: false })
-    expect(back.summary.rulesNotChecked).toEqual(expect.arrayContaining(['advanced.custodian-after-create', 'advanced.company-lookup-first', 'simple.body', 'client.completes', 'client.outcome']))
+    expect(back.summary.rulesNotChecked).toEqual(
+      expect.arrayContaining([
+        'advanced.custodian-after-create',
+        'advanced.company-lookup-first',
+        'simple.body',
+        'client.completes',
+        'client.outcome',
+      ]),
+    )
   })
 
   it('checks every rule of a foreign capture given its visits in a --visits file, in order or keyed by visit id', async () => {
@@ -122,12 +173,21 @@ describe('conform --from', () => {
 
     const keyed = join(dir, 'visits-keyed.json')
     await writeFile(keyed, JSON.stringify({ 'visit-2': inputs[1] }))
-    expect(statuses(await checkHarFile(foreignHar, { visitsFile: keyed }))).toEqual({ 'visit-1': 'partial', 'visit-2': 'passed' })
+    expect(statuses(await checkHarFile(foreignHar, { visitsFile: keyed }))).toEqual({
+      'visit-1': 'partial',
+      'visit-2': 'passed',
+    })
   })
 
   it('refuses a --visits file with every wrong field named, and one that does not fit the capture', async () => {
     const bad = join(dir, 'bad-visits.json')
-    await writeFile(bad, JSON.stringify([{ visit: { plate: 'AB123', amount: '2490', currency: 'EUR' }, client: { exitCode: 'zero' } }, { tokn: 'x' }]))
+    await writeFile(
+      bad,
+      JSON.stringify([
+        { visit: { plate: 'AB123', amount: '2490', currency: 'EUR' }, client: { exitCode: 'zero' } },
+        { tokn: 'x' },
+      ]),
+    )
     const error = await checkHarFile(foreignHar, { visitsFile: bad }).catch((e) => e)
     expect(error).toMatchObject({ code: 'VISITS_INVALID' })
     expect(error.message).toContain('[0].visit.amount is a string, not a number')
@@ -137,18 +197,56 @@ describe('conform --from', () => {
     expect(error.message).toContain('[1].tokn is not a field')
     const short = join(dir, 'one-visit.json')
     await writeFile(short, JSON.stringify([{}]))
-    await expect(checkHarFile(foreignHar, { visitsFile: short })).rejects.toMatchObject({ code: 'VISITS_MISMATCH', message: expect.stringContaining('it lists 1 visit, the capture has 2 visits (visit-1, visit-2)') })
+    await expect(checkHarFile(foreignHar, { visitsFile: short })).rejects.toMatchObject({
+      code: 'VISITS_MISMATCH',
+      message: expect.stringContaining('it lists 1 visit, the capture has 2 visits (visit-1, visit-2)'),
+    })
   })
 
   it('refuses a file that is not there, saying what to pass', async () => {
-    await expect(checkHarFile(join(dir, 'missing.har'))).rejects.toMatchObject({ code: 'HAR_UNREADABLE', message: expect.stringMatching(/no such file.*Please pass a HAR 1\.2 file/) })
+    await expect(checkHarFile(join(dir, 'missing.har'))).rejects.toMatchObject({
+      code: 'HAR_UNREADABLE',
+      message: expect.stringMatching(/no such file.*Please pass a HAR 1\.2 file/),
+    })
   })
 
   it('refuses a capture with no request to the service, naming the hosts it saw', async () => {
     const file = join(dir, 'other.har')
-    const entry = { startedDateTime: '2026-11-21T10:00:00Z', time: 1, request: { method: 'GET', url: 'https://cdn.example/app.js', httpVersion: 'HTTP/1.1', cookies: [], headers: [], queryString: [], headersSize: -1, bodySize: 0 }, response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', cookies: [], headers: [], content: { size: 0, mimeType: 'text/javascript' }, redirectURL: '', headersSize: -1, bodySize: 0 }, cache: {}, timings: { send: 0, wait: 1, receive: 0 } }
-    await writeFile(file, JSON.stringify({ log: { version: '1.2', creator: { name: 'x', version: '1' }, entries: [entry] } }))
-    await expect(checkHarFile(file)).rejects.toMatchObject({ code: 'HAR_EMPTY', message: expect.stringContaining('cdn.example') })
+    const entry = {
+      startedDateTime: '2026-11-21T10:00:00Z',
+      time: 1,
+      request: {
+        method: 'GET',
+        url: 'https://cdn.example/app.js',
+        httpVersion: 'HTTP/1.1',
+        cookies: [],
+        headers: [],
+        queryString: [],
+        headersSize: -1,
+        bodySize: 0,
+      },
+      response: {
+        status: 200,
+        statusText: 'OK',
+        httpVersion: 'HTTP/1.1',
+        cookies: [],
+        headers: [],
+        content: { size: 0, mimeType: 'text/javascript' },
+        redirectURL: '',
+        headersSize: -1,
+        bodySize: 0,
+      },
+      cache: {},
+      timings: { send: 0, wait: 1, receive: 0 },
+    }
+    await writeFile(
+      file,
+      JSON.stringify({ log: { version: '1.2', creator: { name: 'x', version: '1' }, entries: [entry] } }),
+    )
+    await expect(checkHarFile(file)).rejects.toMatchObject({
+      code: 'HAR_EMPTY',
+      message: expect.stringContaining('cdn.example'),
+    })
   })
 
   it('exits 1 from the command line when a visit broke a rule, and writes the HTML report', () => {
@@ -164,8 +262,12 @@ describe('conform --from', () => {
     const partial = relayMock('conform', '--from', foreignHar)
     expect(partial.status).toBe(1)
     expect(partial.stdout).toMatch(/\? visit-1 +\S+ \S+ +\d+ rules not checked/)
-    expect(partial.stdout).toMatch(/\? Not checked \(an input was missing; a partial case fails the run unless --allow-partial\)\n {4}advanced\.company-lookup-first, advanced\.vehicle-lookup, .* in visit-1\n {6}Not checked: it needs the visit the client was given/)
-    expect(partial.stdout).toMatch(/ {4}client\.completes, client\.outcome in all 2 visits\n {6}Not checked: it needs the client's run/)
+    expect(partial.stdout).toMatch(
+      /\? Not checked \(an input was missing; a partial case fails the run unless --allow-partial\)\n {4}advanced\.company-lookup-first, advanced\.vehicle-lookup, .* in visit-1\n {6}Not checked: it needs the visit the client was given/,
+    )
+    expect(partial.stdout).toMatch(
+      / {4}client\.completes, client\.outcome in all 2 visits\n {6}Not checked: it needs the client's run/,
+    )
     expect(partial.stdout).toContain('Not conformant: 2 cases, 0 passed, 2 partial, 0 failed')
     const allowed = relayMock('conform', '--from', foreignHar, '--allow-partial')
     expect(allowed.status).toBe(0)
@@ -188,7 +290,9 @@ describe('conform --from', () => {
   it('exits 2 from the command line when given neither a client nor a capture', () => {
     const result = relayMock('conform')
     expect(result.status).toBe(2)
-    expect(result.stderr).toMatch(/^relay-mock conform: --client is missing: expected the command that runs your client .*--from FILE\.har/)
+    expect(result.stderr).toMatch(
+      /^relay-mock conform: --client is missing: expected the command that runs your client .*--from FILE\.har/,
+    )
   })
 })
 

@@ -23,7 +23,10 @@ export interface Call {
 }
 
 /** Sends calls to a fresh mock in `scenario` and returns its world and the journal entries, times frozen. */
-export async function converse(scenario: string, calls: (world: World) => Call[]): Promise<{ service: RelayService; world: World; entries: JournalEntry[] }> {
+export async function converse(
+  scenario: string,
+  calls: (world: World) => Call[],
+): Promise<{ service: RelayService; world: World; entries: JournalEntry[] }> {
   const service = await createServedService({ tokens: [FIXTURE_TOKEN], scenario })
   const world = service.world
   for (const call of calls(world)) {
@@ -44,7 +47,11 @@ export async function converse(scenario: string, calls: (world: World) => Call[]
 
 /** The entries with times one second apart from FROZEN and a fixed duration. */
 export function freeze(entries: JournalEntry[]): JournalEntry[] {
-  return entries.map((entry, i) => ({ ...entry, time: new Date(FROZEN.getTime() + i * 1000).toISOString(), durationMs: 1.5 }))
+  return entries.map((entry, i) => ({
+    ...entry,
+    time: new Date(FROZEN.getTime() + i * 1000).toISOString(),
+    durationMs: 1.5,
+  }))
 }
 
 export function caseVisit(world: World): CaseVisit {
@@ -79,14 +86,14 @@ export async function skippedCustodianCase(): Promise<CaseResult> {
   ])
   const payment = entries[3]
   const checks: Check[] = [
-    { rule: 'auth.bearer', status: 'passed', message: 'All 4 requests carried the case\'s bearer token.' },
+    { rule: 'auth.bearer', status: 'passed', message: "All 4 requests carried the case's bearer token." },
     { rule: 'http.known-endpoint', status: 'passed', message: 'All 4 requests were documented endpoints.' },
     {
       rule: 'advanced.custodian-after-create',
       status: 'failed',
       seq: payment.seq,
       message:
-        'Expected POST /custodians with the new vehicle\'s id after POST /vehicles (request 3 of 4); the client sent POST /payments (request 4 of 4) instead (interface: §1 Advanced flow, rule 4).',
+        "Expected POST /custodians with the new vehicle's id after POST /vehicles (request 3 of 4); the client sent POST /payments (request 4 of 4) instead (interface: §1 Advanced flow, rule 4).",
     },
     {
       rule: 'advanced.first-vehicle',
@@ -95,7 +102,11 @@ export async function skippedCustodianCase(): Promise<CaseResult> {
       message:
         'Expected the payment\'s vehicleId to be the created vehicle\'s id; POST /payments (request 4 of 4) sent "00000000-0000-4000-8000-000000000000" (interface: §4 Advanced integration, rule 3).',
     },
-    { rule: 'simple.one-request', status: 'skipped', message: 'The simple flow\'s rule does not apply to an advanced case.' },
+    {
+      rule: 'simple.one-request',
+      status: 'skipped',
+      message: "The simple flow's rule does not apply to an advanced case.",
+    },
   ]
   return {
     id: 'advanced/new-vehicle',
@@ -142,7 +153,7 @@ export async function existingVehicleCase(): Promise<CaseResult> {
     id: 'advanced/existing-vehicle',
     flow: 'advanced',
     scenario: 'existing-vehicle',
-    title: 'The plate is known: the client pays with the listed vehicle\'s id',
+    title: "The plate is known: the client pays with the listed vehicle's id",
     status: 'passed',
     durationMs: 305,
     exitCode: 0,
@@ -152,9 +163,13 @@ export async function existingVehicleCase(): Promise<CaseResult> {
     stderr: '',
     visit: caseVisit(world),
     checks: [
-      { rule: 'auth.bearer', status: 'passed', message: 'All 3 requests carried the case\'s bearer token.' },
+      { rule: 'auth.bearer', status: 'passed', message: "All 3 requests carried the case's bearer token." },
       { rule: 'advanced.first-vehicle', status: 'passed', message: 'The payment used the first listed vehicle.' },
-      { rule: 'simple.one-request', status: 'skipped', message: 'The simple flow\'s rule does not apply to an advanced case.' },
+      {
+        rule: 'simple.one-request',
+        status: 'skipped',
+        message: "The simple flow's rule does not apply to an advanced case.",
+      },
     ],
     expected: [
       { method: 'GET', path: '/rental-companies', note: 'look the owner up by kennitala' },
@@ -185,7 +200,7 @@ export async function rejectedSimpleCase(): Promise<CaseResult> {
     id: 'simple/rejected',
     flow: 'simple',
     scenario: 'simple-failure',
-    title: 'The service refuses the payment (4xx with a message): the customer\'s payment still completes',
+    title: "The service refuses the payment (4xx with a message): the customer's payment still completes",
     status: 'failed',
     durationMs: 1210,
     exitCode: 1,
@@ -199,12 +214,14 @@ export async function rejectedSimpleCase(): Promise<CaseResult> {
         rule: 'http.json-body',
         status: 'failed',
         seq: entries[0].seq,
-        message: 'Expected Content-Type: application/json on a request with a body; POST /payment (request 1 of 1) sent "text/plain" (interface: §4 Endpoints).',
+        message:
+          'Expected Content-Type: application/json on a request with a body; POST /payment (request 1 of 1) sent "text/plain" (interface: §4 Endpoints).',
       },
       {
         rule: 'client.completes',
         status: 'failed',
-        message: 'Expected the client to exit 0 (the customer\'s payment completes even when the service refuses); it exited 1 (interface: §1 Simple flow, rule 3).',
+        message:
+          "Expected the client to exit 0 (the customer's payment completes even when the service refuses); it exited 1 (interface: §1 Simple flow, rule 3).",
       },
       { rule: 'simple.one-request', status: 'passed', message: 'Exactly one request: POST /payment.' },
     ],
@@ -246,7 +263,13 @@ export async function hostileRun(): Promise<RunResult> {
   kase.stderr = ATTR
   kase.requests[1] = {
     ...entry,
-    request: { ...entry.request, path: `/vehicles/${ATTR}`, search: `?plate=${XSS}`, headers: { ...entry.request.headers, [`x-${ATTR}`]: XSS }, bodyText: XSS },
+    request: {
+      ...entry.request,
+      path: `/vehicles/${ATTR}`,
+      search: `?plate=${XSS}`,
+      headers: { ...entry.request.headers, [`x-${ATTR}`]: XSS },
+      bodyText: XSS,
+    },
     response: { ...entry.response, body: { message: XSS, id: ATTR } },
   }
   kase.checks = [{ rule: `rule.${XSS}`, status: 'failed', seq: entry.seq, message: XSS }]
@@ -256,11 +279,18 @@ export async function hostileRun(): Promise<RunResult> {
 
 export const RULE_TITLES: Record<string, { title: string; cite: string }> = {
   'advanced.custodian-after-create': {
-    title: 'then POST `/custodians` with the new vehicle\'s id, the company\'s id, and `acquiredOn` on the registration date',
+    title:
+      "then POST `/custodians` with the new vehicle's id, the company's id, and `acquiredOn` on the registration date",
     cite: '§1 Advanced flow, rule 4',
   },
-  'advanced.first-vehicle': { title: 'the payment uses the first listed vehicle\'s id', cite: '§1 Advanced flow, rule 5' },
-  'http.json-body': { title: 'every request with a body sends `Content-Type: application/json` and valid JSON', cite: '§4 Endpoints' },
+  'advanced.first-vehicle': {
+    title: "the payment uses the first listed vehicle's id",
+    cite: '§1 Advanced flow, rule 5',
+  },
+  'http.json-body': {
+    title: 'every request with a body sends `Content-Type: application/json` and valid JSON',
+    cite: '§4 Endpoints',
+  },
   'client.completes': { title: 'the client exits 0 in every case', cite: '§1 Simple flow, rule 3' },
 }
 

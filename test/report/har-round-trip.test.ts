@@ -19,7 +19,10 @@ let broken: { run: RunResult; back: RunResult }
 beforeAll(async () => {
   dir = await mkdtemp(join(os.tmpdir(), 'relay-mock-har-round-trip-'))
   // Both runs at once: most of a run's time is its clients waiting (Retry-After, hung answers, timeouts).
-  ;[correct, broken] = await Promise.all([roundTrip(referenceClient, 'reference'), roundTrip(createDefectiveClient('resend-payment') as ClientFunction, 'resend-payment')])
+  ;[correct, broken] = await Promise.all([
+    roundTrip(referenceClient, 'reference'),
+    roundTrip(createDefectiveClient('resend-payment') as ClientFunction, 'resend-payment'),
+  ])
 }, 120_000)
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
@@ -27,11 +30,22 @@ afterAll(async () => {
 
 /** Each case's verdict and each rule's finding, by case id. */
 const verdicts = (result: RunResult) =>
-  Object.fromEntries(result.cases.map((c) => [c.id, { status: c.status, checks: Object.fromEntries(c.checks.map((k) => [k.rule, k.status])) }]))
+  Object.fromEntries(
+    result.cases.map((c) => [
+      c.id,
+      { status: c.status, checks: Object.fromEntries(c.checks.map((k) => [k.rule, k.status])) },
+    ]),
+  )
 
 async function roundTrip(client: ClientFunction, name: string) {
   const file = join(dir, `${name}.har`)
-  const run = await runConformance({ client, name, jobs: 32, timeoutMs: 20_000, reporters: [createHarReporter({ file })] })
+  const run = await runConformance({
+    client,
+    name,
+    jobs: 32,
+    timeoutMs: 20_000,
+    reporters: [createHarReporter({ file })],
+  })
   return { run, back: await checkHarFile(file) }
 }
 
@@ -44,7 +58,7 @@ describe('conform --from on the HAR of a whole default run', () => {
     expect(verdicts(back)).toEqual(verdicts(run))
   })
 
-  it('reads a broken client\'s run back to the same verdicts, its failures included', () => {
+  it("reads a broken client's run back to the same verdicts, its failures included", () => {
     const { run, back } = broken
     expect(run.cases.filter((c) => c.status === 'failed').length).toBeGreaterThan(0)
     expect(back.cases.map((c) => c.id)).toEqual(run.cases.map((c) => c.id))
@@ -56,6 +70,8 @@ describe('conform --from on the HAR of a whole default run', () => {
     har.log.entries[3]._relay.auth = 'perhaps'
     const file = join(dir, 'edited.har')
     await writeFile(file, JSON.stringify(har))
-    await expect(checkHarFile(file)).rejects.toThrow(/^Failed to read the HAR entry log\.entries\[3\] \([A-Z]+ http:\/\/127\.0\.0\.1:\d+\/[^)]*\): _relay\.auth invalid option: expected one of "ok"\|"missing"\|"malformed"\|"unknown-token"\|"revoked"\. Please remove/)
+    await expect(checkHarFile(file)).rejects.toThrow(
+      /^Failed to read the HAR entry log\.entries\[3\] \([A-Z]+ http:\/\/127\.0\.0\.1:\d+\/[^)]*\): _relay\.auth invalid option: expected one of "ok"\|"missing"\|"malformed"\|"unknown-token"\|"revoked"\. Please remove/,
+    )
   })
 })

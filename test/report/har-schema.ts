@@ -11,6 +11,7 @@ export function harValidator() {
   // Formats are not checked (ajv needs a plugin for them); startedDateTime has a pattern of its own.
   const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true })
   ajv.addMetaSchema(draft06)
-  for (const [name, schema] of Object.entries(harSchemas as Record<string, object>)) if (name !== 'har') ajv.addSchema(schema)
+  for (const [name, schema] of Object.entries(harSchemas as Record<string, object>))
+    if (name !== 'har') ajv.addSchema(schema)
   return ajv.compile(harSchemas.har)
 }

@@ -8,9 +8,22 @@ const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/
 async function mockWithVisit(): Promise<RelayService> {
   const service = await createServedService({ tokens: [token], scenario: 'new-vehicle' })
   const { visit } = service.world
-  await service.handle({ method: 'GET', url: `/rental-companies?kennitala=${visit.ownerKennitala}`, headers: { authorization: `Bearer ${token}` } })
-  await service.handle({ method: 'GET', url: `/vehicles?plate=${visit.plate}`, headers: { authorization: `Bearer ${token}` } })
-  await service.handle({ method: 'POST', url: '/payments', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' })
+  await service.handle({
+    method: 'GET',
+    url: `/rental-companies?kennitala=${visit.ownerKennitala}`,
+    headers: { authorization: `Bearer ${token}` },
+  })
+  await service.handle({
+    method: 'GET',
+    url: `/vehicles?plate=${visit.plate}`,
+    headers: { authorization: `Bearer ${token}` },
+  })
+  await service.handle({
+    method: 'POST',
+    url: '/payments',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: '{}',
+  })
   return service
 }
 
@@ -55,7 +68,11 @@ describe('GET /__relay/visits', () => {
     const service = await mockWithVisit()
     const body = json((await service.handle({ method: 'GET', url: '/__relay/visits', headers: AUTH })).text)
     expect(body.visits).toHaveLength(1)
-    expect(body.visits[0]).toMatchObject({ id: 'visit-1', flow: 'advanced', requests: [{ seq: 1 }, { seq: 2 }, { seq: 3 }] })
+    expect(body.visits[0]).toMatchObject({
+      id: 'visit-1',
+      flow: 'advanced',
+      requests: [{ seq: 1 }, { seq: 2 }, { seq: 3 }],
+    })
     expect(body.visits[0].rulesBroken).toContain('advanced.create-vehicle-when-missing')
     expect(['in-progress', 'failed']).toContain(body.visits[0].status)
   })
@@ -68,24 +85,43 @@ describe('GET /__relay/visits', () => {
 
   it('shows the requests that carried no token in the world too', async () => {
     const service = await mockWithVisit()
-    await service.handle({ method: 'POST', url: '/payment', headers: { 'content-type': 'application/json' }, body: '{}' })
+    await service.handle({
+      method: 'POST',
+      url: '/payment',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    })
     const body = json((await service.handle({ method: 'GET', url: '/__relay/visits', headers: AUTH })).text)
     expect(body.visits.at(-1)).toMatchObject({ flow: 'simple', rulesBroken: expect.arrayContaining(['auth.bearer']) })
   })
 
   it('forgets the visits of a world that was reset', async () => {
     const service = await mockWithVisit()
-    await service.handle({ method: 'POST', url: '/payment', headers: { 'content-type': 'application/json' }, body: '{}' })
-    await service.handle({ method: 'PUT', url: '/__relay/scenario', headers: { ...AUTH, 'content-type': 'application/json' }, body: '{"name":"unknown-owner"}' })
+    await service.handle({
+      method: 'POST',
+      url: '/payment',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    })
+    await service.handle({
+      method: 'PUT',
+      url: '/__relay/scenario',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      body: '{"name":"unknown-owner"}',
+    })
     const body = json((await service.handle({ method: 'GET', url: '/__relay/visits', headers: AUTH })).text)
     expect(body).toMatchObject({ scenario: 'unknown-owner', visits: [] })
   })
 })
 
 describe('GET /__relay/journal.har', () => {
-  it('exports the world\'s requests as HAR under the address the client used, token masked', async () => {
+  it("exports the world's requests as HAR under the address the client used, token masked", async () => {
     const service = await mockWithVisit()
-    const answer = await service.handle({ method: 'GET', url: '/__relay/journal.har', headers: { ...AUTH, host: 'localhost:4999' } })
+    const answer = await service.handle({
+      method: 'GET',
+      url: '/__relay/journal.har',
+      headers: { ...AUTH, host: 'localhost:4999' },
+    })
     const har = json(answer.text)
     expect(answer.headers['content-disposition']).toMatch(/attachment/)
     expect(har.log.creator.name).toBe('relay-mock')
@@ -114,7 +150,16 @@ describe('GET /__relay/live', () => {
     vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-21T10:00:00Z') })
     try {
       const service = await mockWithVisit()
-      const poll = async (state?: string) => json((await service.handle({ method: 'GET', url: `/__relay/live${state ? `?state=${encodeURIComponent(state)}` : ''}`, headers: AUTH })).text)
+      const poll = async (state?: string) =>
+        json(
+          (
+            await service.handle({
+              method: 'GET',
+              url: `/__relay/live${state ? `?state=${encodeURIComponent(state)}` : ''}`,
+              headers: AUTH,
+            })
+          ).text,
+        )
       const first = await poll()
       expect(first.visits.map((v: any) => [v.number, v.status])).toEqual([[1, 'in-progress']])
       expect(first.visits[0].html).toContain('Visit 1')
@@ -131,10 +176,23 @@ describe('GET /__relay/live', () => {
 
   it('leaves out the markup of a visit the page already has at that version', async () => {
     const service = await mockWithVisit()
-    await service.handle({ method: 'POST', url: '/payment', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' })
+    await service.handle({
+      method: 'POST',
+      url: '/payment',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    })
     const first = json((await service.handle({ method: 'GET', url: '/__relay/live', headers: AUTH })).text)
     const have = first.visits.map((v: any) => `${v.id}@${v.version}`).join(',')
-    const next = json((await service.handle({ method: 'GET', url: `/__relay/live?state=stale&have=${encodeURIComponent(have)}`, headers: AUTH })).text)
+    const next = json(
+      (
+        await service.handle({
+          method: 'GET',
+          url: `/__relay/live?state=stale&have=${encodeURIComponent(have)}`,
+          headers: AUTH,
+        })
+      ).text,
+    )
     // Visit 1 is complete (visit 2 began), so its version cannot have changed between the polls.
     expect(next.visits.find((v: any) => v.number === 1)).not.toHaveProperty('html')
     expect(first.visits.find((v: any) => v.number === 1)).toHaveProperty('html')
@@ -144,16 +202,34 @@ describe('GET /__relay/live', () => {
 describe('the live page and the variants', () => {
   it('shows the variants in force in the world panel, and a change of them is a new state', async () => {
     const service = await createServedService({ tokens: [token], scenario: 'existing-vehicle' })
-    const poll = async (state?: string) => json((await service.handle({ method: 'GET', url: `/__relay/live${state ? `?state=${encodeURIComponent(state)}` : ''}`, headers: AUTH })).text)
+    const poll = async (state?: string) =>
+      json(
+        (
+          await service.handle({
+            method: 'GET',
+            url: `/__relay/live${state ? `?state=${encodeURIComponent(state)}` : ''}`,
+            headers: AUTH,
+          })
+        ).text,
+      )
     const first = await poll()
     expect(first.worldHtml).toContain('This world answers with relay-mock’s choices')
     expect(first.worldHtml).toContain('<option value="create.status=200-no-location">')
-    await service.handle({ method: 'POST', url: '/__relay/variants', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ variants: ['error.body=json-message'] }) })
+    await service.handle({
+      method: 'POST',
+      url: '/__relay/variants',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      body: JSON.stringify({ variants: ['error.body=json-message'] }),
+    })
     const next = await poll(first.state)
     expect(next.state).not.toBe(first.state)
     expect(next.worldHtml).toContain('<code>error.body=json-message</code>')
     expect(next.worldHtml).toContain('Back to relay-mock’s choices')
-    await service.handle({ method: 'DELETE', url: '/__relay/variants', headers: { ...AUTH, 'content-type': 'application/json' } })
+    await service.handle({
+      method: 'DELETE',
+      url: '/__relay/variants',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+    })
     expect((await poll(next.state)).worldHtml).toContain('This world answers with relay-mock’s choices')
   })
 })

@@ -46,12 +46,20 @@ describe('groupVisits', () => {
     ['GET', '/payment', 'simple'],
     ['POST', '/payment/', 'simple'],
   ])('starts a visit at %s %s, the first call of the %s flow made wrong', async (method, path, flow) => {
-    const { entries } = await converse('default', () => [{ method: 'GET', url: '/rental-companies?kennitala=1' }, { method, url: path }])
+    const { entries } = await converse('default', () => [
+      { method: 'GET', url: '/rental-companies?kennitala=1' },
+      { method, url: path },
+    ])
     expect(startsVisit(entries[1])).toBe(true)
     expect(flowOf(entries.slice(1))).toBe(flow)
   })
 
-  it.each([['GET', '/vehicles'], ['POST', '/payments'], ['GET', '/rental-companies/3f2b8c1e'], ['GET', '/status']])('does not start a visit at %s %s', async (method, path) => {
+  it.each([
+    ['GET', '/vehicles'],
+    ['POST', '/payments'],
+    ['GET', '/rental-companies/3f2b8c1e'],
+    ['GET', '/status'],
+  ])('does not start a visit at %s %s', async (method, path) => {
     const { entries } = await converse('default', () => [{ method, url: path }])
     expect(startsVisit(entries[0])).toBe(false)
     expect(flowOf(entries)).toBe('advanced')
@@ -59,7 +67,12 @@ describe('groupVisits', () => {
 
   it('keeps a simple payment sent again after the service failed it (5xx) in its visit', async () => {
     const { entries } = await converse('simple-unavailable', (w) => {
-      const body = { location: w.location.id, vehicle: { owner: w.visit.ownerKennitala, plate: w.visit.plate, acquiredOn: w.visit.registrationDate }, visit: { startedOn: w.visit.visitStart, endedOn: w.visit.visitEnd }, payment: { amount: w.visit.amount, currency: 'ISK' } }
+      const body = {
+        location: w.location.id,
+        vehicle: { owner: w.visit.ownerKennitala, plate: w.visit.plate, acquiredOn: w.visit.registrationDate },
+        visit: { startedOn: w.visit.visitStart, endedOn: w.visit.visitEnd },
+        payment: { amount: w.visit.amount, currency: 'ISK' },
+      }
       return [
         { method: 'POST', url: '/payment', body },
         { method: 'POST', url: '/payment', body },
@@ -100,7 +113,11 @@ describe('checkVisits', () => {
     expect(visit.flow).toBe('advanced')
     expect(visit.status).toBe('failed')
     expect(visit.checks.find((c) => c.rule === 'advanced.create-vehicle-when-missing')?.status).toBe('failed')
-    expect(visit.checks.find((c) => c.rule === 'client.completes')).toMatchObject({ status: 'not-checked', missing: ['client'], message: expect.stringContaining('relay-mock conform gives it') })
+    expect(visit.checks.find((c) => c.rule === 'client.completes')).toMatchObject({
+      status: 'not-checked',
+      missing: ['client'],
+      message: expect.stringContaining('relay-mock conform gives it'),
+    })
     expect(visit.expected.map((c) => `${c.method} ${c.path}`)).toContain('POST /custodians')
   })
 
@@ -120,7 +137,11 @@ describe('checkVisits', () => {
     const [visit] = checkVisits(entries)
     expect(visit.flow).toBe('simple')
     expect(visit.checks.filter((c) => c.status === 'failed')).toEqual([])
-    expect(visit.checks.filter((c) => c.status === 'not-checked').map((c) => c.rule)).toEqual(['simple.body', 'client.completes', 'client.outcome'])
+    expect(visit.checks.filter((c) => c.status === 'not-checked').map((c) => c.rule)).toEqual([
+      'simple.body',
+      'client.completes',
+      'client.outcome',
+    ])
     expect(visit.status).toBe('partial')
   })
 
@@ -128,13 +149,19 @@ describe('checkVisits', () => {
     const { entries } = await twoAdvancedVisits()
     const visits = checkVisits(entries)
     expect(visits.map((v) => v.number)).toEqual([1, 2, 3])
-    expect(checkCapture([{ id: 'x', entries }], { source: 'capture.har', version: '0.1.0' }).cases.map((c) => c.id)).toEqual(['visit-1', 'visit-2', 'visit-3'])
+    expect(
+      checkCapture([{ id: 'x', entries }], { source: 'capture.har', version: '0.1.0' }).cases.map((c) => c.id),
+    ).toEqual(['visit-1', 'visit-2', 'visit-3'])
   })
 
   it("compares a request to an unknown path with the world's token when it is given", async () => {
-    const { entries, world } = await converse('default', () => [{ method: 'GET', url: '/rental-comapnies?kennitala=1' }])
+    const { entries, world } = await converse('default', () => [
+      { method: 'GET', url: '/rental-comapnies?kennitala=1' },
+    ])
     expect(checkVisits(entries)[0].checks.find((c) => c.rule === 'auth.bearer')?.status).toBe('not-checked')
-    expect(checkVisits(entries, { token: world.token })[0].checks.find((c) => c.rule === 'auth.bearer')?.status).toBe('passed')
+    expect(checkVisits(entries, { token: world.token })[0].checks.find((c) => c.rule === 'auth.bearer')?.status).toBe(
+      'passed',
+    )
   })
 
   it('marks a visit in progress, whatever its checks say so far', async () => {

@@ -12,8 +12,20 @@ describe('answer', () => {
     expect(lookup).not.toBeInstanceOf(Promise)
     expect(lookup).toEqual(await service.handle({ method: 'GET', url: `/vehicles?plate=${visit.plate}`, headers }))
     const vehicleId = (JSON.parse((lookup as RelayResponse).text) as Array<{ id: string }>)[0].id
-    const body = JSON.stringify({ locationId: location.id, vehicleId, amount: { amount: visit.amount, currency: visit.currency }, startedOn: visit.visitStart, endedOn: visit.visitEnd, status: 'new' })
-    const created = service.answer({ method: 'POST', url: '/payments', headers: { ...headers, 'content-type': 'application/json' }, body })
+    const body = JSON.stringify({
+      locationId: location.id,
+      vehicleId,
+      amount: { amount: visit.amount, currency: visit.currency },
+      startedOn: visit.visitStart,
+      endedOn: visit.visitEnd,
+      status: 'new',
+    })
+    const created = service.answer({
+      method: 'POST',
+      url: '/payments',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body,
+    })
     expect(created).toMatchObject({ status: 201 })
     expect(service.answer({ method: 'GET', url: '/vehicles', headers })).toMatchObject({ status: 422 })
     expect(service.journal.size).toBe(4)
@@ -38,17 +50,30 @@ describe('a dev tool that fails on an entry', () => {
   it('changes neither the answer nor what the other tools hear, and is reported', async () => {
     const heard: number[] = []
     const service = await createRelayService({
-      extensions: [{ onRecord: () => { throw new Error('a dev tool broke') } }, { onRecord: (entry) => void heard.push(entry.seq) }],
+      extensions: [
+        {
+          onRecord: () => {
+            throw new Error('a dev tool broke')
+          },
+        },
+        { onRecord: (entry) => void heard.push(entry.seq) },
+      ],
     })
     const reported = vi.spyOn(console, 'error').mockImplementation(() => {})
     try {
-      const request = { method: 'GET', url: `/vehicles?plate=${service.world.visit.plate}`, headers: { authorization: 'Bearer relay-mock-token' } }
+      const request = {
+        method: 'GET',
+        url: `/vehicles?plate=${service.world.visit.plate}`,
+        headers: { authorization: 'Bearer relay-mock-token' },
+      }
       expect((service.answer(request) as RelayResponse).status).toBe(200)
       expect((await service.handle(request)).status).toBe(200)
       expect(heard).toEqual([1, 2])
       expect(service.journal.size).toBe(2)
       expect(reported).toHaveBeenCalledTimes(2)
-      expect(String(reported.mock.calls[0][0])).toMatch(/a dev tool failed on journal entry 1 \(a dev tool broke\); the request was answered and journaled as usual/)
+      expect(String(reported.mock.calls[0][0])).toMatch(
+        /a dev tool failed on journal entry 1 \(a dev tool broke\); the request was answered and journaled as usual/,
+      )
     } finally {
       reported.mockRestore()
     }
@@ -65,12 +90,18 @@ describe('a journal subscriber that fails on an entry', () => {
     service.world.journal.subscribe((entry) => void heard.push(entry.seq))
     const reported = vi.spyOn(console, 'error').mockImplementation(() => {})
     try {
-      const request = { method: 'GET', url: `/vehicles?plate=${service.world.visit.plate}`, headers: { authorization: 'Bearer relay-mock-token' } }
+      const request = {
+        method: 'GET',
+        url: `/vehicles?plate=${service.world.visit.plate}`,
+        headers: { authorization: 'Bearer relay-mock-token' },
+      }
       expect((service.answer(request) as RelayResponse).status).toBe(200)
       expect(heard).toEqual([1])
       expect(service.world.journal.entries().map((entry) => entry.response.status)).toEqual([200])
       expect(reported).toHaveBeenCalledTimes(1)
-      expect(String(reported.mock.calls[0][0])).toMatch(/a journal subscriber failed on journal entry 1 \(a reporter broke\); the request was answered and journaled as usual/)
+      expect(String(reported.mock.calls[0][0])).toMatch(
+        /a journal subscriber failed on journal entry 1 \(a reporter broke\); the request was answered and journaled as usual/,
+      )
     } finally {
       reported.mockRestore()
     }
@@ -80,7 +111,11 @@ describe('a journal subscriber that fails on an entry', () => {
 describe('a failure while recording', () => {
   it('is answered as a 500 that says the mock failed and that the request may be missing from the journal, and the next request is answered as usual', async () => {
     const service = await createRelayService()
-    const request = { method: 'GET', url: `/vehicles?plate=${service.world.visit.plate}`, headers: { authorization: 'Bearer relay-mock-token' } }
+    const request = {
+      method: 'GET',
+      url: `/vehicles?plate=${service.world.visit.plate}`,
+      headers: { authorization: 'Bearer relay-mock-token' },
+    }
     const record = vi.spyOn(service.journal, 'record').mockImplementationOnce(() => {
       throw new Error('the disk is full')
     })
@@ -99,15 +134,29 @@ describe('a failure while recording', () => {
 })
 
 describe('a dev tool route that throws', () => {
-  it('is answered with what was thrown, whatever it was: a 500 of the tool\'s route, not a failure of the pipeline', async () => {
+  it("is answered with what was thrown, whatever it was: a 500 of the tool's route, not a failure of the pipeline", async () => {
     const { defineRoute } = await import('../../src/core/service/route.js')
     const thrown: unknown[] = ['a plain string', null, new Error('an error')]
     let next = 0
-    const route = defineRoute({ method: 'GET', path: '/__tool/boom', integration: 'admin', summary: 'boom', answers: {}, public: true, handle: () => { throw thrown[next++] } })
+    const route = defineRoute({
+      method: 'GET',
+      path: '/__tool/boom',
+      integration: 'admin',
+      summary: 'boom',
+      answers: {},
+      public: true,
+      handle: () => {
+        throw thrown[next++]
+      },
+    })
     const service = await createRelayService({ extensions: [{ routes: () => [route] }] })
     const messages: string[] = []
     for (let i = 0; i < thrown.length; i++) {
-      const answer = await service.handle({ method: 'GET', url: '/__tool/boom', headers: { authorization: 'Bearer relay-mock-token' } })
+      const answer = await service.handle({
+        method: 'GET',
+        url: '/__tool/boom',
+        headers: { authorization: 'Bearer relay-mock-token' },
+      })
       expect(answer.status).toBe(500)
       messages.push((JSON.parse(answer.text) as { message: string }).message)
     }

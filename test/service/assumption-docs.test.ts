@@ -16,10 +16,13 @@ const root = fileURLToPath(new URL('../..', import.meta.url))
 const read = (path: string) => readFileSync(`${root}/${path}`, 'utf8')
 
 describe('the README and docs/assumptions.md', () => {
-  it("carry the ledger's table under \"What the interface leaves open\", row for row", () => {
+  it('carry the ledger\'s table under "What the interface leaves open", row for row', () => {
     const readme = read('README.md')
     const section = readme.slice(readme.indexOf('## What the interface leaves open, and what relay-mock does'))
-    const table = section.slice(section.indexOf('| question | id |'), section.indexOf('\n\n', section.indexOf('| question | id |')))
+    const table = section.slice(
+      section.indexOf('| question | id |'),
+      section.indexOf('\n\n', section.indexOf('| question | id |')),
+    )
     expect(table).toBe(toAssumptionTable())
   })
 
@@ -30,20 +33,37 @@ describe('the README and docs/assumptions.md', () => {
 
 describe('relay-mock assumptions', () => {
   it('--json lists every assumption with its citation, choice, alternatives and the variants served', () => {
-    const result = spawnSync(process.execPath, ['bin/relay-mock.js', 'assumptions', '--json'], { cwd: root, encoding: 'utf8' })
+    const result = spawnSync(process.execPath, ['bin/relay-mock.js', 'assumptions', '--json'], {
+      cwd: root,
+      encoding: 'utf8',
+    })
     expect(result.status).toBe(0)
-    const listed = JSON.parse(result.stdout) as Array<{ id: string; interface: string; choice: string; alternatives: unknown[]; variants: string[]; fidelityRule?: string }>
+    const listed = JSON.parse(result.stdout) as Array<{
+      id: string
+      interface: string
+      choice: string
+      alternatives: unknown[]
+      variants: string[]
+      fidelityRule?: string
+    }>
     expect(listed.length).toBeGreaterThanOrEqual(8)
     expect(listed.map((entry) => entry.id)).toEqual(ASSUMPTIONS.map((entry) => entry.id))
     for (const entry of listed) {
       expect(entry.interface).toMatch(/§\d/)
       expect(entry.alternatives.length).toBeGreaterThan(0)
     }
-    expect(listed.find((entry) => entry.id === 'create.status')).toMatchObject({ variants: ['create.status=200-no-location', 'create.status=201-no-location'], fidelityRule: 'fidelity.create.status' })
+    expect(listed.find((entry) => entry.id === 'create.status')).toMatchObject({
+      variants: ['create.status=200-no-location', 'create.status=201-no-location'],
+      fidelityRule: 'fidelity.create.status',
+    })
   })
 
   it('prints each assumption readably: question, the interface, the choice, the alternatives', () => {
-    const result = spawnSync(process.execPath, ['bin/relay-mock.js', 'assumptions'], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } })
+    const result = spawnSync(process.execPath, ['bin/relay-mock.js', 'assumptions'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    })
     expect(result.status).toBe(0)
     expect(result.stdout).toMatch(/^create\.status {2}What status and headers answer a create/)
     expect(result.stdout).toMatch(/\n {2}instead {5}create\.status=200-no-location: A create is answered 200/)
@@ -55,15 +75,36 @@ describe('the OpenAPI documents', () => {
   it('mark each answer that rests on an assumption with x-relay-assumption, naming ids of the ledger', () => {
     const advanced = openApiJson('advanced')
     const simple = openApiJson('simple')
-    expect(advanced.paths['/vehicles'].post.responses['201']['x-relay-assumption']).toEqual(['create.status', 'records.extra-fields'])
-    expect(advanced.paths['/vehicles'].post.responses['422']['x-relay-assumption']).toEqual(['invalid.status', 'error.body'])
-    expect(advanced.paths['/vehicles'].get.responses['401']['x-relay-assumption']).toEqual(['auth.refusal', 'error.body'])
-    expect(advanced.paths['/vehicles/{id}'].get.responses['200']['x-relay-assumption']).toEqual(['records.extra-fields', 'links.fetchable'])
-    expect(simple.paths['/payment'].post.responses['201']['x-relay-assumption']).toEqual(['create.status', 'simple.answer'])
-    expect(simple.paths['/payment'].post.responses['422']['x-relay-assumption']).toEqual(['simple.refusal-status', 'simple.unknown-owner', 'error.body'])
+    expect(advanced.paths['/vehicles'].post.responses['201']['x-relay-assumption']).toEqual([
+      'create.status',
+      'records.extra-fields',
+    ])
+    expect(advanced.paths['/vehicles'].post.responses['422']['x-relay-assumption']).toEqual([
+      'invalid.status',
+      'error.body',
+    ])
+    expect(advanced.paths['/vehicles'].get.responses['401']['x-relay-assumption']).toEqual([
+      'auth.refusal',
+      'error.body',
+    ])
+    expect(advanced.paths['/vehicles/{id}'].get.responses['200']['x-relay-assumption']).toEqual([
+      'records.extra-fields',
+      'links.fetchable',
+    ])
+    expect(simple.paths['/payment'].post.responses['201']['x-relay-assumption']).toEqual([
+      'create.status',
+      'simple.answer',
+    ])
+    expect(simple.paths['/payment'].post.responses['422']['x-relay-assumption']).toEqual([
+      'simple.refusal-status',
+      'simple.unknown-owner',
+      'error.body',
+    ])
     expect(advanced.components.responses.UnknownPath['x-relay-assumption']).toContain('slip.path')
     expect(advanced.components.responses.MethodNotAllowed['x-relay-assumption']).toContain('slip.method')
-    const named = [advanced, simple].flatMap((document) => JSON.stringify(document).match(/"x-relay-assumption":\[[^\]]*\]/g) ?? []).flatMap((match) => JSON.parse(match.slice(match.indexOf('['))) as string[])
+    const named = [advanced, simple]
+      .flatMap((document) => JSON.stringify(document).match(/"x-relay-assumption":\[[^\]]*\]/g) ?? [])
+      .flatMap((match) => JSON.parse(match.slice(match.indexOf('['))) as string[])
     for (const id of named) expect(assumption(id), id).toBeDefined()
   })
 

@@ -24,7 +24,8 @@ describe('the assumption ledger', () => {
   it('names at least one alternative for every assumption, each with an answer', () => {
     for (const entry of ASSUMPTIONS) {
       expect(entry.alternatives.length, entry.id).toBeGreaterThan(0)
-      for (const alternative of entry.alternatives) expect(alternative.answer.length, `${entry.id}=${alternative.id}`).toBeGreaterThan(10)
+      for (const alternative of entry.alternatives)
+        expect(alternative.answer.length, `${entry.id}=${alternative.id}`).toBeGreaterThan(10)
     }
   })
 
@@ -37,7 +38,8 @@ describe('the assumption ledger', () => {
   })
 
   it('names only rules of the rule table', () => {
-    for (const entry of ASSUMPTIONS) for (const id of entry.rules) expect(ruleIds.has(id), `${entry.id} names ${id}`).toBe(true)
+    for (const entry of ASSUMPTIONS)
+      for (const id of entry.rules) expect(ruleIds.has(id), `${entry.id} names ${id}`).toBe(true)
   })
 
   it('holds the agreed ids and alternatives', () => {
@@ -57,7 +59,10 @@ describe('the assumption ledger', () => {
     for (const [id, alternatives] of Object.entries(agreed)) {
       const entry = assumption(id)
       expect(entry, id).toBeDefined()
-      expect(entry!.alternatives.map((alternative) => alternative.id), id).toEqual(expect.arrayContaining(alternatives))
+      expect(
+        entry!.alternatives.map((alternative) => alternative.id),
+        id,
+      ).toEqual(expect.arrayContaining(alternatives))
     }
   })
 

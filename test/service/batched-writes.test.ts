@@ -69,7 +69,10 @@ function exchange(bytes: string, count: number, to = port): Promise<Array<{ stat
  * Sends the bytes in one write and reads until the connection ends: the answers that came (those with a
  * Content-Length), everything that came as text, and how it ended.
  */
-function untilEnd(bytes: string, to: number): Promise<{ answers: Array<{ status: number; body: string }>; text: string; ended: string }> {
+function untilEnd(
+  bytes: string,
+  to: number,
+): Promise<{ answers: Array<{ status: number; body: string }>; text: string; ended: string }> {
   return new Promise((resolve) => {
     const socket = net.connect(to, '127.0.0.1', () => socket.write(bytes))
     let received = Buffer.alloc(0)
@@ -89,7 +92,10 @@ function parse(bytes: Buffer): Array<{ status: number; body: string }> {
     const head = bytes.subarray(at, end).toString('latin1')
     const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0)
     if (bytes.length < end + 4 + length) return answers
-    answers.push({ status: Number(head.split(' ')[1]), body: bytes.subarray(end + 4, end + 4 + length).toString('utf8') })
+    answers.push({
+      status: Number(head.split(' ')[1]),
+      body: bytes.subarray(end + 4, end + 4 + length).toString('utf8'),
+    })
     at = end + 4 + length
   }
 }
@@ -100,7 +106,10 @@ describe('answers written together at the end of a turn', () => {
     const vehicle = JSON.stringify({ plate, country: 'is' })
     // Read in one turn: the lookup before the create finds nothing, the one after finds the vehicle.
     const answers = await exchange(
-      request('GET', `/vehicles?plate=${plate}`) + request('POST', '/vehicles', vehicle) + request('GET', `/vehicles?plate=${plate}`) + request('GET', '/nowhere'),
+      request('GET', `/vehicles?plate=${plate}`) +
+        request('POST', '/vehicles', vehicle) +
+        request('GET', `/vehicles?plate=${plate}`) +
+        request('GET', '/nowhere'),
       4,
     )
     expect(answers.map((answer) => answer.status)).toEqual([200, 201, 200, 404])
@@ -128,13 +137,20 @@ describe('answers written together at the end of a turn', () => {
       plates.map((plate) => exchange(request('POST', '/vehicles', JSON.stringify({ plate, country: 'is' })), 1)),
     )
     expect(answers.map(([answer]) => answer.status)).toEqual(plates.map(() => 201))
-    expect(answers.map(([answer]) => (JSON.parse(answer.body) as { plate?: string; id: string }).id)).toHaveLength(new Set(answers.map(([answer]) => answer.body)).size)
+    expect(answers.map(([answer]) => (JSON.parse(answer.body) as { plate?: string; id: string }).id)).toHaveLength(
+      new Set(answers.map(([answer]) => answer.body)).size,
+    )
   })
 
   it('resets a connection for a fault only after the answers before it are sent', async () => {
     const served = await faulted('reset')
     await serving(served, async (at) => {
-      const { answers, ended } = await untilEnd(request('GET', '/rental-companies') + request('GET', '/vehicles?plate=AB123') + request('GET', '/vehicles?plate=AFTER1'), at)
+      const { answers, ended } = await untilEnd(
+        request('GET', '/rental-companies') +
+          request('GET', '/vehicles?plate=AB123') +
+          request('GET', '/vehicles?plate=AFTER1'),
+        at,
+      )
       // The lookup without its kennitala is refused (422), and written before the reset that follows.
       expect(answers.map((answer) => answer.status)).toEqual([422])
       expect(ended).toBe('ECONNRESET')
@@ -147,7 +163,10 @@ describe('answers written together at the end of a turn', () => {
     it(`sends the answers before a ${kind} even when more than the backlog is pipelined behind it in the same write`, async () => {
       await serving(await faulted(kind), async (at) => {
         const behind = request('GET', '/rental-companies').repeat(BROKEN_CONNECTION_BACKLOG + 1)
-        const { answers, ended } = await untilEnd(request('GET', '/rental-companies') + request('GET', '/vehicles?plate=AB123') + behind, at)
+        const { answers, ended } = await untilEnd(
+          request('GET', '/rental-companies') + request('GET', '/vehicles?plate=AB123') + behind,
+          at,
+        )
         // Closed for its backlog in the turn it was read, the connection lost this answer, and a reset came as a plain end.
         expect(answers.map((answer) => answer.status)).toEqual([422])
         expect(ended).toBe(kind === 'reset' ? 'ECONNRESET' : 'end')
@@ -163,7 +182,10 @@ describe('answers written together at the end of a turn', () => {
       // Without the backlog the server read all of them and held each (50,000 took 80 MB of heap). Node
       // parses a chunk it has read whole, so a few hundred past the backlog are still taken in (and dropped).
       const behind = 20_000
-      const { answers, ended } = await untilEnd(request('GET', '/vehicles?plate=AB123') + request('GET', '/rental-companies').repeat(behind), at)
+      const { answers, ended } = await untilEnd(
+        request('GET', '/vehicles?plate=AB123') + request('GET', '/rental-companies').repeat(behind),
+        at,
+      )
       expect(answers).toEqual([])
       expect(['end', 'ECONNRESET']).toContain(ended)
       expect(taken).toBeLessThan(behind / 10)
@@ -175,8 +197,15 @@ describe('answers written together at the end of a turn', () => {
     const served = await faulted('hang')
     await serving(served, async (at, hung) => {
       let taken = 0
-      const all = new Promise<void>((resolve) => hung.on('request', () => ++taken === BROKEN_CONNECTION_BACKLOG + 1 && resolve()))
-      const socket = net.connect(at, '127.0.0.1', () => socket.write(request('GET', '/vehicles?plate=AB123') + request('GET', '/rental-companies').repeat(BROKEN_CONNECTION_BACKLOG)))
+      const all = new Promise<void>((resolve) =>
+        hung.on('request', () => ++taken === BROKEN_CONNECTION_BACKLOG + 1 && resolve()),
+      )
+      const socket = net.connect(at, '127.0.0.1', () =>
+        socket.write(
+          request('GET', '/vehicles?plate=AB123') +
+            request('GET', '/rental-companies').repeat(BROKEN_CONNECTION_BACKLOG),
+        ),
+      )
       let ended = false
       socket.on('close', () => (ended = true))
       socket.on('error', () => {})
@@ -198,10 +227,18 @@ describe('answers written together at the end of a turn', () => {
     const get = (search: string) =>
       new Promise<string>((resolve) => {
         http
-          .get({ socketPath: path, path: `/vehicles${search}`, headers: { authorization: `Bearer ${TOKEN}` }, agent: false }, (res) => {
-            res.resume()
-            resolve(`status ${res.statusCode}`)
-          })
+          .get(
+            {
+              socketPath: path,
+              path: `/vehicles${search}`,
+              headers: { authorization: `Bearer ${TOKEN}` },
+              agent: false,
+            },
+            (res) => {
+              res.resume()
+              resolve(`status ${res.statusCode}`)
+            },
+          )
           .on('error', (error: NodeJS.ErrnoException) => resolve(`error ${error.code}`))
       })
     try {
@@ -238,7 +275,7 @@ describe('answers written together at the end of a turn', () => {
 })
 
 describe('a pipeline that throws (never expected: the last guard)', () => {
-  it('answers 500 on every path into it, a body or none, Expect: 100-continue or not, and goes on serving (a throw from a body\'s end listener ended the process)', async () => {
+  it("answers 500 on every path into it, a body or none, Expect: 100-continue or not, and goes on serving (a throw from a body's end listener ended the process)", async () => {
     const real = await createServedService()
     const failing: RelayService = Object.create(real, {
       answer: {
@@ -247,7 +284,8 @@ describe('a pipeline that throws (never expected: the last guard)', () => {
         },
       },
     })
-    const post = (headers: string) => request('POST', '/vehicles', JSON.stringify({ plate: 'TH123', country: 'is' }), headers)
+    const post = (headers: string) =>
+      request('POST', '/vehicles', JSON.stringify({ plate: 'TH123', country: 'is' }), headers)
     // The last guard's answer is chunked (no Content-Length): read as text, until the connection closes.
     await serving(failing, async (at) => {
       // A lookup (answered where it is read) and a create (answered from its body's 'end' listener).

@@ -31,7 +31,8 @@ describe('the journal', () => {
 
   it("keeps a world's journal within the whole journal: what the whole one drops, the world's drops", async () => {
     const service = await createRelayService({ journalBytes: 20_000 })
-    for (let i = 0; i < 100; i++) await service.handle({ method: 'GET', url: `/vehicles?plate=AB${i}`, headers: bearer('relay-mock-token') })
+    for (let i = 0; i < 100; i++)
+      await service.handle({ method: 'GET', url: `/vehicles?plate=AB${i}`, headers: bearer('relay-mock-token') })
     const kept = service.journal.entries().map((e) => e.seq)
     expect(service.journal.page().dropped).toBeGreaterThan(0)
     expect(service.world.journal.entries().map((e) => e.seq)).toEqual(kept)
@@ -41,7 +42,12 @@ describe('the journal', () => {
   it('keeps a long body as its prefix, its length in bytes and its SHA-256', async () => {
     const service = await createRelayService({ journalBodyBytes: 64 })
     const body = JSON.stringify({ ...vehicleBody(), note: 'þ'.repeat(200) })
-    await service.handle({ method: 'POST', url: '/vehicles', headers: { ...bearer('relay-mock-token'), 'content-type': 'application/json' }, body })
+    await service.handle({
+      method: 'POST',
+      url: '/vehicles',
+      headers: { ...bearer('relay-mock-token'), 'content-type': 'application/json' },
+      body,
+    })
     const { request } = service.journal.entries()[0]
     expect(request).toMatchObject({
       bodyText: body.slice(0, 64),
@@ -55,7 +61,12 @@ describe('the journal', () => {
   it('keeps a short body whole, with no hash', async () => {
     const service = await createRelayService()
     const body = JSON.stringify(vehicleBody())
-    await service.handle({ method: 'POST', url: '/vehicles', headers: { ...bearer('relay-mock-token'), 'content-type': 'application/json' }, body })
+    await service.handle({
+      method: 'POST',
+      url: '/vehicles',
+      headers: { ...bearer('relay-mock-token'), 'content-type': 'application/json' },
+      body,
+    })
     const { request } = service.journal.entries()[0]
     expect(request.bodyText).toBe(body)
     expect(request).not.toHaveProperty('bodySha256')
@@ -83,7 +94,7 @@ describe('the caps on worlds', () => {
     expect(store.counts().vehicles).toBe(service.settings.vehicles + 3)
   })
 
-  it('keeps at most maxWorlds worlds: a new one replaces the one unused longest, never a start token\'s', async () => {
+  it("keeps at most maxWorlds worlds: a new one replaces the one unused longest, never a start token's", async () => {
     const service = await createRelayService({ tokens: ['start-token-0001'], maxWorlds: 3 })
     const a = await service.addWorld()
     const b = await service.addWorld()
@@ -97,7 +108,7 @@ describe('the caps on worlds', () => {
     expect(gone.status).toBe(401)
   })
 
-  it('refuses a world beyond maxWorlds when every world is a start token\'s, saying which option to raise', async () => {
+  it("refuses a world beyond maxWorlds when every world is a start token's, saying which option to raise", async () => {
     const service = await createRelayService({ tokens: ['start-token-0001', 'start-token-0002'], maxWorlds: 2 })
     await expect(service.addWorld()).rejects.toThrow(/--max-worlds/)
   })

@@ -23,7 +23,12 @@ interface Finished {
 /** Runs the CLI to its end. */
 function run(args: string[]): Finished {
   const result = spawnSync(process.execPath, [bin, ...args], { cwd: root, env, encoding: 'utf8', timeout: 20_000 })
-  return { code: result.status, signal: result.signal, stdout: result.stdout.replace(ANSI, ''), stderr: result.stderr.replace(ANSI, '') }
+  return {
+    code: result.status,
+    signal: result.signal,
+    stdout: result.stdout.replace(ANSI, ''),
+    stderr: result.stderr.replace(ANSI, ''),
+  }
 }
 
 /** Starts the CLI and collects its output; `ended` resolves when it exits. */
@@ -46,7 +51,9 @@ function start(args: string[]) {
       }
       child.stdout.on('data', check)
       check()
-      void ended.then((result) => reject(new Error(`relay-mock ended (${result.code}) before printing ${pattern}: ${result.stderr}`)))
+      void ended.then((result) =>
+        reject(new Error(`relay-mock ended (${result.code}) before printing ${pattern}: ${result.stderr}`)),
+      )
     })
   return { child, ended, waitFor, output: () => ({ stdout, stderr }) }
 }
@@ -64,12 +71,14 @@ async function interrupt(serve: ReturnType<typeof start>): Promise<Finished> {
 
 const children: ChildProcess[] = []
 afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
 })
 
 beforeAll(() => {
   // `npm test` builds first; a bare `vitest run` on a fresh checkout may not have the bundle yet.
-  if (run(['--version']).code !== 0) spawnSync(process.execPath, ['scripts/bundle.mjs'], { cwd: root, stdio: 'inherit' })
+  if (run(['--version']).code !== 0)
+    spawnSync(process.execPath, ['scripts/bundle.mjs'], { cwd: root, stdio: 'inherit' })
 })
 
 describe('relay-mock serve', () => {
@@ -78,7 +87,9 @@ describe('relay-mock serve', () => {
     children.push(serve.child)
     const [, baseUrl] = await serve.waitFor(/serving the relay service at (http:\/\/127\.0\.0\.1:\d+)/)
     const [, kennitala] = await serve.waitFor(/rental-companies\?kennitala=(\d{10})/)
-    const answer = await fetch(`${baseUrl}/rental-companies?kennitala=${kennitala}`, { headers: { authorization: 'Bearer cli-test-token' } })
+    const answer = await fetch(`${baseUrl}/rental-companies?kennitala=${kennitala}`, {
+      headers: { authorization: 'Bearer cli-test-token' },
+    })
     expect(answer.status).toBe(200)
     expect(await answer.json()).toEqual([expect.objectContaining({ kennitala })])
     serve.child.kill('SIGINT')
@@ -88,7 +99,17 @@ describe('relay-mock serve', () => {
   })
 
   it('shows the tokens (the others masked), the live page link with the token in its fragment, a kennitala not in the service and a plate not known yet in its banner', async () => {
-    const serve = start(['serve', '--port', '0', '--token', 'banner-token', '--token', 'second-token-0001', '--admin-token', 'admin-token-0123456789'])
+    const serve = start([
+      'serve',
+      '--port',
+      '0',
+      '--token',
+      'banner-token',
+      '--token',
+      'second-token-0001',
+      '--admin-token',
+      'admin-token-0123456789',
+    ])
     children.push(serve.child)
     await serve.waitFor(/Ctrl-C/)
     const { stdout } = serve.output()
@@ -105,8 +126,13 @@ describe('relay-mock serve', () => {
     children.push(serve.child)
     const [, baseUrl] = await serve.waitFor(/serving the relay service at (http:\/\/\S+)/)
     const send = (token: string, init: RequestInit = {}) =>
-      fetch(`${baseUrl}/vehicles${init.method === 'POST' ? '' : '?plate=QQ9Q9'}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } })
-    expect((await send('token-a', { method: 'POST', body: JSON.stringify({ plate: 'QQ9Q9', country: 'is' }) })).status).toBe(201)
+      fetch(`${baseUrl}/vehicles${init.method === 'POST' ? '' : '?plate=QQ9Q9'}`, {
+        ...init,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      })
+    expect(
+      (await send('token-a', { method: 'POST', body: JSON.stringify({ plate: 'QQ9Q9', country: 'is' }) })).status,
+    ).toBe(201)
     expect(await (await send('token-a')).json()).toHaveLength(1)
     expect(await (await send('token-b')).json()).toEqual([])
     expect((await interrupt(serve)).code).toBe(0)
@@ -117,7 +143,9 @@ describe('relay-mock serve', () => {
     children.push(serve.child)
     const [, baseUrl] = await serve.waitFor(/serving the relay service at (http:\/\/\S+)/)
     await serve.waitFor(/scenario\s+new-vehicle/)
-    const world = await (await fetch(`${baseUrl}/__relay/world`, { headers: { authorization: 'Bearer relay-mock-token' } })).json()
+    const world = await (
+      await fetch(`${baseUrl}/__relay/world`, { headers: { authorization: 'Bearer relay-mock-token' } })
+    ).json()
     expect(world.scenario.name).toBe('new-vehicle')
     expect(world.records.vehicles).toHaveLength(100)
     expect((await interrupt(serve)).code).toBe(0)
@@ -132,7 +160,9 @@ describe('relay-mock serve', () => {
       children.push(serve.child)
       const result = await serve.ended
       expect(result.code).toBe(2)
-      expect(result.stderr).toBe(`relay-mock serve: --port "${port}" is in use on 127.0.0.1: expected a free port (stop what uses it, or pass --port 0 to pick one).\n`)
+      expect(result.stderr).toBe(
+        `relay-mock serve: --port "${port}" is in use on 127.0.0.1: expected a free port (stop what uses it, or pass --port 0 to pick one).\n`,
+      )
     } finally {
       blocker.close()
     }
@@ -171,16 +201,33 @@ describe('relay-mock serve', () => {
   }, 60_000)
 
   it('serves every world under --variant, shows it in the banner, and the admin API changes it', async () => {
-    const serve = start(['serve', '--port', '0', '--scenario', 'new-vehicle', '--variant', 'create.status=200-no-location', '--variant', 'auth.refusal=403'])
+    const serve = start([
+      'serve',
+      '--port',
+      '0',
+      '--scenario',
+      'new-vehicle',
+      '--variant',
+      'create.status=200-no-location',
+      '--variant',
+      'auth.refusal=403',
+    ])
     children.push(serve.child)
     const [, baseUrl] = await serve.waitFor(/serving the relay service at (http:\/\/\S+)/)
     await serve.waitFor(/variants\s+create\.status=200-no-location, auth\.refusal=403/)
     const post = () =>
-      fetch(`${baseUrl}/vehicles`, { method: 'POST', headers: { authorization: 'Bearer relay-mock-token', 'content-type': 'application/json' }, body: JSON.stringify({ plate: 'QQ9Q9', country: 'is' }) })
+      fetch(`${baseUrl}/vehicles`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer relay-mock-token', 'content-type': 'application/json' },
+        body: JSON.stringify({ plate: 'QQ9Q9', country: 'is' }),
+      })
     const created = await post()
     expect([created.status, created.headers.get('location')]).toEqual([200, null])
     expect((await fetch(`${baseUrl}/vehicles?plate=QQ9Q9`)).status).toBe(403)
-    await fetch(`${baseUrl}/__relay/variants`, { method: 'DELETE', headers: { authorization: 'Bearer relay-mock-token' } })
+    await fetch(`${baseUrl}/__relay/variants`, {
+      method: 'DELETE',
+      headers: { authorization: 'Bearer relay-mock-token' },
+    })
     expect((await post()).status).toBe(201)
     expect((await interrupt(serve)).code).toBe(0)
   })
@@ -188,13 +235,17 @@ describe('relay-mock serve', () => {
   it('exits 2 in one line when a --variant is no served alternative', () => {
     const result = run(['serve', '--port', '0', '--variant', 'create.status=204'])
     expect(result.code).toBe(2)
-    expect(result.stderr).toMatch(/^relay-mock serve: --variant "create\.status=204" is refused \(create\.status has no alternative "204"; its alternatives are 200-no-location, 201-no-location\): expected <assumption>=<alternative> such as .*create\.status=200-no-location.* \(relay-mock assumptions lists all \d+\)\.\n$/)
+    expect(result.stderr).toMatch(
+      /^relay-mock serve: --variant "create\.status=204" is refused \(create\.status has no alternative "204"; its alternatives are 200-no-location, 201-no-location\): expected <assumption>=<alternative> such as .*create\.status=200-no-location.* \(relay-mock assumptions lists all \d+\)\.\n$/,
+    )
   })
 
   it('exits 2 naming the nearest scenarios when the scenario is unknown', () => {
     const result = run(['serve', '--port', '0', '--scenario', 'no-such-world'])
     expect(result.code).toBe(2)
-    expect(result.stderr).toMatch(/^relay-mock serve: --scenario "no-such-world" is neither a scenario nor a file: expected a scenario such as .*new-vehicle.* \(relay-mock scenarios lists all \d+\), or a scenario file of your own \(\.json, \.js, \.ts\)\.\n$/)
+    expect(result.stderr).toMatch(
+      /^relay-mock serve: --scenario "no-such-world" is neither a scenario nor a file: expected a scenario such as .*new-vehicle.* \(relay-mock scenarios lists all \d+\), or a scenario file of your own \(\.json, \.js, \.ts\)\.\n$/,
+    )
   })
 })
 
@@ -224,6 +275,8 @@ describe('relay-mock with no command', () => {
   it('exits 2 asking for a command', () => {
     const result = run([])
     expect(result.code).toBe(2)
-    expect(result.stderr).toBe('relay-mock: Please name a command: serve, proxy, probe, conform, case, compare, demo, scenarios or assumptions (relay-mock --help describes them).\n')
+    expect(result.stderr).toBe(
+      'relay-mock: Please name a command: serve, proxy, probe, conform, case, compare, demo, scenarios or assumptions (relay-mock --help describes them).\n',
+    )
   })
 })

@@ -8,7 +8,9 @@ describe('isoOf', () => {
     const instant = fc.oneof(
       fc.integer({ min: 0, max: 8.64e15 - 1 }),
       // Near minute, second and day boundaries, where a cache goes wrong.
-      fc.tuple(fc.integer({ min: 0, max: 2e7 }), fc.constantFrom(0, 1, 999, 1000, 59_000, 59_999, 60_000, 86_399_999)).map(([m, d]) => m * 60_000 + d),
+      fc
+        .tuple(fc.integer({ min: 0, max: 2e7 }), fc.constantFrom(0, 1, 999, 1000, 59_000, 59_999, 60_000, 86_399_999))
+        .map(([m, d]) => m * 60_000 + d),
       fc.integer({ min: -8.64e15, max: -1 }),
     )
     fc.assert(

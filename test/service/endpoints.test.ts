@@ -1,7 +1,15 @@
 // Every endpoint's happy path and the statefulness between them, through both transports.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRelayService, type RelayService } from '../../src/core/service/mock.js'
-import { activeVehicle, custodianBody, firstCompany, FRESH_PLATE, paymentBody, simpleBody, vehicleBody } from '../support/bodies.js'
+import {
+  activeVehicle,
+  custodianBody,
+  firstCompany,
+  FRESH_PLATE,
+  paymentBody,
+  simpleBody,
+  vehicleBody,
+} from '../support/bodies.js'
 import { as, transports, UUID, type Client } from '../support/transports.js'
 
 describe.each(transports)('endpoints over $name', (transport) => {
@@ -99,7 +107,10 @@ describe.each(transports)('endpoints over $name', (transport) => {
     it('links the vehicle to the rental company from the date given', async () => {
       const { world, api } = await fresh()
       const vehicle = await api.post('/vehicles', vehicleBody())
-      const custodian = await api.post('/custodians', custodianBody(world, vehicle.body.id, { acquiredOn: '2024-03-01 00:00:00' }))
+      const custodian = await api.post(
+        '/custodians',
+        custodianBody(world, vehicle.body.id, { acquiredOn: '2024-03-01 00:00:00' }),
+      )
       const fetched = await api.get(custodian.body.link)
       expect(fetched.status).toBe(200)
       expect(fetched.body).toEqual({
@@ -152,11 +163,19 @@ describe.each(transports)('endpoints over $name', (transport) => {
 
     it('creates the vehicle, its custodian and the payment for a plate it does not know', async () => {
       const { world, api } = await fresh()
-      const answer = await api.post('/payment', simpleBody(world, { vehicle: { plate: FRESH_PLATE, acquiredOn: '2025-05-14' } }))
+      const answer = await api.post(
+        '/payment',
+        simpleBody(world, { vehicle: { plate: FRESH_PLATE, acquiredOn: '2025-05-14' } }),
+      )
       const vehicles = (await api.get(`/vehicles?plate=${FRESH_PLATE}`)).body
       expect(vehicles).toHaveLength(1)
       const payment = (await api.get(`/payments/${answer.body.id}`)).body
-      expect(payment).toMatchObject({ vehicleId: vehicles[0].id, locationId: world.location.id, status: 'new', amount: { amount: world.visit.amount, currency: 'ISK' } })
+      expect(payment).toMatchObject({
+        vehicleId: vehicles[0].id,
+        locationId: world.location.id,
+        status: 'new',
+        amount: { amount: world.visit.amount, currency: 'ISK' },
+      })
       const company = world.store.rentalCompanies.byKennitala(world.visit.ownerKennitala)[0]
       expect(world.store.custodians.byVehicle(vehicles[0].id)).toEqual([
         expect.objectContaining({ rentalCompanyId: company.id, acquiredOn: '2025-05-14 00:00:00' }),
@@ -200,13 +219,16 @@ describe.each(transports)('endpoints over $name', (transport) => {
       expect(answer.body).toEqual({ id: created.body.id, plate: FRESH_PLATE, country: 'is' })
     })
 
-    it.each(['rental-companies', 'vehicles', 'custodians', 'payments'])('GET /%s/<id> answers 404 naming an id it does not know', async (resource) => {
-      const { api } = await fresh()
-      const id = '00000000-0000-4000-8000-000000000000'
-      const answer = await api.get(`/${resource}/${id}`)
-      expect(answer.status).toBe(404)
-      expect(answer.body.message).toContain(id)
-    })
+    it.each(['rental-companies', 'vehicles', 'custodians', 'payments'])(
+      'GET /%s/<id> answers 404 naming an id it does not know',
+      async (resource) => {
+        const { api } = await fresh()
+        const id = '00000000-0000-4000-8000-000000000000'
+        const answer = await api.get(`/${resource}/${id}`)
+        expect(answer.status).toBe(404)
+        expect(answer.body.message).toContain(id)
+      },
+    )
 
     it('does not answer a payment of one kind of record at another kind of link', async () => {
       const { world, api } = await fresh()

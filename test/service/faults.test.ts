@@ -5,7 +5,17 @@ import net from 'node:net'
 import type { Server } from 'node:http'
 import { getResponse } from 'msw'
 import { afterEach, describe, expect, it } from 'vitest'
-import { FAULT_KINDS, FAULT_STEPS, parseFault, RETRY_AFTER_DATE_AHEAD_S, RETRY_AFTER_SECONDS, rateLimitedRetryAfter, SLOW_FAULT_MS, type ArmedFault, type FaultKind } from '../../src/core/service/faults.js'
+import {
+  FAULT_KINDS,
+  FAULT_STEPS,
+  parseFault,
+  RETRY_AFTER_DATE_AHEAD_S,
+  RETRY_AFTER_SECONDS,
+  rateLimitedRetryAfter,
+  SLOW_FAULT_MS,
+  type ArmedFault,
+  type FaultKind,
+} from '../../src/core/service/faults.js'
 import { createRelayService, type RelayService } from '../../src/core/service/mock.js'
 import type { World } from '../../src/core/service/world.js'
 import { toHandlers } from '../../src/core/service/msw.js'
@@ -18,7 +28,10 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((server) => close(server)))
 })
 
-async function served(fault: ArmedFault, scenario = 'existing-vehicle'): Promise<{ service: RelayService; world: World; port: number }> {
+async function served(
+  fault: ArmedFault,
+  scenario = 'existing-vehicle',
+): Promise<{ service: RelayService; world: World; port: number }> {
   const service = await createRelayService({ tokens: [], scenario })
   const world = await service.addWorld({ token: 'fault-token', faults: [fault] })
   const server = createServer(service)
@@ -45,7 +58,12 @@ function rawRequest(port: number, method: string, path: string, body?: string, {
     socket.on('data', (chunk) => (text += chunk.toString('utf8')))
     socket.on('error', (error: NodeJS.ErrnoException) => finish(error.code === 'ECONNRESET' ? 'reset' : 'closed'))
     socket.on('end', () => finish('closed'))
-    const head = [`${method} ${path} HTTP/1.1`, 'Host: relay.test', 'Authorization: Bearer fault-token', 'Connection: close']
+    const head = [
+      `${method} ${path} HTTP/1.1`,
+      'Host: relay.test',
+      'Authorization: Bearer fault-token',
+      'Connection: close',
+    ]
     if (body !== undefined) head.push('Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`)
     socket.write(`${head.join('\r\n')}\r\n\r\n${body ?? ''}`)
   })
@@ -76,7 +94,13 @@ describe('faults over a raw socket', () => {
 
   it('hang: the vehicle is created and no byte ever comes back; the journal dates the entry when the client gives up', async () => {
     const { world, port } = await served({ route: 'POST /vehicles', kind: 'hang', mode: 'once' }, 'new-vehicle')
-    const answer = await rawRequest(port, 'POST', '/vehicles', JSON.stringify({ plate: world.visit.plate, country: 'is' }), { waitMs: 600 })
+    const answer = await rawRequest(
+      port,
+      'POST',
+      '/vehicles',
+      JSON.stringify({ plate: world.visit.plate, country: 'is' }),
+      { waitMs: 600 },
+    )
     expect(answer).toEqual({ text: '', ended: 'open' })
     expect(world.store.vehicles.activeByPlate(world.visit.plate)).toHaveLength(1)
     await new Promise((resolve) => setTimeout(resolve, 50))
@@ -93,15 +117,24 @@ describe('faults over a raw socket', () => {
 
   it('always is persistent: every request to the step is reset', async () => {
     const { world, port } = await served({ route: 'GET /vehicles', kind: 'reset', mode: 'always' })
-    for (let i = 0; i < 3; i++) expect((await rawRequest(port, 'GET', `/vehicles?plate=${world.visit.plate}`)).ended).toBe('reset')
+    for (let i = 0; i < 3; i++)
+      expect((await rawRequest(port, 'GET', `/vehicles?plate=${world.visit.plate}`)).ended).toBe('reset')
   })
 })
 
 describe('faults in the pipeline', () => {
   async function hit(kind: FaultKind) {
     const service = await createRelayService({ tokens: [], scenario: 'existing-vehicle' })
-    const world = await service.addWorld({ token: 'fault-token', faults: [{ route: 'POST /payments', kind, mode: 'once' }] })
-    const request = { method: 'POST', url: '/payments', headers: { authorization: 'Bearer fault-token', 'content-type': 'application/json' }, body: payment(world) }
+    const world = await service.addWorld({
+      token: 'fault-token',
+      faults: [{ route: 'POST /payments', kind, mode: 'once' }],
+    })
+    const request = {
+      method: 'POST',
+      url: '/payments',
+      headers: { authorization: 'Bearer fault-token', 'content-type': 'application/json' },
+      body: payment(world),
+    }
     const answer = await service.handle(request)
     return { service, world, answer, request }
   }
@@ -129,22 +162,31 @@ describe('faults in the pipeline', () => {
   it('dates a rate-limited answer the first whole second at least RETRY_AFTER_DATE_AHEAD_S ahead', () => {
     const now = Date.UTC(2026, 0, 1, 0, 0, 0, 300)
     expect(Date.parse(rateLimitedRetryAfter(now, 2.5)) - now).toBe(2_700)
-    expect(Date.parse(rateLimitedRetryAfter(Date.UTC(2026, 0, 1, 0, 0, 0, 500), 2.5))).toBe(Date.UTC(2026, 0, 1, 0, 0, 3))
+    expect(Date.parse(rateLimitedRetryAfter(Date.UTC(2026, 0, 1, 0, 0, 0, 500), 2.5))).toBe(
+      Date.UTC(2026, 0, 1, 0, 0, 3),
+    )
   })
 
   it('token-revoked: every later request of the world is a 401 too, whatever the endpoint', async () => {
     const { service, world } = await hit('token-revoked')
-    const later = await service.handle({ method: 'GET', url: `/vehicles?plate=${world.visit.plate}`, headers: { authorization: 'Bearer fault-token' } })
+    const later = await service.handle({
+      method: 'GET',
+      url: `/vehicles?plate=${world.visit.plate}`,
+      headers: { authorization: 'Bearer fault-token' },
+    })
     expect(later.status).toBe(401)
     expect(JSON.parse(later.text).message).toContain('revoked')
     expect(world.journal.entries()[1].auth).toBe('revoked')
   })
 
-  it.each(['server-error', 'garbage', 'slow', 'reset', 'hang', 'truncated'] as const)('%s applies the payment first', async (kind) => {
-    const { world } = await hit(kind)
-    expect(world.store.payments.all()).toHaveLength(1)
-    expect(world.journal.entries()[0].fault).toEqual({ kind, mode: 'once', applied: true })
-  })
+  it.each(['server-error', 'garbage', 'slow', 'reset', 'hang', 'truncated'] as const)(
+    '%s applies the payment first',
+    async (kind) => {
+      const { world } = await hit(kind)
+      expect(world.store.payments.all()).toHaveLength(1)
+      expect(world.journal.entries()[0].fault).toEqual({ kind, mode: 'once', applied: true })
+    },
+  )
 
   it('server-error is a 500 problem that says not to resend blind', async () => {
     const { answer } = await hit('server-error')
@@ -175,7 +217,13 @@ describe('faults in the pipeline', () => {
 
   it('the simple endpoint answers a fault that applies nothing in its own shape, and a failure after applying as a problem', async () => {
     const service = await createRelayService({ tokens: [], scenario: 'existing-vehicle' })
-    const world = await service.addWorld({ token: 'fault-token', faults: [{ route: 'POST /payment', kind: 'unavailable', mode: 'once' }, { route: 'POST /payment', kind: 'server-error', mode: 'always' }] })
+    const world = await service.addWorld({
+      token: 'fault-token',
+      faults: [
+        { route: 'POST /payment', kind: 'unavailable', mode: 'once' },
+        { route: 'POST /payment', kind: 'server-error', mode: 'always' },
+      ],
+    })
     const { visit, location } = world
     const body = JSON.stringify({
       location: location.id,
@@ -183,7 +231,13 @@ describe('faults in the pipeline', () => {
       visit: { startedOn: visit.visitStart, endedOn: visit.visitEnd },
       payment: { amount: visit.amount, currency: visit.currency },
     })
-    const send = () => service.handle({ method: 'POST', url: '/payment', headers: { authorization: 'Bearer fault-token', 'content-type': 'application/json' }, body })
+    const send = () =>
+      service.handle({
+        method: 'POST',
+        url: '/payment',
+        headers: { authorization: 'Bearer fault-token', 'content-type': 'application/json' },
+        body,
+      })
     const first = await send()
     expect([first.status, JSON.parse(first.text).status]).toEqual([503, 'refused'])
     const second = await send()
@@ -196,7 +250,10 @@ describe('faults in the pipeline', () => {
 describe('faults in-process (msw)', () => {
   async function handlersWith(kind: FaultKind) {
     const service = await createRelayService({ tokens: [], scenario: 'existing-vehicle' })
-    const world = await service.addWorld({ token: 'fault-token', faults: [{ route: 'POST /payments', kind, mode: 'once' }] })
+    const world = await service.addWorld({
+      token: 'fault-token',
+      faults: [{ route: 'POST /payments', kind, mode: 'once' }],
+    })
     const request = (signal?: AbortSignal) =>
       new Request('http://relay.test/payments', {
         method: 'POST',
@@ -217,7 +274,10 @@ describe('faults in-process (msw)', () => {
     const { handlers, request, world } = await handlersWith('hang')
     const controller = new AbortController()
     const pending = getResponse(handlers, request(controller.signal))
-    const first = await Promise.race([pending.then(() => 'settled'), new Promise((resolve) => setTimeout(() => resolve('pending'), 200))])
+    const first = await Promise.race([
+      pending.then(() => 'settled'),
+      new Promise((resolve) => setTimeout(() => resolve('pending'), 200)),
+    ])
     expect(first).toBe('pending')
     controller.abort()
     await expect(pending).rejects.toBeDefined()
@@ -235,24 +295,55 @@ describe('faults by hand', () => {
   it('parses what people write, and says what is allowed when it cannot', () => {
     expect(parseFault('POST /payments=reset:once')).toEqual({ route: 'POST /payments', kind: 'reset', mode: 'once' })
     expect(parseFault('payment-create=hang')).toEqual({ route: 'POST /payments', kind: 'hang', mode: 'always' })
-    expect(parseFault('post /payment = garbage : always')).toEqual({ route: 'POST /payment', kind: 'garbage', mode: 'always' })
+    expect(parseFault('post /payment = garbage : always')).toEqual({
+      route: 'POST /payment',
+      kind: 'garbage',
+      mode: 'always',
+    })
     expect(() => parseFault('POST /payments')).toThrow(/expected <route>=<kind>\[:once\]/)
-    expect(() => parseFault('GET /payments=reset')).toThrow(/is not a request a fault can break: expected one of GET \/rental-companies/)
+    expect(() => parseFault('GET /payments=reset')).toThrow(
+      /is not a request a fault can break: expected one of GET \/rental-companies/,
+    )
     expect(() => parseFault('POST /payments=boom')).toThrow(/"boom" is not a fault: expected one of unavailable/)
   })
 
   it('the tables name every step of both flows and say what a correct client does for each kind', () => {
-    expect(Object.values(FAULT_STEPS)).toEqual(['GET /rental-companies', 'GET /vehicles', 'POST /vehicles', 'POST /custodians', 'POST /payments', 'POST /payment'])
+    expect(Object.values(FAULT_STEPS)).toEqual([
+      'GET /rental-companies',
+      'GET /vehicles',
+      'POST /vehicles',
+      'POST /custodians',
+      'POST /payments',
+      'POST /payment',
+    ])
     for (const info of Object.values(FAULT_KINDS)) expect(info.correct.length).toBeGreaterThan(20)
   })
 
   it('the admin API arms, lists and clears the caller’s own world’s faults', async () => {
     const service = await createServedService({ tokens: ['mine', 'theirs'], scenario: 'existing-vehicle' })
     const call = (method: string, url: string, token: string, body?: unknown) =>
-      service.handle({ method, url, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) })
-    const armed = await call('POST', '/__relay/faults', 'mine', { route: 'payment-create', kind: 'reset', mode: 'once' })
+      service.handle({
+        method,
+        url,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      })
+    const armed = await call('POST', '/__relay/faults', 'mine', {
+      route: 'payment-create',
+      kind: 'reset',
+      mode: 'once',
+    })
     expect(armed.status).toBe(201)
-    expect(JSON.parse(armed.text).armed).toEqual([{ route: 'POST /payments', kind: 'reset', mode: 'once', step: 'payment-create', text: 'POST /payments=reset:once', struck: 0 }])
+    expect(JSON.parse(armed.text).armed).toEqual([
+      {
+        route: 'POST /payments',
+        kind: 'reset',
+        mode: 'once',
+        step: 'payment-create',
+        text: 'POST /payments=reset:once',
+        struck: 0,
+      },
+    ])
     expect(JSON.parse((await call('GET', '/__relay/faults', 'theirs')).text).armed).toEqual([])
     const refused = await call('POST', '/__relay/faults', 'mine', { route: 'POST /payments', kind: 'explode' })
     expect(refused.status).toBe(422)

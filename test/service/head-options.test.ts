@@ -39,7 +39,13 @@ describe.each(transports)('HEAD and OPTIONS over $name', (transport) => {
       const get = await client.request('GET', path, { headers: token() })
       const head = await client.request('HEAD', path, { headers: token() })
       expect(get.text.length, path).toBeGreaterThan(0)
-      expect({ path, status: head.status, type: head.headers['content-type'], length: head.headers['content-length'], text: head.text }).toEqual({
+      expect({
+        path,
+        status: head.status,
+        type: head.headers['content-type'],
+        length: head.headers['content-length'],
+        text: head.text,
+      }).toEqual({
         path,
         status: get.status,
         type: get.headers['content-type'],
@@ -66,11 +72,19 @@ describe.each(transports)('HEAD and OPTIONS over $name', (transport) => {
   })
 
   it('journals a HEAD as HEAD /<path>, never as the GET a flow expects, and leaves a fault armed on the GET for the GET', async () => {
-    const own = await service.addWorld({ scenario: 'existing-vehicle', faults: [{ route: 'GET /vehicles', kind: 'unavailable', mode: 'once' }] })
+    const own = await service.addWorld({
+      scenario: 'existing-vehicle',
+      faults: [{ route: 'GET /vehicles', kind: 'unavailable', mode: 'once' }],
+    })
     const path = `/vehicles?plate=${own.visit.plate}`
     const head = await client.request('HEAD', path, { headers: auth(own) })
     expect(head.status).toBe(200)
-    expect(own.journal.latest()).toMatchObject({ route: 'HEAD /vehicles', auth: 'ok', request: { method: 'HEAD' }, response: { status: 200, body: undefined } })
+    expect(own.journal.latest()).toMatchObject({
+      route: 'HEAD /vehicles',
+      auth: 'ok',
+      request: { method: 'HEAD' },
+      response: { status: 200, body: undefined },
+    })
     expect(own.journal.latest()!.fault).toBeUndefined()
     expect((await client.request('GET', path, { headers: auth(own) })).status).toBe(503)
   })

@@ -10,7 +10,10 @@ describe('createRelayMock with setupServer', () => {
   const call = (path: string, init: { method?: string; body?: unknown } = {}) =>
     fetch(`${mock.baseUrl}${path}`, {
       method: init.method ?? 'GET',
-      headers: { authorization: `Bearer ${mock.world.token}`, ...(init.body ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${mock.world.token}`,
+        ...(init.body ? { 'content-type': 'application/json' } : {}),
+      },
       ...(init.body ? { body: JSON.stringify(init.body) } : {}),
     })
 
@@ -31,7 +34,11 @@ describe('createRelayMock with setupServer', () => {
     const vehicle = await created.json()
     const custodian = await call('/custodians', {
       method: 'POST',
-      body: { vehicleId: vehicle.id, rentalCompanyId: companies[0].id, acquiredOn: `${visit.registrationDate} 00:00:00` },
+      body: {
+        vehicleId: vehicle.id,
+        rentalCompanyId: companies[0].id,
+        acquiredOn: `${visit.registrationDate} 00:00:00`,
+      },
     })
     expect(custodian.status).toBe(201)
     const payment = await call('/payments', {
@@ -46,7 +53,9 @@ describe('createRelayMock with setupServer', () => {
       },
     })
     expect(payment.status).toBe(201)
-    expect(await (await call(`/vehicles?plate=${visit.plate}`)).json()).toEqual([{ id: vehicle.id, plate: visit.plate, country: 'is' }])
+    expect(await (await call(`/vehicles?plate=${visit.plate}`)).json()).toEqual([
+      { id: vehicle.id, plate: visit.plate, country: 'is' },
+    ])
     expect(mock.world.store.payments.all()).toHaveLength(1)
     // The README's queries through @msw/data find what the client created, by what it holds.
     const stored = await mock.world.store.payments.findMany((q) => q.where({ vehicleId: vehicle.id, status: 'new' }))
@@ -60,7 +69,12 @@ describe('createRelayMock with setupServer', () => {
     await call('/rental-comapnies?kennitala=5901694399')
     const entry = mock.world.journal.entries().at(-1)!
     expect(mock.world.journal.size).toBe(before + 1)
-    expect(entry).toMatchObject({ route: null, auth: 'ok', request: { path: '/rental-comapnies' }, response: { status: 404 } })
+    expect(entry).toMatchObject({
+      route: null,
+      auth: 'ok',
+      request: { path: '/rental-comapnies' },
+      response: { status: 404 },
+    })
     expect(entry.request.headers.authorization).not.toContain(mock.world.token)
   })
 

@@ -64,7 +64,12 @@ describe.each(transports)('token isolation over $name', (transport) => {
     await apiB.get(`/vehicles?plate=${b.visit.plate}`)
     expect(a.journal.entries().map((e) => e.worldId)).toEqual([a.id])
     expect(b.journal.entries().map((e) => e.worldId)).toEqual([b.id])
-    expect(service.journal.entries().slice(-2).map((e) => e.worldId)).toEqual([a.id, b.id])
+    expect(
+      service.journal
+        .entries()
+        .slice(-2)
+        .map((e) => e.worldId),
+    ).toEqual([a.id, b.id])
   })
 })
 
@@ -93,7 +98,12 @@ describe('a listener bound to one world (node)', () => {
     const other = service.worlds.get('other-world-token')!
     await as(bound, other).get('/vehicles?plate=WRONG1')
     await bound.request('GET', '/vehicles?plate=NONE1')
-    expect(world.journal.entries().slice(-2).map((e) => [e.request.query.plate, e.auth, e.worldId])).toEqual([
+    expect(
+      world.journal
+        .entries()
+        .slice(-2)
+        .map((e) => [e.request.query.plate, e.auth, e.worldId]),
+    ).toEqual([
       ['WRONG1', 'unknown-token', world.id],
       ['NONE1', 'missing', world.id],
     ])

@@ -29,7 +29,10 @@ describe.each(transports)('the journal over $name', (transport) => {
       ['GET', '/vehicles', 200, 'GET /vehicles'],
       ['POST', '/vehicles', 201, 'POST /vehicles'],
     ])
-    expect(entries[0].request).toMatchObject({ query: { plate: world.visit.plate }, search: `?plate=${world.visit.plate}` })
+    expect(entries[0].request).toMatchObject({
+      query: { plate: world.visit.plate },
+      search: `?plate=${world.visit.plate}`,
+    })
     expect(entries[0].response.body).toEqual(found.body)
     expect(entries[1].request).toMatchObject({ body: vehicleBody(), bodyText: JSON.stringify(vehicleBody()) })
     expect(entries[1].response.body).toEqual(created.body)
@@ -39,7 +42,9 @@ describe.each(transports)('the journal over $name', (transport) => {
 
   it('masks the token in the recorded headers and keeps the others', async () => {
     const world = await service.addWorld({ token: `${SECRET}-${transport.name}` })
-    await client.request('GET', `/vehicles?plate=${world.visit.plate}`, { headers: auth(world, { 'x-client': 'test-suite' }) })
+    await client.request('GET', `/vehicles?plate=${world.visit.plate}`, {
+      headers: auth(world, { 'x-client': 'test-suite' }),
+    })
     const { headers } = world.journal.entries()[0].request
     expect(headers.authorization).toBe(`Bearer …${`-${transport.name}`.slice(-4)}`)
     expect(JSON.stringify(world.journal.entries())).not.toContain(SECRET)
@@ -50,11 +55,19 @@ describe.each(transports)('the journal over $name', (transport) => {
     const world = await service.addWorld()
     const key = 'key-0123456789abcdefghij'
     await client.request('GET', `/vehicles?plate=${world.visit.plate}&access_token=${key}&api_key=${key}`, {
-      headers: auth(world, { cookie: `session=${key}; theme=dark-mode-please`, 'x-api-key': key, 'proxy-authorization': `Basic ${key}` }),
+      headers: auth(world, {
+        cookie: `session=${key}; theme=dark-mode-please`,
+        'x-api-key': key,
+        'proxy-authorization': `Basic ${key}`,
+      }),
     })
     const [entry] = world.journal.entries()
     expect(JSON.stringify(entry)).not.toContain(key.slice(0, -4))
-    expect(entry.request.headers).toMatchObject({ cookie: 'session=…ghij; theme=…ease', 'x-api-key': '…ghij', 'proxy-authorization': 'Basic …ghij' })
+    expect(entry.request.headers).toMatchObject({
+      cookie: 'session=…ghij; theme=…ease',
+      'x-api-key': '…ghij',
+      'proxy-authorization': 'Basic …ghij',
+    })
     expect(entry.request.query).toEqual({ plate: world.visit.plate, access_token: '…ghij', api_key: '…ghij' })
     expect(entry.request.search).toContain(`plate=${world.visit.plate}&access_token=%E2%80%A6ghij`)
   })
@@ -74,7 +87,11 @@ describe.each(transports)('the journal over $name', (transport) => {
       for (const plate of ['AA001', 'AA002', 'AA003', 'AA004', 'AA005']) await api.get(`/vehicles?plate=${plate}`)
       const answer = await api.get('/__relay/journal')
       expect(answer.body).toMatchObject({ total: 5, dropped: 2, limit: 3 })
-      expect(answer.body.entries.map((e: { request: { query: { plate: string } } }) => e.request.query.plate)).toEqual(['AA003', 'AA004', 'AA005'])
+      expect(answer.body.entries.map((e: { request: { query: { plate: string } } }) => e.request.query.plate)).toEqual([
+        'AA003',
+        'AA004',
+        'AA005',
+      ])
       expect(small.journal.page()).toMatchObject({ total: 5, dropped: 2 })
     } finally {
       await smallClient.close()
@@ -107,7 +124,9 @@ describe.each(transports)('the journal over $name', (transport) => {
       expect(all.body).toMatchObject({ world: world.id, total: 2, dropped: 0 })
       expect(all.body.token).not.toBe(world.token)
       const since = await api.get(`/__relay/journal?since=${all.body.entries[0].seq}`)
-      expect(since.body.entries.map((e: { request: { query: { plate: string } } }) => e.request.query.plate)).toEqual(['AA002'])
+      expect(since.body.entries.map((e: { request: { query: { plate: string } } }) => e.request.query.plate)).toEqual([
+        'AA002',
+      ])
     })
 
     it('GET /__relay/journal?scope=all answers every world to the admin token', async () => {
@@ -115,13 +134,15 @@ describe.each(transports)('the journal over $name', (transport) => {
       const b = await service.addWorld()
       await as(client, a).get('/vehicles?plate=AA001')
       await as(client, b).get('/vehicles?plate=AA002')
-      const answer = await client.request('GET', `/__relay/journal?scope=all&since=${a.journal.entries()[0].seq - 1}`, { headers: auth(ADMIN) })
+      const answer = await client.request('GET', `/__relay/journal?scope=all&since=${a.journal.entries()[0].seq - 1}`, {
+        headers: auth(ADMIN),
+      })
       const worlds = new Set(answer.body.entries.map((e: { worldId: string }) => e.worldId))
       expect(worlds).toContain(a.id)
       expect(worlds).toContain(b.id)
     })
 
-    it('GET /__relay/journal?scope=all is refused to a world\'s token (403), which sees its own world only', async () => {
+    it("GET /__relay/journal?scope=all is refused to a world's token (403), which sees its own world only", async () => {
       const a = await service.addWorld()
       const answer = await as(client, a).get('/__relay/journal?scope=all')
       expect(answer.status).toBe(403)
@@ -143,9 +164,14 @@ describe.each(transports)('the journal over $name', (transport) => {
       const world = await service.addWorld()
       for (const plate of ['PG001', 'PG002', 'PG003']) await as(client, world).get(`/vehicles?plate=${plate}`)
       const first = await as(client, world).get('/__relay/journal?limit=2')
-      expect(first.body.entries.map((e: { request: { query: { plate: string } } }) => e.request.query.plate)).toEqual(['PG001', 'PG002'])
+      expect(first.body.entries.map((e: { request: { query: { plate: string } } }) => e.request.query.plate)).toEqual([
+        'PG001',
+        'PG002',
+      ])
       const rest = await as(client, world).get(`/__relay/journal?limit=2&since=${first.body.next}`)
-      expect(rest.body.entries.map((e: { request: { query: { plate: string } } }) => e.request.query.plate)).toEqual(['PG003'])
+      expect(rest.body.entries.map((e: { request: { query: { plate: string } } }) => e.request.query.plate)).toEqual([
+        'PG003',
+      ])
       expect(rest.body.next).toBeUndefined()
       expect((await as(client, world).get('/__relay/journal?limit=0')).status).toBe(400)
     })
@@ -156,8 +182,20 @@ describe.each(transports)('the journal over $name', (transport) => {
       const created = await api.post('/vehicles', vehicleBody())
       const answer = await api.get('/__relay/world')
       expect(answer.status).toBe(200)
-      expect(answer.body).toMatchObject({ id: world.id, token: `…${world.token.slice(-4)}`, evicted: 0, locationId: world.location.id, scenario: { name: 'default' }, visit: world.visit })
-      expect(answer.body.records.vehicles).toContainEqual({ id: created.body.id, plate: FRESH_PLATE, country: 'is', active: true })
+      expect(answer.body).toMatchObject({
+        id: world.id,
+        token: `…${world.token.slice(-4)}`,
+        evicted: 0,
+        locationId: world.location.id,
+        scenario: { name: 'default' },
+        visit: world.visit,
+      })
+      expect(answer.body.records.vehicles).toContainEqual({
+        id: created.body.id,
+        plate: FRESH_PLATE,
+        country: 'is',
+        active: true,
+      })
       expect(answer.body.records.rentalCompanies).toHaveLength(world.store.rentalCompanies.all().length)
     })
 
@@ -199,13 +237,21 @@ describe.each(transports)('the journal over $name', (transport) => {
     })
 
     it('POST /__relay/tokens issues a fresh token with its own world in the scenario asked for', async () => {
-      const refused = await client.request('POST', '/__relay/tokens', { headers: { 'content-type': 'application/json' }, body: { scenario: 'unknown-owner' } })
+      const refused = await client.request('POST', '/__relay/tokens', {
+        headers: { 'content-type': 'application/json' },
+        body: { scenario: 'unknown-owner' },
+      })
       expect(refused.status).toBe(401)
-      const answer = await client.request('POST', '/__relay/tokens', { headers: auth(service.world, { 'content-type': 'application/json' }), body: { scenario: 'unknown-owner' } })
+      const answer = await client.request('POST', '/__relay/tokens', {
+        headers: auth(service.world, { 'content-type': 'application/json' }),
+        body: { scenario: 'unknown-owner' },
+      })
       expect(answer.status).toBe(201)
       const token: string = answer.body.token
       expect(service.worlds.get(token)?.scenario.name).toBe('unknown-owner')
-      const companies = await client.request('GET', `/rental-companies?kennitala=${answer.body.visit.ownerKennitala}`, { headers: auth(token) })
+      const companies = await client.request('GET', `/rental-companies?kennitala=${answer.body.visit.ownerKennitala}`, {
+        headers: auth(token),
+      })
       expect(companies.status).toBe(200)
       expect(companies.body).toEqual([])
     })
@@ -214,18 +260,29 @@ describe.each(transports)('the journal over $name', (transport) => {
       const world = await service.addWorld({ scenario: 'inactive-vehicle' })
       const answer = await as(client, world).get('/__relay/scenarios')
       expect(answer.body.map((s: { name: string }) => s.name)).toEqual([...scenarios.keys()])
-      expect(answer.body.filter((s: { current: boolean }) => s.current).map((s: { name: string }) => s.name)).toEqual(['inactive-vehicle'])
+      expect(answer.body.filter((s: { current: boolean }) => s.current).map((s: { name: string }) => s.name)).toEqual([
+        'inactive-vehicle',
+      ])
       for (const s of answer.body) expect(s.description).toEqual(expect.any(String))
     })
 
     it('answers an unknown token on the admin API with 401, not another world', async () => {
-      const answer = await client.request('GET', '/__relay/world', { headers: { authorization: 'Bearer no-such-token' } })
+      const answer = await client.request('GET', '/__relay/world', {
+        headers: { authorization: 'Bearer no-such-token' },
+      })
       expect(answer.status).toBe(401)
       expect(answer.body.message).toMatch(/not one of this mock's worlds/)
     })
 
-    it('answers an admin call without a token with 401 that says to send the world\'s token, and the token in the URL is not read', async () => {
-      for (const url of ['/__relay/world', '/__relay/journal', '/__relay/live', '/__relay/visits', '/__relay/journal.har', `/__relay/world?token=${service.world.token}`]) {
+    it("answers an admin call without a token with 401 that says to send the world's token, and the token in the URL is not read", async () => {
+      for (const url of [
+        '/__relay/world',
+        '/__relay/journal',
+        '/__relay/live',
+        '/__relay/visits',
+        '/__relay/journal.har',
+        `/__relay/world?token=${service.world.token}`,
+      ]) {
         const answer = await client.request('GET', url)
         expect(answer.status, url).toBe(401)
         expect(answer.body.message).toMatch(/Authorization: Bearer/)

@@ -21,7 +21,8 @@ describe('jsonLiterals', () => {
   })
 
   it('finds a key named twice, escaped or not, in its own object only, counting each naming', () => {
-    const text = '{"payment":{"currency":"ISK","curr\\u0065ncy":"EUR","amount":1},"list":[{"a":1},{"a":2}],"x":1,"x":2,"x":3}'
+    const text =
+      '{"payment":{"currency":"ISK","curr\\u0065ncy":"EUR","amount":1},"list":[{"a":1},{"a":2}],"x":1,"x":2,"x":3}'
     expect(jsonLiterals(text).duplicates).toEqual([
       { path: 'payment.currency', times: 2 },
       { path: 'x', times: 3 },

@@ -23,10 +23,19 @@ describe('large bodies', () => {
     expect(crashed).toBe(false)
     expect(byStatus).toEqual({ 201: COUNT / 2, 422: COUNT / 2 })
     // The journal kept them all, each as its prefix, its length and its hash: what it holds is small, not gone.
-    const journal = (await (await fetch(`${server.baseUrl}/__relay/journal?since=0&limit=1000`, { headers: { authorization: 'Bearer relay-mock-token' } })).json()) as {
-      entries: Array<{ request: { path: string; bodyText?: string; bodyTruncated?: boolean; bodyBytes?: number }; response: { status: number; body?: { errors?: Array<{ field: string; received?: unknown }> } } }>
+    const journal = (await (
+      await fetch(`${server.baseUrl}/__relay/journal?since=0&limit=1000`, {
+        headers: { authorization: 'Bearer relay-mock-token' },
+      })
+    ).json()) as {
+      entries: Array<{
+        request: { path: string; bodyText?: string; bodyTruncated?: boolean; bodyBytes?: number }
+        response: { status: number; body?: { errors?: Array<{ field: string; received?: unknown }> } }
+      }>
     }
-    const payments = journal.entries.filter((entry) => entry.request.path === '/payments' && entry.request.bodyBytes === 1_000_000)
+    const payments = journal.entries.filter(
+      (entry) => entry.request.path === '/payments' && entry.request.bodyBytes === 1_000_000,
+    )
     expect(payments).toHaveLength(COUNT)
     expect(payments.every((entry) => entry.request.bodyTruncated && entry.request.bodyText?.length === 4096)).toBe(true)
     // The refusal names the unknown field; the value it shows is cut short.
@@ -34,13 +43,23 @@ describe('large bodies', () => {
     expect(refusal.response.body?.errors?.[0]).toMatchObject({ field: 'note' })
     expect(JSON.stringify(refusal.response.body).length).toBeLessThan(2_000)
     // A body kept whole would be 1 MB each (96 MB); the prefixes and the records are a few MB in all.
-    expect(Math.round((after.heapUsed - before.heapUsed) / MB), `heap after GC: ${Math.round(before.heapUsed / MB)} MB before, ${Math.round(after.heapUsed / MB)} MB after`).toBeLessThan(24)
+    expect(
+      Math.round((after.heapUsed - before.heapUsed) / MB),
+      `heap after GC: ${Math.round(before.heapUsed / MB)} MB before, ${Math.round(after.heapUsed / MB)} MB after`,
+    ).toBeLessThan(24)
   }, 120_000)
 
   it('names an unknown field of 100,000 characters by its first 80, and shows a long wrong value cut short', async () => {
     const post = async (body: object) => {
-      const answer = await fetch(`${server.baseUrl}/vehicles`, { method: 'POST', headers: { authorization: 'Bearer relay-mock-token', 'content-type': 'application/json' }, body: JSON.stringify(body) })
-      return { status: answer.status, body: (await answer.json()) as { message: string; errors: Array<{ field: string; received?: unknown }> } }
+      const answer = await fetch(`${server.baseUrl}/vehicles`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer relay-mock-token', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+      return {
+        status: answer.status,
+        body: (await answer.json()) as { message: string; errors: Array<{ field: string; received?: unknown }> },
+      }
     }
     const longKey = await post({ plate: 'AB123', country: 'is', ['k'.repeat(100_000)]: 1 })
     expect(longKey.status).toBe(422)
@@ -56,10 +75,17 @@ describe('large bodies through a proxy', () => {
   const processes = proxiedSoak()
 
   it(`forwards ${COUNT} bodies of 1 MB, refused and accepted, and keeps no more of them than the mock does: the proxy's heap after a collection grows by far less than one body each`, async () => {
-    const { byStatus, upstreamTrouble, before, after, crashed } = await runLargeBodies({ server: processes.proxy(), upstream: processes.upstream(), count: COUNT })
+    const { byStatus, upstreamTrouble, before, after, crashed } = await runLargeBodies({
+      server: processes.proxy(),
+      upstream: processes.upstream(),
+      count: COUNT,
+    })
     expect(crashed).toBe(false)
     expect(upstreamTrouble).toBe(0)
     expect(byStatus).toEqual({ 201: COUNT / 2, 422: COUNT / 2 })
-    expect(Math.round((after.heapUsed - before.heapUsed) / MB), `the proxy's heap after GC: ${Math.round(before.heapUsed / MB)} MB before, ${Math.round(after.heapUsed / MB)} MB after`).toBeLessThan(24)
+    expect(
+      Math.round((after.heapUsed - before.heapUsed) / MB),
+      `the proxy's heap after GC: ${Math.round(before.heapUsed / MB)} MB before, ${Math.round(after.heapUsed / MB)} MB after`,
+    ).toBeLessThan(24)
   }, 120_000)
 })

@@ -7,7 +7,11 @@ import { apply, latency } from '../../src/cli/checks.js'
 describe('latency', () => {
   it("delays the service's answers, and the journal's duration includes the delay", async () => {
     const service = await createRelayService({ latency: 60 })
-    const answer = await service.handle({ method: 'GET', url: `/vehicles?plate=${service.world.visit.plate}`, headers: { authorization: `Bearer ${service.world.token}` } })
+    const answer = await service.handle({
+      method: 'GET',
+      url: `/vehicles?plate=${service.world.visit.plate}`,
+      headers: { authorization: `Bearer ${service.world.token}` },
+    })
     expect(answer.status).toBe(200)
     expect(service.journal.entries().at(-1)!.durationMs).toBeGreaterThanOrEqual(55)
   })
@@ -17,12 +21,17 @@ describe('latency', () => {
     // Each wait the service asks for, read from its timer (the clock of a busy machine says nothing of an upper bound).
     const waits: number[] = []
     const realSetTimeout = globalThis.setTimeout
-    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((callback: () => void, ms?: number) => {
+    vi.spyOn(globalThis, 'setTimeout').mockImplementation((callback: () => void, ms?: number) => {
       waits.push(ms ?? 0)
       return realSetTimeout(callback, 0)
-    }))
+    })
     const random = vi.spyOn(Math, 'random')
-    const answer = () => service.handle({ method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: `Bearer ${service.world.token}` } })
+    const answer = () =>
+      service.handle({
+        method: 'GET',
+        url: '/vehicles?plate=AB123',
+        headers: { authorization: `Bearer ${service.world.token}` },
+      })
     try {
       // The ends of the range, then draws of the real generator.
       random.mockReturnValueOnce(0).mockReturnValueOnce(1 - Number.EPSILON)
@@ -48,7 +57,11 @@ describe('latency', () => {
     const service = await createRelayService()
     // With timers frozen, an answer that waited on one would never come: no clock is read here.
     vi.useFakeTimers({ toFake: ['setTimeout'] })
-    const answer = await service.handle({ method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: `Bearer ${service.world.token}` } })
+    const answer = await service.handle({
+      method: 'GET',
+      url: '/vehicles?plate=AB123',
+      headers: { authorization: `Bearer ${service.world.token}` },
+    })
     expect(answer.status).toBe(200)
     expect(vi.getTimerCount()).toBe(0)
   })
@@ -64,7 +77,9 @@ describe('the --latency check', () => {
   it('refuses anything else, naming the value and saying what to write', () => {
     for (const bad of ['fast', '-5', '800-100', '1.5', '60001', '']) {
       expect(() => apply('--latency', latency, bad)).toThrow(`--latency ${JSON.stringify(bad)} `)
-      expect(() => apply('--latency', latency, bad)).toThrow(/: expected milliseconds 0-60000 \(300\) or a range of them \(100-800\)\.$/)
+      expect(() => apply('--latency', latency, bad)).toThrow(
+        /: expected milliseconds 0-60000 \(300\) or a range of them \(100-800\)\.$/,
+      )
     }
   })
 })

@@ -36,12 +36,22 @@ describe('headers', () => {
     expect(maskHeader('Cookie', 'a=0123456789abcdef; b=zyxwvutsrqponm')).toBe('a=…cdef; b=…ponm')
     expect(maskHeader('set-cookie', 'sid=0123456789abcdef; Path=/; HttpOnly')).toBe('sid=…cdef; Path=/; HttpOnly')
     // Several, journaled one per line: each is a cookie of its own.
-    expect(maskHeader('set-cookie', 'sid=0123456789abcdef; Path=/\nrefresh=zyxwvutsrqponm; Secure')).toBe('sid=…cdef; Path=/\nrefresh=…ponm; Secure')
+    expect(maskHeader('set-cookie', 'sid=0123456789abcdef; Path=/\nrefresh=zyxwvutsrqponm; Secure')).toBe(
+      'sid=…cdef; Path=/\nrefresh=…ponm; Secure',
+    )
   })
 
   it('masks X-Api-Key and Proxy-Authorization and leaves other headers alone', () => {
-    const headers = { 'x-api-key': '0123456789abcdef', 'proxy-authorization': 'Basic 0123456789abcdef', accept: 'application/json' }
-    expect(maskHeaders(headers)).toEqual({ 'x-api-key': '…cdef', 'proxy-authorization': 'Basic …cdef', accept: 'application/json' })
+    const headers = {
+      'x-api-key': '0123456789abcdef',
+      'proxy-authorization': 'Basic 0123456789abcdef',
+      accept: 'application/json',
+    }
+    expect(maskHeaders(headers)).toEqual({
+      'x-api-key': '…cdef',
+      'proxy-authorization': 'Basic …cdef',
+      accept: 'application/json',
+    })
   })
 
   it('returns the same object when nothing needs masking', () => {
@@ -105,7 +115,20 @@ describe('HAR', () => {
               headersSize: -1,
               bodySize: 0,
             },
-            response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', cookies: [], headers: [{ name: 'Set-Cookie', value: `sid=${secret}; Path=/` }, { name: 'Set-Cookie', value: `refresh=${secret}; Expires=Thu, 03 Dec 2026 10:00:00 GMT` }], content: { size: 2, mimeType: 'application/json', text: '[]' }, redirectURL: '', headersSize: -1, bodySize: 2 },
+            response: {
+              status: 200,
+              statusText: 'OK',
+              httpVersion: 'HTTP/1.1',
+              cookies: [],
+              headers: [
+                { name: 'Set-Cookie', value: `sid=${secret}; Path=/` },
+                { name: 'Set-Cookie', value: `refresh=${secret}; Expires=Thu, 03 Dec 2026 10:00:00 GMT` },
+              ],
+              content: { size: 2, mimeType: 'application/json', text: '[]' },
+              redirectURL: '',
+              headersSize: -1,
+              bodySize: 2,
+            },
             cache: {},
             timings: { send: 0, wait: 1, receive: 0 },
           },
@@ -115,10 +138,19 @@ describe('HAR', () => {
     const entries = fromHar(har)
     expect(entries).toHaveLength(1)
     expect(JSON.stringify(entries)).not.toContain(secret.slice(0, -4))
-    expect(entries[0].request.headers).toMatchObject({ authorization: 'Bearer …ghij', cookie: 'sid=…ghij', 'x-api-key': '…ghij' })
+    expect(entries[0].request.headers).toMatchObject({
+      authorization: 'Bearer …ghij',
+      cookie: 'sid=…ghij',
+      'x-api-key': '…ghij',
+    })
     expect(entries[0].request.query.token).toBe('…ghij')
-    expect(entries[0].response.headers['set-cookie']).toBe('sid=…ghij; Path=/\nrefresh=…ghij; Expires=Thu, 03 Dec 2026 10:00:00 GMT')
-    const unmasked = { ...entries[0], request: { ...entries[0].request, headers: { authorization: `Bearer ${secret}` }, search: `?token=${secret}` } }
+    expect(entries[0].response.headers['set-cookie']).toBe(
+      'sid=…ghij; Path=/\nrefresh=…ghij; Expires=Thu, 03 Dec 2026 10:00:00 GMT',
+    )
+    const unmasked = {
+      ...entries[0],
+      request: { ...entries[0].request, headers: { authorization: `Bearer ${secret}` }, search: `?token=${secret}` },
+    }
     expect(JSON.stringify(toHar([unmasked], { baseUrl: 'http://relay.test' }))).not.toContain(secret.slice(0, -4))
   })
 })

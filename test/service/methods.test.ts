@@ -37,7 +37,9 @@ describe('the Node server', () => {
   })
 
   it('stays up after them', async () => {
-    const answer = await fetch(`http://127.0.0.1:${port}/vehicles?plate=AB123`, { headers: { authorization: 'Bearer relay-mock-token' } })
+    const answer = await fetch(`http://127.0.0.1:${port}/vehicles?plate=AB123`, {
+      headers: { authorization: 'Bearer relay-mock-token' },
+    })
     expect(answer.status).toBe(200)
   })
 })

@@ -5,7 +5,13 @@
 // operation: whatever comes back must be an answer the operation's document lists, as it is sent.
 import { Ajv } from 'ajv'
 import { beforeAll, describe, expect, it, type ExpectStatic } from 'vitest'
-import { FAULT_KINDS, FAULT_STEPS, type ArmedFault, type FaultKind, type FaultRoute } from '../../src/core/service/faults.js'
+import {
+  FAULT_KINDS,
+  FAULT_STEPS,
+  type ArmedFault,
+  type FaultKind,
+  type FaultRoute,
+} from '../../src/core/service/faults.js'
 import { createRelayService, type RelayResponse, type RelayService } from '../../src/core/service/mock.js'
 import { openApiJson } from '../support/openapi-json.js'
 import type { World } from '../../src/core/service/world.js'
@@ -32,11 +38,29 @@ const existing = (world: World) => world.store.vehicles.activeByPlate(world.visi
 const success: Record<string, Build> = {
   'GET /rental-companies': (w) => ({ method: 'GET', url: `/rental-companies?kennitala=${w.visit.ownerKennitala}` }),
   'GET /vehicles': (w) => ({ method: 'GET', url: `/vehicles?plate=${w.visit.plate}` }),
-  'POST /vehicles': (w) => ({ method: 'POST', url: '/vehicles', body: JSON.stringify(vehicleBody()), headers: json(w) }),
-  'POST /custodians': (w) => ({ method: 'POST', url: '/custodians', body: JSON.stringify(custodianBody(w, existing(w))), headers: json(w) }),
-  'POST /payments': (w) => ({ method: 'POST', url: '/payments', body: JSON.stringify(paymentBody(w, existing(w))), headers: json(w) }),
+  'POST /vehicles': (w) => ({
+    method: 'POST',
+    url: '/vehicles',
+    body: JSON.stringify(vehicleBody()),
+    headers: json(w),
+  }),
+  'POST /custodians': (w) => ({
+    method: 'POST',
+    url: '/custodians',
+    body: JSON.stringify(custodianBody(w, existing(w))),
+    headers: json(w),
+  }),
+  'POST /payments': (w) => ({
+    method: 'POST',
+    url: '/payments',
+    body: JSON.stringify(paymentBody(w, existing(w))),
+    headers: json(w),
+  }),
   'POST /payment': (w) => ({ method: 'POST', url: '/payment', body: JSON.stringify(simpleBody(w)), headers: json(w) }),
-  'GET /rental-companies/{id}': (w) => ({ method: 'GET', url: `/rental-companies/${w.store.rentalCompanies.all()[0].id}` }),
+  'GET /rental-companies/{id}': (w) => ({
+    method: 'GET',
+    url: `/rental-companies/${w.store.rentalCompanies.all()[0].id}`,
+  }),
   'GET /vehicles/{id}': (w) => ({ method: 'GET', url: `/vehicles/${existing(w)}` }),
   'GET /custodians/{id}': (w) => ({ method: 'GET', url: `/custodians/${w.store.custodians.all()[0].id}` }),
   'GET /payments/{id}': (w) => ({ method: 'GET', url: `/payments/${w.store.payments.all()[0]?.id ?? 'none'}` }),
@@ -44,8 +68,12 @@ const success: Record<string, Build> = {
 
 /** A request the schemas accept and the handler itself refuses (422), by route id: the routes whose handler refuses any. */
 const handlerRefusal: Record<string, Probe> = {
-  'POST /custodians': { build: (w) => ({ ...success['POST /custodians'](w), body: JSON.stringify(custodianBody(w, NO_RECORD)) }) },
-  'POST /payments': { build: (w) => ({ ...success['POST /payments'](w), body: JSON.stringify(paymentBody(w, NO_RECORD)) }) },
+  'POST /custodians': {
+    build: (w) => ({ ...success['POST /custodians'](w), body: JSON.stringify(custodianBody(w, NO_RECORD)) }),
+  },
+  'POST /payments': {
+    build: (w) => ({ ...success['POST /payments'](w), body: JSON.stringify(paymentBody(w, NO_RECORD)) }),
+  },
   'POST /payment': { scenario: 'simple-failure', build: success['POST /payment'] },
 }
 
@@ -54,7 +82,9 @@ function probe(operation: string, status: number, mediaType: string): Probe | un
   const ok = success[operation]
   const [method] = operation.split(' ')
   const withBody = method === 'POST'
-  const broken = (body: string, type = 'application/json'): Build => (w) => ({ ...ok(w), body, headers: { ...json(w), 'content-type': type } })
+  const broken =
+    (body: string, type = 'application/json'): Build =>
+    (w) => ({ ...ok(w), body, headers: { ...json(w), 'content-type': type } })
   // The fault garbage sends the status of the handler's answer with a proxy's page instead of its body.
   if (mediaType === 'text/html') {
     const answered = status === 422 ? handlerRefusal[operation] : probe(operation, status, 'application/json')
@@ -64,7 +94,10 @@ function probe(operation: string, status: number, mediaType: string): Probe | un
     case 200:
       if (operation === 'POST /payment') return { scenario: 'simple-failure-ok-status', build: ok }
       if (operation === 'GET /payments/{id}') {
-        return { prepare: (w, service) => service.handle({ headers: json(w), ...success['POST /payments'](w) }), build: ok }
+        return {
+          prepare: (w, service) => service.handle({ headers: json(w), ...success['POST /payments'](w) }),
+          build: ok,
+        }
       }
       return { build: ok }
     case 201:
@@ -72,7 +105,9 @@ function probe(operation: string, status: number, mediaType: string): Probe | un
     case 401:
       // The simple endpoint answers a revoked token in its own shape, plain JSON; a token it does not know as a problem.
       if (mediaType === 'application/json') return { fault: 'token-revoked', build: ok }
-      return { build: (w) => ({ ...ok(w), headers: { ...(ok(w).headers ?? {}), authorization: 'Bearer not-a-token' } }) }
+      return {
+        build: (w) => ({ ...ok(w), headers: { ...(ok(w).headers ?? {}), authorization: 'Bearer not-a-token' } }),
+      }
     case 400:
       return withBody ? { build: broken('{"plate": ') } : undefined
     case 413:
@@ -80,7 +115,9 @@ function probe(operation: string, status: number, mediaType: string): Probe | un
     case 415:
       return withBody ? { build: broken('{}', 'text/plain') } : undefined
     case 422:
-      return withBody ? { build: broken('{}') } : { build: (w) => ({ ...ok(w), url: ok(w).url.replace(/=.*$/, '=%20') }) }
+      return withBody
+        ? { build: broken('{}') }
+        : { build: (w) => ({ ...ok(w), url: ok(w).url.replace(/=.*$/, '=%20') }) }
     case 404:
       return { build: (w) => ({ ...ok(w), url: ok(w).url.replace(/\/[^/]+$/, `/${NO_RECORD}`) }) }
     case 429:
@@ -101,7 +138,11 @@ interface Operation {
 
 function operationsOf(document: any): Operation[] {
   return Object.entries(document.paths).flatMap(([path, item]: [string, any]) =>
-    Object.entries(item).map(([method, op]: [string, any]) => ({ operation: `${method.toUpperCase()} ${path}`, path, responses: op.responses })),
+    Object.entries(item).map(([method, op]: [string, any]) => ({
+      operation: `${method.toUpperCase()} ${path}`,
+      path,
+      responses: op.responses,
+    })),
   )
 }
 
@@ -118,17 +159,29 @@ const ajv = new Ajv({ strict: false, allErrors: true })
  * a body that media type's schema accepts, every header it carries (but Content-Type), and every header
  * the status requires.
  */
-function expectListed(responses: Record<string, any>, answer: RelayResponse, what: string, check: ExpectStatic = expect): void {
-  check(Object.keys(responses), `${what} answered ${answer.status}, which its document does not list`).toContain(String(answer.status))
+function expectListed(
+  responses: Record<string, any>,
+  answer: RelayResponse,
+  what: string,
+  check: ExpectStatic = expect,
+): void {
+  check(Object.keys(responses), `${what} answered ${answer.status}, which its document does not list`).toContain(
+    String(answer.status),
+  )
   const documented = responses[String(answer.status)]
   const mediaType = String(answer.headers['content-type']).split(';')[0].trim()
-  check(Object.keys(documented.content ?? {}), `${what} answered ${answer.status} as ${mediaType}, which its document does not list`).toContain(mediaType)
+  check(
+    Object.keys(documented.content ?? {}),
+    `${what} answered ${answer.status} as ${mediaType}, which its document does not list`,
+  ).toContain(mediaType)
   const validate = ajv.compile(documented.content[mediaType].schema)
   const body = mediaType.endsWith('json') ? JSON.parse(answer.text) : answer.text
   check(validate(body), `${what}: ${JSON.stringify(validate.errors)}`).toBe(true)
   const names = Object.keys(documented.headers ?? {}).map((name) => name.toLowerCase())
   for (const name of Object.keys(answer.headers).filter((name) => name !== 'content-type')) {
-    check(names, `${what} sent the header ${name}, which its document does not list for ${answer.status}`).toContain(name)
+    check(names, `${what} sent the header ${name}, which its document does not list for ${answer.status}`).toContain(
+      name,
+    )
   }
   for (const [name, header] of Object.entries<any>(documented.headers ?? {})) {
     if (header.required) check(answer.headers[name.toLowerCase()], `${what}: ${name}`).toBeDefined()
@@ -147,7 +200,10 @@ describe('the OpenAPI documents list every answer, as it is sent', () => {
     const world = await service.addWorld({ scenario: found.scenario ?? 'existing-vehicle', faults })
     await found.prepare?.(world, service)
     const request = found.build(world)
-    const answer = await service.handle({ ...request, headers: request.headers ?? { authorization: `Bearer ${world.token}` } })
+    const answer = await service.handle({
+      ...request,
+      headers: request.headers ?? { authorization: `Bearer ${world.token}` },
+    })
     return { world, answer }
   }
 
@@ -171,14 +227,20 @@ describe('the OpenAPI documents list every answer, as it is sent', () => {
     expect(Object.keys(documents.advanced.components.responses)).toEqual(['MethodNotAllowed', 'UnknownPath'])
   })
 
-  it.each(documented)('$operation answers $status as $mediaType as documented', async ({ operation, status, mediaType }) => {
-    const found = probe(operation, status, mediaType)
-    expect(found, `no request in this test produces ${status} as ${mediaType} for ${operation}: add one`).toBeDefined()
-    const { answer } = await send(found!, operation)
-    expect(answer.status).toBe(status)
-    expect(String(answer.headers['content-type']).split(';')[0]).toBe(mediaType)
-    expectListed(responsesOf(operation), answer, operation)
-  })
+  it.each(documented)(
+    '$operation answers $status as $mediaType as documented',
+    async ({ operation, status, mediaType }) => {
+      const found = probe(operation, status, mediaType)
+      expect(
+        found,
+        `no request in this test produces ${status} as ${mediaType} for ${operation}: add one`,
+      ).toBeDefined()
+      const { answer } = await send(found!, operation)
+      expect(answer.status).toBe(status)
+      expect(String(answer.headers['content-type']).split(';')[0]).toBe(mediaType)
+      expectListed(responsesOf(operation), answer, operation)
+    },
+  )
 
   // The faults that break the transport send no answer to document: reset and hang no status line at
   // all, truncated the handler's status and headers with a body cut short, which no schema describes.
@@ -188,28 +250,49 @@ describe('the OpenAPI documents list every answer, as it is sent', () => {
     .flatMap((kind) =>
       Object.entries(FAULT_STEPS).flatMap(([step, route]) => [
         { kind, step, route, request: 'accepted', found: { build: success[route] } },
-        ...(handlerRefusal[route] ? [{ kind, step, route, request: 'refused by the handler', found: handlerRefusal[route] }] : []),
+        ...(handlerRefusal[route]
+          ? [{ kind, step, route, request: 'refused by the handler', found: handlerRefusal[route] }]
+          : []),
       ]),
     )
 
   // Concurrent: each of the six `slow` ones takes 2 s.
-  it.concurrent.for(faulted)('the fault $kind on $step ($route), a request $request: a documented answer', async ({ kind, route, found }, { expect }) => {
-    const { world, answer } = await send({ ...found, fault: kind }, route)
-    expect(world.journal.entries().at(-1)?.fault?.kind, 'the fault was met').toBe(kind)
-    expectListed(responsesOf(route), answer, `${route} with the fault ${kind}`, expect)
-  })
+  it.concurrent.for(faulted)(
+    'the fault $kind on $step ($route), a request $request: a documented answer',
+    async ({ kind, route, found }, { expect }) => {
+      const { world, answer } = await send({ ...found, fault: kind }, route)
+      expect(world.journal.entries().at(-1)?.fault?.kind, 'the fault was met').toBe(kind)
+      expectListed(responsesOf(route), answer, `${route} with the fault ${kind}`, expect)
+    },
+  )
 
   const malformed: Record<string, (request: ReturnType<Build>, world: World) => ReturnType<Build>> = {
     'no token': (r) => ({ ...r, headers: { ...r.headers, authorization: '' } }),
     'a token that is not Bearer': (r) => ({ ...r, headers: { ...r.headers, authorization: 'Basic dXNlcjpwYXNz' } }),
     'an unknown token': (r) => ({ ...r, headers: { ...r.headers, authorization: 'Bearer not-a-token' } }),
-    'a body as text/plain': (r, w) => ({ ...r, headers: { ...json(w), 'content-type': 'text/plain' }, body: r.body ?? '{}' }),
-    'a body in latin1': (r, w) => ({ ...r, headers: { ...json(w), 'content-type': 'application/json; charset=latin1' }, body: r.body ?? '{}' }),
-    'a body with no Content-Type': (r, w) => ({ ...r, headers: { authorization: `Bearer ${w.token}` }, body: r.body ?? '{}' }),
+    'a body as text/plain': (r, w) => ({
+      ...r,
+      headers: { ...json(w), 'content-type': 'text/plain' },
+      body: r.body ?? '{}',
+    }),
+    'a body in latin1': (r, w) => ({
+      ...r,
+      headers: { ...json(w), 'content-type': 'application/json; charset=latin1' },
+      body: r.body ?? '{}',
+    }),
+    'a body with no Content-Type': (r, w) => ({
+      ...r,
+      headers: { authorization: `Bearer ${w.token}` },
+      body: r.body ?? '{}',
+    }),
     'an empty body': (r, w) => ({ ...r, headers: json(w), body: '' }),
     'a body that is not JSON': (r, w) => ({ ...r, headers: json(w), body: '{"plate": ' }),
     'a body nested 100 deep': (r, w) => ({ ...r, headers: json(w), body: '['.repeat(100) + ']'.repeat(100) }),
-    'a body over the limit': (r, w) => ({ ...r, headers: json(w), body: JSON.stringify({ padding: 'x'.repeat(BODY_LIMIT) }) }),
+    'a body over the limit': (r, w) => ({
+      ...r,
+      headers: json(w),
+      body: JSON.stringify({ padding: 'x'.repeat(BODY_LIMIT) }),
+    }),
     'a body with a field of the wrong type': (r, w) => ({ ...r, headers: json(w), body: '{"plate": 7}' }),
     'an empty query': (r) => ({ ...r, url: r.url.replace(/\?.*$/, '') }),
   }
@@ -232,16 +315,29 @@ describe('the OpenAPI documents list every answer, as it is sent', () => {
 
   it.each(methods)('$method $path, a method the path lacks: the 405 the documents list', async ({ method, path }) => {
     const world = await service.addWorld({ scenario: 'existing-vehicle' })
-    const answer = await service.handle({ method, url: urlOf(path), headers: json(world), body: method === 'GET' ? undefined : '{}' })
+    const answer = await service.handle({
+      method,
+      url: urlOf(path),
+      headers: json(world),
+      body: method === 'GET' ? undefined : '{}',
+    })
     expect(answer.status).toBe(405)
     expectListed({ 405: documents.advanced.components.responses.MethodNotAllowed }, answer, `${method} ${path}`)
   })
 
-  it.each(['GET /rental-comapnies', 'POST /payments/', 'DELETE /nowhere'])('%s, a path no operation has: the 404 the documents list', async (request) => {
-    const [method, url] = request.split(' ')
-    const world = await service.addWorld({ scenario: 'existing-vehicle' })
-    const answer = await service.handle({ method, url, headers: json(world), body: method === 'POST' ? '{}' : undefined })
-    expect(answer.status).toBe(404)
-    expectListed({ 404: documents.simple.components.responses.UnknownPath }, answer, request)
-  })
+  it.each(['GET /rental-comapnies', 'POST /payments/', 'DELETE /nowhere'])(
+    '%s, a path no operation has: the 404 the documents list',
+    async (request) => {
+      const [method, url] = request.split(' ')
+      const world = await service.addWorld({ scenario: 'existing-vehicle' })
+      const answer = await service.handle({
+        method,
+        url,
+        headers: json(world),
+        body: method === 'POST' ? '{}' : undefined,
+      })
+      expect(answer.status).toBe(404)
+      expectListed({ 404: documents.simple.components.responses.UnknownPath }, answer, request)
+    },
+  )
 })

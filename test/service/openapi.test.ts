@@ -32,7 +32,10 @@ describe.each(transports)('OpenAPI documents over $name', (transport) => {
   })
 
   it('the advanced document has the five endpoints and the links, the simple one only POST /payment', () => {
-    const operations = (doc: any) => Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item as object).map((m) => `${m.toUpperCase()} ${path}`))
+    const operations = (doc: any) =>
+      Object.entries(doc.paths).flatMap(([path, item]) =>
+        Object.keys(item as object).map((m) => `${m.toUpperCase()} ${path}`),
+      )
     expect(operations(documents.advanced).sort()).toEqual(
       [
         'GET /rental-companies',
@@ -74,7 +77,8 @@ describe.each(transports)('OpenAPI documents over $name', (transport) => {
 
   it('carries the form of timestamps and dates as patterns that agree with the mock', () => {
     const simple = documents.simple.paths['/payment'].post.requestBody.content['application/json'].schema.properties
-    const custodian = documents.advanced.paths['/custodians'].post.requestBody.content['application/json'].schema.properties
+    const custodian =
+      documents.advanced.paths['/custodians'].post.requestBody.content['application/json'].schema.properties
     const fields: Array<[string, { pattern: string }, z.ZodType]> = [
       ['visit.startedOn', simple.visit.properties.startedOn, schemas.timestamp],
       ['vehicle.acquiredOn', simple.vehicle.properties.acquiredOn, schemas.date],
@@ -82,21 +86,31 @@ describe.each(transports)('OpenAPI documents over $name', (transport) => {
     ]
     // Values whose form is right or wrong, all of real calendar days: the pattern and the schema must agree.
     for (const [field, property, schema] of fields) {
-      for (const value of ['2026-11-21 09:14:05', '2026-11-21', '2026-11-21T09:14:05', '21.11.2026', '2026-11-21 09:14']) {
+      for (const value of [
+        '2026-11-21 09:14:05',
+        '2026-11-21',
+        '2026-11-21T09:14:05',
+        '21.11.2026',
+        '2026-11-21 09:14',
+      ]) {
         expect(new RegExp(property.pattern).test(value), `${field} ${value}`).toBe(schema.safeParse(value).success)
       }
     }
   })
 
   it('gives the UUID pattern the same case rule as the mock', () => {
-    const pattern = documents.advanced.paths['/payments'].post.requestBody.content['application/json'].schema.properties.locationId.pattern
+    const pattern =
+      documents.advanced.paths['/payments'].post.requestBody.content['application/json'].schema.properties.locationId
+        .pattern
     const upper = '3F2B8C1E-5D4A-4E6B-9C7D-1A2B3C4D5E6F'
     expect(schemas.uuid.safeParse(upper).success).toBe(true)
     expect(new RegExp(pattern).test(upper)).toBe(true)
   })
 
   it('describes the amount as a positive integer', () => {
-    const amount = documents.advanced.paths['/payments'].post.requestBody.content['application/json'].schema.properties.amount.properties.amount
+    const amount =
+      documents.advanced.paths['/payments'].post.requestBody.content['application/json'].schema.properties.amount
+        .properties.amount
     expect(amount.type).toBe('integer')
     expect(amount).toMatchObject({ minimum: 0, exclusiveMinimum: true })
   })

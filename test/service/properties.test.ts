@@ -7,15 +7,54 @@ import { serviceRoutes } from '../../src/core/service/handlers/index.js'
 import { createServedService } from '../support/service.js'
 
 const TOKEN = 'relay-mock-token'
-const PATHS = ['/rental-companies', '/vehicles', '/custodians', '/payments', '/payment', '/vehicles/x', '/__relay/world', '/__relay/journal', '/__relay/visits', '/__relay/tokens', '/__relay/reset', '/__relay/scenario', '/__relay/live', '/nope']
+const PATHS = [
+  '/rental-companies',
+  '/vehicles',
+  '/custodians',
+  '/payments',
+  '/payment',
+  '/vehicles/x',
+  '/__relay/world',
+  '/__relay/journal',
+  '/__relay/visits',
+  '/__relay/tokens',
+  '/__relay/reset',
+  '/__relay/scenario',
+  '/__relay/live',
+  '/nope',
+]
 
 const request = fc.record({
-  method: fc.oneof(fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS', 'CONNECT', 'TRACE'), fc.stringMatching(/^[A-Z]{1,8}$/)),
+  method: fc.oneof(
+    fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS', 'CONNECT', 'TRACE'),
+    fc.stringMatching(/^[A-Z]{1,8}$/),
+  ),
   path: fc.oneof(fc.constantFrom(...PATHS), fc.webPath()),
-  query: fc.oneof(fc.constant(''), fc.webQueryParameters().map((q) => `?${q}`), fc.string().map((s) => `?plate=${encodeURIComponent(s)}`)),
-  authorization: fc.option(fc.oneof(fc.constant(`Bearer ${TOKEN}`), fc.string(), fc.string().map((s) => `Bearer ${s}`)), { nil: undefined }),
-  contentType: fc.option(fc.oneof(fc.constantFrom('application/json', 'application/json; charset=latin1', 'text/plain'), fc.string()), { nil: undefined }),
-  body: fc.option(fc.oneof(fc.json(), fc.string(), fc.jsonValue().map((v) => JSON.stringify({ vehicle: v, plate: v, amount: v }))), { nil: undefined }),
+  query: fc.oneof(
+    fc.constant(''),
+    fc.webQueryParameters().map((q) => `?${q}`),
+    fc.string().map((s) => `?plate=${encodeURIComponent(s)}`),
+  ),
+  authorization: fc.option(
+    fc.oneof(
+      fc.constant(`Bearer ${TOKEN}`),
+      fc.string(),
+      fc.string().map((s) => `Bearer ${s}`),
+    ),
+    { nil: undefined },
+  ),
+  contentType: fc.option(
+    fc.oneof(fc.constantFrom('application/json', 'application/json; charset=latin1', 'text/plain'), fc.string()),
+    { nil: undefined },
+  ),
+  body: fc.option(
+    fc.oneof(
+      fc.json(),
+      fc.string(),
+      fc.jsonValue().map((v) => JSON.stringify({ vehicle: v, plate: v, amount: v })),
+    ),
+    { nil: undefined },
+  ),
 })
 
 describe('the pipeline under generated requests', () => {
@@ -30,7 +69,12 @@ describe('the pipeline under generated requests', () => {
         const headers: Record<string, string> = {}
         if (r.authorization !== undefined) headers.authorization = r.authorization
         if (r.contentType !== undefined) headers['content-type'] = r.contentType
-        const answer = await service.handle({ method: r.method, url: `${r.path}${r.query}`, headers, ...(r.body !== undefined ? { body: r.body } : {}) })
+        const answer = await service.handle({
+          method: r.method,
+          url: `${r.path}${r.query}`,
+          headers,
+          ...(r.body !== undefined ? { body: r.body } : {}),
+        })
         expect(answer.status).toBeLessThan(500)
         // A HEAD's answer and a 204 (OPTIONS) carry no body at all.
         if (r.method === 'HEAD' || answer.status === 204) expect(answer.text).toBe('')
@@ -93,9 +137,24 @@ describe('the validators under generated values', () => {
     const near = fc.constantFrom('0', '1', '2', '9', '/', ':', '-', ' ', 'a', '٣')
     // Shaped like a timestamp, each character sometimes replaced or dropped or doubled.
     const shaped = fc
-      .tuple(fc.array(digit, { minLength: 19, maxLength: 19 }), fc.array(fc.tuple(fc.nat(20), near, fc.constantFrom('set', 'drop', 'add')), { maxLength: 2 }))
+      .tuple(
+        fc.array(digit, { minLength: 19, maxLength: 19 }),
+        fc.array(fc.tuple(fc.nat(20), near, fc.constantFrom('set', 'drop', 'add')), { maxLength: 2 }),
+      )
       .map(([ds, edits]) => {
-        const chars = [...ds.slice(0, 4), '-', ...ds.slice(5, 7), '-', ...ds.slice(8, 10), ' ', ...ds.slice(11, 13), ':', ...ds.slice(14, 16), ':', ...ds.slice(17, 19)]
+        const chars = [
+          ...ds.slice(0, 4),
+          '-',
+          ...ds.slice(5, 7),
+          '-',
+          ...ds.slice(8, 10),
+          ' ',
+          ...ds.slice(11, 13),
+          ':',
+          ...ds.slice(14, 16),
+          ':',
+          ...ds.slice(17, 19),
+        ]
         for (const [at, char, how] of edits) {
           if (how === 'set') chars[at % chars.length] = char
           else if (how === 'drop') chars.splice(at % chars.length, 1)
@@ -103,7 +162,10 @@ describe('the validators under generated values', () => {
         }
         return chars.join('')
       })
-    fc.assert(fc.property(fc.oneof(shaped, fc.string({ maxLength: 22 })), (value) => isTimestamp(value) === reference(value)), { numRuns: 20_000 })
+    fc.assert(
+      fc.property(fc.oneof(shaped, fc.string({ maxLength: 22 })), (value) => isTimestamp(value) === reference(value)),
+      { numRuns: 20_000 },
+    )
     expect(isTimestamp('2024-02-29 23:59:59')).toBe(true)
     expect(isTimestamp('2026-01-01 24:00:00')).toBe(false)
   })

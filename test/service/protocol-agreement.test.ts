@@ -31,12 +31,37 @@ const DEEP = `${'['.repeat(70)}${']'.repeat(70)}`
 
 const rows: Row[] = [
   { what: 'a correct GET', method: 'GET', url: '/vehicles?plate=AB123', headers: good },
-  { what: 'the scheme in lower case', method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: `bearer ${TOKEN}` } },
-  { what: 'two spaces after Bearer', method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: `Bearer  ${TOKEN}` } },
+  {
+    what: 'the scheme in lower case',
+    method: 'GET',
+    url: '/vehicles?plate=AB123',
+    headers: { authorization: `bearer ${TOKEN}` },
+  },
+  {
+    what: 'two spaces after Bearer',
+    method: 'GET',
+    url: '/vehicles?plate=AB123',
+    headers: { authorization: `Bearer  ${TOKEN}` },
+  },
   { what: 'no Authorization', method: 'GET', url: '/vehicles?plate=AB123', headers: {} },
-  { what: 'Basic credentials', method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: 'Basic dXNlcjpwYXNz' } },
-  { what: 'two words after Bearer', method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: `Bearer ${TOKEN} extra` } },
-  { what: 'another token', method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: 'Bearer someone-else' } },
+  {
+    what: 'Basic credentials',
+    method: 'GET',
+    url: '/vehicles?plate=AB123',
+    headers: { authorization: 'Basic dXNlcjpwYXNz' },
+  },
+  {
+    what: 'two words after Bearer',
+    method: 'GET',
+    url: '/vehicles?plate=AB123',
+    headers: { authorization: `Bearer ${TOKEN} extra` },
+  },
+  {
+    what: 'another token',
+    method: 'GET',
+    url: '/vehicles?plate=AB123',
+    headers: { authorization: 'Bearer someone-else' },
+  },
   { what: 'the misspelled path', method: 'GET', url: '/rental-comapnies?kennitala=6803488209', headers: good },
   { what: 'GET /payment', method: 'GET', url: '/payment', headers: good },
   { what: 'an undocumented path', method: 'GET', url: '/status', headers: good },
@@ -52,30 +77,102 @@ const rows: Row[] = [
     'application/x-www-form-urlencoded',
     'application/json; charset=latin1',
     'application/json; charset=utf-16',
-  ].map((type) => ({ what: `a body as ${type}`, method: 'POST', url: '/vehicles', headers: { ...good, 'content-type': type }, body: vehicle })),
+  ].map((type) => ({
+    what: `a body as ${type}`,
+    method: 'POST',
+    url: '/vehicles',
+    headers: { ...good, 'content-type': type },
+    body: vehicle,
+  })),
   { what: 'a body with no Content-Type', method: 'POST', url: '/vehicles', headers: good, body: vehicle },
-  { what: 'a body that is not JSON', method: 'POST', url: '/vehicles', headers: { ...good, 'content-type': 'application/json' }, body: '{plate: AB123}' },
+  {
+    what: 'a body that is not JSON',
+    method: 'POST',
+    url: '/vehicles',
+    headers: { ...good, 'content-type': 'application/json' },
+    body: '{plate: AB123}',
+  },
   // Longer than the 4 KiB of a body the journal keeps: the rule judges the whole body, as the mock read it.
-  { what: 'a long valid body', method: 'POST', url: '/vehicles', headers: { ...good, 'content-type': 'application/json' }, body: LONG_JSON },
-  { what: 'a long body that is not JSON', method: 'POST', url: '/vehicles', headers: { ...good, 'content-type': 'application/json' }, body: `${LONG_JSON.slice(0, -1)},` },
-  { what: 'a long valid body to a route that reads none', method: 'GET', url: '/vehicles?plate=AB123', headers: { ...good, 'content-type': 'application/json' }, body: LONG_JSON },
-  { what: 'a body over the size limit', method: 'POST', url: '/vehicles', headers: { ...good, 'content-type': 'application/json' }, body: JSON.stringify({ plate: 'AB123', country: 'is', note: 'x'.repeat(2 * 1024 * 1024) }) },
+  {
+    what: 'a long valid body',
+    method: 'POST',
+    url: '/vehicles',
+    headers: { ...good, 'content-type': 'application/json' },
+    body: LONG_JSON,
+  },
+  {
+    what: 'a long body that is not JSON',
+    method: 'POST',
+    url: '/vehicles',
+    headers: { ...good, 'content-type': 'application/json' },
+    body: `${LONG_JSON.slice(0, -1)},`,
+  },
+  {
+    what: 'a long valid body to a route that reads none',
+    method: 'GET',
+    url: '/vehicles?plate=AB123',
+    headers: { ...good, 'content-type': 'application/json' },
+    body: LONG_JSON,
+  },
+  {
+    what: 'a body over the size limit',
+    method: 'POST',
+    url: '/vehicles',
+    headers: { ...good, 'content-type': 'application/json' },
+    body: JSON.stringify({ plate: 'AB123', country: 'is', note: 'x'.repeat(2 * 1024 * 1024) }),
+  },
   // A body the route needs, missing: the mock's 400, and http.json-body's failure.
   { what: 'no body where the route reads one', method: 'POST', url: '/vehicles', headers: json },
   { what: 'an empty body', method: 'POST', url: '/vehicles', headers: json, body: '' },
   { what: 'a body of spaces', method: 'POST', url: '/vehicles', headers: json, body: '  \n ' },
   { what: 'the simple payment with no body', method: 'POST', url: '/payment', headers: json },
   { what: 'a body nested 70 deep', method: 'POST', url: '/vehicles', headers: json, body: DEEP },
-  { what: 'a body nested 70 deep as text/plain', method: 'POST', url: '/vehicles', headers: { ...good, 'content-type': 'text/plain' }, body: DEEP },
+  {
+    what: 'a body nested 70 deep as text/plain',
+    method: 'POST',
+    url: '/vehicles',
+    headers: { ...good, 'content-type': 'text/plain' },
+    body: DEEP,
+  },
   // A GET's body: the service ignores it (RFC 9110 9.3.1), whatever it is, and so does the rule.
-  { what: 'a text/plain body to a GET', method: 'GET', url: '/vehicles?plate=AB123', headers: { ...good, 'content-type': 'text/plain' }, body: 'plate=AB123' },
-  { what: 'a body that is not JSON to a GET', method: 'GET', url: '/vehicles?plate=AB123', headers: json, body: '{plate: AB123}' },
+  {
+    what: 'a text/plain body to a GET',
+    method: 'GET',
+    url: '/vehicles?plate=AB123',
+    headers: { ...good, 'content-type': 'text/plain' },
+    body: 'plate=AB123',
+  },
+  {
+    what: 'a body that is not JSON to a GET',
+    method: 'GET',
+    url: '/vehicles?plate=AB123',
+    headers: json,
+    body: '{plate: AB123}',
+  },
   { what: 'a body nested 70 deep to a GET', method: 'GET', url: '/vehicles?plate=AB123', headers: json, body: DEEP },
-  { what: 'a body with no Content-Type to a GET', method: 'GET', url: '/rental-companies?kennitala=6803488209', headers: good, body: vehicle },
+  {
+    what: 'a body with no Content-Type to a GET',
+    method: 'GET',
+    url: '/rental-companies?kennitala=6803488209',
+    headers: good,
+    body: vehicle,
+  },
   // Turned away before the body is read (path, method, token): judged all the same, and broken either way.
-  { what: 'a text/plain body to an unknown path', method: 'POST', url: '/vehicle', headers: { ...good, 'content-type': 'text/plain' }, body: vehicle },
+  {
+    what: 'a text/plain body to an unknown path',
+    method: 'POST',
+    url: '/vehicle',
+    headers: { ...good, 'content-type': 'text/plain' },
+    body: vehicle,
+  },
   { what: 'a body to a method the path lacks', method: 'PUT', url: '/vehicles', headers: json, body: vehicle },
-  { what: 'a body that is not JSON, without a token', method: 'POST', url: '/vehicles', headers: { 'content-type': 'application/json' }, body: '{plate' },
+  {
+    what: 'a body that is not JSON, without a token',
+    method: 'POST',
+    url: '/vehicles',
+    headers: { 'content-type': 'application/json' },
+    body: '{plate',
+  },
 ]
 
 describe('the mock and the rules agree on the protocol', () => {
@@ -90,11 +187,19 @@ describe('the mock and the rules agree on the protocol', () => {
   })
 
   it("ignores a GET's body, as the rule does: the lookup is answered and http.json-body has no body to judge", async () => {
-    const { status, entry } = await send(service, { what: '', method: 'GET', url: '/vehicles?plate=AB123', headers: { ...good, 'content-type': 'text/plain' }, body: '{plate' })
+    const { status, entry } = await send(service, {
+      what: '',
+      method: 'GET',
+      url: '/vehicles?plate=AB123',
+      headers: { ...good, 'content-type': 'text/plain' },
+      body: '{plate',
+    })
     expect(status).toBe(200)
     expect(entry.request).toMatchObject({ bodyText: '{plate' })
     expect(entry.request.bodyError).toBeUndefined()
-    expect(ruleById('http.json-body')!.check({ flow: 'advanced', requests: [entry], token: TOKEN }).status).toBe('skipped')
+    expect(ruleById('http.json-body')!.check({ flow: 'advanced', requests: [entry], token: TOKEN }).status).toBe(
+      'skipped',
+    )
   })
 })
 
@@ -117,13 +222,20 @@ describe('the rules agree with the mock on a HAR made elsewhere', () => {
 })
 
 async function send(service: RelayService, row: Row): Promise<{ status: number; entry: JournalEntry }> {
-  const answer = await service.handle({ method: row.method, url: row.url, headers: row.headers, ...(row.body !== undefined ? { body: row.body } : {}) })
+  const answer = await service.handle({
+    method: row.method,
+    url: row.url,
+    headers: row.headers,
+    ...(row.body !== undefined ? { body: row.body } : {}),
+  })
   return { status: answer.status, entry: service.journal.latest()! }
 }
 
 /** Whether the entry breaks any of the protocol's rules. */
 function broken(entry: JournalEntry): boolean {
-  return PROTOCOL_RULES.some((id) => ruleById(id)!.check({ flow: 'advanced', requests: [entry], token: TOKEN }).status === 'failed')
+  return PROTOCOL_RULES.some(
+    (id) => ruleById(id)!.check({ flow: 'advanced', requests: [entry], token: TOKEN }).status === 'failed',
+  )
 }
 
 /** Whether the mock turned the request away for its protocol (not for its fields: 422). */
@@ -174,12 +286,26 @@ describe('HEAD and OPTIONS: answered, undocumented, never a flow call', () => {
 
   it.each([
     { what: 'HEAD with the token', method: 'HEAD', headers: good, status: 200, broken: ['http.known-endpoint'] },
-    { what: 'HEAD without a token', method: 'HEAD', headers: {}, status: 401, broken: ['auth.bearer', 'http.known-endpoint'] },
+    {
+      what: 'HEAD without a token',
+      method: 'HEAD',
+      headers: {},
+      status: 401,
+      broken: ['auth.bearer', 'http.known-endpoint'],
+    },
     { what: 'OPTIONS with the token', method: 'OPTIONS', headers: good, status: 204, broken: ['http.known-endpoint'] },
-    { what: 'OPTIONS without a token', method: 'OPTIONS', headers: {}, status: 204, broken: ['auth.bearer', 'http.known-endpoint'] },
+    {
+      what: 'OPTIONS without a token',
+      method: 'OPTIONS',
+      headers: {},
+      status: 204,
+      broken: ['auth.bearer', 'http.known-endpoint'],
+    },
   ])('$what', async ({ method, headers, status, broken }) => {
     const { answer, entry } = await send(method, '/vehicles?plate=AB123', headers)
-    const failed = PROTOCOL_RULES.filter((id) => ruleById(id)!.check({ flow: 'advanced', requests: [entry], token: TOKEN }).status === 'failed')
+    const failed = PROTOCOL_RULES.filter(
+      (id) => ruleById(id)!.check({ flow: 'advanced', requests: [entry], token: TOKEN }).status === 'failed',
+    )
     expect({ status: answer.status, failed: failed.sort() }).toEqual({ status, failed: broken })
   })
 
@@ -221,7 +347,15 @@ describe('the command line takes a token exactly when the mock reads it', () => 
       }
     })()
     const service = await createRelayService({ tokens: [candidate] }).catch(() => undefined)
-    const reached = service ? (await service.handle({ method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: `Bearer ${candidate}` } })).status === 200 : false
+    const reached = service
+      ? (
+          await service.handle({
+            method: 'GET',
+            url: '/vehicles?plate=AB123',
+            headers: { authorization: `Bearer ${candidate}` },
+          })
+        ).status === 200
+      : false
     expect({ cli, reached, made: service !== undefined }).toEqual({ cli: taken, reached: taken, made: taken })
   })
 })

@@ -64,31 +64,46 @@ describe.each(transports)('requests wrong in form over $name', (transport) => {
     })
 
     it('accepts application/json with a charset', async () => {
-      const answer = await client.request('POST', '/vehicles', { headers: auth(world, { 'content-type': 'application/json; charset=utf-8' }), body: vehicleBody() })
+      const answer = await client.request('POST', '/vehicles', {
+        headers: auth(world, { 'content-type': 'application/json; charset=utf-8' }),
+        body: vehicleBody(),
+      })
       expect(answer.status).toBe(201)
     })
 
     it('answers a body over 1 MiB with 413 naming the limit', async () => {
-      const answer = await client.request('POST', '/vehicles', { headers: auth(world), body: vehicleBody({ plate: 'x'.repeat(1.1 * MiB) }) })
+      const answer = await client.request('POST', '/vehicles', {
+        headers: auth(world),
+        body: vehicleBody({ plate: 'x'.repeat(1.1 * MiB) }),
+      })
       expectProblem(answer, 413)
       expect(answer.body.message).toContain(String(MiB))
     })
 
     it('takes a body just under 1 MiB as far as its fields', async () => {
-      const answer = await client.request('POST', '/vehicles', { headers: auth(world), body: vehicleBody({ plate: 'x'.repeat(MiB - 100) }) })
+      const answer = await client.request('POST', '/vehicles', {
+        headers: auth(world),
+        body: vehicleBody({ plate: 'x'.repeat(MiB - 100) }),
+      })
       expect(answer.status).toBe(422)
       expect(answer.body.errors[0]).toMatchObject({ field: 'plate', problem: 'is too long' })
     })
 
     it('counts the 1 MiB limit in bytes, not characters', async () => {
       // 0.6 Mi two-byte characters: 1.2 MiB on the wire.
-      const answer = await client.request('POST', '/vehicles', { headers: auth(world), body: vehicleBody({ plate: 'þ'.repeat(0.6 * MiB) }) })
+      const answer = await client.request('POST', '/vehicles', {
+        headers: auth(world),
+        body: vehicleBody({ plate: 'þ'.repeat(0.6 * MiB) }),
+      })
       expect(answer.status).toBe(413)
     })
 
     it('refuses a body nesting JSON 100,000 deep with 400, not a 500', async () => {
       const deep = '['.repeat(100_000) + ']'.repeat(100_000)
-      const answer = await client.request('POST', '/vehicles', { headers: auth(world), rawBody: `{"plate": ${deep}, "country": "is"}` })
+      const answer = await client.request('POST', '/vehicles', {
+        headers: auth(world),
+        rawBody: `{"plate": ${deep}, "country": "is"}`,
+      })
       expectProblem(answer, 400)
       expect(answer.body.message).toMatch(/nests deeper than 64 levels/)
     })
@@ -121,7 +136,9 @@ describe.each(transports)('requests wrong in form over $name', (transport) => {
     })
 
     it('teaches the misspelled /rental-comapnies: 404 naming /rental-companies', async () => {
-      const answer = await client.request('GET', `/rental-comapnies?kennitala=${world.visit.ownerKennitala}`, { headers: token() })
+      const answer = await client.request('GET', `/rental-comapnies?kennitala=${world.visit.ownerKennitala}`, {
+        headers: token(),
+      })
       expectProblem(answer, 404)
       expect(answer.body.message).toMatch(/misspelled: use \/rental-companies/)
     })
@@ -161,13 +178,18 @@ describe.each(transports)('requests wrong in form over $name', (transport) => {
 
     it('says something different for each of missing, malformed and unknown', async () => {
       const messages = await Promise.all(
-        ([{}, { authorization: 'Token x' }, { authorization: 'Bearer nope' }] as Array<Record<string, string>>).map(async (headers) => (await client.request('GET', path, { headers })).body.message),
+        ([{}, { authorization: 'Token x' }, { authorization: 'Bearer nope' }] as Array<Record<string, string>>).map(
+          async (headers) => (await client.request('GET', path, { headers })).body.message,
+        ),
       )
       expect(new Set(messages).size).toBe(3)
     })
 
     it('reads the token before the body: a bad body without a token is 401', async () => {
-      const answer = await client.request('POST', '/vehicles', { headers: { 'content-type': 'application/json' }, rawBody: '{oops' })
+      const answer = await client.request('POST', '/vehicles', {
+        headers: { 'content-type': 'application/json' },
+        rawBody: '{oops',
+      })
       expect(answer.status).toBe(401)
     })
   })
@@ -185,13 +207,23 @@ describe.each(transports)('requests wrong in form over $name', (transport) => {
 
     it('journals a wrong path in the world of its token, with no route', async () => {
       await client.request('GET', '/rental-comapnies?kennitala=1', { headers: token() })
-      expect(lastEntry()).toMatchObject({ route: null, worldId: world.id, request: { path: '/rental-comapnies', query: { kennitala: '1' } }, response: { status: 404 } })
+      expect(lastEntry()).toMatchObject({
+        route: null,
+        worldId: world.id,
+        request: { path: '/rental-comapnies', query: { kennitala: '1' } },
+        response: { status: 404 },
+      })
     })
 
     it('journals a request without a token in the whole journal, with auth missing and no world', async () => {
       await client.request('GET', '/vehicles?plate=NOTOK1')
       const entry = service.journal.entries().at(-1)!
-      expect(entry).toMatchObject({ auth: 'missing', worldId: null, request: { query: { plate: 'NOTOK1' } }, response: { status: 401 } })
+      expect(entry).toMatchObject({
+        auth: 'missing',
+        worldId: null,
+        request: { query: { plate: 'NOTOK1' } },
+        response: { status: 401 },
+      })
     })
   })
 
@@ -213,14 +245,17 @@ describe.each(transports)('requests wrong in form over $name', (transport) => {
       ['POST', '/payments', { rawBody: '12' }],
       ['POST', '/payment', { rawBody: '{"__proto__": {"admin": true}}' }],
       ['POST', '/payment', { rawBody: '\u0000\u0001\u0002' }],
-      ['POST', '/custodians', { rawBody: '[' .repeat(50_000) }],
+      ['POST', '/custodians', { rawBody: '['.repeat(50_000) }],
       ['POST', '/custodians', { rawBody: `{"acquiredOn": ${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}` }],
       ['POST', '/vehicles', { headers: { 'content-type': 'application/json' }, rawBody: '{}' }],
       ['GET', '/__relay/nowhere'],
     ]
     it.for(odd)('%s %s', async ([method, path, options = {}]) => {
       const headers = { ...(method === 'GET' || method === 'HEAD' ? token() : auth(world)), ...options.headers }
-      const answer = await client.request(method, path, { headers, ...(options.rawBody !== undefined ? { rawBody: options.rawBody } : {}) })
+      const answer = await client.request(method, path, {
+        headers,
+        ...(options.rawBody !== undefined ? { rawBody: options.rawBody } : {}),
+      })
       expect(answer.status).toBeGreaterThanOrEqual(200)
       expect(answer.status).toBeLessThan(500)
       expect(answer.headers['content-type']).toMatch(/json/)
@@ -243,11 +278,14 @@ describe('the Node server reading bodies', () => {
   /** Sends `chunks` one write each, so Node sends them with Transfer-Encoding: chunked. */
   function sendChunked(path: string, chunks: string[]): Promise<{ status: number; body: any }> {
     return new Promise((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port, path, method: 'POST', headers: auth(service.world) }, (res) => {
-        let text = ''
-        res.setEncoding('utf8').on('data', (c: string) => (text += c))
-        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }))
-      })
+      const req = httpRequest(
+        { host: '127.0.0.1', port, path, method: 'POST', headers: auth(service.world) },
+        (res) => {
+          let text = ''
+          res.setEncoding('utf8').on('data', (c: string) => (text += c))
+          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }))
+        },
+      )
       req.on('error', reject)
       for (const chunk of chunks) req.write(chunk)
       req.end()
@@ -261,7 +299,12 @@ describe('the Node server reading bodies', () => {
   })
 
   it('answers a chunked body over 1 MiB with 413', async () => {
-    const answer = await sendChunked('/vehicles', ['{"plate": "', 'x'.repeat(600 * 1024), 'x'.repeat(600 * 1024), '", "country": "is"}'])
+    const answer = await sendChunked('/vehicles', [
+      '{"plate": "',
+      'x'.repeat(600 * 1024),
+      'x'.repeat(600 * 1024),
+      '", "country": "is"}',
+    ])
     expect(answer.status).toBe(413)
   })
 })
@@ -274,7 +317,10 @@ describe('parseQuery', () => {
       return query
     }
     // Without % and +, the strings parseQuery splits by hand; with them, the ones it hands to URLSearchParams.
-    const plain = fc.string({ unit: fc.constantFrom('a', 'B', '1', '=', '&', '2', '0', 'é', ' ', '?', '/'), maxLength: 30 })
+    const plain = fc.string({
+      unit: fc.constantFrom('a', 'B', '1', '=', '&', '2', '0', 'é', ' ', '?', '/'),
+      maxLength: 30,
+    })
     const encoded = fc.string({ unit: fc.constantFrom('a', '=', '&', '%', '+', '2', '0', 'é'), maxLength: 30 })
     for (const part of [plain, encoded]) {
       fc.assert(
@@ -290,7 +336,15 @@ describe('parseQuery', () => {
 })
 
 describe('resolveRoute', () => {
-  const route = (method: Method, path: string): Route<any, any> => defineRoute({ method, path, integration: 'links', summary: path, answers: {}, handle: () => ({ status: 204, body: undefined }) })
+  const route = (method: Method, path: string): Route<any, any> =>
+    defineRoute({
+      method,
+      path,
+      integration: 'links',
+      summary: path,
+      answers: {},
+      handle: () => ({ status: 204, body: undefined }),
+    })
   // A table where a path named without parameters is also matched by a parameter route.
   const table = compileRoutes([route('GET', '/:kind'), route('POST', '/vehicles'), route('GET', '/vehicles/:id')])
 
@@ -299,15 +353,25 @@ describe('resolveRoute', () => {
       const got = resolveRoute(table, 'GET', '/vehicles')
       expect(got).toMatchObject({ route: { path: '/:kind' }, params: { kind: 'vehicles' } })
       expect(resolveRoute(table, 'POST', '/vehicles')).toMatchObject({ route: { path: '/vehicles' }, params: {} })
-      expect(resolveRoute(table, 'DELETE', '/vehicles')).toMatchObject({ reply: { status: 405, headers: { allow: 'GET, HEAD, POST, OPTIONS' } } })
-      expect(resolveRoute(table, 'GET', '/vehicles/a%20b')).toMatchObject({ route: { path: '/vehicles/:id' }, params: { id: 'a b' } })
+      expect(resolveRoute(table, 'DELETE', '/vehicles')).toMatchObject({
+        reply: { status: 405, headers: { allow: 'GET, HEAD, POST, OPTIONS' } },
+      })
+      expect(resolveRoute(table, 'GET', '/vehicles/a%20b')).toMatchObject({
+        route: { path: '/vehicles/:id' },
+        params: { id: 'a b' },
+      })
       expect(resolveRoute(table, 'GET', '/vehicles/')).toMatchObject({ reply: { status: 404 } })
-      expect(resolveRoute(table, 'OPTIONS', '/vehicles')).toMatchObject({ reply: { status: 204, headers: { allow: 'GET, HEAD, POST, OPTIONS' } } })
-      expect(resolveRoute(table, 'HEAD', '/vehicles')).toMatchObject({ route: { path: '/:kind', method: 'HEAD' }, params: { kind: 'vehicles' } })
+      expect(resolveRoute(table, 'OPTIONS', '/vehicles')).toMatchObject({
+        reply: { status: 204, headers: { allow: 'GET, HEAD, POST, OPTIONS' } },
+      })
+      expect(resolveRoute(table, 'HEAD', '/vehicles')).toMatchObject({
+        route: { path: '/:kind', method: 'HEAD' },
+        params: { kind: 'vehicles' },
+      })
     }
   })
 
-  it('answers a path under a dev tool\'s prefix, and only there, with the dev tool\'s routes', async () => {
+  it("answers a path under a dev tool's prefix, and only there, with the dev tool's routes", async () => {
     const { createRelayService } = await import('../../src/core/service/mock.js')
     const { devtools } = await import('../../src/devtools/admin.js')
     const service = await createRelayService({ extensions: [devtools()] })
@@ -319,8 +383,22 @@ describe('resolveRoute', () => {
     expect(service.journal.latest()?.request.path).toBe('/__relayx')
     expect((await service.handle({ method: 'GET', url: '/__relay', headers })).status).toBe(200)
     // A dev tool mounted after requests were answered is reached too (its table is a new one).
-    service.use({ routes: () => [defineRoute({ method: 'GET', path: '/__late/ping', integration: 'admin', summary: 'ping', answers: {}, public: true, handle: () => ({ status: 200, body: { pong: true } }) })] })
-    expect(JSON.parse((await service.handle({ method: 'GET', url: '/__late/ping', headers })).text)).toEqual({ pong: true })
+    service.use({
+      routes: () => [
+        defineRoute({
+          method: 'GET',
+          path: '/__late/ping',
+          integration: 'admin',
+          summary: 'ping',
+          answers: {},
+          public: true,
+          handle: () => ({ status: 200, body: { pong: true } }),
+        }),
+      ],
+    })
+    expect(JSON.parse((await service.handle({ method: 'GET', url: '/__late/ping', headers })).text)).toEqual({
+      pong: true,
+    })
     expect((await service.handle({ method: 'GET', url: '/__relay', headers })).status).toBe(200)
   })
 
@@ -328,15 +406,36 @@ describe('resolveRoute', () => {
     const { createRelayService } = await import('../../src/core/service/mock.js')
     const { devtools } = await import('../../src/devtools/admin.js')
     const service = await createRelayService({ adminToken: 'the-admin', extensions: [devtools()] })
-    service.use({ routes: () => [defineRoute({ method: 'GET', path: '/__other/ping', integration: 'admin', summary: 'ping', answers: {}, handle: () => ({ status: 200, body: { pong: true } }) })] })
+    service.use({
+      routes: () => [
+        defineRoute({
+          method: 'GET',
+          path: '/__other/ping',
+          integration: 'admin',
+          summary: 'ping',
+          answers: {},
+          handle: () => ({ status: 200, body: { pong: true } }),
+        }),
+      ],
+    })
     const refusal = async (url: string, headers: Record<string, string> = {}) => {
       const answer = await service.handle({ method: 'GET', url, headers })
       return [answer.status, JSON.parse(answer.text).message]
     }
     expect(await refusal('/__relay/worlds')).toEqual([401, expect.stringContaining('/__relay/#token=<token>')])
-    expect(await refusal('/__relay/worlds', { authorization: 'Bearer nobody' })).toEqual([401, expect.stringContaining('POST /__relay/tokens')])
-    expect(await refusal('/__relay/worlds?world=world-9', { authorization: 'Bearer the-admin' })).toEqual([404, 'No world has the id world-9. GET /__relay/worlds lists them.'])
-    const other = [await refusal('/__other/ping'), await refusal('/__other/ping', { authorization: 'Bearer nobody' }), await refusal('/__other/ping?world=world-9', { authorization: 'Bearer the-admin' })]
+    expect(await refusal('/__relay/worlds', { authorization: 'Bearer nobody' })).toEqual([
+      401,
+      expect.stringContaining('POST /__relay/tokens'),
+    ])
+    expect(await refusal('/__relay/worlds?world=world-9', { authorization: 'Bearer the-admin' })).toEqual([
+      404,
+      'No world has the id world-9. GET /__relay/worlds lists them.',
+    ])
+    const other = [
+      await refusal('/__other/ping'),
+      await refusal('/__other/ping', { authorization: 'Bearer nobody' }),
+      await refusal('/__other/ping?world=world-9', { authorization: 'Bearer the-admin' }),
+    ]
     expect(other.map(([status]) => status)).toEqual([401, 401, 404])
     for (const [, message] of other) expect(message).not.toMatch(/__relay|live page|relay-mock serve/)
     expect(await refusal('/__other/ping', { authorization: 'Bearer relay-mock-token' })).toEqual([200, undefined])
@@ -345,14 +444,21 @@ describe('resolveRoute', () => {
 
 // The interface's slips are written once (KNOWN_SLIPS): the mock teaches each with its message, and the
 // path each means is what the 404 points to, which the live page starts a visit by (meantPath).
-describe('the interface\'s slips and the path a request meant', () => {
+describe("the interface's slips and the path a request meant", () => {
   it('answers each known slip with its own message: 404 for the misspelt path, whatever the method; 405 for GET /payment', async () => {
     const service = await createServedService()
     expect(KNOWN_SLIPS.map((slip) => slip.meant)).toEqual(['GET /rental-companies', 'POST /payment'])
     for (const slip of KNOWN_SLIPS) {
       for (const method of slip.method ? [slip.method] : ['GET', 'POST']) {
-        const answer = await service.handle({ method, url: slip.path, headers: { authorization: 'Bearer relay-mock-token' } })
-        expect({ status: answer.status, message: JSON.parse(answer.text).message }).toEqual({ status: slip.method ? 405 : 404, message: slip.message })
+        const answer = await service.handle({
+          method,
+          url: slip.path,
+          headers: { authorization: 'Bearer relay-mock-token' },
+        })
+        expect({ status: answer.status, message: JSON.parse(answer.text).message }).toEqual({
+          status: slip.method ? 405 : 404,
+          message: slip.message,
+        })
       }
     }
   })
@@ -376,7 +482,8 @@ describe('the interface\'s slips and the path a request meant', () => {
 
   it('says "Did you mean" with the path meantPath finds, and nothing when it finds none', async () => {
     const service = await createServedService()
-    const message = async (url: string) => JSON.parse((await service.handle({ method: 'GET', url, headers: {} })).text).message as string
+    const message = async (url: string) =>
+      JSON.parse((await service.handle({ method: 'GET', url, headers: {} })).text).message as string
     expect(await message('/rental-company')).toContain('Did you mean /rental-companies?')
     expect(await message('/status')).not.toContain('Did you mean')
   })

@@ -35,7 +35,7 @@ describe('kept reads', () => {
       expect(b.response).toEqual(a.response)
       // Entries share the kept body: it cannot be changed through one of them.
       expect(Object.isFrozen(b.response.body)).toBe(true)
-      expect(() => (b.response.body as Array<{ plate: string }>)[0].plate = 'CHANGED').toThrow(TypeError)
+      expect(() => ((b.response.body as Array<{ plate: string }>)[0].plate = 'CHANGED')).toThrow(TypeError)
       // And the query read from the same query string.
       expect(b.request.query).toBe(a.request.query)
       expect(Object.isFrozen(a.request.query)).toBe(true)
@@ -44,15 +44,25 @@ describe('kept reads', () => {
     }
   })
 
-  it('keep no journal parts of their own: a lookup asked again shares the last entry\'s request and response, frozen; anything different has its own', async () => {
+  it("keep no journal parts of their own: a lookup asked again shares the last entry's request and response, frozen; anything different has its own", async () => {
     const service = await createRelayService()
     const url = `/vehicles?plate=${service.world.visit.plate}`
     await service.handle({ method: 'GET', url, headers })
     await service.handle({ method: 'GET', url, headers })
     await service.handle({ method: 'GET', url, headers: { ...headers, accept: 'application/json' } })
     await service.handle({ method: 'GET', url: `${url}&x=1`, headers })
-    await service.handle({ method: 'POST', url: '/vehicles', headers: json, body: JSON.stringify({ plate: 'NEW02', country: 'is' }) })
-    await service.handle({ method: 'POST', url: '/vehicles', headers: json, body: JSON.stringify({ plate: 'NEW03', country: 'is' }) })
+    await service.handle({
+      method: 'POST',
+      url: '/vehicles',
+      headers: json,
+      body: JSON.stringify({ plate: 'NEW02', country: 'is' }),
+    })
+    await service.handle({
+      method: 'POST',
+      url: '/vehicles',
+      headers: json,
+      body: JSON.stringify({ plate: 'NEW03', country: 'is' }),
+    })
     const [a, b, otherHeaders, otherQuery, post, post2] = service.journal.entries()
     expect(b.request).toBe(a.request)
     expect(b.response).toBe(a.response)
@@ -71,7 +81,10 @@ describe('kept reads', () => {
     // A body is a request's own, and so is a created record's answer.
     expect(post2.request).not.toBe(post.request)
     expect(post2.response).not.toBe(post.response)
-    expect([post.request.body, post2.request.body]).toEqual([{ plate: 'NEW02', country: 'is' }, { plate: 'NEW03', country: 'is' }])
+    expect([post.request.body, post2.request.body]).toEqual([
+      { plate: 'NEW02', country: 'is' },
+      { plate: 'NEW03', country: 'is' },
+    ])
     expect(Object.isFrozen(post.request)).toBe(false)
     // Entries themselves are each their own.
     expect(new Set([a, b].map((e) => e.seq)).size).toBe(2)
@@ -94,7 +107,12 @@ describe('kept reads', () => {
     const service = await createRelayService()
     const url = '/vehicles?plate=NEW01'
     expect(await get(service, url)).toEqual({ status: 200, body: [] })
-    const created = await service.handle({ method: 'POST', url: '/vehicles', headers: json, body: JSON.stringify({ plate: 'NEW01', country: 'is' }) })
+    const created = await service.handle({
+      method: 'POST',
+      url: '/vehicles',
+      headers: json,
+      body: JSON.stringify({ plate: 'NEW01', country: 'is' }),
+    })
     expect(created.status).toBe(201)
     const { id } = JSON.parse(created.text) as { id: string }
     expect(await get(service, url)).toEqual({ status: 200, body: [{ id, plate: 'NEW01', country: 'is' }] })
@@ -102,7 +120,12 @@ describe('kept reads', () => {
     // so the id the vehicle was created with is known before it is created again.
     await service.resetWorld(service.world)
     expect((await get(service, `/vehicles/${id}`)).status).toBe(404)
-    await service.handle({ method: 'POST', url: '/vehicles', headers: json, body: JSON.stringify({ plate: 'NEW01', country: 'is' }) })
+    await service.handle({
+      method: 'POST',
+      url: '/vehicles',
+      headers: json,
+      body: JSON.stringify({ plate: 'NEW01', country: 'is' }),
+    })
     expect(await get(service, `/vehicles/${id}`)).toEqual({ status: 200, body: { id, plate: 'NEW01', country: 'is' } })
     // The stored record itself is not frozen by the kept answer: the answer is a copy.
     expect(Object.isFrozen(service.world.store.vehicles.byId(id))).toBe(false)
@@ -110,11 +133,21 @@ describe('kept reads', () => {
 
   it('are read afresh after a record is removed beyond the world cap', async () => {
     const service = await createRelayService({ worldRecords: 1 })
-    const first = await service.handle({ method: 'POST', url: '/vehicles', headers: json, body: JSON.stringify({ plate: 'CAP01', country: 'is' }) })
+    const first = await service.handle({
+      method: 'POST',
+      url: '/vehicles',
+      headers: json,
+      body: JSON.stringify({ plate: 'CAP01', country: 'is' }),
+    })
     const { id } = JSON.parse(first.text) as { id: string }
     expect((await get(service, `/vehicles/${id}`)).status).toBe(200)
     // A second record pushes the first out of the world.
-    await service.handle({ method: 'POST', url: '/vehicles', headers: json, body: JSON.stringify({ plate: 'CAP02', country: 'is' }) })
+    await service.handle({
+      method: 'POST',
+      url: '/vehicles',
+      headers: json,
+      body: JSON.stringify({ plate: 'CAP02', country: 'is' }),
+    })
     expect(service.world.store.evicted()).toBe(1)
     expect((await get(service, `/vehicles/${id}`)).status).toBe(404)
     expect((await get(service, '/vehicles?plate=CAP01')).body).toEqual([])
@@ -124,7 +157,12 @@ describe('kept reads', () => {
     const service = await createRelayService()
     const url = '/vehicles?plate=RST01'
     const create = (plate: string, token = 'relay-mock-token') =>
-      service.handle({ method: 'POST', url: '/vehicles', headers: { ...json, authorization: `Bearer ${token}` }, body: JSON.stringify({ plate, country: 'is' }) })
+      service.handle({
+        method: 'POST',
+        url: '/vehicles',
+        headers: { ...json, authorization: `Bearer ${token}` },
+        body: JSON.stringify({ plate, country: 'is' }),
+      })
     await create('RST01')
     expect((await get(service, url)).body).toHaveLength(1)
     const kept = service.world.store.version()

@@ -10,18 +10,32 @@ import { toVariants } from '../../src/core/service/variants.js'
 const adminPage = readFileSync(fileURLToPath(new URL('../../docs/admin-api.md', import.meta.url)), 'utf8')
 
 it('re-arms the faults armed through the admin API: a once that struck strikes again, counted from zero', async () => {
-  const service = await createServedService({ tokens: ['reset-token'], scenario: 'existing-vehicle', variants: toVariants(['create.status=200-no-location']) })
+  const service = await createServedService({
+    tokens: ['reset-token'],
+    scenario: 'existing-vehicle',
+    variants: toVariants(['create.status=200-no-location']),
+  })
   const auth = { authorization: 'Bearer reset-token', 'content-type': 'application/json' }
-  const ask = (method: string, url: string, body?: unknown) => service.handle({ method, url, headers: auth, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+  const ask = (method: string, url: string, body?: unknown) =>
+    service.handle({ method, url, headers: auth, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
   const lookup = `/vehicles?plate=${service.world.visit.plate}`
-  expect((await ask('POST', '/__relay/faults', { route: 'GET /vehicles', kind: 'unavailable', mode: 'once' })).status).toBeLessThan(300)
-  expect((await ask('POST', '/__relay/faults', { route: 'GET /rental-companies', kind: 'token-revoked', mode: 'once' })).status).toBeLessThan(300)
+  expect(
+    (await ask('POST', '/__relay/faults', { route: 'GET /vehicles', kind: 'unavailable', mode: 'once' })).status,
+  ).toBeLessThan(300)
+  expect(
+    (await ask('POST', '/__relay/faults', { route: 'GET /rental-companies', kind: 'token-revoked', mode: 'once' }))
+      .status,
+  ).toBeLessThan(300)
   expect((await ask('GET', lookup)).status).toBe(503)
   expect((await ask('GET', lookup)).status).toBe(200)
   expect((await ask('GET', `/rental-companies?kennitala=${service.world.visit.ownerKennitala}`)).status).toBe(401)
   expect((await ask('GET', lookup)).status).toBe(401)
 
-  const reset = await service.handle({ method: 'POST', url: '/__relay/reset', headers: { authorization: 'Bearer reset-token' } })
+  const reset = await service.handle({
+    method: 'POST',
+    url: '/__relay/reset',
+    headers: { authorization: 'Bearer reset-token' },
+  })
   expect(reset.status, reset.text).toBe(200)
   const faults = JSON.parse((await ask('GET', '/__relay/faults')).text)
   expect(JSON.stringify(faults)).toContain('unavailable')

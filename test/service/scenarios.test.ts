@@ -28,10 +28,17 @@ it('covers every scenario in the registry', () => {
 
 it('refuses to define a scenario with a fault of no known kind, or on a request no fault can break', () => {
   const seed = scenarios.get('default')!.seed
-  const define = (fault: object) => () => defineScenario({ name: 'broken', description: '', seed, faults: [fault as never] })
-  expect(define({ route: 'POST /payments', kind: 'explode', mode: 'once' })).toThrow(/Failed to define the scenario broken: "explode" is not a fault: expected one of unavailable, /)
-  expect(define({ route: 'GET /payments', kind: 'reset', mode: 'once' })).toThrow(/Failed to define the scenario broken: "GET \/payments" is not a request a fault can break: expected one of GET \/rental-companies, /)
-  expect(define({ route: 'POST /payments', kind: 'reset', mode: 'twice' })).toThrow(/"twice" is not a fault mode: expected once or always/)
+  const define = (fault: object) => () =>
+    defineScenario({ name: 'broken', description: '', seed, faults: [fault as never] })
+  expect(define({ route: 'POST /payments', kind: 'explode', mode: 'once' })).toThrow(
+    /Failed to define the scenario broken: "explode" is not a fault: expected one of unavailable, /,
+  )
+  expect(define({ route: 'GET /payments', kind: 'reset', mode: 'once' })).toThrow(
+    /Failed to define the scenario broken: "GET \/payments" is not a request a fault can break: expected one of GET \/rental-companies, /,
+  )
+  expect(define({ route: 'POST /payments', kind: 'reset', mode: 'twice' })).toThrow(
+    /"twice" is not a fault mode: expected once or always/,
+  )
 })
 
 describe.each(transports)('scenarios over $name', (transport) => {
@@ -56,7 +63,9 @@ describe.each(transports)('scenarios over $name', (transport) => {
       const vehicles = (await api.get(`/vehicles?plate=${visit.plate}`)).body
       expect(vehicles).toHaveLength(1)
       const custodians = w.store.custodians.byVehicle(vehicles[0].id)
-      expect(custodians.map((c) => [c.rentalCompanyId, c.acquiredOn.slice(0, 10)])).toEqual([[companies[0].id, visit.registrationDate]])
+      expect(custodians.map((c) => [c.rentalCompanyId, c.acquiredOn.slice(0, 10)])).toEqual([
+        [companies[0].id, visit.registrationDate],
+      ])
     })
 
     it('the simple payment is recorded for that vehicle', async () => {
@@ -101,10 +110,16 @@ describe.each(transports)('scenarios over $name', (transport) => {
       const { world: w, visit, api } = await world('new-vehicle')
       const [company] = (await api.get(`/rental-companies?kennitala=${visit.ownerKennitala}`)).body
       const vehicle = await api.post('/vehicles', { plate: visit.plate, country: 'is' })
-      const custodian = await api.post('/custodians', { vehicleId: vehicle.body.id, rentalCompanyId: company.id, acquiredOn: `${visit.registrationDate} 00:00:00` })
+      const custodian = await api.post('/custodians', {
+        vehicleId: vehicle.body.id,
+        rentalCompanyId: company.id,
+        acquiredOn: `${visit.registrationDate} 00:00:00`,
+      })
       const payment = await api.post('/payments', paymentBody(w, vehicle.body.id))
       expect([vehicle.status, custodian.status, payment.status]).toEqual([201, 201, 201])
-      expect((await api.get(`/vehicles?plate=${visit.plate}`)).body.map((v: { id: string }) => v.id)).toEqual([vehicle.body.id])
+      expect((await api.get(`/vehicles?plate=${visit.plate}`)).body.map((v: { id: string }) => v.id)).toEqual([
+        vehicle.body.id,
+      ])
     })
   })
 
@@ -124,7 +139,10 @@ describe.each(transports)('scenarios over $name', (transport) => {
       const first = (await api.get(`/vehicles?plate=${visit.plate}`)).body
       const again = (await api.get(`/vehicles?plate=${visit.plate}`)).body
       expect(again).toEqual(first)
-      const seeded = w.store.vehicles.byPlate(visit.plate).filter((v) => v.active).map((v) => v.id)
+      const seeded = w.store.vehicles
+        .byPlate(visit.plate)
+        .filter((v) => v.active)
+        .map((v) => v.id)
       expect(first.map((v: { id: string }) => v.id)).toEqual(seeded)
     })
 
@@ -191,7 +209,9 @@ describe.each(transports)('scenarios over $name', (transport) => {
       expect(answer.status).toBe(503)
       expect(answer.headers['retry-after']).toBe(String(RETRY_AFTER_SECONDS))
       expect(answer.body).not.toHaveProperty('id')
-      expect(answer.body.message).toContain('fault POST /payments=unavailable:once, armed by the scenario payment-unavailable')
+      expect(answer.body.message).toContain(
+        'fault POST /payments=unavailable:once, armed by the scenario payment-unavailable',
+      )
       expect(w.store.payments.all()).toEqual([])
     })
 
@@ -213,14 +233,20 @@ describe.each(transports)('scenarios over $name', (transport) => {
     it('spends no fault on a request refused by validation (the fault comes after it)', async () => {
       const { world: w, visit, api } = await world('payment-unavailable')
       const vehicleId = w.store.vehicles.activeByPlate(visit.plate)[0].id
-      expect((await api.post('/payments', paymentBody(w, vehicleId, { amount: { amount: '2490', currency: 'ISK' } }))).status).toBe(422)
+      expect(
+        (await api.post('/payments', paymentBody(w, vehicleId, { amount: { amount: '2490', currency: 'ISK' } })))
+          .status,
+      ).toBe(422)
       expect((await api.post('/payments', paymentBody(w, vehicleId))).status).toBe(503)
     })
 
     it('spends no fault on a request without a token (the fault comes after auth)', async () => {
       const { world: w, visit, api } = await world('payment-unavailable')
       const vehicleId = w.store.vehicles.activeByPlate(visit.plate)[0].id
-      const anonymous = await client.request('POST', '/payments', { headers: { 'content-type': 'application/json' }, body: paymentBody(w, vehicleId) })
+      const anonymous = await client.request('POST', '/payments', {
+        headers: { 'content-type': 'application/json' },
+        body: paymentBody(w, vehicleId),
+      })
       expect(anonymous.status).toBe(401)
       expect((await api.post('/payments', paymentBody(w, vehicleId))).status).toBe(503)
     })
@@ -253,7 +279,9 @@ describe.each(transports)('scenarios over $name', (transport) => {
       const custodian = await api.post('/custodians', custodianBody(w, vehicle.body.id))
       expect(custodian.status).toBe(503)
       expect(custodian.headers['retry-after']).toBe(String(RETRY_AFTER_SECONDS))
-      expect(custodian.body.message).toContain('fault POST /custodians=unavailable:once, armed by the scenario custodian-unavailable')
+      expect(custodian.body.message).toContain(
+        'fault POST /custodians=unavailable:once, armed by the scenario custodian-unavailable',
+      )
       expect(w.store.custodians.byVehicle(vehicle.body.id)).toEqual([])
     })
 
@@ -274,7 +302,9 @@ describe.each(transports)('scenarios over $name', (transport) => {
       expect(answer.status).toBe(503)
       expect(answer.headers['retry-after']).toBe(String(RETRY_AFTER_SECONDS))
       expect(answer.body).not.toHaveProperty('id')
-      expect(answer.body.message).toContain('fault POST /payment=unavailable:once, armed by the scenario simple-unavailable')
+      expect(answer.body.message).toContain(
+        'fault POST /payment=unavailable:once, armed by the scenario simple-unavailable',
+      )
       // The simple endpoint's own answer shape, as for every refusal there.
       expect(answer.body.status).toBe('refused')
       expect(answer.headers['content-type']).toMatch(/^application\/json/)
@@ -291,7 +321,9 @@ describe.each(transports)('scenarios over $name', (transport) => {
 
     it('leaves the advanced POST /payments alone', async () => {
       const { world: w, api } = await world('simple-unavailable')
-      expect((await api.post('/payments', paymentBody(w, w.store.vehicles.activeByPlate(w.visit.plate)[0].id))).status).toBe(201)
+      expect(
+        (await api.post('/payments', paymentBody(w, w.store.vehicles.activeByPlate(w.visit.plate)[0].id))).status,
+      ).toBe(201)
     })
   })
 

@@ -21,7 +21,11 @@ function tempDir(): string {
 }
 
 /** A world with no records, to write to the cache. */
-const EMPTY_WORLD = { data: { locations: [], rentalCompanies: [], vehicles: [], custodians: [], payments: [] }, visit: { plate: 'AB123', ownerKennitala: '5901694399' }, hints: { unknownKennitala: '4101694389', unknownPlate: 'ZZ999' } } as unknown as Parameters<SeedCache['set']>[1]
+const EMPTY_WORLD = {
+  data: { locations: [], rentalCompanies: [], vehicles: [], custodians: [], payments: [] },
+  visit: { plate: 'AB123', ownerKennitala: '5901694399' },
+  hints: { unknownKennitala: '4101694389', unknownPlate: 'ZZ999' },
+} as unknown as Parameters<SeedCache['set']>[1]
 
 /** Dates a file's last use `secondsAgo`. */
 function age(file: string, secondsAgo: number): void {
@@ -50,7 +54,14 @@ function counted(cache: SeedCache) {
 /** What a person or a client can see of a service's first world. */
 function worldOf(service: RelayService) {
   const world = service.world
-  return { id: world.id, records: world.store.snapshot(), visit: world.visit, hints: world.hints, location: world.location, scenario: world.scenario.name }
+  return {
+    id: world.id,
+    records: world.store.snapshot(),
+    visit: world.visit,
+    hints: world.hints,
+    location: world.location,
+    scenario: world.scenario.name,
+  }
 }
 
 describe('the cache of seeded worlds', () => {
@@ -70,9 +81,16 @@ describe('the cache of seeded worlds', () => {
   it('answers a request from a world read from the cache as from a seeded one', async () => {
     const dir = tempDir()
     await createRelayService({ seedCache: createSeedCache({ dir }) })
-    const [seeded, cached] = await Promise.all([createRelayService(), createRelayService({ seedCache: createSeedCache({ dir }) })])
+    const [seeded, cached] = await Promise.all([
+      createRelayService(),
+      createRelayService({ seedCache: createSeedCache({ dir }) }),
+    ])
     const ask = (service: RelayService) =>
-      service.handle({ method: 'GET', url: `/vehicles?plate=${service.world.visit.plate}`, headers: { authorization: 'Bearer relay-mock-token' } })
+      service.handle({
+        method: 'GET',
+        url: `/vehicles?plate=${service.world.visit.plate}`,
+        headers: { authorization: 'Bearer relay-mock-token' },
+      })
     expect((await ask(cached)).text).toBe((await ask(seeded)).text)
   })
 
@@ -91,7 +109,11 @@ describe('the cache of seeded worlds', () => {
     const service = await createRelayService({ seedCache: cache })
     expect(worldOf(service)).toEqual(worldOf(await createRelayService()))
     expect(seen.sets).toHaveLength(1)
-    expect(counted(createSeedCache({ dir })).cache.get(seen.sets[0])).toEqual({ data: service.world.store.snapshot(), visit: service.world.visit, hints: service.world.hints })
+    expect(counted(createSeedCache({ dir })).cache.get(seen.sets[0])).toEqual({
+      data: service.world.store.snapshot(),
+      visit: service.world.visit,
+      hints: service.world.hints,
+    })
   })
 
   it('reads no world written under another key, even from the same file', async () => {
@@ -120,7 +142,11 @@ describe('the cache of seeded worlds', () => {
 
   it('never caches a scenario of your own, even one named as a built-in scenario was', async () => {
     const { cache, seen } = counted(createSeedCache({ dir: tempDir() }))
-    const own = defineScenario({ name: 'my-world', description: 'The default visit under a name of its own', seed: scenarios.get('default')!.seed })
+    const own = defineScenario({
+      name: 'my-world',
+      description: 'The default visit under a name of its own',
+      seed: scenarios.get('default')!.seed,
+    })
     await createRelayService({ seedCache: cache, scenario: own })
     expect(seen).toMatchObject({ gets: [], sets: [] })
   })
@@ -152,7 +178,12 @@ describe('the cache of seeded worlds', () => {
     const dir = tempDir()
     const cache = createSeedCache({ dir, keep: 2 })
     const aged = (key: string, secondsAgo: number) =>
-      age(readdirSync(dir).map((name) => join(dir, name)).find((path) => readFileSync(path, 'utf8').includes(JSON.stringify(key).slice(1, -1)))!, secondsAgo)
+      age(
+        readdirSync(dir)
+          .map((name) => join(dir, name))
+          .find((path) => readFileSync(path, 'utf8').includes(JSON.stringify(key).slice(1, -1)))!,
+        secondsAgo,
+      )
     cache.set('first', EMPTY_WORLD)
     aged('first', 30)
     cache.set('second', EMPTY_WORLD)

@@ -24,7 +24,11 @@ afterAll(async () => {
 })
 
 function serve(...args: string[]) {
-  const child = spawn(process.execPath, ['bin/relay-mock.js', 'serve', '--port', '0', ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['bin/relay-mock.js', 'serve', '--port', '0', ...args], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   children.push(child)
   let stdout = ''
   let stderr = ''
@@ -51,7 +55,9 @@ describe.concurrent('relay-mock serve --scenario FILE', () => {
     expect(banner).toMatch(new RegExp(`scenario {4}${name} `))
     expect(banner).toContain(shown)
     const baseUrl = /serving the relay service at (http:\/\/\S+)/.exec(banner)![1]
-    const listed = (await (await fetch(`${baseUrl}/__relay/scenarios`, { headers: { authorization: 'Bearer relay-mock-token' } })).json()) as Array<{ name: string; current: boolean }>
+    const listed = (await (
+      await fetch(`${baseUrl}/__relay/scenarios`, { headers: { authorization: 'Bearer relay-mock-token' } })
+    ).json()) as Array<{ name: string; current: boolean }>
     expect(listed.find((s) => s.current)?.name).toBe(name)
     expect(listed.map((s) => s.name)).toContain('new-vehicle')
     server.child.kill('SIGTERM')
@@ -60,7 +66,14 @@ describe.concurrent('relay-mock serve --scenario FILE', () => {
 
   it('exits 2 with one line naming the field at fault', SLOW, async () => {
     const path = join(dir, 'typo.json')
-    await writeFile(path, JSON.stringify({ name: 'typo', description: 'A plate too long', visit: { plate: 'GL1234567', ownerKennitala: '5301005290', registrationDate: '2024-03-01' } }))
+    await writeFile(
+      path,
+      JSON.stringify({
+        name: 'typo',
+        description: 'A plate too long',
+        visit: { plate: 'GL1234567', ownerKennitala: '5301005290', registrationDate: '2024-03-01' },
+      }),
+    )
     const result = await serve('--scenario', path).ended
     expect(result.code).toBe(2)
     expect(result.stdout).toBe('')

@@ -49,6 +49,8 @@ describe('the soak through a proxy, short', () => {
     const forwarded = result.byStatus[502] ?? 0
     expect(forwarded).toBeGreaterThan(0)
     expect(result).toMatchObject({ serverErrors: forwarded, upstreamTrouble: forwarded, failed: 0, crashed: false })
-    expect(result.examples.map((example) => example.trouble)).toContainEqual(expect.stringMatching(/^relay-mock proxy: the upstream refused the connection/))
+    expect(result.examples.map((example) => example.trouble)).toContainEqual(
+      expect.stringMatching(/^relay-mock proxy: the upstream refused the connection/),
+    )
   }, 60_000)
 })

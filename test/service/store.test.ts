@@ -5,7 +5,11 @@ import { createRelayService } from '../../src/core/service/mock.js'
 import { createStore, layerStore } from '../../src/core/service/store.js'
 
 const vehicle = (id: string, plate: string, active = true) => ({ id, plate, country: 'is', active })
-const ids = { a: '00000000-0000-4000-8000-00000000000a', b: '00000000-0000-4000-8000-00000000000b', c: '00000000-0000-4000-8000-00000000000c' }
+const ids = {
+  a: '00000000-0000-4000-8000-00000000000a',
+  b: '00000000-0000-4000-8000-00000000000b',
+  c: '00000000-0000-4000-8000-00000000000c',
+}
 
 describe('layerStore', () => {
   it('lists the seeded vehicles of a plate before the ones created over them, and finds both by id', () => {
@@ -80,13 +84,21 @@ describe('a capped layer', () => {
     for (let i = 0; i < 900; i++) {
       store.vehicles.create(vehicle(id(3 * i), `V${i}`))
       store.vehicles.create(vehicle(id(3 * i + 1), `W${i}`))
-      store.custodians.create({ id: id(3 * i + 2), vehicleId: id(3 * i), rentalCompanyId: id(999_999), acquiredOn: '2024-03-01' })
+      store.custodians.create({
+        id: id(3 * i + 2),
+        vehicleId: id(3 * i),
+        rentalCompanyId: id(999_999),
+        acquiredOn: '2024-03-01',
+      })
     }
     const kept = Array.from({ length: 500 }, (_, i) => 2700 - 500 + i)
     expect(store.evicted()).toBe(2200)
     expect(store.vehicles.all().map((v) => v.id)).toEqual(kept.filter((n) => n % 3 !== 2).map(id))
     expect(store.custodians.all().map((c) => c.id)).toEqual(kept.filter((n) => n % 3 === 2).map(id))
-    expect(store.counts()).toMatchObject({ vehicles: kept.filter((n) => n % 3 !== 2).length, custodians: kept.filter((n) => n % 3 === 2).length })
+    expect(store.counts()).toMatchObject({
+      vehicles: kept.filter((n) => n % 3 !== 2).length,
+      custodians: kept.filter((n) => n % 3 === 2).length,
+    })
     expect(store.custodians.byVehicle(id(3 * 732))).toEqual([])
     expect(store.custodians.byVehicle(id(3 * 733))).toHaveLength(1)
   })
@@ -95,7 +107,16 @@ describe('a capped layer', () => {
 describe('a create', () => {
   it('answers the stored record at once, a copy of the values, and leaves @msw/data alone until something queries through it', async () => {
     const store = createStore()
-    const values = { id: ids.a, locationId: ids.b, vehicleId: ids.c, amount: { amount: 990, currency: 'ISK' }, startedOn: '2026-01-01 08:00:00', endedOn: '2026-01-01 08:20:00', status: 'new' as const, via: 'advanced' as const }
+    const values = {
+      id: ids.a,
+      locationId: ids.b,
+      vehicleId: ids.c,
+      amount: { amount: 990, currency: 'ISK' },
+      startedOn: '2026-01-01 08:00:00',
+      endedOn: '2026-01-01 08:20:00',
+      status: 'new' as const,
+      via: 'advanced' as const,
+    }
     const create = vi.spyOn(Collection.prototype, 'create')
     try {
       const record = store.payments.create(values)
@@ -121,12 +142,21 @@ describe('a create', () => {
 
 describe('a query through @msw/data', () => {
   const id = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`
-  const payment = (i: number, status: 'new' | 'paid', currency = 'ISK') =>
-    ({ id: id(i), locationId: ids.b, vehicleId: ids.c, amount: { amount: 100 + i, currency }, startedOn: '2026-01-01 08:00:00', endedOn: '2026-01-01 08:20:00', status, via: 'simple' as const })
+  const payment = (i: number, status: 'new' | 'paid', currency = 'ISK') => ({
+    id: id(i),
+    locationId: ids.b,
+    vehicleId: ids.c,
+    amount: { amount: 100 + i, currency },
+    startedOn: '2026-01-01 08:00:00',
+    endedOn: '2026-01-01 08:20:00',
+    status,
+    via: 'simple' as const,
+  })
 
   it('finds by values and by predicates, nested ones too, oldest first, and the records created after the last query', async () => {
     const store = createStore()
-    for (let i = 0; i < 600; i++) store.payments.create(payment(i, i % 3 === 0 ? 'paid' : 'new', i % 2 === 0 ? 'ISK' : 'EUR'))
+    for (let i = 0; i < 600; i++)
+      store.payments.create(payment(i, i % 3 === 0 ? 'paid' : 'new', i % 2 === 0 ? 'ISK' : 'EUR'))
     const paid = await store.payments.findMany((q) => q.where({ status: 'paid' }))
     expect(paid.map((p) => p.id)).toEqual(Array.from({ length: 200 }, (_, i) => id(3 * i)))
     const paidInEuro = await store.payments.findMany((q) => q.where({ status: 'paid', amount: { currency: 'EUR' } }))
@@ -141,7 +171,9 @@ describe('a query through @msw/data', () => {
   it('never answers a record the cap removed, whether the library was given it before or not', async () => {
     const store = layerStore(createStore(), { maxRecords: 300 })
     for (let i = 0; i < 400; i++) store.payments.create(payment(i, 'new'))
-    expect((await store.payments.findMany()).map((p) => p.id)).toEqual(Array.from({ length: 300 }, (_, i) => id(100 + i)))
+    expect((await store.payments.findMany()).map((p) => p.id)).toEqual(
+      Array.from({ length: 300 }, (_, i) => id(100 + i)),
+    )
     // Now the library holds 100..399: removing more of them must take them out of what a query finds.
     for (let i = 400; i < 450; i++) store.payments.create(payment(i, 'new'))
     const found = await store.payments.findMany()
@@ -159,11 +191,11 @@ describe('a query through @msw/data', () => {
     expect(await store.payments.findFirst((q) => q.where({ id: id(4) }))).toBeUndefined()
   })
 
-  it('finds a record a test froze (the library holds a copy) and the store\'s own record is what it answers; the next query works too', async () => {
+  it("finds a record a test froze (the library holds a copy) and the store's own record is what it answers; the next query works too", async () => {
     const store = createStore()
     const frozen = Object.freeze(store.payments.create(payment(1, 'paid')))
     expect(await store.payments.findMany((q) => q.where({ status: 'paid' }))).toEqual([frozen])
-    expect((await store.payments.findFirst())).toBe(frozen)
+    expect(await store.payments.findFirst()).toBe(frozen)
     const next = store.payments.create(payment(2, 'paid'))
     expect(await store.payments.findMany((q) => q.where({ status: 'paid' }))).toEqual([frozen, next])
     expect((await store.payments.findMany())[1]).toBe(next)
@@ -222,7 +254,7 @@ describe('a query through @msw/data', () => {
     }
   })
 
-  it('finds a world\'s seeded records before the ones its clients created, and nothing another world created', async () => {
+  it("finds a world's seeded records before the ones its clients created, and nothing another world created", async () => {
     const service = await createRelayService({ tokens: ['one', 'two'], scenario: 'new-vehicle' })
     const [one, two] = [service.worlds.get('one')!, service.worlds.get('two')!]
     const seeded = one.store.vehicles.all()

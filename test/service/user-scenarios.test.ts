@@ -74,15 +74,26 @@ describe('a Scenario object given to the service', () => {
   it('keeps it to that service: the built-in registry and other services do not learn it', async () => {
     await createRelayService({ scenario: ownVisit('only-here') })
     expect(scenarios.has('only-here')).toBe(false)
-    await expect((await createRelayService()).addWorld({ scenario: 'only-here' })).rejects.toThrow(/Failed to find the scenario "only-here"/)
+    await expect((await createRelayService()).addWorld({ scenario: 'only-here' })).rejects.toThrow(
+      /Failed to find the scenario "only-here"/,
+    )
   })
 
   it('is listed by the admin API and can be switched to by name there, after resetWorld was given it', async () => {
     const mock = await createRelayMock({ scenarios: [ownVisit('listed')] })
     const token = mock.world.token
-    const listed = await mock.handle({ method: 'GET', url: '/__relay/scenarios', headers: { authorization: `Bearer ${token}` } })
+    const listed = await mock.handle({
+      method: 'GET',
+      url: '/__relay/scenarios',
+      headers: { authorization: `Bearer ${token}` },
+    })
     expect(JSON.parse(listed.text).map((s: { name: string }) => s.name)).toContain('listed')
-    const switched = await mock.handle({ method: 'PUT', url: '/__relay/scenario', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"name":"listed"}' })
+    const switched = await mock.handle({
+      method: 'PUT',
+      url: '/__relay/scenario',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{"name":"listed"}',
+    })
     expect(switched.status).toBe(200)
     expect(mock.world.scenario.name).toBe('listed')
 
@@ -97,7 +108,9 @@ describe('a Scenario object given to the service', () => {
       'Failed to add the scenario "default": a built-in scenario has that name. Please give your scenario a name of its own.',
     )
     const service = await createRelayService({ scenarios: [ownVisit('twice')] })
-    await expect(service.addWorld({ scenario: ownVisit('twice') })).rejects.toThrow(/another scenario given to this service has that name/)
+    await expect(service.addWorld({ scenario: ownVisit('twice') })).rejects.toThrow(
+      /another scenario given to this service has that name/,
+    )
   })
 
   it('turns a seed that throws into a set-up error naming the scenario', async () => {
@@ -109,7 +122,10 @@ describe('a Scenario object given to the service', () => {
       },
     })
     const error = await createRelayService({ scenario: broken }).catch((e: unknown) => e)
-    expect(error).toMatchObject({ code: 'SCENARIO_SEED_FAILED', message: 'Failed to seed the scenario "broken-seed": no company to hold the van. Please fix its seed.' })
+    expect(error).toMatchObject({
+      code: 'SCENARIO_SEED_FAILED',
+      message: 'Failed to seed the scenario "broken-seed": no company to hold the van. Please fix its seed.',
+    })
   })
 
   it('turns a seed record its schema refuses into a set-up error naming the record and the field', async () => {
@@ -117,31 +133,55 @@ describe('a Scenario object given to the service', () => {
       name: 'bad-country',
       description: 'Its seed adds a vehicle with a country code no vehicle can have',
       seed(context) {
-        context.data.vehicles.push({ id: '00000000-0000-4000-8000-00000000000b', plate: 'GL456', country: 'Iceland', active: true })
+        context.data.vehicles.push({
+          id: '00000000-0000-4000-8000-00000000000b',
+          plate: 'GL456',
+          country: 'Iceland',
+          active: true,
+        })
         return ownedVehicleVisit(context)
       },
     })
     const error = await createRelayService({ scenario: broken }).catch((e: unknown) => e)
     expect(error).toMatchObject({
       code: 'SCENARIO_SEED_FAILED',
-      message: 'Failed to seed the scenario "bad-country": the seed\'s vehicles record "00000000-0000-4000-8000-00000000000b" country is not a lower-case two-letter country code. Please fix its seed.',
+      message:
+        'Failed to seed the scenario "bad-country": the seed\'s vehicles record "00000000-0000-4000-8000-00000000000b" country is not a lower-case two-letter country code. Please fix its seed.',
     })
   })
 })
 
 describe('a scenario declared as JSON', () => {
   it("adds the file's companies, vehicles and custodians to the base world, and returns its visit", async () => {
-    const { data, visit } = await buildWorld(toScenario({ ...minimal, vehicles: [...minimal.vehicles!, { plate: 'GL456', company: '5301005290', acquiredOn: '2019-06-15', active: false }] }))
+    const { data, visit } = await buildWorld(
+      toScenario({
+        ...minimal,
+        vehicles: [
+          ...minimal.vehicles!,
+          { plate: 'GL456', company: '5301005290', acquiredOn: '2019-06-15', active: false },
+        ],
+      }),
+    )
     const company = data.rentalCompanies[0]
     expect(company).toMatchObject({ name: 'Glansi Bílaleiga ehf.', kennitala: '5301005290' })
     const van = data.vehicles.find((v) => v.plate === 'GL123')!
     expect(van).toMatchObject({ country: 'is', active: true })
     expect(data.vehicles.find((v) => v.plate === 'GL456')).toMatchObject({ active: false })
-    expect(data.custodians.filter((c) => c.vehicleId === van.id)).toEqual([expect.objectContaining({ rentalCompanyId: company.id, acquiredOn: '2024-03-01 00:00:00' })])
+    expect(data.custodians.filter((c) => c.vehicleId === van.id)).toEqual([
+      expect.objectContaining({ rentalCompanyId: company.id, acquiredOn: '2024-03-01 00:00:00' }),
+    ])
     // The base world is still there.
     expect(data.rentalCompanies.length).toBeGreaterThan(1)
     // The registration date comes from the owner's vehicle; the rest from the defaults.
-    expect(visit).toEqual({ plate: 'GL123', ownerKennitala: '5301005290', registrationDate: '2024-03-01', visitStart: '2026-11-21 09:14:05', visitEnd: '2026-11-21 09:31:47', amount: 2490, currency: 'ISK' })
+    expect(visit).toEqual({
+      plate: 'GL123',
+      ownerKennitala: '5301005290',
+      registrationDate: '2024-03-01',
+      visitStart: '2026-11-21 09:14:05',
+      visitEnd: '2026-11-21 09:31:47',
+      amount: 2490,
+      currency: 'ISK',
+    })
   })
 
   it('is seeded the same way every time', async () => {
@@ -150,17 +190,32 @@ describe('a scenario declared as JSON', () => {
 
   it('replaces a generated vehicle that has one of its plates', async () => {
     const taken = (await buildWorld(scenarios.get('default')!)).data.vehicles[0].plate
-    const { data } = await buildWorld(toScenario({ ...minimal, vehicles: [{ plate: taken, company: '5301005290', acquiredOn: '2024-03-01' }], visit: { plate: taken, ownerKennitala: '5301005290' } }))
+    const { data } = await buildWorld(
+      toScenario({
+        ...minimal,
+        vehicles: [{ plate: taken, company: '5301005290', acquiredOn: '2024-03-01' }],
+        visit: { plate: taken, ownerKennitala: '5301005290' },
+      }),
+    )
     const holders = data.vehicles.filter((v) => v.plate === taken)
     expect(holders).toHaveLength(1)
-    expect(data.custodians.filter((c) => c.vehicleId === holders[0].id)).toEqual([expect.objectContaining({ rentalCompanyId: data.rentalCompanies[0].id })])
+    expect(data.custodians.filter((c) => c.vehicleId === holders[0].id)).toEqual([
+      expect.objectContaining({ rentalCompanyId: data.rentalCompanies[0].id }),
+    ])
     // No custodian is left pointing at the vehicle that went.
     const ids = new Set(data.vehicles.map((v) => v.id))
     expect(data.custodians.every((c) => ids.has(c.vehicleId))).toBe(true)
   })
 
   it('takes its simple-payment behaviour and its faults', () => {
-    const scenario = toScenario({ ...minimal, simplePayment: 'refuse-ok-status', faults: [{ route: 'payment-create', kind: 'unavailable', mode: 'once' }, { route: 'POST /vehicles', kind: 'hang' }] })
+    const scenario = toScenario({
+      ...minimal,
+      simplePayment: 'refuse-ok-status',
+      faults: [
+        { route: 'payment-create', kind: 'unavailable', mode: 'once' },
+        { route: 'POST /vehicles', kind: 'hang' },
+      ],
+    })
     expect(scenario).toMatchObject({
       simplePayment: 'refuse-ok-status',
       faults: [
@@ -176,7 +231,13 @@ describe('scenario files', () => {
     const scenario = await loadScenario(JSON_EXAMPLE)
     expect(scenario).toMatchObject({ name: 'glansi-fleet', simplePayment: 'accept' })
     const { visit } = await buildWorld(scenario)
-    expect(visit).toMatchObject({ plate: 'GL123', ownerKennitala: '5301005290', registrationDate: '2024-03-01', visitStart: '2026-12-01 08:00:00', amount: 3990 })
+    expect(visit).toMatchObject({
+      plate: 'GL123',
+      ownerKennitala: '5301005290',
+      registrationDate: '2024-03-01',
+      visitStart: '2026-12-01 08:00:00',
+      amount: 3990,
+    })
   })
 
   it('reads the TypeScript example, which default-exports defineScenario', async () => {
@@ -203,15 +264,24 @@ describe('scenario files', () => {
     expect(await resolveScenario('new-vehicle')).toBe('new-vehicle')
     expect(await resolveScenario('no-such-world')).toBe('no-such-world')
     expect(await resolveScenario(`./${JSON_EXAMPLE}`)).toMatchObject({ name: 'glansi-fleet' })
-    await expect(resolveScenario('missing.json')).rejects.toThrow(/Failed to load the scenario missing\.json: there is no such file/)
+    await expect(resolveScenario('missing.json')).rejects.toThrow(
+      /Failed to load the scenario missing\.json: there is no such file/,
+    )
   })
 
   describe('a bad JSON file: one error naming each field, what was expected and what was found', () => {
     const cases: Array<{ what: string; change: (f: ScenarioFile) => unknown; says: string[] }> = [
       {
         what: 'a date in the wrong form',
-        change: (f) => ({ ...f, vehicles: [f.vehicles![0], { plate: 'GL456', company: '5301005290', acquiredOn: '2024/03/01' }] }),
-        says: ['vehicles[1].acquiredOn is not a real date in the form YYYY-MM-DD', 'expected the date the company took the vehicle, YYYY-MM-DD', 'found "2024/03/01"'],
+        change: (f) => ({
+          ...f,
+          vehicles: [f.vehicles![0], { plate: 'GL456', company: '5301005290', acquiredOn: '2024/03/01' }],
+        }),
+        says: [
+          'vehicles[1].acquiredOn is not a real date in the form YYYY-MM-DD',
+          'expected the date the company took the vehicle, YYYY-MM-DD',
+          'found "2024/03/01"',
+        ],
       },
       {
         what: 'a kennitala given as a number',
@@ -221,10 +291,12 @@ describe('scenario files', () => {
       {
         what: 'a field the schema does not know',
         change: (f) => ({ ...f, vehicles: [{ ...f.vehicles![0], colour: 'red' }] }),
-        says: ['vehicles[0].colour is not a known field (expected only the fields plate, country, company, acquiredOn, active'],
+        says: [
+          'vehicles[0].colour is not a known field (expected only the fields plate, country, company, acquiredOn, active',
+        ],
       },
       {
-        what: "a vehicle held by a company the file does not list",
+        what: 'a vehicle held by a company the file does not list',
         change: (f) => ({ ...f, vehicles: [{ ...f.vehicles![0], company: '5709763629' }] }),
         says: ['vehicles[0].company is not the kennitala of any of the companies', 'found "5709763629"'],
       },
@@ -234,14 +306,21 @@ describe('scenario files', () => {
         says: ['companies[1].kennitala is also the kennitala of companies[0]'],
       },
       {
-        what: "no registration date for a plate the owner does not hold in the file",
+        what: 'no registration date for a plate the owner does not hold in the file',
         change: (f) => ({ ...f, visit: { plate: 'ZZ999', ownerKennitala: '5301005290' } }),
-        says: ['visit.registrationDate is missing', "it may be left out when the plate is one of the owner's vehicles in the file"],
+        says: [
+          'visit.registrationDate is missing',
+          "it may be left out when the plate is one of the owner's vehicles in the file",
+        ],
       },
       {
         what: 'a simple-payment behaviour that does not exist',
         change: (f) => ({ ...f, simplePayment: 'sometimes' }),
-        says: ['simplePayment is not a behaviour of the simple endpoint', 'accept, refuse, refuse-ok-status', 'found "sometimes"'],
+        says: [
+          'simplePayment is not a behaviour of the simple endpoint',
+          'accept, refuse, refuse-ok-status',
+          'found "sometimes"',
+        ],
       },
       {
         what: 'a fault of a kind that does not exist',
@@ -251,7 +330,11 @@ describe('scenario files', () => {
       {
         what: 'a fault on a request no fault can break',
         change: (f) => ({ ...f, faults: [{ route: 'GET /payments', kind: 'reset' }] }),
-        says: ['faults[0].route is not a request a fault can break', 'expected one of GET /rental-companies', 'found "GET /payments"'],
+        says: [
+          'faults[0].route is not a request a fault can break',
+          'expected one of GET /rental-companies',
+          'found "GET /payments"',
+        ],
       },
     ]
     it.each(cases)('$what', async ({ change, says }) => {
@@ -268,13 +351,17 @@ describe('scenario files', () => {
     })
 
     it('says a file that is not JSON is not JSON', async () => {
-      expect(await loadError(await file('broken.json', '{ "name": '))).toMatch(/Failed to load the scenario .*broken\.json: it is not JSON \(.+\)\. Please fix the file\./)
+      expect(await loadError(await file('broken.json', '{ "name": '))).toMatch(
+        /Failed to load the scenario .*broken\.json: it is not JSON \(.+\)\. Please fix the file\./,
+      )
     })
   })
 
   describe('a bad module', () => {
     it('without a default export', async () => {
-      expect(await loadError(await file('none.ts', 'export const scenario = 1\n'))).toContain('it has no default export. Please end it with `export default defineScenario({ name, description, seed })`.')
+      expect(await loadError(await file('none.ts', 'export const scenario = 1\n'))).toContain(
+        'it has no default export. Please end it with `export default defineScenario({ name, description, seed })`.',
+      )
     })
 
     it('whose default export is not a scenario', async () => {
@@ -284,16 +371,23 @@ describe('scenario files', () => {
     })
 
     it('that does not parse, saying where', async () => {
-      expect(await loadError(await file('typo.ts', 'export default {{ name: 1 }\n'))).toMatch(/the module failed to load: .*typo\.ts:1:\d+\. Please fix the file\./)
+      expect(await loadError(await file('typo.ts', 'export default {{ name: 1 }\n'))).toMatch(
+        /the module failed to load: .*typo\.ts:1:\d+\. Please fix the file\./,
+      )
     })
 
     it('of an extension that is not a scenario file', async () => {
-      expect(await loadError(await file('world.yaml', 'name: x'))).toContain('a scenario file ends in .json, .js, .mjs, .ts, .mts, not ".yaml"')
+      expect(await loadError(await file('world.yaml', 'name: x'))).toContain(
+        'a scenario file ends in .json, .js, .mjs, .ts, .mts, not ".yaml"',
+      )
     })
 
     it('that is not there', async () => {
       const error = await loadScenario(join(dir, 'gone.ts')).catch((e: unknown) => e)
-      expect(error).toMatchObject({ code: 'SCENARIO_FILE_NOT_FOUND', message: expect.stringContaining('there is no such file') })
+      expect(error).toMatchObject({
+        code: 'SCENARIO_FILE_NOT_FOUND',
+        message: expect.stringContaining('there is no such file'),
+      })
     })
   })
 })
@@ -306,10 +400,16 @@ describe('the reference client against the JSON example, served over HTTP', () =
       const baseUrl = await listen(server, { port: 0 })
       const { world } = service
       const visit = { ...world.visit, locationId: world.location.id, flow }
-      const report = await referenceClient(visit, toRelayEnv(visit, baseUrl, world.token, join(dir, 'unused.json')), { signal: new AbortController().signal })
+      const report = await referenceClient(visit, toRelayEnv(visit, baseUrl, world.token, join(dir, 'unused.json')), {
+        signal: new AbortController().signal,
+      })
       expect(report).toMatchObject({ outcome: 'paid', paymentId: expect.any(String) })
       const routes = world.journal.entries().map((entry) => `${entry.route} ${entry.response.status}`)
-      expect(routes).toEqual(flow === 'advanced' ? ['GET /rental-companies 200', 'GET /vehicles 200', 'POST /payments 201'] : ['POST /payment 201'])
+      expect(routes).toEqual(
+        flow === 'advanced'
+          ? ['GET /rental-companies 200', 'GET /vehicles 200', 'POST /payments 201']
+          : ['POST /payment 201'],
+      )
       const [payment] = world.store.payments.all()
       expect(payment.amount).toEqual({ amount: 3990, currency: 'ISK' })
       expect(world.store.vehicles.byId(payment.vehicleId)?.plate).toBe('GL123')

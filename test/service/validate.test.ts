@@ -11,24 +11,67 @@ import { fastPath, UNSURE, validate } from '../../src/core/service/validate.js'
 import { custodianBody, paymentBody, simpleBody, vehicleBody } from '../support/bodies.js'
 
 /** The schemas a seed's records are checked by when a world loads (a start loads its cached world's), by kind. */
-const RECORD_SCHEMAS = { locations: locationRecord, rentalCompanies: rentalCompany, vehicles: vehicleRecord, custodians: custodianRecord } as const
+const RECORD_SCHEMAS = {
+  locations: locationRecord,
+  rentalCompanies: rentalCompany,
+  vehicles: vehicleRecord,
+  custodians: custodianRecord,
+} as const
 
 const schemas = [
   ...SERVICE_TABLE.flatMap(({ route }) => [
     ...(route.query ? [{ name: `${route.id} query`, schema: route.query }] : []),
     ...(route.body ? [{ name: `${route.id} body`, schema: route.body }] : []),
   ]),
-  ...Object.entries(RECORD_SCHEMAS).map(([kind, schema]) => ({ name: `the seed's ${kind} records`, schema: schema as z.ZodType })),
+  ...Object.entries(RECORD_SCHEMAS).map(([kind, schema]) => ({
+    name: `the seed's ${kind} records`,
+    schema: schema as z.ZodType,
+  })),
 ]
 
 /** Strings near the edges of the service's fields: each is tried in every string field. */
 const EDGES = [
-  '', ' ', 'is', 'IS', 'isl', 'ISK', 'isk', 'new', 'NEW',
-  'AB123', 'ab-123', 'A', 'AB', 'ABCDEFGH', 'ABCDEFGHI', '--', '  ', 'ÞÆÖ12', 'AB_12', 'AB 12',
-  '5901694399', '5901694398', '590169439', '59016943999', '590169-4399',
-  '2026-11-21 14:05:00', '2024-02-29 00:00:00', '2025-02-29 00:00:00', '2026-11-21 24:00:00', '2026-11-21 23:59:60', '0000-01-01 00:00:00', '2026-11-21T14:05:00',
-  '2024-03-01', '2024-02-30', '2024-13-01', '2024-03-01 00:00:00', '2024-3-1',
-  '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f', '3F2B8C1E-5D4A-4E6B-9C7D-1A2B3C4D5E6F', '3f2b8c1e5d4a4e6b9c7d1a2b3c4d5e6f', '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6g',
+  '',
+  ' ',
+  'is',
+  'IS',
+  'isl',
+  'ISK',
+  'isk',
+  'new',
+  'NEW',
+  'AB123',
+  'ab-123',
+  'A',
+  'AB',
+  'ABCDEFGH',
+  'ABCDEFGHI',
+  '--',
+  '  ',
+  'ÞÆÖ12',
+  'AB_12',
+  'AB 12',
+  '5901694399',
+  '5901694398',
+  '590169439',
+  '59016943999',
+  '590169-4399',
+  '2026-11-21 14:05:00',
+  '2024-02-29 00:00:00',
+  '2025-02-29 00:00:00',
+  '2026-11-21 24:00:00',
+  '2026-11-21 23:59:60',
+  '0000-01-01 00:00:00',
+  '2026-11-21T14:05:00',
+  '2024-03-01',
+  '2024-02-30',
+  '2024-13-01',
+  '2024-03-01 00:00:00',
+  '2024-3-1',
+  '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
+  '3F2B8C1E-5D4A-4E6B-9C7D-1A2B3C4D5E6F',
+  '3f2b8c1e5d4a4e6b9c7d1a2b3c4d5e6f',
+  '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6g',
 ]
 const NUMBERS = [0, -1, 1, 1.5, 2500, 1e9, 1e9 + 1, 2 ** 53, -0, Number.MAX_VALUE]
 
@@ -39,11 +82,16 @@ const junk = fc.oneof(
 )
 
 /** One time in five a value, else undefined. */
-const sometimes = <T>(arbitrary: fc.Arbitrary<T>) => fc.oneof({ arbitrary: fc.constant(undefined), weight: 4 }, { arbitrary, weight: 1 })
+const sometimes = <T>(arbitrary: fc.Arbitrary<T>) =>
+  fc.oneof({ arbitrary: fc.constant(undefined), weight: 4 }, { arbitrary, weight: 1 })
 
 /** Values for a schema: mostly ones near its edges (its example, the edge strings and numbers), some anything. */
 function values(schema: z.ZodType): fc.Arbitrary<unknown> {
-  const def = (schema as unknown as { _zod: { def: { type: string; shape?: Record<string, z.ZodType>; innerType?: z.ZodType; values?: unknown[] } } })._zod.def
+  const def = (
+    schema as unknown as {
+      _zod: { def: { type: string; shape?: Record<string, z.ZodType>; innerType?: z.ZodType; values?: unknown[] } }
+    }
+  )._zod.def
   if (def.type === 'optional') return fc.oneof(fc.constant(undefined), values(def.innerType!))
   if (def.type === 'object') {
     const keys = Object.keys(def.shape!)
@@ -52,14 +100,20 @@ function values(schema: z.ZodType): fc.Arbitrary<unknown> {
       .tuple(
         fc.record(fields),
         sometimes(fc.constantFrom(...keys)),
-        sometimes(fc.dictionary(fc.constantFrom('extra', 'Plate', '__proto__', keys[0]), junk, { minKeys: 1, maxKeys: 2 })),
+        sometimes(
+          fc.dictionary(fc.constantFrom('extra', 'Plate', '__proto__', keys[0]), junk, { minKeys: 1, maxKeys: 2 }),
+        ),
         fc.shuffledSubarray(keys, { minLength: keys.length, maxLength: keys.length }),
       )
       .map(([record, dropped, extra, order]) => {
         // The keys in any order, now and then one left out, or one of no field's added.
         const out: Record<string, unknown> = {}
-        for (const key of order) if (key !== dropped && (record as Record<string, unknown>)[key] !== undefined) out[key] = (record as Record<string, unknown>)[key]
-        if (extra) for (const [key, value] of Object.entries(extra)) Object.defineProperty(out, key, { value, enumerable: true, configurable: true, writable: true })
+        for (const key of order)
+          if (key !== dropped && (record as Record<string, unknown>)[key] !== undefined)
+            out[key] = (record as Record<string, unknown>)[key]
+        if (extra)
+          for (const [key, value] of Object.entries(extra))
+            Object.defineProperty(out, key, { value, enumerable: true, configurable: true, writable: true })
         return out
       })
   }
@@ -67,8 +121,17 @@ function values(schema: z.ZodType): fc.Arbitrary<unknown> {
   const near = fc.constantFrom<unknown>(...EDGES, ...NUMBERS)
   const examples = [...(example === undefined ? [] : [example]), ...(def.values ?? [])]
   // A field with no example (a record's name, a boolean) is tried with the edge values and anything.
-  if (examples.length === 0) return fc.oneof({ arbitrary: near, weight: 6 }, { arbitrary: fc.boolean(), weight: 2 }, { arbitrary: junk, weight: 1 })
-  return fc.oneof({ arbitrary: fc.constantFrom<unknown>(...examples), weight: 30 }, { arbitrary: near, weight: 6 }, { arbitrary: junk, weight: 1 })
+  if (examples.length === 0)
+    return fc.oneof(
+      { arbitrary: near, weight: 6 },
+      { arbitrary: fc.boolean(), weight: 2 },
+      { arbitrary: junk, weight: 1 },
+    )
+  return fc.oneof(
+    { arbitrary: fc.constantFrom<unknown>(...examples), weight: 30 },
+    { arbitrary: near, weight: 6 },
+    { arbitrary: junk, weight: 1 },
+  )
 }
 
 describe('the fast path of the route schemas', () => {
@@ -124,14 +187,27 @@ describe('the fast path of the route schemas', () => {
     for (const [kind, schema] of Object.entries(RECORD_SCHEMAS)) {
       const records = data[kind as keyof typeof RECORD_SCHEMAS]
       expect(records.length, kind).toBeGreaterThan(0)
-      for (const record of records) expect(fastPath(schema as z.ZodType)!(record), kind).toStrictEqual(schema.parse(record))
+      for (const record of records)
+        expect(fastPath(schema as z.ZodType)!(record), kind).toStrictEqual(schema.parse(record))
     }
   })
 })
 
 describe('the fast path of other schemas', () => {
   it('is not made for what it does not read: zod’s own formats, coercion, transforms, defaults', () => {
-    for (const schema of [z.uuid(), z.email(), z.int(), z.int32(), z.iso.date(), z.coerce.number(), z.string().trim(), z.string().default('x'), z.string().transform((s) => s.length), z.object({ a: z.uuid() }), z.object({ a: z.string() }).loose()]) {
+    for (const schema of [
+      z.uuid(),
+      z.email(),
+      z.int(),
+      z.int32(),
+      z.iso.date(),
+      z.coerce.number(),
+      z.string().trim(),
+      z.string().default('x'),
+      z.string().transform((s) => s.length),
+      z.object({ a: z.uuid() }),
+      z.object({ a: z.string() }).loose(),
+    ]) {
       expect(fastPath(schema as z.ZodType)).toBeUndefined()
       expect(validate(schema as z.ZodType, 'x')).toStrictEqual((schema as z.ZodType).safeParse('x'))
     }
@@ -146,6 +222,7 @@ describe('the fast path of other schemas', () => {
     const bare = Object.assign(Object.create(null) as object, { plate: 'AB123', country: 'is' })
     for (const value of [new Body(), new Date()]) expect(fastPath(schema)!(value)).toBe(UNSURE)
     // Without a prototype it is a plain object still (as zod takes it too): the same answer either way.
-    for (const value of [new Body(), bare, new Date()]) expect(validate(schema, value)).toStrictEqual(schema.safeParse(value))
+    for (const value of [new Body(), bare, new Date()])
+      expect(validate(schema, value)).toStrictEqual(schema.safeParse(value))
   })
 })

@@ -56,11 +56,31 @@ const custodianCases: Case[] = [
   { field: 'vehicleId', value: NO_SUCH_ID, problem: /names no vehicle/, expected: /POST \/vehicles/ },
   { field: 'rentalCompanyId', value: undefined, problem: MISSING, expected: UUID_EXPECTED },
   { field: 'rentalCompanyId', value: 42, problem: /is a number, not a string/, expected: UUID_EXPECTED },
-  { field: 'rentalCompanyId', value: NO_SUCH_ID, problem: /names no rental company/, expected: /GET \/rental-companies/ },
+  {
+    field: 'rentalCompanyId',
+    value: NO_SUCH_ID,
+    problem: /names no rental company/,
+    expected: /GET \/rental-companies/,
+  },
   { field: 'acquiredOn', value: undefined, problem: MISSING, expected: TIMESTAMP_EXPECTED },
-  { field: 'acquiredOn', value: '2024-02-30 00:00:00', problem: /neither/, expected: /YYYY-MM-DD HH:MM:SS.*or YYYY-MM-DD/ },
-  { field: 'acquiredOn', value: '2024-03-01T00:00:00', problem: /neither/, expected: /YYYY-MM-DD HH:MM:SS.*or YYYY-MM-DD/ },
-  { field: 'acquiredOn', value: '2024-03-01 24:00:00', problem: /neither/, expected: /YYYY-MM-DD HH:MM:SS.*or YYYY-MM-DD/ },
+  {
+    field: 'acquiredOn',
+    value: '2024-02-30 00:00:00',
+    problem: /neither/,
+    expected: /YYYY-MM-DD HH:MM:SS.*or YYYY-MM-DD/,
+  },
+  {
+    field: 'acquiredOn',
+    value: '2024-03-01T00:00:00',
+    problem: /neither/,
+    expected: /YYYY-MM-DD HH:MM:SS.*or YYYY-MM-DD/,
+  },
+  {
+    field: 'acquiredOn',
+    value: '2024-03-01 24:00:00',
+    problem: /neither/,
+    expected: /YYYY-MM-DD HH:MM:SS.*or YYYY-MM-DD/,
+  },
   { field: 'acquiredOn', value: '01.03.2024', problem: /neither/, expected: /YYYY-MM-DD/ },
   { field: 'since', value: '2024-03-01', problem: /not a field/, expected: /vehicleId, rentalCompanyId, acquiredOn/ },
 ]
@@ -68,13 +88,23 @@ const custodianCases: Case[] = [
 const paymentCases: Case[] = [
   { field: 'locationId', value: undefined, problem: MISSING, expected: UUID_EXPECTED },
   { field: 'locationId', value: 'glansi', problem: /not a UUID/, expected: UUID_EXPECTED },
-  { field: 'locationId', value: NO_SUCH_ID, problem: /names no location/, expected: /location id issued with your token/ },
+  {
+    field: 'locationId',
+    value: NO_SUCH_ID,
+    problem: /names no location/,
+    expected: /location id issued with your token/,
+  },
   { field: 'vehicleId', value: undefined, problem: MISSING, expected: UUID_EXPECTED },
   { field: 'vehicleId', value: NO_SUCH_ID, problem: /names no vehicle/, expected: /GET \/vehicles or POST \/vehicles/ },
   { field: 'amount', value: undefined, problem: MISSING, expected: /money object/ },
   { field: 'amount', value: 2490, problem: /is a number, not an object/, expected: /money object/ },
   { field: 'amount.amount', value: undefined, problem: MISSING, expected: AMOUNT_EXPECTED },
-  { field: 'amount.amount', value: '2490', problem: /is a string, not a number/, expected: /JSON number, not a string/ },
+  {
+    field: 'amount.amount',
+    value: '2490',
+    problem: /is a string, not a number/,
+    expected: /JSON number, not a string/,
+  },
   { field: 'amount.amount', value: 24.9, problem: /not an integer/, expected: AMOUNT_EXPECTED },
   { field: 'amount.amount', value: 0, problem: /not positive/, expected: AMOUNT_EXPECTED },
   { field: 'amount.amount', value: -2490, problem: /not positive/, expected: AMOUNT_EXPECTED },
@@ -85,28 +115,68 @@ const paymentCases: Case[] = [
   { field: 'startedOn', value: '2026-02-30 09:14:05', problem: /not a real timestamp/, expected: TIMESTAMP_EXPECTED },
   { field: 'startedOn', value: '2026-11-21T09:14:05Z', problem: /not a real timestamp/, expected: TIMESTAMP_EXPECTED },
   { field: 'endedOn', value: '2026-11-21 24:00:00', problem: /not a real timestamp/, expected: TIMESTAMP_EXPECTED },
-  { field: 'endedOn', value: '2026-11-21 09:14:04', problem: /before the visit start/, expected: /equal to or after the visit start/ },
+  {
+    field: 'endedOn',
+    value: '2026-11-21 09:14:04',
+    problem: /before the visit start/,
+    expected: /equal to or after the visit start/,
+  },
   { field: 'status', value: 'paid', problem: /not a status/, expected: /"new"/ },
-  { field: 'note', value: 'thanks', problem: /not a field/, expected: /locationId, vehicleId, amount, startedOn, endedOn, status/ },
+  {
+    field: 'note',
+    value: 'thanks',
+    problem: /not a field/,
+    expected: /locationId, vehicleId, amount, startedOn, endedOn, status/,
+  },
 ]
 
 const simpleCases: Case[] = [
   { field: 'location', value: undefined, problem: MISSING, expected: UUID_EXPECTED },
   { field: 'location', value: 'glansi', problem: /not a UUID/, expected: UUID_EXPECTED },
-  { field: 'location', value: NO_SUCH_ID, problem: /names no location/, expected: /location id issued with your token/ },
+  {
+    field: 'location',
+    value: NO_SUCH_ID,
+    problem: /names no location/,
+    expected: /location id issued with your token/,
+  },
   { field: 'vehicle', value: undefined, problem: MISSING, expected: /.+/ },
   { field: 'vehicle.owner', value: undefined, problem: MISSING, expected: KENNITALA_EXPECTED },
-  { field: 'vehicle.owner', value: (w: World) => wrongCheckDigit(w.visit.ownerKennitala), problem: /wrong check digit/, expected: KENNITALA_EXPECTED },
-  { field: 'vehicle.owner', value: (w: World) => `${w.visit.ownerKennitala.slice(0, 6)}-${w.visit.ownerKennitala.slice(6)}`, problem: /not 10 digits/, expected: /no hyphen/ },
+  {
+    field: 'vehicle.owner',
+    value: (w: World) => wrongCheckDigit(w.visit.ownerKennitala),
+    problem: /wrong check digit/,
+    expected: KENNITALA_EXPECTED,
+  },
+  {
+    field: 'vehicle.owner',
+    value: (w: World) => `${w.visit.ownerKennitala.slice(0, 6)}-${w.visit.ownerKennitala.slice(6)}`,
+    problem: /not 10 digits/,
+    expected: /no hyphen/,
+  },
   { field: 'vehicle.owner', value: 6803488209, problem: /is a number, not a string/, expected: KENNITALA_EXPECTED },
   { field: 'vehicle.plate', value: undefined, problem: MISSING, expected: /licence plate/ },
   { field: 'vehicle.acquiredOn', value: '2024-03-01 00:00:00', problem: /not a real date/, expected: /YYYY-MM-DD/ },
   { field: 'vehicle.acquiredOn', value: '2024-02-30', problem: /not a real date/, expected: /YYYY-MM-DD/ },
   { field: 'vehicle.country', value: 'is', problem: /not a field/, expected: /owner, plate, acquiredOn/ },
   { field: 'visit', value: undefined, problem: MISSING, expected: /.+/ },
-  { field: 'visit.startedOn', value: '2026-13-01 09:14:05', problem: /not a real timestamp/, expected: TIMESTAMP_EXPECTED },
-  { field: 'visit.endedOn', value: '2026-11-21 09:14:60', problem: /not a real timestamp/, expected: TIMESTAMP_EXPECTED },
-  { field: 'visit.endedOn', value: '2026-11-20 23:59:59', problem: /before the visit start/, expected: /equal to or after the visit start/ },
+  {
+    field: 'visit.startedOn',
+    value: '2026-13-01 09:14:05',
+    problem: /not a real timestamp/,
+    expected: TIMESTAMP_EXPECTED,
+  },
+  {
+    field: 'visit.endedOn',
+    value: '2026-11-21 09:14:60',
+    problem: /not a real timestamp/,
+    expected: TIMESTAMP_EXPECTED,
+  },
+  {
+    field: 'visit.endedOn',
+    value: '2026-11-20 23:59:59',
+    problem: /before the visit start/,
+    expected: /equal to or after the visit start/,
+  },
   { field: 'payment', value: undefined, problem: MISSING, expected: /.+/ },
   { field: 'payment.amount', value: '2490', problem: /is a string, not a number/, expected: AMOUNT_EXPECTED },
   { field: 'payment.amount', value: 2490.5, problem: /not an integer/, expected: AMOUNT_EXPECTED },
@@ -125,7 +195,8 @@ function expectFieldError(answer: Answer, c: Case) {
   expect(error.expected).toMatch(c.expected)
 }
 
-const label = (c: Case) => (c.value === undefined ? 'missing' : typeof c.value === 'function' ? 'derived' : JSON.stringify(c.value))
+const label = (c: Case) =>
+  c.value === undefined ? 'missing' : typeof c.value === 'function' ? 'derived' : JSON.stringify(c.value)
 
 describe.each(transports)('bad input over $name', (transport) => {
   let service: RelayService
@@ -153,12 +224,15 @@ describe.each(transports)('bad input over $name', (transport) => {
     expectFieldError(await as(client, world).post('/payments', withField(body, c.field, value(c))), c)
   })
 
-  it.each(simpleCases.map((c) => [c.field, label(c), c] as const))('POST /payment: %s %s, refused with a message and no id', async (_f, _l, c) => {
-    const answer = await as(client, world).post('/payment', withField(simpleBody(world), c.field, value(c)))
-    expectFieldError(answer, c)
-    expect(answer.body).not.toHaveProperty('id')
-    expect(answer.body.status).toBe('refused')
-  })
+  it.each(simpleCases.map((c) => [c.field, label(c), c] as const))(
+    'POST /payment: %s %s, refused with a message and no id',
+    async (_f, _l, c) => {
+      const answer = await as(client, world).post('/payment', withField(simpleBody(world), c.field, value(c)))
+      expectFieldError(answer, c)
+      expect(answer.body).not.toHaveProperty('id')
+      expect(answer.body.status).toBe('refused')
+    },
+  )
 
   it('records nothing for a refused body', async () => {
     const before = world.store.payments.all().length
@@ -168,22 +242,34 @@ describe.each(transports)('bad input over $name', (transport) => {
   })
 
   it('names every bad field of one body, not only the first', async () => {
-    const body = paymentBody(world, activeVehicle(world).id, { amount: { amount: '10', currency: 'EUR' }, startedOn: 'soon' })
+    const body = paymentBody(world, activeVehicle(world).id, {
+      amount: { amount: '10', currency: 'EUR' },
+      startedOn: 'soon',
+    })
     const answer = await as(client, world).post('/payments', body)
-    expect(answer.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['amount.amount', 'amount.currency', 'startedOn'])
+    expect(answer.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+      'amount.amount',
+      'amount.currency',
+      'startedOn',
+    ])
   })
 
   it.each([
     ['YYYY-MM-DD HH:MM:SS', '2024-03-01 00:00:00'],
     ['YYYY-MM-DD', '2024-03-01'],
   ])('POST /custodians accepts acquiredOn as %s', async (_form, acquiredOn) => {
-    const answer = await as(client, world).post('/custodians', custodianBody(world, activeVehicle(world).id, { acquiredOn }))
+    const answer = await as(client, world).post(
+      '/custodians',
+      custodianBody(world, activeVehicle(world).id, { acquiredOn }),
+    )
     expect(answer.status).toBe(201)
   })
 
   it('says only "wrong type" of a field of the wrong type, not also its length', async () => {
     const answer = await as(client, world).post('/vehicles', vehicleBody({ plate: ['AB123'] }))
-    expect(answer.body.errors).toEqual([expect.objectContaining({ field: 'plate', problem: 'is an array, not a string' })])
+    expect(answer.body.errors).toEqual([
+      expect.objectContaining({ field: 'plate', problem: 'is an array, not a string' }),
+    ])
   })
 
   it('a body that is an array is refused as a whole', async () => {
@@ -209,9 +295,14 @@ describe.each(transports)('bad input over $name', (transport) => {
     })
 
     it('GET /rental-companies refuses a kennitala with a wrong check digit', async () => {
-      const answer = await as(client, world).get(`/rental-companies?kennitala=${wrongCheckDigit(world.visit.ownerKennitala)}`)
+      const answer = await as(client, world).get(
+        `/rental-companies?kennitala=${wrongCheckDigit(world.visit.ownerKennitala)}`,
+      )
       expect(answer.status).toBe(422)
-      expect(answer.body.errors[0]).toMatchObject({ field: 'query.kennitala', problem: 'has a wrong check digit (9th digit)' })
+      expect(answer.body.errors[0]).toMatchObject({
+        field: 'query.kennitala',
+        problem: 'has a wrong check digit (9th digit)',
+      })
     })
   })
 })

@@ -56,7 +56,9 @@ const CASES: Record<string, { scenario: string; check: Check; plain: Check }> = 
       expect(answer.body.errors[0].field).toBe('country')
     },
     async plain(_, client, token) {
-      expect((await client.request('POST', '/vehicles', { headers: json(token), body: { plate: 'ZZ123' } })).status).toBe(422)
+      expect(
+        (await client.request('POST', '/vehicles', { headers: json(token), body: { plate: 'ZZ123' } })).status,
+      ).toBe(422)
     },
   },
   'error.body=json-message': {
@@ -89,12 +91,16 @@ const CASES: Record<string, { scenario: string; check: Check; plain: Check }> = 
   'auth.refusal=401-no-challenge': {
     scenario: 'default',
     async check(_, client) {
-      const answer = await client.request('GET', '/vehicles?plate=AB123', { headers: { authorization: 'Bearer not-a-token-of-this-mock' } })
+      const answer = await client.request('GET', '/vehicles?plate=AB123', {
+        headers: { authorization: 'Bearer not-a-token-of-this-mock' },
+      })
       expect(answer.status).toBe(401)
       expect(answer.headers['www-authenticate']).toBeUndefined()
     },
     async plain(_, client) {
-      const answer = await client.request('GET', '/vehicles?plate=AB123', { headers: { authorization: 'Bearer not-a-token-of-this-mock' } })
+      const answer = await client.request('GET', '/vehicles?plate=AB123', {
+        headers: { authorization: 'Bearer not-a-token-of-this-mock' },
+      })
       expect(answer.headers['www-authenticate']).toBeDefined()
     },
   },
@@ -116,7 +122,9 @@ const CASES: Record<string, { scenario: string; check: Check; plain: Check }> = 
       expect(answer.body).toMatchObject({ status: 'accepted', message: expect.any(String), id: expect.any(String) })
     },
     async plain(world, client, token) {
-      expect((await client.request('POST', '/payment', { headers: json(token), body: simpleBody(world) })).body.status).toBe('new')
+      expect(
+        (await client.request('POST', '/payment', { headers: json(token), body: simpleBody(world) })).body.status,
+      ).toBe('new')
     },
   },
   'simple.refusal-status=400': {
@@ -128,7 +136,9 @@ const CASES: Record<string, { scenario: string; check: Check; plain: Check }> = 
       expect(answer.body.id).toBeUndefined()
     },
     async plain(world, client, token) {
-      expect((await client.request('POST', '/payment', { headers: json(token), body: simpleBody(world) })).status).toBe(422)
+      expect((await client.request('POST', '/payment', { headers: json(token), body: simpleBody(world) })).status).toBe(
+        422,
+      )
     },
   },
   'simple.refusal-status=200': {
@@ -140,7 +150,9 @@ const CASES: Record<string, { scenario: string; check: Check; plain: Check }> = 
       expect(answer.body.message).toMatch(/not a rental company/)
     },
     async plain(world, client, token) {
-      expect((await client.request('POST', '/payment', { headers: json(token), body: simpleBody(world) })).status).toBe(422)
+      expect((await client.request('POST', '/payment', { headers: json(token), body: simpleBody(world) })).status).toBe(
+        422,
+      )
     },
   },
   'simple.unknown-owner=accepted': {
@@ -160,8 +172,15 @@ const CASES: Record<string, { scenario: string; check: Check; plain: Check }> = 
     scenario: 'existing-vehicle',
     async check(world, client, token) {
       const list = await client.request('GET', `/vehicles?plate=${world.visit.plate}`, { headers: token })
-      expect(list.body[0]).toEqual({ ...world.store.vehicles.activeByPlate(world.visit.plate).map(({ id, plate, country }) => ({ id, plate, country }))[0], ...EXTRA_FIELDS })
-      const companies = await client.request('GET', `/rental-companies?kennitala=${world.visit.ownerKennitala}`, { headers: token })
+      expect(list.body[0]).toEqual({
+        ...world.store.vehicles
+          .activeByPlate(world.visit.plate)
+          .map(({ id, plate, country }) => ({ id, plate, country }))[0],
+        ...EXTRA_FIELDS,
+      })
+      const companies = await client.request('GET', `/rental-companies?kennitala=${world.visit.ownerKennitala}`, {
+        headers: token,
+      })
       expect(companies.body[0]).toMatchObject(EXTRA_FIELDS)
       const created = await client.request('POST', '/vehicles', { headers: json(token), body: vehicleBody })
       expect(created.body).toMatchObject({ id: expect.any(String), link: expect.any(String), ...EXTRA_FIELDS })
@@ -177,37 +196,73 @@ const CASES: Record<string, { scenario: string; check: Check; plain: Check }> = 
   'auth.scheme=exact': {
     scenario: 'existing-vehicle',
     async check(world, client, token) {
-      const answer = await client.request('GET', `/vehicles?plate=${world.visit.plate}`, { headers: { authorization: token.authorization.replace('Bearer', 'bearer') } })
+      const answer = await client.request('GET', `/vehicles?plate=${world.visit.plate}`, {
+        headers: { authorization: token.authorization.replace('Bearer', 'bearer') },
+      })
       expect(answer.status).toBe(401)
       expect(answer.body.message).toMatch(/the Authorization header: "bearer <token>"; send "Bearer <token>"/)
       expect((await client.request('GET', `/vehicles?plate=${world.visit.plate}`, { headers: token })).status).toBe(200)
     },
     async plain(world, client, token) {
-      expect((await client.request('GET', `/vehicles?plate=${world.visit.plate}`, { headers: { authorization: token.authorization.replace('Bearer', 'bearer') } })).status).toBe(200)
+      expect(
+        (
+          await client.request('GET', `/vehicles?plate=${world.visit.plate}`, {
+            headers: { authorization: token.authorization.replace('Bearer', 'bearer') },
+          })
+        ).status,
+      ).toBe(200)
     },
   },
   'request.content-type=application-json': {
     scenario: 'new-vehicle',
     async check(_, client, token) {
-      const answer = await client.request('POST', '/vehicles', { headers: { ...token, 'content-type': 'application/vnd.relay+json' }, body: vehicleBody })
+      const answer = await client.request('POST', '/vehicles', {
+        headers: { ...token, 'content-type': 'application/vnd.relay+json' },
+        body: vehicleBody,
+      })
       expect(answer.status).toBe(415)
       expect(answer.body.message).toMatch(/"application\/vnd.relay\+json"; send "application\/json"/)
-      expect((await client.request('POST', '/vehicles', { headers: { ...token, 'content-type': 'application/json; charset=utf-8' }, body: vehicleBody })).status).toBe(201)
+      expect(
+        (
+          await client.request('POST', '/vehicles', {
+            headers: { ...token, 'content-type': 'application/json; charset=utf-8' },
+            body: vehicleBody,
+          })
+        ).status,
+      ).toBe(201)
     },
     async plain(_, client, token) {
-      expect((await client.request('POST', '/vehicles', { headers: { ...token, 'content-type': 'application/vnd.relay+json' }, body: vehicleBody })).status).toBe(201)
+      expect(
+        (
+          await client.request('POST', '/vehicles', {
+            headers: { ...token, 'content-type': 'application/vnd.relay+json' },
+            body: vehicleBody,
+          })
+        ).status,
+      ).toBe(201)
     },
   },
   'query.extra=refused': {
     scenario: 'existing-vehicle',
     async check(world, client, token) {
-      const answer = await client.request('GET', `/vehicles?plate=${world.visit.plate}&_=1795791066550`, { headers: token })
+      const answer = await client.request('GET', `/vehicles?plate=${world.visit.plate}&_=1795791066550`, {
+        headers: token,
+      })
       expect(answer.status).toBe(400)
       expect(answer.body.message).toMatch(/the query: _ \(not documented for GET \/vehicles\); send only plate=<plate>/)
-      expect((await client.request('GET', `/vehicles?plate=${world.visit.plate}&plate=${world.visit.plate}`, { headers: token })).status).toBe(400)
+      expect(
+        (
+          await client.request('GET', `/vehicles?plate=${world.visit.plate}&plate=${world.visit.plate}`, {
+            headers: token,
+          })
+        ).status,
+      ).toBe(400)
     },
     async plain(world, client, token) {
-      expect((await client.request('GET', `/vehicles?plate=${world.visit.plate}&_=1795791066550`, { headers: token })).status).toBe(200)
+      expect(
+        (await client.request('GET', `/vehicles?plate=${world.visit.plate}&_=1795791066550`, { headers: token }))
+          .status,
+      ).toBe(200)
     },
   },
   'http.get-body=refused': {
@@ -215,13 +270,23 @@ const CASES: Record<string, { scenario: string; check: Check; plain: Check }> = 
     async check(world, client, token) {
       // A fetch Request (msw's) carries no body on a GET: the Node transport shows the refusal.
       if (client.name === 'msw') return
-      const answer = await client.request('GET', `/vehicles?plate=${world.visit.plate}`, { headers: token, rawBody: '{"plate":"x"}' })
+      const answer = await client.request('GET', `/vehicles?plate=${world.visit.plate}`, {
+        headers: token,
+        rawBody: '{"plate":"x"}',
+      })
       expect(answer.status).toBe(400)
       expect(answer.body.message).toMatch(/the GET's body/)
     },
     async plain(world, client, token) {
       if (client.name === 'msw') return
-      expect((await client.request('GET', `/vehicles?plate=${world.visit.plate}`, { headers: token, rawBody: '{"plate":"x"}' })).status).toBe(200)
+      expect(
+        (
+          await client.request('GET', `/vehicles?plate=${world.visit.plate}`, {
+            headers: token,
+            rawBody: '{"plate":"x"}',
+          })
+        ).status,
+      ).toBe(200)
     },
   },
   'custodian.acquired-on=datetime-only': {
@@ -229,50 +294,98 @@ const CASES: Record<string, { scenario: string; check: Check; plain: Check }> = 
     async check(world, client, token) {
       const vehicle = await client.request('POST', '/vehicles', { headers: json(token), body: vehicleBody })
       const company = world.store.rentalCompanies.all()[0]
-      const answer = await client.request('POST', '/custodians', { headers: json(token), body: { vehicleId: vehicle.body.id, rentalCompanyId: company.id, acquiredOn: '2024-03-01' } })
+      const answer = await client.request('POST', '/custodians', {
+        headers: json(token),
+        body: { vehicleId: vehicle.body.id, rentalCompanyId: company.id, acquiredOn: '2024-03-01' },
+      })
       expect(answer.status).toBe(422)
-      expect(answer.body.errors).toEqual([{ field: 'acquiredOn', problem: 'is a date without a time', expected: 'YYYY-MM-DD HH:MM:SS', received: '2024-03-01' }])
+      expect(answer.body.errors).toEqual([
+        {
+          field: 'acquiredOn',
+          problem: 'is a date without a time',
+          expected: 'YYYY-MM-DD HH:MM:SS',
+          received: '2024-03-01',
+        },
+      ])
     },
     async plain(world, client, token) {
       const vehicle = await client.request('POST', '/vehicles', { headers: json(token), body: vehicleBody })
       const company = world.store.rentalCompanies.all()[0]
-      expect((await client.request('POST', '/custodians', { headers: json(token), body: { vehicleId: vehicle.body.id, rentalCompanyId: company.id, acquiredOn: '2024-03-01' } })).status).toBe(201)
+      expect(
+        (
+          await client.request('POST', '/custodians', {
+            headers: json(token),
+            body: { vehicleId: vehicle.body.id, rentalCompanyId: company.id, acquiredOn: '2024-03-01' },
+          })
+        ).status,
+      ).toBe(201)
     },
   },
   'request.number-form=integer-literal': {
     scenario: 'existing-vehicle',
     async check(world, client, token) {
-      const text = JSON.stringify(simpleBody(world)).replace(`"amount":${world.visit.amount},`, `"amount":${world.visit.amount}.0,`)
+      const text = JSON.stringify(simpleBody(world)).replace(
+        `"amount":${world.visit.amount},`,
+        `"amount":${world.visit.amount}.0,`,
+      )
       const answer = await client.request('POST', '/payment', { headers: json(token), rawBody: text })
       expect(answer.status).toBe(422)
-      expect(answer.body.errors).toEqual([{ field: 'payment.amount', problem: 'is a whole number not written as an integer', expected: 'an integer literal', received: `${world.visit.amount}.0` }])
+      expect(answer.body.errors).toEqual([
+        {
+          field: 'payment.amount',
+          problem: 'is a whole number not written as an integer',
+          expected: 'an integer literal',
+          received: `${world.visit.amount}.0`,
+        },
+      ])
       expect(answer.body.message).toContain(`send ${world.visit.amount}, an integer literal`)
-      expect((await client.request('POST', '/payment', { headers: json(token), body: simpleBody(world) })).status).toBe(201)
+      expect((await client.request('POST', '/payment', { headers: json(token), body: simpleBody(world) })).status).toBe(
+        201,
+      )
     },
     async plain(world, client, token) {
-      const text = JSON.stringify(simpleBody(world)).replace(`"amount":${world.visit.amount},`, `"amount":${world.visit.amount}.0,`)
+      const text = JSON.stringify(simpleBody(world)).replace(
+        `"amount":${world.visit.amount},`,
+        `"amount":${world.visit.amount}.0,`,
+      )
       expect((await client.request('POST', '/payment', { headers: json(token), rawBody: text })).status).toBe(201)
     },
   },
   'request.duplicate-keys=refused': {
     scenario: 'new-vehicle',
     async check(_, client, token) {
-      const answer = await client.request('POST', '/vehicles', { headers: json(token), rawBody: '{"plate":"ZZ123","plate":"ZZ123","country":"is"}' })
+      const answer = await client.request('POST', '/vehicles', {
+        headers: json(token),
+        rawBody: '{"plate":"ZZ123","plate":"ZZ123","country":"is"}',
+      })
       expect(answer.status).toBe(400)
       expect(answer.body.message).toMatch(/the body: the key plate twice; send each key once/)
     },
     async plain(_, client, token) {
-      expect((await client.request('POST', '/vehicles', { headers: json(token), rawBody: '{"plate":"ZZ123","plate":"ZZ123","country":"is"}' })).status).toBe(201)
+      expect(
+        (
+          await client.request('POST', '/vehicles', {
+            headers: json(token),
+            rawBody: '{"plate":"ZZ123","plate":"ZZ123","country":"is"}',
+          })
+        ).status,
+      ).toBe(201)
     },
   },
   'plate.format=exact-match': {
     scenario: 'existing-vehicle',
     async check(world, client, token) {
-      expect((await client.request('GET', `/vehicles?plate=${world.visit.plate.toLowerCase()}`, { headers: token })).body).toEqual([])
-      expect((await client.request('GET', `/vehicles?plate=${world.visit.plate}`, { headers: token })).body).toHaveLength(1)
+      expect(
+        (await client.request('GET', `/vehicles?plate=${world.visit.plate.toLowerCase()}`, { headers: token })).body,
+      ).toEqual([])
+      expect(
+        (await client.request('GET', `/vehicles?plate=${world.visit.plate}`, { headers: token })).body,
+      ).toHaveLength(1)
     },
     async plain(world, client, token) {
-      expect((await client.request('GET', `/vehicles?plate=${world.visit.plate.toLowerCase()}`, { headers: token })).body).toHaveLength(1)
+      expect(
+        (await client.request('GET', `/vehicles?plate=${world.visit.plate.toLowerCase()}`, { headers: token })).body,
+      ).toHaveLength(1)
     },
   },
   'links.fetchable=not-fetchable': {
@@ -297,8 +410,12 @@ describe('the variants the mock serves', () => {
   })
 
   it('refuse what is no alternative, or one not served, saying what is', () => {
-    expect(() => toVariants(['create.stauts=200-no-location'])).toThrow(/no assumption has the id "create.stauts".*create\.status=200-no-location/)
-    expect(() => toVariants(['create.status=204'])).toThrow(/create.status has no alternative "204"; its alternatives are 200-no-location, 201-no-location/)
+    expect(() => toVariants(['create.stauts=200-no-location'])).toThrow(
+      /no assumption has the id "create.stauts".*create\.status=200-no-location/,
+    )
+    expect(() => toVariants(['create.status=204'])).toThrow(
+      /create.status has no alternative "204"; its alternatives are 200-no-location, 201-no-location/,
+    )
     expect(() => toVariants(['create.status'])).toThrow(/is not <assumption>=<alternative>/)
     expect(() => toVariants(['slip.method=404'])).toThrow(/slip.method=404 is not served/)
     expect(() => toVariants(['create.status=200-no-location', 'create.status=201-no-location'])).toThrow(/given twice/)
@@ -309,7 +426,10 @@ describe('the variants the mock serves', () => {
 
 describe.each(transports)('each variant over $name', (transport) => {
   /** A service under `variants` (its own and its world's: a request that reaches no world is the service's), and a client of its world. */
-  async function served(variants: string[], scenario: string): Promise<{ service: RelayService; world: World; client: Client }> {
+  async function served(
+    variants: string[],
+    scenario: string,
+  ): Promise<{ service: RelayService; world: World; client: Client }> {
     const service = await createServedService({ tokens: [], variants })
     const world = await service.addWorld({ scenario })
     // Bound to its world, as a conformance case's listener is: a request without a token is that world's.
@@ -319,7 +439,10 @@ describe.each(transports)('each variant over $name', (transport) => {
 
   for (const [variant, { scenario, check, plain }] of Object.entries(CASES)) {
     it(`answers ${variant} in a world served under it, and relay-mock's choice without it`, async () => {
-      for (const [variants, expectation] of [[[variant], check], [[], plain]] as const) {
+      for (const [variants, expectation] of [
+        [[variant], check],
+        [[], plain],
+      ] as const) {
         const { world, client } = await served([...variants], scenario)
         try {
           await expectation(world, client, { authorization: `Bearer ${world.token}` })
@@ -332,11 +455,18 @@ describe.each(transports)('each variant over $name', (transport) => {
 
   it("keeps a world's variants to that world", async () => {
     const service = await createServedService({ tokens: [] })
-    const varied = await service.addWorld({ scenario: 'new-vehicle', variants: ['create.status=200-no-location', 'auth.refusal=403'] })
+    const varied = await service.addWorld({
+      scenario: 'new-vehicle',
+      variants: ['create.status=200-no-location', 'auth.refusal=403'],
+    })
     const plain = await service.addWorld({ scenario: 'new-vehicle' })
     const client = await transport.connect(service)
     try {
-      const post = (world: World) => client.request('POST', '/vehicles', { headers: json({ authorization: `Bearer ${world.token}` }), body: vehicleBody })
+      const post = (world: World) =>
+        client.request('POST', '/vehicles', {
+          headers: json({ authorization: `Bearer ${world.token}` }),
+          body: vehicleBody,
+        })
       expect((await post(varied)).status).toBe(200)
       expect((await post(plain)).status).toBe(201)
       // A request that reaches no world is answered as the service's variants say (here none).
@@ -351,36 +481,58 @@ describe('createRelayMock({ variants })', () => {
   it('serves every world under them, a world added with its own instead, and a reset keeps them', async () => {
     const mock = await createRelayMock({ scenario: 'new-vehicle', variants: ['create.status=200-no-location'] })
     const post = (world: World) =>
-      mock.handle({ method: 'POST', url: '/vehicles', headers: { authorization: `Bearer ${world.token}`, 'content-type': 'application/json' }, body: JSON.stringify(vehicleBody) })
+      mock.handle({
+        method: 'POST',
+        url: '/vehicles',
+        headers: { authorization: `Bearer ${world.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(vehicleBody),
+      })
     expect((await post(mock.world)).status).toBe(200)
     const own = await mock.addWorld({ variants: { 'error.body': 'json-message' } })
     expect((await post(own)).status).toBe(201)
     await mock.resetWorld(mock.world)
     expect(mock.world.variants).toEqual({ 'create.status': '200-no-location' })
     expect((await post(mock.world)).status).toBe(200)
-    await expect(createRelayMock({ variants: { 'create.status': 'teapot' } })).rejects.toThrow(/create.status has no alternative "teapot"/)
+    await expect(createRelayMock({ variants: { 'create.status': 'teapot' } })).rejects.toThrow(
+      /create.status has no alternative "teapot"/,
+    )
   })
 })
 
 describe('the admin API', () => {
-  it('shows and changes the variants of the caller\'s world only', async () => {
+  it("shows and changes the variants of the caller's world only", async () => {
     const service = await createServedService({ tokens: ['one', 'two'] })
     const call = (token: string, method: string, body?: unknown) =>
-      service.handle({ method, url: '/__relay/variants', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) })
+      service.handle({
+        method,
+        url: '/__relay/variants',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      })
     const shown = JSON.parse((await call('one', 'GET')).text)
     expect(shown.variants).toEqual({})
     expect(shown.served).toEqual(servedVariants())
     const put = await call('one', 'PUT', { variants: ['links.fetchable=not-fetchable'] })
     expect([put.status, JSON.parse(put.text).variants]).toEqual([200, { 'links.fetchable': 'not-fetchable' }])
     await call('one', 'POST', { variants: { 'error.body': 'json-message' } })
-    expect(service.worlds.get('one')!.variants).toEqual({ 'links.fetchable': 'not-fetchable', 'error.body': 'json-message' })
+    expect(service.worlds.get('one')!.variants).toEqual({
+      'links.fetchable': 'not-fetchable',
+      'error.body': 'json-message',
+    })
     expect(service.worlds.get('two')!.variants).toBeUndefined()
     const wrong = await call('one', 'PUT', { variants: ['links.fetchable=sometimes'] })
     expect(wrong.status).toBe(422)
     expect(JSON.parse(wrong.text).message).toMatch(/links.fetchable has no alternative "sometimes"/)
-    expect(service.worlds.get('one')!.variants).toEqual({ 'links.fetchable': 'not-fetchable', 'error.body': 'json-message' })
+    expect(service.worlds.get('one')!.variants).toEqual({
+      'links.fetchable': 'not-fetchable',
+      'error.body': 'json-message',
+    })
     expect((await call('one', 'PUT', { nothing: true })).status).toBe(422)
-    const cleared = await service.handle({ method: 'DELETE', url: '/__relay/variants?assumption=error.body', headers: { authorization: 'Bearer one' } })
+    const cleared = await service.handle({
+      method: 'DELETE',
+      url: '/__relay/variants?assumption=error.body',
+      headers: { authorization: 'Bearer one' },
+    })
     expect(JSON.parse(cleared.text).variants).toEqual({ 'links.fetchable': 'not-fetchable' })
     await service.handle({ method: 'DELETE', url: '/__relay/variants', headers: { authorization: 'Bearer one' } })
     expect(service.worlds.get('one')!.variants).toBeUndefined()

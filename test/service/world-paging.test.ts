@@ -8,7 +8,11 @@ import type { WorldData } from '../../src/core/service/store.js'
 import { createServedService } from '../support/service.js'
 
 async function read(service: RelayService, world: World, query: string) {
-  const answer = await service.handle({ method: 'GET', url: `/__relay/world${query}`, headers: { authorization: `Bearer ${world.token}` } })
+  const answer = await service.handle({
+    method: 'GET',
+    url: `/__relay/world${query}`,
+    headers: { authorization: `Bearer ${world.token}` },
+  })
   return { status: answer.status, body: JSON.parse(answer.text) }
 }
 
@@ -24,7 +28,8 @@ async function createVehicles(service: RelayService, world: World, plates: strin
   }
 }
 
-const ids = (data: WorldData) => Object.values(data).flatMap((records: Array<{ id: string }>) => records.map((record) => record.id))
+const ids = (data: WorldData) =>
+  Object.values(data).flatMap((records: Array<{ id: string }>) => records.map((record) => record.id))
 
 describe('GET /__relay/world in pages', () => {
   it('reads every record once, in pages of ?limit=, following next', async () => {
@@ -76,11 +81,14 @@ describe('GET /__relay/world in pages', () => {
     expect(lost.body.message).toMatch(/no record with the id .* evicted .* read again without \?since=/i)
   })
 
-  it.each(['?limit=0', `?limit=1001`, '?limit=two', '?since=no-such-record'])('refuses %s with 400 saying what to send', async (query) => {
-    const service = await createServedService()
-    const world = await service.addWorld()
-    const { status, body } = await read(service, world, query)
-    expect(status).toBe(400)
-    expect(body.message).toMatch(/\?(limit|since)= takes/)
-  })
+  it.each(['?limit=0', `?limit=1001`, '?limit=two', '?since=no-such-record'])(
+    'refuses %s with 400 saying what to send',
+    async (query) => {
+      const service = await createServedService()
+      const world = await service.addWorld()
+      const { status, body } = await read(service, world, query)
+      expect(status).toBe(400)
+      expect(body.message).toMatch(/\?(limit|since)= takes/)
+    },
+  )
 })

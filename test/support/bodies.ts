@@ -9,7 +9,12 @@ export function vehicleBody(overrides: Record<string, unknown> = {}) {
 }
 
 export function custodianBody(world: World, vehicleId: string, overrides: Record<string, unknown> = {}) {
-  return { vehicleId, rentalCompanyId: firstCompany(world).id, acquiredOn: `${world.visit.registrationDate} 00:00:00`, ...overrides }
+  return {
+    vehicleId,
+    rentalCompanyId: firstCompany(world).id,
+    acquiredOn: `${world.visit.registrationDate} 00:00:00`,
+    ...overrides,
+  }
 }
 
 export function paymentBody(world: World, vehicleId: string, overrides: Record<string, unknown> = {}) {
@@ -28,12 +33,22 @@ export function paymentBody(world: World, vehicleId: string, overrides: Record<s
 /** The simple body of the world's visit; each part can be overridden shallowly. */
 export function simpleBody(
   world: World,
-  overrides: { location?: unknown; vehicle?: Record<string, unknown>; visit?: Record<string, unknown>; payment?: Record<string, unknown> } = {},
+  overrides: {
+    location?: unknown
+    vehicle?: Record<string, unknown>
+    visit?: Record<string, unknown>
+    payment?: Record<string, unknown>
+  } = {},
 ) {
   const { visit } = world
   return {
     location: overrides.location ?? world.location.id,
-    vehicle: { owner: visit.ownerKennitala, plate: visit.plate, acquiredOn: visit.registrationDate, ...overrides.vehicle },
+    vehicle: {
+      owner: visit.ownerKennitala,
+      plate: visit.plate,
+      acquiredOn: visit.registrationDate,
+      ...overrides.vehicle,
+    },
     visit: { startedOn: visit.visitStart, endedOn: visit.visitEnd, ...overrides.visit },
     payment: { amount: visit.amount, currency: visit.currency, ...overrides.payment },
   }

@@ -45,8 +45,13 @@ export interface Ended {
  */
 export function runCli(args: readonly string[], timeoutMs = 30_000): Promise<Ended> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/relay-mock.js', ...args], { cwd: ROOT, env: CLI_ENV, timeout: timeoutMs }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr })
-    })
+    execFile(
+      process.execPath,
+      ['bin/relay-mock.js', ...args],
+      { cwd: ROOT, env: CLI_ENV, timeout: timeoutMs },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr })
+      },
+    )
   })
 }

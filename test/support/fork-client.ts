@@ -129,7 +129,10 @@ function processClient(script: string, args: string[]): ForkClient {
   const client = (async (_visit, env, { signal }) => {
     // The runner's own timeout aborts the signal, which kills the process tree.
     const run = await runClientProcess({ command, env: { ...process.env, ...env }, timeoutMs: 2 ** 31 - 1, signal })
-    if (run.exitCode !== 0) throw new Error(`${command} exited ${run.exitCode ?? 128 + (os.constants.signals[run.signal as NodeJS.Signals] ?? 0)}:\n${run.stdout}${run.stderr}`)
+    if (run.exitCode !== 0)
+      throw new Error(
+        `${command} exited ${run.exitCode ?? 128 + (os.constants.signals[run.signal as NodeJS.Signals] ?? 0)}:\n${run.stdout}${run.stderr}`,
+      )
     return undefined
   }) as ForkClient
   client.close = () => Promise.resolve()

@@ -22,9 +22,14 @@ export function needs(...ids: string[]): void {
   const results: Found[] = findAll(ctx, ids)
   const missing = results.filter((result) => result.missing)
   if (missing.length) {
-    throw new Error(`${missing.map((result) => missingLine(ctx, result) as string).join('\n')}\n(npm test installs what is missing where it can: as root, with apt-get.)`)
+    throw new Error(
+      `${missing.map((result) => missingLine(ctx, result) as string).join('\n')}\n(npm test installs what is missing where it can: as root, with apt-get.)`,
+    )
   }
-  const { env, cleanup }: { env: Record<string, string | undefined>; cleanup: () => void } = testEnvironment(ctx, results)
+  const { env, cleanup }: { env: Record<string, string | undefined>; cleanup: () => void } = testEnvironment(
+    ctx,
+    results,
+  )
   const before = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]))
   setEnv(env)
   afterAll(() => {

@@ -19,7 +19,10 @@ const folders: string[] = []
 export function phpVariant(name: string, edits: ReadonlyArray<readonly [string, string]>): string {
   let source = readFileSync(PHP_EXAMPLE, 'utf8').replaceAll('__DIR__', JSON.stringify(path.dirname(PHP_EXAMPLE)))
   for (const [text, replacement] of edits) {
-    if (!source.includes(text)) throw new Error(`${PHP_EXAMPLE} no longer holds ${JSON.stringify(text)}: the variant "${name}" cannot take it out`)
+    if (!source.includes(text))
+      throw new Error(
+        `${PHP_EXAMPLE} no longer holds ${JSON.stringify(text)}: the variant "${name}" cannot take it out`,
+      )
     source = source.replace(text, replacement)
   }
   const folder = mkdtempSync(path.join(os.tmpdir(), 'relay-mock-php-'))

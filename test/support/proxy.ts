@@ -39,10 +39,13 @@ export async function mockUpstream(options: RelayServiceOptions = {}): Promise<{
 export async function handUpstream(handler: http.RequestListener): Promise<string> {
   const server = http.createServer(handler)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  closing.push(() => new Promise<void>((resolve) => {
-    server.closeAllConnections()
-    server.close(() => resolve())
-  }))
+  closing.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  )
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 }
 
@@ -56,10 +59,13 @@ export async function rawUpstream(onSocket: (socket: net.Socket) => void): Promi
     onSocket(socket)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  closing.push(() => new Promise<void>((resolve) => {
-    for (const socket of sockets) socket.destroy()
-    server.close(() => resolve())
-  }))
+  closing.push(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy()
+        server.close(() => resolve())
+      }),
+  )
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 }
 
@@ -93,7 +99,11 @@ export interface Proxy {
 }
 
 /** `relay-mock proxy` in process: the forwarder, the ledger and the service with the dev tools, listening. */
-export async function proxyTo(upstream: string, options: Partial<ForwarderOptions> & Pick<RelayServiceOptions, 'faults' | 'adminToken' | 'maxWorlds'> & { observe?: Upstream['observe'] } = {}): Promise<Proxy> {
+export async function proxyTo(
+  upstream: string,
+  options: Partial<ForwarderOptions> &
+    Pick<RelayServiceOptions, 'faults' | 'adminToken' | 'maxWorlds'> & { observe?: Upstream['observe'] } = {},
+): Promise<Proxy> {
   const { faults, adminToken, maxWorlds, observe, ...forwarding } = options
   const forwarder = createForwarder({ baseUrl: upstream, ...forwarding })
   const ledger = createAssumptionLedger(forwarder.baseUrl)
@@ -122,7 +132,11 @@ export async function proxyTo(upstream: string, options: Partial<ForwarderOption
 }
 
 /** A request with a bearer token (or none), its answer's status, headers and body (parsed when JSON). */
-export async function call(url: string, token: string | undefined, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+export async function call(
+  url: string,
+  token: string | undefined,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { ...init.headers }
   if (token !== undefined) headers.authorization = `Bearer ${token}`
   let body: string | undefined
@@ -142,9 +156,15 @@ export async function call(url: string, token: string | undefined, init: { metho
 }
 
 /** A request by node:http, for what fetch will not send (a GET with a body, hop-by-hop headers): its status. */
-export function rawCall(url: string, init: { method: string; headers?: Record<string, string>; body?: string }): Promise<number> {
+export function rawCall(
+  url: string,
+  init: { method: string; headers?: Record<string, string>; body?: string },
+): Promise<number> {
   return new Promise((resolve, reject) => {
-    const headers = { ...init.headers, ...(init.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(init.body)) }) }
+    const headers = {
+      ...init.headers,
+      ...(init.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(init.body)) }),
+    }
     const request = http.request(url, { method: init.method, headers })
     request.on('response', (response) => response.resume().on('end', () => resolve(response.statusCode!)))
     request.on('error', reject)

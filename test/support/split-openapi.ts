@@ -12,10 +12,14 @@ async function write(path: string, text: string): Promise<string> {
 
 /** YAML for plain data: block mappings and sequences, every scalar in JSON's quoting (which YAML reads alike). */
 function toYaml(value: unknown, indent = ''): string {
-  if (Array.isArray(value)) return value.map((item) => `\n${indent}- ${toYaml(item, `${indent}  `).trimStart()}`).join('')
+  if (Array.isArray(value))
+    return value.map((item) => `\n${indent}- ${toYaml(item, `${indent}  `).trimStart()}`).join('')
   if (value && typeof value === 'object') {
     return Object.entries(value)
-      .map(([key, item]) => `\n${indent}${JSON.stringify(key)}:${item && typeof item === 'object' && Object.keys(item).length > 0 ? toYaml(item, `${indent}  `) : ` ${JSON.stringify(item)}`}`)
+      .map(
+        ([key, item]) =>
+          `\n${indent}${JSON.stringify(key)}:${item && typeof item === 'object' && Object.keys(item).length > 0 ? toYaml(item, `${indent}  `) : ` ${JSON.stringify(item)}`}`,
+      )
       .join('')
   }
   return ` ${JSON.stringify(value)}`

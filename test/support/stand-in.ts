@@ -13,7 +13,11 @@ import { runProbe } from '../../src/cli/actions/probe.js'
 import { handUpstream } from './proxy.js'
 
 export const STAND_IN_TOKEN = 'stand-in-token-0001'
-export const STAND_IN_COMPANY = { id: 'c0a80101-0000-4000-8000-000000000001', name: 'Bílaleiga Stand-in ehf.', kennitala: '6803488209' }
+export const STAND_IN_COMPANY = {
+  id: 'c0a80101-0000-4000-8000-000000000001',
+  name: 'Bílaleiga Stand-in ehf.',
+  kennitala: '6803488209',
+}
 export const STAND_IN_VEHICLE = { id: 'c0a80101-0000-4000-8000-000000000002', plate: 'AB123', country: 'is' }
 export const STAND_IN_LOCATION = 'c0a80101-0000-4000-8000-00000000000a'
 const REGISTERED = '2024-03-01T10:00:00Z'
@@ -35,7 +39,13 @@ export async function standIn(): Promise<StandIn> {
     res.writeHead(status, { 'content-type': 'application/json', ...headers })
     res.end(body === undefined ? undefined : JSON.stringify(body))
   }
-  const fail = (res: http.ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}) => send(res, status, { error: { code, message } }, headers)
+  const fail = (
+    res: http.ServerResponse,
+    status: number,
+    code: string,
+    message: string,
+    headers: Record<string, string> = {},
+  ) => send(res, status, { error: { code, message } }, headers)
   const url = await handUpstream((req, res) => {
     let text = ''
     req.setEncoding('utf8')
@@ -50,13 +60,31 @@ export async function standIn(): Promise<StandIn> {
       if (req.method === 'OPTIONS') return send(res, 204, undefined, { allow: 'GET, POST' })
       const auth = req.headers.authorization
       if (!auth) return fail(res, 401, 'unauthorized', 'Missing credentials.', { 'www-authenticate': 'Bearer' })
-      if (auth !== `Bearer ${STAND_IN_TOKEN}`) return fail(res, 401, 'unauthorized', 'Unknown token.', { 'www-authenticate': 'Bearer' })
+      if (auth !== `Bearer ${STAND_IN_TOKEN}`)
+        return fail(res, 401, 'unauthorized', 'Unknown token.', { 'www-authenticate': 'Bearer' })
       const reading = req.method === 'GET' || req.method === 'HEAD'
-      if (record) return reading ? fail(res, 404, 'not_found', `No resource at ${path}.`) : fail(res, 405, 'method_not_allowed', `${req.method} is not allowed here.`)
-      if (reading && path === '/rental-companies') return send(res, 200, at.searchParams.get('kennitala') === STAND_IN_COMPANY.kennitala ? [{ ...STAND_IN_COMPANY, registeredAt: REGISTERED }] : [])
-      if (reading && path === '/vehicles') return send(res, 200, vehicles.filter((v) => v.plate === at.searchParams.get('plate')))
-      if (req.method !== 'POST' || path === '/rental-companies') return fail(res, 405, 'method_not_allowed', `${req.method} is not allowed on ${path}.`)
-      if (!String(req.headers['content-type']).startsWith('application/json')) return fail(res, 400, 'bad_request', 'Send JSON.')
+      if (record)
+        return reading
+          ? fail(res, 404, 'not_found', `No resource at ${path}.`)
+          : fail(res, 405, 'method_not_allowed', `${req.method} is not allowed here.`)
+      if (reading && path === '/rental-companies')
+        return send(
+          res,
+          200,
+          at.searchParams.get('kennitala') === STAND_IN_COMPANY.kennitala
+            ? [{ ...STAND_IN_COMPANY, registeredAt: REGISTERED }]
+            : [],
+        )
+      if (reading && path === '/vehicles')
+        return send(
+          res,
+          200,
+          vehicles.filter((v) => v.plate === at.searchParams.get('plate')),
+        )
+      if (req.method !== 'POST' || path === '/rental-companies')
+        return fail(res, 405, 'method_not_allowed', `${req.method} is not allowed on ${path}.`)
+      if (!String(req.headers['content-type']).startsWith('application/json'))
+        return fail(res, 400, 'bad_request', 'Send JSON.')
       let body: Record<string, any>
       try {
         body = JSON.parse(text)
@@ -65,14 +93,22 @@ export async function standIn(): Promise<StandIn> {
       }
       const id = randomUUID()
       if (path === '/vehicles') {
-        if (typeof body.plate !== 'string' || !/^[a-z]{2}$/i.test(String(body.country))) return fail(res, 400, 'invalid', 'plate and country are required.')
+        if (typeof body.plate !== 'string' || !/^[a-z]{2}$/i.test(String(body.country)))
+          return fail(res, 400, 'invalid', 'plate and country are required.')
         vehicles.push({ id, plate: body.plate, country: body.country, registeredAt: REGISTERED })
       } else if (path === '/custodians') {
-        if (typeof body.vehicleId !== 'string' || typeof body.rentalCompanyId !== 'string') return fail(res, 400, 'invalid', 'vehicleId and rentalCompanyId are required.')
+        if (typeof body.vehicleId !== 'string' || typeof body.rentalCompanyId !== 'string')
+          return fail(res, 400, 'invalid', 'vehicleId and rentalCompanyId are required.')
       } else if (path === '/payments') {
-        if (typeof body.vehicleId !== 'string' || typeof body.locationId !== 'string' || typeof body.amount?.amount !== 'number') return fail(res, 400, 'invalid', 'vehicleId, locationId and amount are required.')
+        if (
+          typeof body.vehicleId !== 'string' ||
+          typeof body.locationId !== 'string' ||
+          typeof body.amount?.amount !== 'number'
+        )
+          return fail(res, 400, 'invalid', 'vehicleId, locationId and amount are required.')
       } else if (path === '/payment') {
-        if (typeof body.vehicle?.plate !== 'string' || typeof body.payment?.amount !== 'number') return fail(res, 400, 'invalid', 'vehicle and payment are required.')
+        if (typeof body.vehicle?.plate !== 'string' || typeof body.payment?.amount !== 'number')
+          return fail(res, 400, 'invalid', 'vehicle and payment are required.')
         written.push({ kind: 'simple payment', id })
         return send(res, 200, { id, status: 'accepted', message: 'Payment accepted.' })
       }
@@ -91,7 +127,16 @@ export async function standInReport(): Promise<{ path: string; report: any }> {
   const dir = mkdtempSync(join(tmpdir(), 'relay-mock-calibration-'))
   const log = vi.spyOn(console, 'log').mockImplementation(() => undefined)
   try {
-    await runProbe({ upstream: service.url, token: STAND_IN_TOKEN, upstreamTimeout: 5, pace: 0, reportDir: dir, kennitala: STAND_IN_COMPANY.kennitala, allowWrites: true, location: STAND_IN_LOCATION })
+    await runProbe({
+      upstream: service.url,
+      token: STAND_IN_TOKEN,
+      upstreamTimeout: 5,
+      pace: 0,
+      reportDir: dir,
+      kennitala: STAND_IN_COMPANY.kennitala,
+      allowWrites: true,
+      location: STAND_IN_LOCATION,
+    })
   } finally {
     log.mockRestore()
   }
@@ -99,4 +144,3 @@ export async function standInReport(): Promise<{ path: string; report: any }> {
   made = { path, report: JSON.parse(readFileSync(path, 'utf8')) }
   return made
 }
-

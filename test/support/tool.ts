@@ -24,4 +24,5 @@ export function runTool(command: string, args: string[], options: ExecFileOption
 }
 
 /** The message a failed run shows: what ran, and everything it printed. */
-export const explain = (run: ToolRun) => `${run.command} exited ${run.exitCode ?? 'on a signal'}:\n${run.stdout}\n${run.stderr}`
+export const explain = (run: ToolRun) =>
+  `${run.command} exited ${run.exitCode ?? 'on a signal'}:\n${run.stdout}\n${run.stderr}`

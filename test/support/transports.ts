@@ -88,7 +88,10 @@ export const nodeTransport: Transport = {
 export const mswTransport: Transport = {
   name: 'msw',
   connect(service, options = {}) {
-    if (options.world) return Promise.reject(new Error('Failed to bind a world: msw handlers have no listener to bind. Please use the node transport.'))
+    if (options.world)
+      return Promise.reject(
+        new Error('Failed to bind a world: msw handlers have no listener to bind. Please use the node transport.'),
+      )
     const handlers = toHandlers(service, { baseUrl: MSW_BASE_URL })
     return Promise.resolve({
       name: 'msw',

@@ -45,7 +45,10 @@ export async function runCaseByHand(args: CaseArgs): Promise<number> {
   if (!kase) {
     throw new RelayMockError(
       'CASE_NOT_FOUND',
-      `Failed to find the case "${args.id}"; the nearest: ${nearest(args.id, suite.map((k) => k.id)).join(', ')}. Please pass one of the case ids${args.cases ? '' : ' (or --cases FILE to add your own)'}.`,
+      `Failed to find the case "${args.id}"; the nearest: ${nearest(
+        args.id,
+        suite.map((k) => k.id),
+      ).join(', ')}. Please pass one of the case ids${args.cases ? '' : ' (or --cases FILE to add your own)'}.`,
     )
   }
   const envFile = resolve(args.writeEnv)
@@ -112,11 +115,16 @@ export async function runCaseByHand(args: CaseArgs): Promise<number> {
  */
 function withoutExitStatus(result: RunResult): RunResult {
   const cases = result.cases.map((kase) => {
-    const checks = kase.checks.map(
-      (check): Check =>
-        check.rule === 'client.completes'
-          ? { rule: check.rule, status: 'not-checked', missing: ['client'], message: 'Not checked: the client ran by hand, so relay-mock did not see its exit status (relay-mock conform checks it).' }
-          : check,
+    const checks = kase.checks.map((check): Check =>
+      check.rule === 'client.completes'
+        ? {
+            rule: check.rule,
+            status: 'not-checked',
+            missing: ['client'],
+            message:
+              'Not checked: the client ran by hand, so relay-mock did not see its exit status (relay-mock conform checks it).',
+          }
+        : check,
     )
     return { ...kase, checks, status: caseStatus(checks) }
   })
@@ -124,7 +132,11 @@ function withoutExitStatus(result: RunResult): RunResult {
 }
 
 /** Resolves when the client wrote a report to the result file, or sent a request and then none for the live page's quiet time. */
-function visitComplete(resultFile: string, requests: { count: number; lastAt: number }, signal: AbortSignal): Promise<void> {
+function visitComplete(
+  resultFile: string,
+  requests: { count: number; lastAt: number },
+  signal: AbortSignal,
+): Promise<void> {
   return new Promise((done) => {
     let busy = false
     const look = async () => {
@@ -168,7 +180,10 @@ function enterPressed(signal: AbortSignal): Promise<void> {
 async function refuseForeignFile(path: string, shown: string): Promise<void> {
   const existing = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined
-    throw new RelayMockError('ENV_FILE_UNWRITABLE', `Failed to write the environment to ${shown}: ${error.message}. Please pass --write-env with a file relay-mock may write.`)
+    throw new RelayMockError(
+      'ENV_FILE_UNWRITABLE',
+      `Failed to write the environment to ${shown}: ${error.message}. Please pass --write-env with a file relay-mock may write.`,
+    )
   })
   if (existing !== undefined && !existing.startsWith(ENV_FILE_MARK)) {
     throw new RelayMockError(

@@ -12,7 +12,9 @@ import type { ConformArgs } from '../conform-options.js'
  */
 export function checkConform(args: ConformArgs): void {
   if (!args.client && !args.from) {
-    throw new UsageError('--client is missing: expected the command that runs your client (--client "node client.js"), or --from FILE.har to check a captured conversation.')
+    throw new UsageError(
+      '--client is missing: expected the command that runs your client (--client "node client.js"), or --from FILE.har to check a captured conversation.',
+    )
   }
   // The suites say which cases there are and how a prefix selects them: ask them, one pattern at a time.
   const ids = selectCases().map((kase) => kase.id)
@@ -22,7 +24,12 @@ export function checkConform(args: ConformArgs): void {
     if (!selects({ cases: [pattern] })) throw refused('--case', pattern, 'matches no case', caseHint(pattern, ids))
   }
   if (args.flow && args.case && !selects({ flows: [args.flow], cases: args.case })) {
-    throw refused('--case', args.case.join(' '), `has no case of the ${args.flow} flow`, `a case of the ${args.flow} flow (${args.flow}/*), or no --flow`)
+    throw refused(
+      '--case',
+      args.case.join(' '),
+      `has no case of the ${args.flow} flow`,
+      `a case of the ${args.flow} flow (${args.flow}/*), or no --flow`,
+    )
   }
 }
 

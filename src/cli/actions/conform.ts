@@ -100,7 +100,11 @@ function onStopSignals() {
   function onSignal(name: (typeof STOP_SIGNALS)[number]) {
     if (state.received) process.exit(128 + os.constants.signals[state.received])
     state.received = name
-    console.error(pc.yellow(`\nStopping on ${name}: ending the clients, writing the reports of the cases that finished (again to quit at once).`))
+    console.error(
+      pc.yellow(
+        `\nStopping on ${name}: ending the clients, writing the reports of the cases that finished (again to quit at once).`,
+      ),
+    )
     controller.abort(name)
   }
   STOP_SIGNALS.forEach((name) => process.on(name, onSignal))

@@ -20,7 +20,13 @@ export async function demo(args: { flow?: Flow }): Promise<number> {
     flows: args.flow ? [args.flow] : undefined,
     // Every case of the two flows and three cells of the fault matrix: the whole matrix, narrated one
     // case at a time, would take minutes (conform runs it).
-    cases: ['advanced/*', 'simple/*', 'resilience/vehicle-lookup/unavailable/once', 'resilience/payment-create/reset/once', 'resilience/simple-payment/server-error/once'],
+    cases: [
+      'advanced/*',
+      'simple/*',
+      'resilience/vehicle-lookup/unavailable/once',
+      'resilience/payment-create/reset/once',
+      'resilience/simple-payment/server-error/once',
+    ],
     jobs: 1,
     reporters: [createDemoReporter(), { onRunEnd: (run) => summary.onRunEnd?.(run) }],
   })

@@ -7,7 +7,9 @@ import type { ConformArgs } from '../conform-options.js'
 
 /** The failed rules of a case, one line each. */
 function failures(result: CaseResult): string[] {
-  return result.checks.filter((check) => check.status === 'failed').map((check) => `  ${pc.red('✗')} ${check.rule}: ${check.message}`)
+  return result.checks
+    .filter((check) => check.status === 'failed')
+    .map((check) => `  ${pc.red('✗')} ${check.rule}: ${check.message}`)
 }
 
 export async function exploreCommand(args: ConformArgs, signal: AbortSignal): Promise<number> {
@@ -29,8 +31,13 @@ export async function exploreCommand(args: ConformArgs, signal: AbortSignal): Pr
     onProgress(event) {
       if (event.kind === 'explored') {
         const broken = event.results.filter((r) => r.status === 'failed')
-        console.log(`\n${runs} visits generated: ${event.results.length - broken.length} passed, ${broken.length} broke the client.`)
-        if (broken.length > 0) console.log(`Shrinking the first that broke it (${broken[0].id}) to the smallest visit that still does, one run at a time:`)
+        console.log(
+          `\n${runs} visits generated: ${event.results.length - broken.length} passed, ${broken.length} broke the client.`,
+        )
+        if (broken.length > 0)
+          console.log(
+            `Shrinking the first that broke it (${broken[0].id}) to the smallest visit that still does, one run at a time:`,
+          )
       } else {
         const line = `${event.explored.flow} ${JSON.stringify(event.explored.visit)}`
         if (line !== last) console.log(`  ${pc.dim('still breaks it:')} ${line}`)
@@ -44,9 +51,13 @@ export async function exploreCommand(args: ConformArgs, signal: AbortSignal): Pr
     return 0
   }
   const { smallest } = result
-  console.log(`\nThe smallest visit that breaks the client (${smallest.shrinks} smaller ${smallest.shrinks === 1 ? 'visit' : 'visits'} found, ${seconds} s), in the ${smallest.explored.flow} flow:`)
+  console.log(
+    `\nThe smallest visit that breaks the client (${smallest.shrinks} smaller ${smallest.shrinks === 1 ? 'visit' : 'visits'} found, ${seconds} s), in the ${smallest.explored.flow} flow:`,
+  )
   for (const line of failures(smallest.result)) console.log(line)
-  console.log(`\nAs an entry for --cases (save it as a file, then: relay-mock conform --client "..." --cases FILE --case '${String(smallest.entry.id)}'):\n`)
+  console.log(
+    `\nAs an entry for --cases (save it as a file, then: relay-mock conform --client "..." --cases FILE --case '${String(smallest.entry.id)}'):\n`,
+  )
   console.log(JSON.stringify({ cases: [smallest.entry] }, null, 2))
   return 1
 }

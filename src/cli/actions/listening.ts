@@ -16,10 +16,34 @@ export async function reserveListening(host: string, port: number): Promise<Rese
     return await reservePort(host, port)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    if (code === 'EADDRINUSE') throw refused('--port', String(port), `is in use on ${host}`, 'a free port (stop what uses it, or pass --port 0 to pick one)')
-    if (code === 'EACCES') throw refused('--port', String(port), 'is not allowed for this user', 'a port above 1023, or 0 to pick a free one')
-    if (code === 'EADDRNOTAVAIL') throw refused('--host', host, 'is not an address of this machine', 'one of its addresses, 127.0.0.1 (this machine only) or 0.0.0.0 (every address)')
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') throw refused('--host', host, 'does not resolve to an address', 'an IP address or a host name that resolves, such as 127.0.0.1 or localhost')
+    if (code === 'EADDRINUSE')
+      throw refused(
+        '--port',
+        String(port),
+        `is in use on ${host}`,
+        'a free port (stop what uses it, or pass --port 0 to pick one)',
+      )
+    if (code === 'EACCES')
+      throw refused(
+        '--port',
+        String(port),
+        'is not allowed for this user',
+        'a port above 1023, or 0 to pick a free one',
+      )
+    if (code === 'EADDRNOTAVAIL')
+      throw refused(
+        '--host',
+        host,
+        'is not an address of this machine',
+        'one of its addresses, 127.0.0.1 (this machine only) or 0.0.0.0 (every address)',
+      )
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME')
+      throw refused(
+        '--host',
+        host,
+        'does not resolve to an address',
+        'an IP address or a host name that resolves, such as 127.0.0.1 or localhost',
+      )
     throw error
   }
 }

@@ -40,34 +40,55 @@ export async function runProbe(args: ProbeArgs): Promise<number> {
     timeoutMs: args.upstreamTimeout * 1000,
   })
   const ledger = createAssumptionLedger(forwarder.baseUrl)
-  const service = await createRelayService({ tokens: [], upstream: { baseUrl: forwarder.baseUrl, forward: forwarder.forward, observe: ledger.observe } })
+  const service = await createRelayService({
+    tokens: [],
+    upstream: { baseUrl: forwarder.baseUrl, forward: forwarder.forward, observe: ledger.observe },
+  })
   console.log(banner(forwarder.baseUrl, args))
   const started = performance.now()
   let last = 0
-  const result = await probe(async (request) => {
-    // A steady pace: at least `pace` ms from one request's start to the next's.
-    const wait = last + args.pace - performance.now()
-    if (last > 0 && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
-    last = performance.now()
-    return service.handle(request)
-  }, { token: args.token, ...pick(args) })
+  const result = await probe(
+    async (request) => {
+      // A steady pace: at least `pace` ms from one request's start to the next's.
+      const wait = last + args.pace - performance.now()
+      if (last > 0 && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+      last = performance.now()
+      return service.handle(request)
+    },
+    { token: args.token, ...pick(args) },
+  )
   forwarder.close()
   const durationMs = Math.round(performance.now() - started)
   const report: AssumptionReport = {
     ...explainUnseen(ledger.report(), { ...args, ...(result.stopped ? { stopped: result.stopped } : {}) }),
-    probe: { sent: result.sent, durationMs, allowWrites: args.allowWrites === true, written: result.written, skipped: result.skipped, ...(result.stopped ? { stopped: result.stopped } : {}) },
+    probe: {
+      sent: result.sent,
+      durationMs,
+      allowWrites: args.allowWrites === true,
+      written: result.written,
+      skipped: result.skipped,
+      ...(result.stopped ? { stopped: result.stopped } : {}),
+    },
   }
   let failed = false
   try {
     if (args.reportDir) writeReport(args.reportDir, report, [args.token])
   } catch (error) {
     failed = true
-    console.error(pc.red(`relay-mock probe: failed to write the report to ${args.reportDir}: ${(error as Error).message}`))
+    console.error(
+      pc.red(`relay-mock probe: failed to write the report to ${args.reportDir}: ${(error as Error).message}`),
+    )
   }
   console.log(summary(report, args.reportDir, 'the report'))
-  console.log(`${pc.bold('Probe')}: ${result.sent} requests in ${(durationMs / 1000).toFixed(1)} s.${result.stopped ? pc.yellow(` Stopped early: ${result.stopped}.`) : ''}`)
+  console.log(
+    `${pc.bold('Probe')}: ${result.sent} requests in ${(durationMs / 1000).toFixed(1)} s.${result.stopped ? pc.yellow(` Stopped early: ${result.stopped}.`) : ''}`,
+  )
   if (args.allowWrites) {
-    console.log(result.written.length ? `${pc.bold('Wrote')} on ${forwarder.baseUrl}:` : `${pc.bold('Wrote')} nothing on ${forwarder.baseUrl}.`)
+    console.log(
+      result.written.length
+        ? `${pc.bold('Wrote')} on ${forwarder.baseUrl}:`
+        : `${pc.bold('Wrote')} nothing on ${forwarder.baseUrl}.`,
+    )
     for (const written of result.written) console.log(`  a ${written.kind} ${written.id} (${written.request})`)
   }
   for (const skipped of result.skipped) console.log(pc.dim(`  left out: ${skipped}`))

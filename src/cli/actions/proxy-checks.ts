@@ -12,6 +12,11 @@ import { checkFaults } from './serve-checks.js'
 export function checkProxy(args: Pick<ProxyOptions, 'fault' | 'upstreamCa'>): void {
   checkFaults(args.fault)
   if (args.upstreamCa !== undefined && !readFileSync(args.upstreamCa, 'utf8').includes('-----BEGIN CERTIFICATE-----')) {
-    throw refused('--upstream-ca', args.upstreamCa, 'holds no PEM certificate', 'a PEM file with -----BEGIN CERTIFICATE----- (the CA that signed the upstream\'s certificate)')
+    throw refused(
+      '--upstream-ca',
+      args.upstreamCa,
+      'holds no PEM certificate',
+      "a PEM file with -----BEGIN CERTIFICATE----- (the CA that signed the upstream's certificate)",
+    )
   }
 }

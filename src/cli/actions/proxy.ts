@@ -78,10 +78,17 @@ export async function proxy(args: ProxyOptions): Promise<number> {
     // A file it could not write is a failure of the run: the exit status says so, as a contradiction under --check does.
     let failed = false
     try {
-      if (args.reportDir) writeReport(args.reportDir, report, [...service.worlds.values()].map((world) => world.token))
+      if (args.reportDir)
+        writeReport(
+          args.reportDir,
+          report,
+          [...service.worlds.values()].map((world) => world.token),
+        )
     } catch (error) {
       failed = true
-      console.error(pc.red(`relay-mock proxy: failed to write the report to ${args.reportDir}: ${(error as Error).message}`))
+      console.error(
+        pc.red(`relay-mock proxy: failed to write the report to ${args.reportDir}: ${(error as Error).message}`),
+      )
     }
     console.log(summary(report, args.reportDir))
     if (recording && args.record && !record(recording, args.record)) failed = true
@@ -116,11 +123,20 @@ function record(recording: WorldRecording, path: string): boolean {
     const { file, left } = recording.toScenarioFile()
     mkdirSync(dirname(path), { recursive: true })
     writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`)
-    console.log(`${pc.bold('Recorded')} ${file.companies?.length ?? 0} rental companies, ${file.vehicles?.length ?? 0} vehicles and ${file.payments?.length ?? 0} payments to ${path}: relay-mock serve --scenario ${path}`)
-    if (left.length) console.log(pc.dim(`  left out, as a scenario file cannot hold them (an id not a UUID, a kennitala or plate relay-mock refuses, a payment whose vehicle was not seen): ${left.slice(0, 5).join(', ')}${left.length > 5 ? ` and ${left.length - 5} more` : ''}`))
+    console.log(
+      `${pc.bold('Recorded')} ${file.companies?.length ?? 0} rental companies, ${file.vehicles?.length ?? 0} vehicles and ${file.payments?.length ?? 0} payments to ${path}: relay-mock serve --scenario ${path}`,
+    )
+    if (left.length)
+      console.log(
+        pc.dim(
+          `  left out, as a scenario file cannot hold them (an id not a UUID, a kennitala or plate relay-mock refuses, a payment whose vehicle was not seen): ${left.slice(0, 5).join(', ')}${left.length > 5 ? ` and ${left.length - 5} more` : ''}`,
+        ),
+      )
     return true
   } catch (error) {
-    console.error(pc.red(`relay-mock proxy: failed to write the recorded world to ${path}: ${(error as Error).message}`))
+    console.error(
+      pc.red(`relay-mock proxy: failed to write the recorded world to ${path}: ${(error as Error).message}`),
+    )
     return false
   }
 }
@@ -129,15 +145,28 @@ function record(recording: WorldRecording, path: string): boolean {
 export function summary(report: AssumptionReport, dir?: string, whole = 'GET /__relay/assumptions'): string {
   const lines = [`${pc.bold('Assumptions')} against ${report.upstream} (${report.answers} answers):`]
   for (const a of report.assumptions) {
-    const mark = a.status === 'contradicted' ? pc.red('✗ contradicted') : a.status === 'confirmed' ? pc.green('✓ confirmed   ') : pc.dim('· unseen      ')
-    lines.push(`  ${mark} ${a.id}${a.evidence[0] && a.status === 'contradicted' ? pc.dim(`  came ${a.evidence[0].came} (seq ${a.evidence[0].seq})`) : ''}${a.unseen ? pc.dim(`  ${a.unseen}`) : ''}`)
+    const mark =
+      a.status === 'contradicted'
+        ? pc.red('✗ contradicted')
+        : a.status === 'confirmed'
+          ? pc.green('✓ confirmed   ')
+          : pc.dim('· unseen      ')
+    lines.push(
+      `  ${mark} ${a.id}${a.evidence[0] && a.status === 'contradicted' ? pc.dim(`  came ${a.evidence[0].came} (seq ${a.evidence[0].seq})`) : ''}${a.unseen ? pc.dim(`  ${a.unseen}`) : ''}`,
+    )
     for (const v of a.variants ?? []) {
-      if (v.command) lines.push(pc.dim(`      then run: ${v.command}${v.notVaried ? ` (conform has no cases for it: ${v.notVaried})` : ''}`))
-      else if (v.notServed ?? v.notVaried) lines.push(pc.dim(`      no variant cases to run: ${v.notServed ?? v.notVaried}`))
+      if (v.command)
+        lines.push(
+          pc.dim(`      then run: ${v.command}${v.notVaried ? ` (conform has no cases for it: ${v.notVaried})` : ''}`),
+        )
+      else if (v.notServed ?? v.notVaried)
+        lines.push(pc.dim(`      no variant cases to run: ${v.notServed ?? v.notVaried}`))
     }
   }
   if (report.findings.length) {
-    lines.push(`  ${report.findings.length} findings: answers that depart from the interface or upstream trouble (${whole} has them all):`)
+    lines.push(
+      `  ${report.findings.length} findings: answers that depart from the interface or upstream trouble (${whole} has them all):`,
+    )
     for (const finding of report.findings.slice(0, 5)) lines.push(pc.dim(`    ${finding.kind}: ${finding.message}`))
   }
   if (dir) lines.push(pc.dim(`  written to ${join(dir, 'assumptions.json')} and assumptions.html`))
@@ -160,7 +189,7 @@ function banner(baseUrl: string, upstream: string, faults: ReadonlyArray<ArmedFa
           pc.yellow(
             applied.length
               ? `  warning     these faults strike REAL requests: ${listed(applied)} ${applied.length === 1 ? 'comes' : 'come'} after the real service applied the request,`
-              : '  warning     these faults strike REAL requests: they answer in the real service\'s place, without forwarding,',
+              : "  warning     these faults strike REAL requests: they answer in the real service's place, without forwarding,",
           ),
           pc.yellow(
             applied.length

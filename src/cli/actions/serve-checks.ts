@@ -19,14 +19,24 @@ export function checkServe(args: Pick<ServeOptions, 'scenario' | 'fault' | 'vari
   // Not a built-in name: a file of the user's own, read and checked field by field when serve loads it.
   if (!scenarios.has(args.scenario) && !existsSync(args.scenario)) {
     const names = [...scenarios.keys()]
-    throw refused('--scenario', args.scenario, 'is neither a scenario nor a file', `a scenario such as ${nearest(args.scenario, names).join(', ')} (relay-mock scenarios lists all ${names.length}), or a scenario file of your own (.json, .js, .ts)`)
+    throw refused(
+      '--scenario',
+      args.scenario,
+      'is neither a scenario nor a file',
+      `a scenario such as ${nearest(args.scenario, names).join(', ')} (relay-mock scenarios lists all ${names.length}), or a scenario file of your own (.json, .js, .ts)`,
+    )
   }
   checkFaults(args.fault)
   for (const variant of args.variant ?? []) {
     const why = variantRefusal(variant)
     if (why !== undefined) {
       const served = servedVariants()
-      throw refused('--variant', variant, `is refused (${why})`, `<assumption>=<alternative> such as ${nearest(variant, served).join(', ')} (relay-mock assumptions lists all ${served.length})`)
+      throw refused(
+        '--variant',
+        variant,
+        `is refused (${why})`,
+        `<assumption>=<alternative> such as ${nearest(variant, served).join(', ')} (relay-mock assumptions lists all ${served.length})`,
+      )
     }
   }
   try {

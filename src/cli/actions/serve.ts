@@ -5,7 +5,12 @@ import { formatFault, parseFaults } from '../../core/service/faults.js'
 import { createRelayService } from '../../core/service/mock.js'
 import { maskSecret } from '../../core/mask.js'
 import { formatVariants } from '../../core/service/variants.js'
-import { calibratedIds, describeCalibration, uncalibratedIds, type Calibration } from '../../core/service/calibration.js'
+import {
+  calibratedIds,
+  describeCalibration,
+  uncalibratedIds,
+  type Calibration,
+} from '../../core/service/calibration.js'
 import { readCalibrationFile } from '../../node/files/calibration-file.js'
 import { devtools } from '../../devtools/admin.js'
 import type { World } from '../../core/service/world.js'
@@ -76,25 +81,52 @@ export async function serve(args: ServeOptions): Promise<number> {
   // then stops the server must not find the default handler (death by SIGINT) still in place.
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
-  console.log(banner(baseUrl, [...service.worlds.values()], args.latency, args.adminToken !== undefined, calibrated?.calibration))
+  console.log(
+    banner(baseUrl, [...service.worlds.values()], args.latency, args.adminToken !== undefined, calibrated?.calibration),
+  )
   announceStarted()
   return 0
 }
 
-function banner(baseUrl: string, worlds: World[], latency?: number | [number, number], admin = false, calibration?: Calibration): string {
+function banner(
+  baseUrl: string,
+  worlds: World[],
+  latency?: number | [number, number],
+  admin = false,
+  calibration?: Calibration,
+): string {
   const [world] = worlds
   const { store, visit, hints } = world
   const lines = [
     '',
     `${pc.bold('relay-mock')} is serving the relay service at ${pc.cyan(baseUrl)}`,
     '',
-    `  token       ${pc.green(world.token)}${worlds.length > 1 ? pc.dim(`  (+${worlds.length - 1} more: ${worlds.slice(1).map((w) => maskSecret(w.token)).join(', ')})`) : ''}`,
+    `  token       ${pc.green(world.token)}${
+      worlds.length > 1
+        ? pc.dim(
+            `  (+${worlds.length - 1} more: ${worlds
+              .slice(1)
+              .map((w) => maskSecret(w.token))
+              .join(', ')})`,
+          )
+        : ''
+    }`,
     `  location    ${world.location.id}  ${pc.dim(world.location.name)}`,
     `  scenario    ${world.scenario.name}  ${pc.dim(world.scenario.description)}`,
-    ...(world.variants ? [`  variants    ${formatVariants(world.variants)}  ${pc.dim('(each world; /__relay/variants to change)')}`] : []),
+    ...(world.variants
+      ? [`  variants    ${formatVariants(world.variants)}  ${pc.dim('(each world; /__relay/variants to change)')}`]
+      : []),
     ...(calibration ? calibrationLines(calibration) : []),
-    ...(world.faults.length ? [`  faults      ${world.faults.map(formatFault).join(', ')}  ${pc.dim('(each world; /__relay/faults to change)')}`] : []),
-    ...(latency ? [`  latency     ${Array.isArray(latency) ? `${latency[0]}–${latency[1]} ms` : `${latency} ms`} on every answer of the service`] : []),
+    ...(world.faults.length
+      ? [
+          `  faults      ${world.faults.map(formatFault).join(', ')}  ${pc.dim('(each world; /__relay/faults to change)')}`,
+        ]
+      : []),
+    ...(latency
+      ? [
+          `  latency     ${Array.isArray(latency) ? `${latency[0]}–${latency[1]} ms` : `${latency} ms`} on every answer of the service`,
+        ]
+      : []),
     // The token rides in the fragment: a browser never sends it, so no server or proxy logs it.
     `  live page   ${pc.cyan(`${baseUrl}/__relay/#token=${encodeURIComponent(world.token)}`)}`,
     `  OpenAPI     ${pc.cyan(`${baseUrl}/openapi/advanced.json`)}, ${pc.cyan('/openapi/simple.json')}`,
@@ -126,7 +158,13 @@ export function calibrationLines(calibration: Calibration): string[] {
   const served = calibratedIds(calibration)
   const kept = uncalibratedIds(calibration)
   return [
-    `  calibrated  against ${describeCalibration(calibration)}: ${served.length ? `answers as observed for ${served.join(', ')}` : 'nothing contradicted there, relay-mock\'s choices stand'}`,
-    ...(kept.length ? [pc.dim(`              contradicted there but served as relay-mock chose (calibration does not learn it): ${kept.join(', ')}`)] : []),
+    `  calibrated  against ${describeCalibration(calibration)}: ${served.length ? `answers as observed for ${served.join(', ')}` : "nothing contradicted there, relay-mock's choices stand"}`,
+    ...(kept.length
+      ? [
+          pc.dim(
+            `              contradicted there but served as relay-mock chose (calibration does not learn it): ${kept.join(', ')}`,
+          ),
+        ]
+      : []),
   ]
 }

@@ -18,7 +18,9 @@ export const assumptionsCommand: CommandModule<object, AssumptionsArgs> = {
       const { fidelityRuleId } = await import('../../core/ledger/docs.js')
       // Each entry as declared, with the variants it can be served under and the rule that judges a client under them.
       const entries = ASSUMPTIONS.map((entry) => {
-        const variants = entry.alternatives.filter((alternative) => alternative.notServed === undefined).map((alternative) => `${entry.id}=${alternative.id}`)
+        const variants = entry.alternatives
+          .filter((alternative) => alternative.notServed === undefined)
+          .map((alternative) => `${entry.id}=${alternative.id}`)
         const fidelityRule = fidelityRuleId(entry.id)
         return { ...entry, variants, ...(fidelityRule ? { fidelityRule } : {}) }
       })

@@ -11,10 +11,29 @@ export const compareCommand: CommandModule<object, CompareArgs> = {
   describe: "Compare the service's published OpenAPI 3 documents with relay-mock's, assumption by assumption",
   builder: (y: Argv) =>
     y
-      .positional('documents', { type: 'string', array: true, demandOption: true, describe: 'The OpenAPI 3 documents of the service (JSON or YAML), as files or http(s) URLs, with the files their $refs name: one or both integrations' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print the comparison as JSON (for tools) instead of the report' })
-      .option('timeout', checked('timeout', requestTimeout, { default: 10, describe: 'Seconds each URL may take to answer (a document, or a file its $refs name)' }))
-      .example('$0 compare https://relay.example/openapi/advanced.json https://relay.example/openapi/simple.json', "Compare the service's two documents")
+      .positional('documents', {
+        type: 'string',
+        array: true,
+        demandOption: true,
+        describe:
+          'The OpenAPI 3 documents of the service (JSON or YAML), as files or http(s) URLs, with the files their $refs name: one or both integrations',
+      })
+      .option('json', {
+        type: 'boolean',
+        default: false,
+        describe: 'Print the comparison as JSON (for tools) instead of the report',
+      })
+      .option(
+        'timeout',
+        checked('timeout', requestTimeout, {
+          default: 10,
+          describe: 'Seconds each URL may take to answer (a document, or a file its $refs name)',
+        }),
+      )
+      .example(
+        '$0 compare https://relay.example/openapi/advanced.json https://relay.example/openapi/simple.json',
+        "Compare the service's two documents",
+      )
       .example('$0 compare service-openapi.yaml --json', 'The differences as JSON') as unknown as Argv<CompareArgs>,
   async handler(args: ArgumentsCamelCase<CompareArgs>) {
     const { compare } = await import('../actions/compare.js')

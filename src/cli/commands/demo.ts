@@ -12,7 +12,11 @@ interface DemoArgs {
 export const demoCommand: CommandModule<object, DemoArgs> = {
   command: 'demo',
   describe: 'Run both flows end to end with the reference client against an in-process mock',
-  builder: (y: Argv) => y.option('flow', checked('flow', flow, { alias: 'f', describe: 'Show only this flow' })) as unknown as Argv<DemoArgs>,
+  builder: (y: Argv) =>
+    y.option(
+      'flow',
+      checked('flow', flow, { alias: 'f', describe: 'Show only this flow' }),
+    ) as unknown as Argv<DemoArgs>,
   async handler(args: ArgumentsCamelCase<DemoArgs>) {
     const { demo } = await import('../actions/demo.js')
     await exitWith(() => demo(args))

@@ -2,7 +2,19 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs'
 import { MOCK_DEFAULTS } from '../../core/defaults.js'
 import type { ProxyOptions } from '../actions/proxy.js'
-import { checked, journalBytes, journalLimit, maxWorlds, readableFile, seconds, text, token, upstreamUrl, writableFile, writableFolder } from '../checks.js'
+import {
+  checked,
+  journalBytes,
+  journalLimit,
+  maxWorlds,
+  readableFile,
+  seconds,
+  text,
+  token,
+  upstreamUrl,
+  writableFile,
+  writableFolder,
+} from '../checks.js'
 import { exitWith } from '../exit.js'
 import { listenOptions } from './listen.js'
 
@@ -10,10 +22,14 @@ type ProxyArgs = ProxyOptions
 
 export const proxyCommand: CommandModule<object, ProxyArgs> = {
   command: 'proxy',
-  describe: "Forward a client's requests to the real service, journal them, and check its answers against relay-mock's assumptions",
+  describe:
+    "Forward a client's requests to the real service, journal them, and check its answers against relay-mock's assumptions",
   builder: (y: Argv) =>
     reportOptions(worldOptions(listenOptions(upstreamOptions(y))))
-      .example('$0 proxy --upstream https://staging.example.com --report-dir relay-report', 'Point your client at http://127.0.0.1:4010 with its real token')
+      .example(
+        '$0 proxy --upstream https://staging.example.com --report-dir relay-report',
+        'Point your client at http://127.0.0.1:4010 with its real token',
+      )
       .check(async (args) => {
         const { checkProxy } = await import('../actions/proxy-checks.js')
         checkProxy(args as unknown as ProxyArgs)
@@ -28,23 +44,65 @@ export const proxyCommand: CommandModule<object, ProxyArgs> = {
 /** The real service: where it is, the CA that signed its certificate, how long it may take. */
 function upstreamOptions(y: Argv): Argv {
   return y
-    .option('upstream', checked('upstream', upstreamUrl, { demandOption: true, describe: 'Base URL of the real service (or its staging), http:// or https://' }))
-    .option('upstream-ca', checked('upstream-ca', readableFile, { describe: "A PEM file of the CA that signed the upstream's certificate (a private CA), added to Node's own" }))
-    .option('upstream-timeout', checked('upstream-timeout', seconds({ max: 600 }), { default: 30, describe: 'Seconds the upstream may take to answer before the client gets a 504' }))
+    .option(
+      'upstream',
+      checked('upstream', upstreamUrl, {
+        demandOption: true,
+        describe: 'Base URL of the real service (or its staging), http:// or https://',
+      }),
+    )
+    .option(
+      'upstream-ca',
+      checked('upstream-ca', readableFile, {
+        describe: "A PEM file of the CA that signed the upstream's certificate (a private CA), added to Node's own",
+      }),
+    )
+    .option(
+      'upstream-timeout',
+      checked('upstream-timeout', seconds({ max: 600 }), {
+        default: 30,
+        describe: 'Seconds the upstream may take to answer before the client gets a 504',
+      }),
+    )
 }
 
 /** The proxy's own worlds: their journals' bounds, how many, the admin token, and faults on real traffic. */
 function worldOptions(y: Argv): Argv {
   return y
-    .option('journal-limit', checked('journal-limit', journalLimit, { default: MOCK_DEFAULTS.journalLimit, describe: 'How many requests the journal keeps' }))
-    .option('journal-bytes', checked('journal-bytes', journalBytes, { default: MOCK_DEFAULTS.journalBytes, describe: 'How many bytes the journal may hold (the oldest requests are dropped beyond)' }))
-    .option('max-worlds', checked('max-worlds', maxWorlds, { default: MOCK_DEFAULTS.maxWorlds, describe: 'How many tokens\' worlds the proxy keeps (the longest unused go first beyond)' }))
-    .option('admin-token', checked('admin-token', token, { describe: 'A token whose holder sees every world (GET /__relay/worlds, ?world=<id>, ?scope=all); never forwarded' }))
+    .option(
+      'journal-limit',
+      checked('journal-limit', journalLimit, {
+        default: MOCK_DEFAULTS.journalLimit,
+        describe: 'How many requests the journal keeps',
+      }),
+    )
+    .option(
+      'journal-bytes',
+      checked('journal-bytes', journalBytes, {
+        default: MOCK_DEFAULTS.journalBytes,
+        describe: 'How many bytes the journal may hold (the oldest requests are dropped beyond)',
+      }),
+    )
+    .option(
+      'max-worlds',
+      checked('max-worlds', maxWorlds, {
+        default: MOCK_DEFAULTS.maxWorlds,
+        describe: "How many tokens' worlds the proxy keeps (the longest unused go first beyond)",
+      }),
+    )
+    .option(
+      'admin-token',
+      checked('admin-token', token, {
+        describe:
+          'A token whose holder sees every world (GET /__relay/worlds, ?world=<id>, ?scope=all); never forwarded',
+      }),
+    )
     .option(
       'fault',
       checked('fault', text, {
         repeatable: true,
-        describe: 'Break one request of the flows on real traffic: <route>=<kind>[:once]; reset, hang, truncated and garbage strike after the real service applied the request',
+        describe:
+          'Break one request of the flows on real traffic: <route>=<kind>[:once]; reset, hang, truncated and garbage strike after the real service applied the request',
       }),
     )
 }
@@ -52,7 +110,22 @@ function worldOptions(y: Argv): Argv {
 /** What the proxy writes on exit, and whether a contradiction fails it. */
 function reportOptions(y: Argv): Argv {
   return y
-    .option('report-dir', checked('report-dir', writableFolder, { describe: 'Write the assumption report there on exit, as assumptions.json and assumptions.html' }))
-    .option('check', { type: 'boolean', default: false, describe: 'Exit with status 1 when the real service contradicted an assumption' })
-    .option('record', checked('record', writableFile, { describe: 'On exit, write the records the upstream revealed as a scenario file (serve --scenario FILE loads it); no token or header is written' }))
+    .option(
+      'report-dir',
+      checked('report-dir', writableFolder, {
+        describe: 'Write the assumption report there on exit, as assumptions.json and assumptions.html',
+      }),
+    )
+    .option('check', {
+      type: 'boolean',
+      default: false,
+      describe: 'Exit with status 1 when the real service contradicted an assumption',
+    })
+    .option(
+      'record',
+      checked('record', writableFile, {
+        describe:
+          'On exit, write the records the upstream revealed as a scenario file (serve --scenario FILE loads it); no token or header is written',
+      }),
+    )
 }

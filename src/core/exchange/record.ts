@@ -15,7 +15,10 @@ export function listedFields(routeId: string | null): string[] | undefined {
   if (routeId === null) return undefined
   if (LISTED.has(routeId)) return LISTED.get(routeId)
   const schema = routeById(routeId)?.answers[200]?.schema
-  const shape = !schema || routeId === SIMPLE ? undefined : objectShape(isArraySchema(schema) ? (schema as unknown as { element: z.ZodType }).element : schema)
+  const shape =
+    !schema || routeId === SIMPLE
+      ? undefined
+      : objectShape(isArraySchema(schema) ? (schema as unknown as { element: z.ZodType }).element : schema)
   const listed = shape ? Object.keys(shape) : undefined
   LISTED.set(routeId, listed)
   return listed
@@ -39,7 +42,8 @@ function objectShape(schema: z.ZodType): Record<string, z.ZodType> | undefined {
 export function fieldTypes(schema: z.ZodType): ReadonlyArray<readonly [string, string]> {
   const known = FIELD_TYPES.get(schema)
   if (known) return known
-  const shape = objectShape(isArraySchema(schema) ? (schema as unknown as { element: z.ZodType }).element : schema) ?? {}
+  const shape =
+    objectShape(isArraySchema(schema) ? (schema as unknown as { element: z.ZodType }).element : schema) ?? {}
   const types = Object.entries(shape).map(([name, field]) => {
     const type = (field as unknown as { _zod: { def: { type: string } } })._zod.def.type
     return [name, type === 'int' ? 'number' : type === 'enum' ? 'string' : type] as const

@@ -29,7 +29,8 @@ export interface PlateSent {
 export function plateSent({ route, query, body }: RequestSent): PlateSent | undefined {
   if (route === 'GET /vehicles') return { plate: query.plate, where: "the query's plate" }
   if (route === 'POST /vehicles' && isRecord(body)) return { plate: body.plate, where: "the body's plate" }
-  if (route === 'POST /payment' && isRecord(body) && isRecord(body.vehicle)) return { plate: body.vehicle.plate, where: 'vehicle.plate' }
+  if (route === 'POST /payment' && isRecord(body) && isRecord(body.vehicle))
+    return { plate: body.vehicle.plate, where: 'vehicle.plate' }
   return undefined
 }
 

@@ -19,10 +19,15 @@ export function fidelityRuleId(id: string): string | undefined {
 export function toAssumptionTable(list: readonly Assumption[] = ASSUMPTIONS): string {
   return [
     // The question first: a row that opens with a backticked id is a rule's row to the README's rule test.
-    '| question | id | relay-mock\'s answer | a real service might instead |',
+    "| question | id | relay-mock's answer | a real service might instead |",
     '|---|---|---|---|',
     ...list.map((entry) => {
-      const alternatives = entry.alternatives.map((alternative) => `\`${alternative.id}\`${alternative.notServed === undefined ? '' : ' (no variant)'}: ${alternative.answer}`).join(' ')
+      const alternatives = entry.alternatives
+        .map(
+          (alternative) =>
+            `\`${alternative.id}\`${alternative.notServed === undefined ? '' : ' (no variant)'}: ${alternative.answer}`,
+        )
+        .join(' ')
       return `| ${cell(entry.question)} | \`${entry.id}\` | ${cell(entry.choice)} | ${cell(alternatives)} |`
     }),
   ].join('\n')
@@ -42,11 +47,11 @@ export function toAssumptionsPage(list: readonly Assumption[] = ASSUMPTIONS): st
     'The interface says "not shown" for much of what a client meets, and is inconsistent in two places. Where it',
     'is, relay-mock makes a choice, the one a careful service would make, and the conformance verdicts rest on it.',
     'Each choice is an assumption with a stable id. A real service may choose otherwise: the alternatives below',
-    "are the answers it plausibly gives instead. Those marked as variants relay-mock can serve:",
+    'are the answers it plausibly gives instead. Those marked as variants relay-mock can serve:',
     '',
     '- `relay-mock serve --variant <assumption>=<alternative>` (repeatable) serves every world under them;',
     '  `createRelayMock({ variants: [...] })` does the same in-process, and `/__relay/variants` shows and changes',
-    "  them for one world.",
+    '  them for one world.',
     '- `relay-mock conform` runs the flow cases that meet each variant (the suite `variants`, part of the default',
     "  run). A client that completes the flow under relay-mock's choice but not under an alternative fails the",
     '  rule `fidelity.<assumption>`.',
@@ -61,13 +66,19 @@ export function toAssumptionsPage(list: readonly Assumption[] = ASSUMPTIONS): st
     '',
     '| option | what it does | default |',
     '|---|---|---|',
-    `| \`--variant\` | answer as a real service might where the interface is silent, in each world: \`<assumption>=<alternative>\`, e.g. \`create.status=200-no-location\`; repeatable; one of ${servedVariants().map((variant) => `\`${variant}\``).join(', ')}, or \`${STRICT}\` for the strict world (${Object.entries(STRICT_VARIANTS).map(([id, alternative]) => `\`${id}=${alternative}\``).join(', ')} at once: every form relay-mock accepts beyond the interface's text refused) | none (relay-mock's choices) |`,
+    `| \`--variant\` | answer as a real service might where the interface is silent, in each world: \`<assumption>=<alternative>\`, e.g. \`create.status=200-no-location\`; repeatable; one of ${servedVariants()
+      .map((variant) => `\`${variant}\``)
+      .join(', ')}, or \`${STRICT}\` for the strict world (${Object.entries(STRICT_VARIANTS)
+      .map(([id, alternative]) => `\`${id}=${alternative}\``)
+      .join(
+        ', ',
+      )} at once: every form relay-mock accepts beyond the interface's text refused) | none (relay-mock's choices) |`,
     '',
     "In-process: `createRelayMock({ variants: ['create.status=200-no-location'] })` (or `{ 'create.status': '200-no-location' }`);",
     "`mock.addWorld({ variants })` gives one world its own. The admin API: `GET /__relay/variants` (the world's, and every one",
-    'served), `PUT` (these only), `POST` (add these), `DELETE` (relay-mock\'s choices again; `?assumption=<id>` for one), with',
+    "served), `PUT` (these only), `POST` (add these), `DELETE` (relay-mock's choices again; `?assumption=<id>` for one), with",
     '`{"variants": ["<assumption>=<alternative>"]}` or `{"variants": {"<assumption>": "<alternative>"}}`. The live page shows',
-    'the variants in force and changes them. A reset keeps a world\'s variants; a request that reaches no world (no token, an',
+    "the variants in force and changes them. A reset keeps a world's variants; a request that reaches no world (no token, an",
     "unknown one) is answered under the service's. An armed fault's answer is reshaped too (a revoked token's 401 is a 403",
     'under `auth.refusal=403`).',
     '',
@@ -75,13 +86,25 @@ export function toAssumptionsPage(list: readonly Assumption[] = ASSUMPTIONS): st
     '',
   ]
   for (const entry of list) {
-    lines.push(`### \`${entry.id}\``, '', `**${entry.question}**`, '', `- The interface: ${entry.interface}.`, `- relay-mock: ${entry.choice}`, '- A real service might instead:')
+    lines.push(
+      `### \`${entry.id}\``,
+      '',
+      `**${entry.question}**`,
+      '',
+      `- The interface: ${entry.interface}.`,
+      `- relay-mock: ${entry.choice}`,
+      '- A real service might instead:',
+    )
     for (const alternative of entry.alternatives) {
-      const how = alternative.notServed === undefined ? `variant \`${entry.id}=${alternative.id}\`` : `no variant: ${alternative.notServed}`
+      const how =
+        alternative.notServed === undefined
+          ? `variant \`${entry.id}=${alternative.id}\``
+          : `no variant: ${alternative.notServed}`
       lines.push(`  - \`${alternative.id}\`: ${alternative.answer} (${how})`)
     }
     const fidelity = fidelityRuleId(entry.id)
-    if (NOT_VARIED_IN_CONFORM[entry.id]) lines.push(`- \`relay-mock conform\` does not vary it: ${NOT_VARIED_IN_CONFORM[entry.id]}.`)
+    if (NOT_VARIED_IN_CONFORM[entry.id])
+      lines.push(`- \`relay-mock conform\` does not vary it: ${NOT_VARIED_IN_CONFORM[entry.id]}.`)
     const rules = [...entry.rules, ...(fidelity ? [fidelity] : [])]
     lines.push(`- Rules that rest on it: ${rules.length > 0 ? rules.map((id) => `\`${id}\``).join(', ') : 'none'}.`, '')
   }
@@ -95,7 +118,8 @@ export function toAssumptionsPage(list: readonly Assumption[] = ASSUMPTIONS): st
 export function toAssumptionsText(list: readonly Assumption[] = ASSUMPTIONS): string {
   const blocks = list.map((entry) => {
     const alternatives = entry.alternatives.map(
-      (alternative, i) => `  ${i === 0 ? 'instead     ' : '            '}${entry.id}=${alternative.id}${alternative.notServed === undefined ? '' : ' (no variant)'}: ${alternative.answer}`,
+      (alternative, i) =>
+        `  ${i === 0 ? 'instead     ' : '            '}${entry.id}=${alternative.id}${alternative.notServed === undefined ? '' : ' (no variant)'}: ${alternative.answer}`,
     )
     return [
       `${entry.id}  ${entry.question}`,

@@ -24,7 +24,14 @@ export function toObservation(entry: UpstreamObservation['entry'], answer: Upstr
     text: answer.text,
   }
   if (answer.json !== undefined) observed.json = answer.json
-  const forms = lenientForms({ method: entry.request.method, headers: entry.request.headers, search: entry.request.search, route: routeById(entry.route), bodyText: entry.request.bodyText, body: entry.request.body })
+  const forms = lenientForms({
+    method: entry.request.method,
+    headers: entry.request.headers,
+    search: entry.request.search,
+    route: routeById(entry.route),
+    bodyText: entry.request.bodyText,
+    body: entry.request.body,
+  })
   if (forms.length > 0) observed.forms = forms
   const refused = bodyRefusal(entry)
   if (refused) observed.bodyError = refused
@@ -34,7 +41,13 @@ export function toObservation(entry: UpstreamObservation['entry'], answer: Upstr
 /** One answer as evidence of a verdict. */
 export function toEvidence(entry: UpstreamObservation['entry'], verdict: CheckVerdict): Evidence {
   const request = `${entry.request.method} ${entry.request.path}${entry.request.search}`
-  return { seq: entry.seq, request: request.length > 200 ? `${request.slice(0, 200)}…` : request, relayMock: verdict.expected, came: verdict.came, ...(verdict.alternative ? { alternative: verdict.alternative } : {}) }
+  return {
+    seq: entry.seq,
+    request: request.length > 200 ? `${request.slice(0, 200)}…` : request,
+    relayMock: verdict.expected,
+    came: verdict.came,
+    ...(verdict.alternative ? { alternative: verdict.alternative } : {}),
+  }
 }
 
 /** The headers an observed answer keeps: those the ledger's checks read. */
@@ -73,7 +86,10 @@ function cut(value: unknown, depth: number): unknown {
  * (its form is what a client parses) or a short word (a status such as `accepted`).
  */
 function typesOf(value: unknown, depth: number): unknown {
-  if (typeof value === 'string') return /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) || /^[a-z_]{1,20}$/.test(value) ? value : 'x'.repeat(Math.min(value.length, 8))
+  if (typeof value === 'string')
+    return /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) || /^[a-z_]{1,20}$/.test(value)
+      ? value
+      : 'x'.repeat(Math.min(value.length, 8))
   if (depth > 4 || value === null || typeof value !== 'object') return depth > 4 ? null : value
   if (Array.isArray(value)) return value.slice(0, 1).map((item) => typesOf(item, depth + 1))
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, typesOf(item, depth + 1)]))
@@ -83,6 +99,15 @@ function typesOf(value: unknown, depth: number): unknown {
 function bodyRefusal(entry: UpstreamObservation['entry']): { status: 400 | 413 | 415; problem: string } | undefined {
   if (entry.request.bodyError === undefined) return undefined
   const { request } = entry
-  const verdict = bodyVerdict({ method: request.method, headers: request.headers, body: request.bodyText, ...(request.bodyBytes !== undefined ? { bodyBytes: request.bodyBytes } : {}) }, routeById(entry.route), MOCK_DEFAULTS.bodyLimit)
+  const verdict = bodyVerdict(
+    {
+      method: request.method,
+      headers: request.headers,
+      body: request.bodyText,
+      ...(request.bodyBytes !== undefined ? { bodyBytes: request.bodyBytes } : {}),
+    },
+    routeById(entry.route),
+    MOCK_DEFAULTS.bodyLimit,
+  )
   return verdict && 'status' in verdict ? { status: verdict.status, problem: verdict.problem } : undefined
 }

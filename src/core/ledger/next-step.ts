@@ -16,10 +16,17 @@ export function nextStep(assumptionId: string, alternative: string | null): Next
   // An alternative relay-mock serves no variant of has no cases to run: the ledger says why.
   if (known?.notServed) return { ...base, cases: null, command: null, notServed: known.notServed }
   const notVaried = NOT_VARIED_IN_CONFORM[assumptionId]
-  if (notVaried !== undefined && known) return { ...base, cases: null, command: `relay-mock serve --variant ${assumptionId}=${known.id}`, notVaried }
+  if (notVaried !== undefined && known)
+    return { ...base, cases: null, command: `relay-mock serve --variant ${assumptionId}=${known.id}`, notVaried }
   if (!VARIED_ASSUMPTIONS.includes(assumptionId)) {
     // What came fits none of the ledger's alternatives, and conform varies none of this assumption's.
-    return { ...base, cases: null, command: null, notVaried: notVaried ?? 'relay-mock serves none of its alternatives; the evidence shows what the service answered' }
+    return {
+      ...base,
+      cases: null,
+      command: null,
+      notVaried:
+        notVaried ?? 'relay-mock serves none of its alternatives; the evidence shows what the service answered',
+    }
   }
   const { pattern, command } = variantCases(assumptionId, known?.id)
   return { ...base, cases: pattern, command }
@@ -32,7 +39,13 @@ export function nextStep(assumptionId: string, alternative: string | null): Next
  */
 export function variantCases(assumptionId: string, alternativeId?: string): { pattern: string; command: string } {
   // The alternatives that refuse a lenient form are varied together, in the strict world.
-  const strict = STRICT_VARIANTS[assumptionId] !== undefined && (alternativeId === undefined || STRICT_VARIANTS[assumptionId] === alternativeId)
-  const pattern = strict ? `variants/${STRICT}/*` : alternativeId ? `variants/${assumptionId}=${alternativeId}/*` : `variants/${assumptionId}=*`
+  const strict =
+    STRICT_VARIANTS[assumptionId] !== undefined &&
+    (alternativeId === undefined || STRICT_VARIANTS[assumptionId] === alternativeId)
+  const pattern = strict
+    ? `variants/${STRICT}/*`
+    : alternativeId
+      ? `variants/${assumptionId}=${alternativeId}/*`
+      : `variants/${assumptionId}=*`
   return { pattern, command: `relay-mock conform --suite variants --case '${pattern}'` }
 }

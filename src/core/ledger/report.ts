@@ -10,11 +10,22 @@ import { addFinding, countVerdict, createTally, standing, type Tally } from './t
 import type { AssumptionReport } from './standing.js'
 import { UPSTREAM_TROUBLES, type UpstreamObservation } from '../service/upstream.js'
 
-export type { AssumptionReport, AssumptionStanding, AssumptionStatus, Evidence, FindingStanding, NextStep, ObservedAnswer, ProbeSummary } from './standing.js'
+export type {
+  AssumptionReport,
+  AssumptionStanding,
+  AssumptionStatus,
+  Evidence,
+  FindingStanding,
+  NextStep,
+  ObservedAnswer,
+  ProbeSummary,
+} from './standing.js'
 export { nextStep } from './next-step.js'
 
 /** The assumption checks, as [id, check] pairs: those traffic can show. */
-const CHECKS = Object.entries(ASSUMPTION_CHECKS).filter((pair): pair is [string, AssumptionCheck] => typeof pair[1] === 'function')
+const CHECKS = Object.entries(ASSUMPTION_CHECKS).filter(
+  (pair): pair is [string, AssumptionCheck] => typeof pair[1] === 'function',
+)
 
 /**
  * The standing of the ledger against one upstream: the whole traffic's, and each world's (a token sees
@@ -45,14 +56,20 @@ export function createAssumptionLedger(upstream: string) {
     const state = entry.worldId === null ? undefined : worldOf(entry.worldId)
     const tallies = state ? [whole, state.tally] : [whole]
     if ('trouble' in result) {
-      const finding = { kind: 'upstream-trouble', message: `${entry.request.method} ${entry.request.path}: ${UPSTREAM_TROUBLES[result.trouble.kind] ?? result.trouble.kind} (${result.trouble.detail}); the client got ${entry.response.status}.` }
+      const finding = {
+        kind: 'upstream-trouble',
+        message: `${entry.request.method} ${entry.request.path}: ${UPSTREAM_TROUBLES[result.trouble.kind] ?? result.trouble.kind} (${result.trouble.detail}); the client got ${entry.response.status}.`,
+      }
       for (const tally of tallies) addFinding(tally, finding, entry.seq)
       return
     }
     const { answer } = result
     if (answer.passedOn) {
       // Passed on as it came, never held whole: there is nothing whole to check.
-      const finding = { kind: 'too-large-to-check', message: `${entry.request.method} ${entry.request.path} answered ${answer.status} with a body larger than the proxy's body limit: passed on whole as it came, checked no further (the journal keeps its first bytes).` }
+      const finding = {
+        kind: 'too-large-to-check',
+        message: `${entry.request.method} ${entry.request.path} answered ${answer.status} with a body larger than the proxy's body limit: passed on whole as it came, checked no further (the journal keeps its first bytes).`,
+      }
       for (const tally of tallies) {
         tally.answers++
         addFinding(tally, finding, entry.seq)

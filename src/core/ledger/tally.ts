@@ -17,7 +17,10 @@ const FINDINGS_KEPT = 200
 export interface Tally {
   answers: number
   confirmed: Map<string, { count: number; evidence: Evidence[] }>
-  contradicted: Map<string, { count: number; evidence: Evidence[]; alternatives: Set<string | null>; observed: ObservedAnswer[] }>
+  contradicted: Map<
+    string,
+    { count: number; evidence: Evidence[]; alternatives: Set<string | null>; observed: ObservedAnswer[] }
+  >
   findings: Map<string, FindingStanding>
 }
 
@@ -29,7 +32,13 @@ export function createTally(): Tally {
  * Counts one check's verdict on an answer in each tally; its evidence is made only when a tally still
  * keeps evidence of this kind: most answers only count.
  */
-export function countVerdict(tallies: Tally[], id: string, verdict: CheckVerdict, entry: UpstreamObservation['entry'], observed: Observed): void {
+export function countVerdict(
+  tallies: Tally[],
+  id: string,
+  verdict: CheckVerdict,
+  entry: UpstreamObservation['entry'],
+  observed: Observed,
+): void {
   let evidence: Evidence | undefined
   for (const tally of tallies) {
     if (verdict.status === 'confirmed') {
@@ -39,12 +48,23 @@ export function countVerdict(tallies: Tally[], id: string, verdict: CheckVerdict
       if (kept.evidence.length < EVIDENCE_KEPT) kept.evidence.push((evidence ??= toEvidence(entry, verdict)))
     } else {
       let kept = tally.contradicted.get(id)
-      if (!kept) tally.contradicted.set(id, (kept = { count: 0, evidence: [], alternatives: new Set<string | null>(), observed: [] }))
+      if (!kept)
+        tally.contradicted.set(
+          id,
+          (kept = { count: 0, evidence: [], alternatives: new Set<string | null>(), observed: [] }),
+        )
       kept.count++
       kept.alternatives.add(verdict.alternative ?? null)
       if (kept.evidence.length < EVIDENCE_KEPT) kept.evidence.push((evidence ??= toEvidence(entry, verdict)))
-      if (kept.observed.length < OBSERVED_KEPT && !kept.observed.some((seen) => seen.status === observed.status && seen.request.split('?')[0] === `${entry.request.method} ${entry.request.path}`)) {
-        kept.observed.push(toObserved(evidence ??= toEvidence(entry, verdict), verdict, observed))
+      if (
+        kept.observed.length < OBSERVED_KEPT &&
+        !kept.observed.some(
+          (seen) =>
+            seen.status === observed.status &&
+            seen.request.split('?')[0] === `${entry.request.method} ${entry.request.path}`,
+        )
+      ) {
+        kept.observed.push(toObserved((evidence ??= toEvidence(entry, verdict)), verdict, observed))
       }
     }
   }

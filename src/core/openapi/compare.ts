@@ -11,7 +11,15 @@ import { confirms, contradicts, type Difference } from './differences.js'
 import { toOpenApi } from './documents.js'
 import type { OpenApiDocument } from './model.js'
 import { compareOperation } from './operation-diff.js'
-import { basePathOf, isLink, operationsOf, sameKey, stripPrefix, type Integration, type Operation } from './operations.js'
+import {
+  basePathOf,
+  isLink,
+  operationsOf,
+  sameKey,
+  stripPrefix,
+  type Integration,
+  type Operation,
+} from './operations.js'
 
 export type { Difference, DifferenceKind, Verdict } from './differences.js'
 
@@ -59,7 +67,13 @@ export function compareOpenApi(
   for (const their of sides.theirs) {
     if (ourKeys.has(their.key) || slipped.has(their.key)) continue
     const name = `${their.method} ${their.path}`
-    add({ operation: name, where: 'paths', kind: 'added-operation', theirs: name, finding: `relay-mock has no ${name}.` })
+    add({
+      operation: name,
+      where: 'paths',
+      kind: 'added-operation',
+      theirs: name,
+      finding: `relay-mock has no ${name}.`,
+    })
   }
   const contradicted = differences.filter((d) => d.assumption?.verdict === 'contradicted').length
   const confirmed = differences.filter((d) => d.assumption?.verdict === 'confirmed').length
@@ -67,19 +81,32 @@ export function compareOpenApi(
 }
 
 /** Both sides' operations, the service's with a base path taken off, and a note for each integration no document covers. */
-function pairSides(theirDocuments: ReadonlyArray<ServiceDocument>, ourDocuments: Record<Integration, OpenApiDocument>, notes: string[]): Sides {
-  const ours = (Object.keys(ourDocuments) as Integration[]).flatMap((integration) => operationsOf(ourDocuments[integration], integration))
+function pairSides(
+  theirDocuments: ReadonlyArray<ServiceDocument>,
+  ourDocuments: Record<Integration, OpenApiDocument>,
+  notes: string[],
+): Sides {
+  const ours = (Object.keys(ourDocuments) as Integration[]).flatMap((integration) =>
+    operationsOf(ourDocuments[integration], integration),
+  )
   const theirs = theirDocuments.flatMap(({ source, document }) => {
     const base = basePathOf(document)
-    if (base) notes.push(`${source}: its paths are relative to the base path ${base} (servers[0].url), as relay-mock's are to {base_url}.`)
+    if (base)
+      notes.push(
+        `${source}: its paths are relative to the base path ${base} (servers[0].url), as relay-mock's are to {base_url}.`,
+      )
     return stripPrefix(operationsOf(document), ours, source, notes)
   })
   const theirByKey = new Map(theirs.map((op) => [op.key, op]))
   const covered = new Set(ours.filter((op) => theirByKey.has(op.key)).map((op) => op.integration))
   for (const integration of ['advanced', 'simple'] as const) {
     if (covered.has(integration)) continue
-    const named = ours.filter((op) => op.integration === integration && !isLink(op)).map((op) => `${op.method} ${op.path}`)
-    notes.push(`No document given describes the ${integration} integration (${named.join(', ')}): its operations were not compared.`)
+    const named = ours
+      .filter((op) => op.integration === integration && !isLink(op))
+      .map((op) => `${op.method} ${op.path}`)
+    notes.push(
+      `No document given describes the ${integration} integration (${named.join(', ')}): its operations were not compared.`,
+    )
   }
   return { ours, theirs, theirByKey, covered }
 }
@@ -93,12 +120,33 @@ function compareOurOperations({ ours, theirByKey, covered }: Sides, add: (d: Dif
     if (!their) {
       add(
         isLink(our)
-          ? { operation: name, where: 'paths', kind: 'missing-operation', relayMock: name, assumption: contradicts('links.fetchable', 'not-fetchable'), finding: `The service's document has no ${name}: the links a create answers may not be fetchable.` }
-          : { operation: name, where: 'paths', kind: 'missing-operation', relayMock: name, finding: `The service's document has no ${name}.` },
+          ? {
+              operation: name,
+              where: 'paths',
+              kind: 'missing-operation',
+              relayMock: name,
+              assumption: contradicts('links.fetchable', 'not-fetchable'),
+              finding: `The service's document has no ${name}: the links a create answers may not be fetchable.`,
+            }
+          : {
+              operation: name,
+              where: 'paths',
+              kind: 'missing-operation',
+              relayMock: name,
+              finding: `The service's document has no ${name}.`,
+            },
       )
       continue
     }
-    if (isLink(our)) add({ operation: name, where: 'paths', kind: 'agreement', relayMock: name, theirs: name, assumption: confirms('links.fetchable') })
+    if (isLink(our))
+      add({
+        operation: name,
+        where: 'paths',
+        kind: 'agreement',
+        relayMock: name,
+        theirs: name,
+        assumption: confirms('links.fetchable'),
+      })
     compareOperation(name, our.op, their.op, add)
   }
 }
@@ -124,7 +172,15 @@ function compareSlips({ ours, theirs, theirByKey, covered }: Sides, add: (d: Dif
     }
     if (served.length === 0 && theirByKey.has(meant.key)) {
       const instead = `${slip.method ?? ''}${slip.method ? ' ' : ''}${slip.path}`
-      add({ operation: slip.meant, where: 'paths', kind: 'agreement', relayMock: slip.meant, theirs: slip.meant, assumption: confirms(id), finding: `The service documents ${slip.meant} and not ${instead}.` })
+      add({
+        operation: slip.meant,
+        where: 'paths',
+        kind: 'agreement',
+        relayMock: slip.meant,
+        theirs: slip.meant,
+        assumption: confirms(id),
+        finding: `The service documents ${slip.meant} and not ${instead}.`,
+      })
     }
   }
   return slipped

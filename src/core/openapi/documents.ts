@@ -27,7 +27,12 @@ const PATH_ASSUMPTIONS: Record<keyof typeof PATH_ANSWERS, string[]> = {
 }
 
 const toSchema = (schema: z.ZodType, io: 'input' | 'output'): SchemaObject => {
-  const { $schema: _, ...json } = z.toJSONSchema(schema, { target: 'openapi-3.0', unrepresentable: 'any', io, reused: 'inline' })
+  const { $schema: _, ...json } = z.toJSONSchema(schema, {
+    target: 'openapi-3.0',
+    unrepresentable: 'any',
+    io,
+    reused: 'inline',
+  })
   return json as SchemaObject
 }
 
@@ -38,7 +43,9 @@ const toSchema = (schema: z.ZodType, io: 'input' | 'output'): SchemaObject => {
 export function toOpenApi(integration: 'advanced' | 'simple'): OpenApiDocument {
   const cached = cache.get(integration)
   if (cached) return cached
-  const routes = serviceRoutes.filter((r) => r.integration === integration || (integration === 'advanced' && r.integration === 'links'))
+  const routes = serviceRoutes.filter(
+    (r) => r.integration === integration || (integration === 'advanced' && r.integration === 'links'),
+  )
   const paths: Record<string, Record<string, OperationObject>> = {}
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, '{$1}')
@@ -59,7 +66,12 @@ export function toOpenApi(integration: 'advanced' | 'simple'): OpenApiDocument {
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API token>' } },
       // What a path answers rather than an operation: a method it lacks, or a path no operation has.
-      responses: Object.fromEntries(Object.entries(PATH_ANSWERS).map(([name, answer]) => [name, { ...response([answer]), [ASSUMPTION_EXTENSION]: PATH_ASSUMPTIONS[name as keyof typeof PATH_ANSWERS] }])),
+      responses: Object.fromEntries(
+        Object.entries(PATH_ANSWERS).map(([name, answer]) => [
+          name,
+          { ...response([answer]), [ASSUMPTION_EXTENSION]: PATH_ASSUMPTIONS[name as keyof typeof PATH_ANSWERS] },
+        ]),
+      ),
     },
     paths,
   }
@@ -76,17 +88,35 @@ function operation(route: Route): OperationObject {
     const shape: Record<string, z.ZodType> = route.query.shape
     for (const [name, schema] of Object.entries(shape)) {
       const json = toSchema(schema, 'input')
-      parameters.push({ name, in: 'query', required: !schema.safeParse(undefined).success, description: json.description, schema: json })
+      parameters.push({
+        name,
+        in: 'query',
+        required: !schema.safeParse(undefined).success,
+        description: json.description,
+        schema: json,
+      })
     }
   }
   // The handler's answers and every answer the pipeline adds (auth, body, schemas, faults), by status.
-  const answers: PipelineAnswer[] = [...Object.entries(route.answers).map(([status, answer]) => ({ ...answer, status: Number(status) })), ...pipelineAnswers(route)]
+  const answers: PipelineAnswer[] = [
+    ...Object.entries(route.answers).map(([status, answer]) => ({ ...answer, status: Number(status) })),
+    ...pipelineAnswers(route),
+  ]
   const statuses = [...new Set(answers.map((answer) => answer.status))].sort((a, b) => a - b)
   const responses = Object.fromEntries(
     statuses.map((status) => {
       // Where the interface is silent, the answer is relay-mock's choice: say which (see assumptions.ts).
       const assumptions = answerAssumptions({ route, status })
-      return [String(status), { ...response(answers.filter((answer) => answer.status === status), route), ...(assumptions.length > 0 ? { [ASSUMPTION_EXTENSION]: assumptions } : {}) }]
+      return [
+        String(status),
+        {
+          ...response(
+            answers.filter((answer) => answer.status === status),
+            route,
+          ),
+          ...(assumptions.length > 0 ? { [ASSUMPTION_EXTENSION]: assumptions } : {}),
+        },
+      ]
     }),
   )
   return {
@@ -128,7 +158,10 @@ function response(answers: ReadonlyArray<PipelineAnswer>, route?: Route): Respon
     ...(Object.keys(headers).length
       ? {
           headers: Object.fromEntries(
-            Object.entries(headers).map(([name, { descriptions, count }]) => [name, { description: descriptions.join('; '), required: count === answers.length, schema: { type: 'string' } }]),
+            Object.entries(headers).map(([name, { descriptions, count }]) => [
+              name,
+              { description: descriptions.join('; '), required: count === answers.length, schema: { type: 'string' } },
+            ]),
           ),
         }
       : {}),
@@ -138,7 +171,10 @@ function response(answers: ReadonlyArray<PipelineAnswer>, route?: Route): Respon
             Object.entries(content).map(([mediaType, schemas]) => {
               // Marked here only when the response is not marked as a whole.
               const faults = faulted ? undefined : faultsOf(byMedia[mediaType])
-              const schema = schemas.length === 1 ? toSchema(schemas[0], 'output') : { anyOf: schemas.map((one) => toSchema(one, 'output')) }
+              const schema =
+                schemas.length === 1
+                  ? toSchema(schemas[0], 'output')
+                  : { anyOf: schemas.map((one) => toSchema(one, 'output')) }
               const entry: MediaTypeObject = { schema, ...(faults ? { [FAULT_EXTENSION]: faults } : {}) }
               return [mediaType, entry]
             }),

@@ -16,7 +16,12 @@ import {
 } from './verdicts.js'
 
 /** @example compareOperation('POST /payment', ours.paths['/payment'].post, theirs.paths['/payment'].post, (d) => list.push(d)) */
-export function compareOperation(name: string, our: OperationObject, their: OperationObject, add: (d: Difference) => void): void {
+export function compareOperation(
+  name: string,
+  our: OperationObject,
+  their: OperationObject,
+  add: (d: Difference) => void,
+): void {
   const at: Report = (d) => add({ operation: name, ...d })
   const judged: Report = (d) => at(withFieldVerdict(d))
   compareParameters(our, their, judged)
@@ -31,7 +36,9 @@ function answerPair(our: OperationObject, their: OperationObject): AnswerPair {
   const ours = our.responses ?? {}
   const theirs = their.responses ?? {}
   // The simple endpoint refuses with its own JSON shape rather than problem details.
-  const simple = Object.entries(ours).some(([status, response]) => status === '422' && response?.content?.[JSON_MEDIA] && !response.content[PROBLEM_JSON])
+  const simple = Object.entries(ours).some(
+    ([status, response]) => status === '422' && response?.content?.[JSON_MEDIA] && !response.content[PROBLEM_JSON],
+  )
   return { ours, theirs, ourStatuses: new Set(Object.keys(ours)), theirStatuses: new Set(Object.keys(theirs)), simple }
 }
 
@@ -42,11 +49,21 @@ function compareParameters(our: OperationObject, their: OperationObject, at: Rep
     const other = theirs.get(name)
     const where = `parameters.query.${name}`
     if (!other) {
-      at({ where, kind: 'request-field-missing', relayMock: describeSchema(parameter.schema), finding: `relay-mock reads the query parameter ${name}; the service's document does not list it.` })
+      at({
+        where,
+        kind: 'request-field-missing',
+        relayMock: describeSchema(parameter.schema),
+        finding: `relay-mock reads the query parameter ${name}; the service's document does not list it.`,
+      })
       continue
     }
     if (Boolean(parameter.required) !== Boolean(other.required)) {
-      at({ where, kind: 'request-field-required', relayMock: Boolean(parameter.required), theirs: Boolean(other.required) })
+      at({
+        where,
+        kind: 'request-field-required',
+        relayMock: Boolean(parameter.required),
+        theirs: Boolean(other.required),
+      })
     }
     compareSchemas(parameter.schema, other.schema, where, 'request', at)
   }
@@ -56,7 +73,9 @@ function compareParameters(our: OperationObject, their: OperationObject, at: Rep
       where: `parameters.query.${name}`,
       kind: 'request-field-added',
       theirs: `${describeSchema(parameter.schema)}${parameter.required ? ', required' : ''}`,
-      finding: parameter.required ? `The service requires the query parameter ${name}, which relay-mock does not know.` : `The service takes the query parameter ${name} too.`,
+      finding: parameter.required
+        ? `The service requires the query parameter ${name}, which relay-mock does not know.`
+        : `The service takes the query parameter ${name} too.`,
     })
   }
 }
@@ -72,23 +91,43 @@ function compareRequestBody(our: OperationObject, their: OperationObject, at: Re
   const media = Object.keys(ourContent)[0]
   const theirMedia = theirContent ? contentOf(theirContent, media) : undefined
   if (!theirMedia) {
-    at({ where: `requestBody.${media}`, kind: 'request-media-type', relayMock: media, theirs: theirContent ? Object.keys(theirContent) : undefined, finding: `The service's document takes no ${media} body here.` })
+    at({
+      where: `requestBody.${media}`,
+      kind: 'request-media-type',
+      relayMock: media,
+      theirs: theirContent ? Object.keys(theirContent) : undefined,
+      finding: `The service's document takes no ${media} body here.`,
+    })
     return
   }
   compareSchemas(ourContent[media].schema, theirMedia.schema, `requestBody.${media}`, 'request', at)
 }
 
 /** The statuses one side documents and the other does not, save those a verdict has spoken for. */
-function compareStatuses({ ours, theirs, ourStatuses, theirStatuses }: AnswerPair, explained: Set<string>, at: Report): void {
+function compareStatuses(
+  { ours, theirs, ourStatuses, theirStatuses }: AnswerPair,
+  explained: Set<string>,
+  at: Report,
+): void {
   for (const status of ourStatuses) {
     // An answer only a fault relay-mock injects gives is its test tool, not a claim about the service.
     if (explained.has(status) || theirStatuses.has(status) || ours[status]?.[FAULT_EXTENSION]) continue
-    at({ where: `responses.${status}`, kind: 'answer-status-missing', relayMock: status, finding: `relay-mock documents ${status}: ${firstLine(ours[status]?.description)}` })
+    at({
+      where: `responses.${status}`,
+      kind: 'answer-status-missing',
+      relayMock: status,
+      finding: `relay-mock documents ${status}: ${firstLine(ours[status]?.description)}`,
+    })
   }
   for (const status of theirStatuses) {
     if (explained.has(status) || ourStatuses.has(status)) continue
     const description = theirs[status]?.description
-    at({ where: `responses.${status}`, kind: 'answer-status-added', theirs: status, finding: `The service documents ${status}${description ? `: ${firstLine(description)}` : ''}.` })
+    at({
+      where: `responses.${status}`,
+      kind: 'answer-status-added',
+      theirs: status,
+      finding: `The service documents ${status}${description ? `: ${firstLine(description)}` : ''}.`,
+    })
   }
 }
 
@@ -101,7 +140,9 @@ function compareAnswers(answers: AnswerPair, explained: Set<string>, at: Report)
     const ourContent = answers.ours[status]?.content ?? {}
     const theirContent = answers.theirs[status]?.content ?? {}
     if (!explained.has(`${status} media`)) compareMediaTypes(status, ourContent, theirContent, at)
-    const media = Object.keys(ourContent).map(bare).find((m) => m === JSON_MEDIA || m === PROBLEM_JSON)
+    const media = Object.keys(ourContent)
+      .map(bare)
+      .find((m) => m === JSON_MEDIA || m === PROBLEM_JSON)
     const theirSchema = media ? contentOf(theirContent, media)?.schema : undefined
     if (!media || !theirSchema) continue
     const ourSchema = contentOf(ourContent, media)?.schema
@@ -118,15 +159,32 @@ function compareAnswers(answers: AnswerPair, explained: Set<string>, at: Report)
 }
 
 /** The media types one side answers a status with and the other does not. */
-function compareMediaTypes(status: string, ourContent: Record<string, MediaTypeObject>, theirContent: Record<string, MediaTypeObject>, at: Report): void {
+function compareMediaTypes(
+  status: string,
+  ourContent: Record<string, MediaTypeObject>,
+  theirContent: Record<string, MediaTypeObject>,
+  at: Report,
+): void {
   const ourMedia = Object.keys(ourContent).map(bare)
   const theirMedia = Object.keys(theirContent).map(bare)
   if (theirMedia.length === 0) return
   for (const media of ourMedia.filter((m) => !theirMedia.includes(m) && !ourContent[m]?.[FAULT_EXTENSION])) {
     const description = ourContent[media]?.schema?.description
-    at({ where: `responses.${status}.${media}`, kind: 'answer-media-type', relayMock: media, theirs: theirMedia, finding: `relay-mock also answers ${status} as ${media}${description ? ` (${description})` : ''}; the service's document does not.` })
+    at({
+      where: `responses.${status}.${media}`,
+      kind: 'answer-media-type',
+      relayMock: media,
+      theirs: theirMedia,
+      finding: `relay-mock also answers ${status} as ${media}${description ? ` (${description})` : ''}; the service's document does not.`,
+    })
   }
   for (const media of theirMedia.filter((m) => !ourMedia.includes(m))) {
-    at({ where: `responses.${status}.${media}`, kind: 'answer-media-type', relayMock: ourMedia, theirs: media, finding: `The service also answers ${status} as ${media}.` })
+    at({
+      where: `responses.${status}.${media}`,
+      kind: 'answer-media-type',
+      relayMock: ourMedia,
+      theirs: media,
+      finding: `The service also answers ${status} as ${media}.`,
+    })
   }
 }

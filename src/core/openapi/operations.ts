@@ -1,6 +1,12 @@
 // The operations of a document, each keyed so that the service's and relay-mock's meet: by method and path,
 // its parameters unnamed, with a base path written into every path taken off.
-import { HTTP_METHODS, type MediaTypeObject, type OpenApiDocument, type OperationObject, type ResponseObject } from './model.js'
+import {
+  HTTP_METHODS,
+  type MediaTypeObject,
+  type OpenApiDocument,
+  type OperationObject,
+  type ResponseObject,
+} from './model.js'
 
 export type Integration = 'advanced' | 'simple'
 
@@ -22,7 +28,8 @@ export function operationsOf(document: OpenApiDocument, integration?: Integratio
   for (const [path, item] of Object.entries(document?.paths ?? {})) {
     for (const method of HTTP_METHODS) {
       const op = item?.[method]
-      if (op && typeof op === 'object') ops.push({ method: method.toUpperCase(), path, key: `${method.toUpperCase()} ${keyOf(path)}`, op, integration })
+      if (op && typeof op === 'object')
+        ops.push({ method: method.toUpperCase(), path, key: `${method.toUpperCase()} ${keyOf(path)}`, op, integration })
     }
   }
   return ops

@@ -36,11 +36,13 @@ export function compareSchemas(
   const b = flatten(theirs)
   if (a.type && b.type && a.type !== b.type) {
     // A list that is an object on the other side is judged by its caller (lists.paging).
-    if (!(depth === 0 && a.type === 'array')) at({ where, kind: `${side}-field-type`, relayMock: a.type, theirs: b.type })
+    if (!(depth === 0 && a.type === 'array'))
+      at({ where, kind: `${side}-field-type`, relayMock: a.type, theirs: b.type })
     return
   }
   const ourFormat = formatOf(a)
-  if (b.format && b.format !== ourFormat) at({ where, kind: `${side}-field-format`, relayMock: ourFormat ?? 'none', theirs: b.format })
+  if (b.format && b.format !== ourFormat)
+    at({ where, kind: `${side}-field-format`, relayMock: ourFormat ?? 'none', theirs: b.format })
   if ((a.enum || b.enum) && !sameSet(a.enum, b.enum)) {
     at({ where, kind: `${side}-field-enum`, relayMock: a.enum ?? 'any', theirs: b.enum ?? 'any' })
   }
@@ -51,7 +53,14 @@ export function compareSchemas(
   compareProperties(a, b, where, side, at, depth)
 }
 
-function compareProperties(a: Flat, b: Flat, where: string, side: 'request' | 'answer', at: Report, depth: number): void {
+function compareProperties(
+  a: Flat,
+  b: Flat,
+  where: string,
+  side: 'request' | 'answer',
+  at: Report,
+  depth: number,
+): void {
   const ourProps = a.properties
   const theirProps = b.properties
   if (!ourProps || !theirProps) return
@@ -62,12 +71,17 @@ function compareProperties(a: Flat, b: Flat, where: string, side: 'request' | 'a
       continue
     }
     const required = [a.required.has(field), b.required.has(field)]
-    if (required[0] !== required[1]) at({ where: path, kind: `${side}-field-required`, relayMock: required[0], theirs: required[1] })
+    if (required[0] !== required[1])
+      at({ where: path, kind: `${side}-field-required`, relayMock: required[0], theirs: required[1] })
     compareSchemas(schema, theirProps[field], path, side, at, depth + 1)
   }
   for (const [field, schema] of Object.entries(theirProps)) {
     if (field in ourProps) continue
-    at({ where: `${where}.${field}`, kind: `${side}-field-added`, theirs: `${describeSchema(schema)}${b.required.has(field) ? ', required' : ''}` })
+    at({
+      where: `${where}.${field}`,
+      kind: `${side}-field-added`,
+      theirs: `${describeSchema(schema)}${b.required.has(field) ? ', required' : ''}`,
+    })
   }
 }
 
@@ -118,7 +132,13 @@ function formatOf(flat: Flat): string | undefined {
   if (flat.format) return flat.format
   if (!flat.pattern) return undefined
   patternFormats ??= new Map(
-    ([[uuid, 'uuid'], [date, 'date'], [timestamp, TIMESTAMP_FORMAT]] as const).map(([schema, format]) => [
+    (
+      [
+        [uuid, 'uuid'],
+        [date, 'date'],
+        [timestamp, TIMESTAMP_FORMAT],
+      ] as const
+    ).map(([schema, format]) => [
       (z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input' }) as SchemaObject).pattern,
       format,
     ]),
@@ -130,7 +150,11 @@ function formatOf(flat: Flat): string | undefined {
 export function describeSchema(schema: SchemaObject | undefined): string {
   const flat = flatten(schema)
   const format = formatOf(flat)
-  return [flat.type ?? 'any', format ? `(${format})` : '', flat.enum ? `one of ${flat.enum.map((v) => JSON.stringify(v)).join(', ')}` : '']
+  return [
+    flat.type ?? 'any',
+    format ? `(${format})` : '',
+    flat.enum ? `one of ${flat.enum.map((v) => JSON.stringify(v)).join(', ')}` : '',
+  ]
     .filter(Boolean)
     .join(' ')
 }

@@ -41,44 +41,106 @@ function judgeCreateStatus({ ours, theirs, theirStatuses }: AnswerPair, explaine
   if (theirStatuses.has('201')) {
     at(
       headerOf(theirs['201'], 'Location')
-        ? { where: 'responses.201', kind: 'agreement', relayMock: '201 with Location', theirs: '201 with Location', assumption: confirms('create.status') }
+        ? {
+            where: 'responses.201',
+            kind: 'agreement',
+            relayMock: '201 with Location',
+            theirs: '201 with Location',
+            assumption: confirms('create.status'),
+          }
         : // A document that leaves a header out says nothing of whether the service sends it: a finding, not a verdict.
-          { where: 'responses.201.headers.Location', kind: 'answer-header', relayMock: '201 with Location', theirs: '201, no Location documented', finding: 'The service documents 201 but no Location header: documents often leave headers out, so create.status is neither confirmed nor contradicted here (relay-mock conform --suite variants runs your client without one).' },
+          {
+            where: 'responses.201.headers.Location',
+            kind: 'answer-header',
+            relayMock: '201 with Location',
+            theirs: '201, no Location documented',
+            finding:
+              'The service documents 201 but no Location header: documents often leave headers out, so create.status is neither confirmed nor contradicted here (relay-mock conform --suite variants runs your client without one).',
+          },
     )
   } else if (theirStatuses.has('200')) {
     explained.add('201').add('200')
-    at({ where: 'responses.201', kind: 'answer-status-missing', relayMock: '201 with Location', theirs: '200', assumption: contradicts('create.status', '200-no-location'), finding: 'The service documents 200 for a create, not 201.' })
+    at({
+      where: 'responses.201',
+      kind: 'answer-status-missing',
+      relayMock: '201 with Location',
+      theirs: '200',
+      assumption: contradicts('create.status', '200-no-location'),
+      finding: 'The service documents 200 for a create, not 201.',
+    })
   }
 }
 
 /** invalid.status, or simple.refusal-status for the simple endpoint: invalid fields are refused with 422. */
-function judgeRefusalStatus({ ourStatuses, theirStatuses, simple }: AnswerPair, explained: Set<string>, at: Report): void {
+function judgeRefusalStatus(
+  { ourStatuses, theirStatuses, simple }: AnswerPair,
+  explained: Set<string>,
+  at: Report,
+): void {
   if (!ourStatuses.has('422')) return
   const id: AssumptionId = simple ? 'simple.refusal-status' : 'invalid.status'
   if (theirStatuses.has('422')) {
     at({ where: 'responses.422', kind: 'agreement', relayMock: '422', theirs: '422', assumption: confirms(id) })
   } else if (theirStatuses.has('400')) {
     explained.add('422')
-    at({ where: 'responses.422', kind: 'answer-status-missing', relayMock: '422', theirs: '400', assumption: contradicts(id, '400'), finding: 'The service documents 400 for invalid fields, not 422.' })
+    at({
+      where: 'responses.422',
+      kind: 'answer-status-missing',
+      relayMock: '422',
+      theirs: '400',
+      assumption: contradicts(id, '400'),
+      finding: 'The service documents 400 for invalid fields, not 422.',
+    })
   } else if (simple && ![...theirStatuses].some((s) => /^4/.test(s)) && theirStatuses.has('200')) {
     explained.add('422')
-    at({ where: 'responses.422', kind: 'answer-status-missing', relayMock: '422', theirs: '200', assumption: contradicts(id, '200'), finding: 'The service documents no 4xx for the simple endpoint: a refusal is a 200 without `id`.' })
+    at({
+      where: 'responses.422',
+      kind: 'answer-status-missing',
+      relayMock: '422',
+      theirs: '200',
+      assumption: contradicts(id, '200'),
+      finding: 'The service documents no 4xx for the simple endpoint: a refusal is a 200 without `id`.',
+    })
   }
 }
 
 /** auth.refusal: a refused token is answered 401 with WWW-Authenticate. */
-function judgeAuthRefusal({ theirs, ourStatuses, theirStatuses }: AnswerPair, explained: Set<string>, at: Report): void {
+function judgeAuthRefusal(
+  { theirs, ourStatuses, theirStatuses }: AnswerPair,
+  explained: Set<string>,
+  at: Report,
+): void {
   if (!ourStatuses.has('401')) return
   if (theirStatuses.has('401')) {
     explained.add('401')
     at(
       headerOf(theirs['401'], 'WWW-Authenticate')
-        ? { where: 'responses.401', kind: 'agreement', relayMock: '401 with WWW-Authenticate', theirs: '401 with WWW-Authenticate', assumption: confirms('auth.refusal') }
-        : { where: 'responses.401.headers.WWW-Authenticate', kind: 'answer-header', relayMock: '401 with WWW-Authenticate', theirs: '401, no WWW-Authenticate documented', finding: 'The service documents 401 but no WWW-Authenticate header: documents often leave headers out, so auth.refusal is neither confirmed nor contradicted here.' },
+        ? {
+            where: 'responses.401',
+            kind: 'agreement',
+            relayMock: '401 with WWW-Authenticate',
+            theirs: '401 with WWW-Authenticate',
+            assumption: confirms('auth.refusal'),
+          }
+        : {
+            where: 'responses.401.headers.WWW-Authenticate',
+            kind: 'answer-header',
+            relayMock: '401 with WWW-Authenticate',
+            theirs: '401, no WWW-Authenticate documented',
+            finding:
+              'The service documents 401 but no WWW-Authenticate header: documents often leave headers out, so auth.refusal is neither confirmed nor contradicted here.',
+          },
     )
   } else if (theirStatuses.has('403')) {
     explained.add('401').add('403')
-    at({ where: 'responses.401', kind: 'answer-status-missing', relayMock: '401', theirs: '403', assumption: contradicts('auth.refusal', '403'), finding: 'The service documents 403 for a refused token, not 401.' })
+    at({
+      where: 'responses.401',
+      kind: 'answer-status-missing',
+      relayMock: '401',
+      theirs: '403',
+      assumption: contradicts('auth.refusal', '403'),
+      finding: 'The service documents 403 for a refused token, not 401.',
+    })
   }
 }
 
@@ -92,7 +154,13 @@ function judgeErrorBody({ theirs }: AnswerPair, explained: Set<string>, at: Repo
   const json = contents.map((content) => content[Object.keys(content).find((m) => bare(m) === JSON_MEDIA) ?? ''])
   const where = `responses.${errors.map(([status]) => status).join(',')}`
   if (media.includes(PROBLEM_JSON)) {
-    at({ where, kind: 'agreement', relayMock: PROBLEM_JSON, theirs: [...new Set(media)], assumption: confirms('error.body') })
+    at({
+      where,
+      kind: 'agreement',
+      relayMock: PROBLEM_JSON,
+      theirs: [...new Set(media)],
+      assumption: confirms('error.body'),
+    })
     return
   }
   const fields = [...new Set(json.flatMap((m) => Object.keys(flatten(m?.schema).properties ?? {})))]
@@ -103,7 +171,13 @@ function judgeErrorBody({ theirs }: AnswerPair, explained: Set<string>, at: Repo
     relayMock: `${PROBLEM_JSON} (type, title, status, message)`,
     theirs: `${[...new Set(media)].join(', ')}${fields.length ? ` (${fields.join(', ')})` : ''}`,
     assumption: contradicts('error.body', messageOnly ? 'json-message' : undefined),
-    ...(messageOnly ? {} : { finding: fields.includes('message') ? 'Its error answers are neither problem details nor `message` alone.' : 'Its error answers carry no `message`.' }),
+    ...(messageOnly
+      ? {}
+      : {
+          finding: fields.includes('message')
+            ? 'Its error answers are neither problem details nor `message` alone.'
+            : 'Its error answers carry no `message`.',
+        }),
   })
 }
 
@@ -126,18 +200,38 @@ export function judgeExtraFields(fields: OperationDifference[]): boolean {
 
 /** records.extra-fields confirmed: record answers were compared and none added a field. */
 export function confirmNoExtraFields(at: Report): void {
-  at({ where: 'responses', kind: 'agreement', relayMock: 'the listed fields', theirs: 'no more fields', assumption: confirms('records.extra-fields') })
+  at({
+    where: 'responses',
+    kind: 'agreement',
+    relayMock: 'the listed fields',
+    theirs: 'no more fields',
+    assumption: confirms('records.extra-fields'),
+  })
 }
 
 /** lists.paging (a list answered as an array) and simple.answer (the simple answer's `status`), on one record answer. */
-export function judgeRecordAnswer(answers: AnswerPair, status: string, where: string, ourSchema: SchemaObject | undefined, theirSchema: SchemaObject, at: Report): void {
+export function judgeRecordAnswer(
+  answers: AnswerPair,
+  status: string,
+  where: string,
+  ourSchema: SchemaObject | undefined,
+  theirSchema: SchemaObject,
+  at: Report,
+): void {
   const root = flatten(ourSchema)
   const theirRoot = flatten(theirSchema)
   if (root.type === 'array') {
     at(
       theirRoot.type === 'array'
         ? { where, kind: 'agreement', relayMock: 'array', theirs: 'array', assumption: confirms('lists.paging') }
-        : { where, kind: 'answer-field-type', relayMock: 'array', theirs: theirRoot.type, assumption: contradicts('lists.paging', 'paged'), finding: 'The list comes inside an object: it may be paged.' },
+        : {
+            where,
+            kind: 'answer-field-type',
+            relayMock: 'array',
+            theirs: theirRoot.type,
+            assumption: contradicts('lists.paging', 'paged'),
+            finding: 'The list comes inside an object: it may be paged.',
+          },
     )
   }
   /** The success both document: 201 as relay-mock answers, else the other 2xx. */
@@ -145,8 +239,20 @@ export function judgeRecordAnswer(answers: AnswerPair, status: string, where: st
   if (answers.simple && status === success && root.properties?.status) {
     at(
       theirRoot.properties?.status
-        ? { where: `${where}.status`, kind: 'agreement', relayMock: 'id, status, message', theirs: Object.keys(theirRoot.properties), assumption: confirms('simple.answer') }
-        : { where: `${where}.status`, kind: 'answer-field-missing', relayMock: 'id, status, message', theirs: Object.keys(theirRoot.properties ?? {}), assumption: contradicts('simple.answer', 'id-only') },
+        ? {
+            where: `${where}.status`,
+            kind: 'agreement',
+            relayMock: 'id, status, message',
+            theirs: Object.keys(theirRoot.properties),
+            assumption: confirms('simple.answer'),
+          }
+        : {
+            where: `${where}.status`,
+            kind: 'answer-field-missing',
+            relayMock: 'id, status, message',
+            theirs: Object.keys(theirRoot.properties ?? {}),
+            assumption: contradicts('simple.answer', 'id-only'),
+          },
     )
   }
 }
@@ -158,9 +264,19 @@ export function judgeRecordAnswer(answers: AnswerPair, status: string, where: st
 export function withFieldVerdict(difference: OperationDifference): OperationDifference {
   const { kind, where, relayMock, theirs } = difference
   if (kind.endsWith('-field-format') && relayMock === TIMESTAMP_FORMAT && theirs === 'date-time') {
-    return judged(difference, contradicts('time.zone', 'utc-suffix'), 'date-time is RFC 3339: a `T` and a zone, not `YYYY-MM-DD HH:MM:SS`.')
+    return judged(
+      difference,
+      contradicts('time.zone', 'utc-suffix'),
+      'date-time is RFC 3339: a `T` and a zone, not `YYYY-MM-DD HH:MM:SS`.',
+    )
   }
-  if (kind === 'request-field-enum' && /\.country$/.test(where) && Array.isArray(theirs) && theirs.length === 1 && theirs[0] === 'is') {
+  if (
+    kind === 'request-field-enum' &&
+    /\.country$/.test(where) &&
+    Array.isArray(theirs) &&
+    theirs.length === 1 &&
+    theirs[0] === 'is'
+  ) {
     return judged(difference, contradicts('vehicle.country', 'is-only'))
   }
   const parameter = /^parameters\.query\.([^.]+)$/.exec(where)?.[1]
@@ -171,7 +287,11 @@ export function withFieldVerdict(difference: OperationDifference): OperationDiff
 }
 
 /** The difference with its verdict, and a finding that says more (the assumption comes before the finding). */
-function judged({ finding, ...difference }: OperationDifference, assumption: Verdict, says?: string): OperationDifference {
+function judged(
+  { finding, ...difference }: OperationDifference,
+  assumption: Verdict,
+  says?: string,
+): OperationDifference {
   const text = says ?? finding
   return { ...difference, assumption, ...(text === undefined ? {} : { finding: text }) }
 }

@@ -59,9 +59,11 @@ const TROUBLE_STOP = 2
 const NEEDS_WRITE: Readonly<Record<string, string>> = {
   'create.status': 'only a create shows it',
   'simple.answer': "only a simple payment the service records shows its answer's fields",
-  'simple.unknown-owner': 'only a simple payment for an owner the service does not know shows it (the service may record it)',
+  'simple.unknown-owner':
+    'only a simple payment for an owner the service does not know shows it (the service may record it)',
   'vehicle.country': 'only a vehicle created with another country code shows it',
-  'request.duplicate-keys': 'only a create that names a key twice shows it (the custodian names rentalCompanyId twice, the same value)',
+  'request.duplicate-keys':
+    'only a create that names a key twice shows it (the custodian names rentalCompanyId twice, the same value)',
   'request.number-form': 'only a create whose amount is written 1.0 shows it (the payment)',
 }
 
@@ -69,13 +71,23 @@ const NEEDS_WRITE: Readonly<Record<string, string>> = {
  * Sends the probe's requests through `send`, one at a time, and returns what it sent and wrote.
  * @example const result = await probe((request) => service.handle(request), { token: 'staging-token' })
  */
-export async function probe(send: (request: RelayRequest) => Promise<RelayResponse>, options: ProbeOptions): Promise<ProbeResult> {
+export async function probe(
+  send: (request: RelayRequest) => Promise<RelayResponse>,
+  options: ProbeOptions,
+): Promise<ProbeResult> {
   const result: ProbeResult = { sent: 0, written: [], skipped: [] }
-  const step: ProbeStep = { ask: asker(send, result), bearer: { authorization: `Bearer ${options.token}` }, options, result }
+  const step: ProbeStep = {
+    ask: asker(send, result),
+    bearer: { authorization: `Bearer ${options.token}` },
+    options,
+    result,
+  }
   const company = await askLookups(step)
   await askRefusals(step)
   if (!options.allowWrites) {
-    result.skipped.push('the creates (a vehicle, a custodian, a payment and a simple payment): they need --allow-writes, against staging only')
+    result.skipped.push(
+      'the creates (a vehicle, a custodian, a payment and a simple payment): they need --allow-writes, against staging only',
+    )
     return result
   }
   const newVehicle = await createVehicle(step, company)
@@ -95,7 +107,12 @@ interface ProbeAnswer {
 }
 
 /** One request; undefined once the probe has stopped (the upstream in trouble, or the bound reached). */
-type Ask = (method: string, url: string, headers: Record<string, string>, body?: string) => Promise<ProbeAnswer | undefined>
+type Ask = (
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body?: string,
+) => Promise<ProbeAnswer | undefined>
 
 /** What each step of the probe sends with, and the result it adds to. */
 interface ProbeStep {
@@ -117,11 +134,17 @@ function asker(send: (request: RelayRequest) => Promise<RelayResponse>, result: 
       return undefined
     }
     result.sent++
-    const answer = await send({ method, url, headers: body === undefined ? headers : { ...headers, 'content-length': String(byteLength(body)) }, ...(body === undefined ? {} : { body }) })
+    const answer = await send({
+      method,
+      url,
+      headers: body === undefined ? headers : { ...headers, 'content-length': String(byteLength(body)) },
+      ...(body === undefined ? {} : { body }),
+    })
     // The proxy's own 502/504 (the upstream refused, hung or answered garbage) says so in its message.
     const trouble = (answer.status === 502 || answer.status === 504) && answer.text.includes('relay-mock proxy:')
     troubled = trouble ? troubled + 1 : 0
-    if (troubled >= TROUBLE_STOP) result.stopped = `the upstream was in trouble on ${TROUBLE_STOP} requests in a row (see the upstream-trouble findings)`
+    if (troubled >= TROUBLE_STOP)
+      result.stopped = `the upstream was in trouble on ${TROUBLE_STOP} requests in a row (see the upstream-trouble findings)`
     return { status: answer.status, headers: answer.headers, body: parse(answer.text) }
   }
 }
@@ -140,7 +163,12 @@ async function askLookups({ ask, bearer, options }: ProbeStep): Promise<{ id: st
   if (vehicle) await ask('GET', `/vehicles/${encodeURIComponent(vehicle.id)}`, bearer)
   // The same plate written otherwise, and the kennitala with a hyphen: how the service matches them.
   if (vehicle) await ask('GET', `/vehicles?plate=${encodeURIComponent(plate.toLowerCase())}`, bearer)
-  if (options.kennitala) await ask('GET', `/rental-companies?kennitala=${options.kennitala.slice(0, 6)}-${options.kennitala.slice(6)}`, bearer)
+  if (options.kennitala)
+    await ask(
+      'GET',
+      `/rental-companies?kennitala=${options.kennitala.slice(0, 6)}-${options.kennitala.slice(6)}`,
+      bearer,
+    )
   // Extra query parameters on a lookup.
   await ask('GET', `/vehicles?plate=${encodeURIComponent(plate)}&page=2&limit=10`, bearer)
   // A lookup with a body, which RFC 9110 gives no meaning.
@@ -181,40 +209,93 @@ async function askRefusals({ ask, bearer, options }: ProbeStep): Promise<void> {
 }
 
 /** Creates the test vehicle, fetches its link, and makes the company its custodian: returns the vehicle. */
-async function createVehicle({ ask, bearer, options, result }: ProbeStep, company: { id: string } | undefined): Promise<{ id: string } | undefined> {
+async function createVehicle(
+  { ask, bearer, options, result }: ProbeStep,
+  company: { id: string } | undefined,
+): Promise<{ id: string } | undefined> {
   const testPlate = options.testPlate ?? PROBE_TEST_PLATE
   // A vehicle of another country code (vehicle.country); refused, then the interface's `is`: one vehicle at most.
-  let created = await ask('POST', '/vehicles', { ...bearer, ...json }, JSON.stringify({ plate: testPlate, country: 'de' }))
-  if (created && created.status >= 400 && created.status < 500) created = await ask('POST', '/vehicles', { ...bearer, ...json }, JSON.stringify({ plate: testPlate, country: 'is' }))
+  let created = await ask(
+    'POST',
+    '/vehicles',
+    { ...bearer, ...json },
+    JSON.stringify({ plate: testPlate, country: 'de' }),
+  )
+  if (created && created.status >= 400 && created.status < 500)
+    created = await ask(
+      'POST',
+      '/vehicles',
+      { ...bearer, ...json },
+      JSON.stringify({ plate: testPlate, country: 'is' }),
+    )
   const newVehicle = createdRecord(created)
   if (newVehicle) {
     result.written.push({ kind: 'vehicle', id: newVehicle.id, request: `POST /vehicles with the plate ${testPlate}` })
     await ask('GET', newVehicle.link ?? `/vehicles/${encodeURIComponent(newVehicle.id)}`, bearer)
     if (company) {
       // rentalCompanyId named twice, the same value (request.duplicate-keys): read as once, or refused.
-      const custodianText = JSON.stringify({ vehicleId: newVehicle.id, rentalCompanyId: company.id, acquiredOn: `${today()} 00:00:00` }).replace('"acquiredOn"', `"rentalCompanyId":${JSON.stringify(company.id)},"acquiredOn"`)
+      const custodianText = JSON.stringify({
+        vehicleId: newVehicle.id,
+        rentalCompanyId: company.id,
+        acquiredOn: `${today()} 00:00:00`,
+      }).replace('"acquiredOn"', `"rentalCompanyId":${JSON.stringify(company.id)},"acquiredOn"`)
       const custodian = createdRecord(await ask('POST', '/custodians', { ...bearer, ...json }, custodianText))
-      if (custodian) result.written.push({ kind: 'custodian', id: custodian.id, request: `POST /custodians of the vehicle ${testPlate} and the company ${options.kennitala}` })
+      if (custodian)
+        result.written.push({
+          kind: 'custodian',
+          id: custodian.id,
+          request: `POST /custodians of the vehicle ${testPlate} and the company ${options.kennitala}`,
+        })
     } else result.skipped.push('the custodian: it needs --kennitala of a rental company the service knows')
   }
   return newVehicle
 }
 
 /** The payment for the test vehicle (when it was created), and the simple payment for an unknown owner. */
-async function createPayments({ ask, bearer, options, result }: ProbeStep, location: string, newVehicle: { id: string } | undefined): Promise<void> {
+async function createPayments(
+  { ask, bearer, options, result }: ProbeStep,
+  location: string,
+  newVehicle: { id: string } | undefined,
+): Promise<void> {
   const unknown = PROBE_UNKNOWN_KENNITALA
   const testPlate = options.testPlate ?? PROBE_TEST_PLATE
   const visit = { startedOn: `${today()} 09:00:00`, endedOn: `${today()} 09:01:00` }
   if (newVehicle) {
     // The amount written 1.0 (request.number-form): read as 1, or refused; nothing later needs the payment.
-    const paymentText = JSON.stringify({ locationId: location, vehicleId: newVehicle.id, amount: { amount: 1, currency: 'ISK' }, ...visit, status: 'new' }).replace('"amount":1,', '"amount":1.0,')
+    const paymentText = JSON.stringify({
+      locationId: location,
+      vehicleId: newVehicle.id,
+      amount: { amount: 1, currency: 'ISK' },
+      ...visit,
+      status: 'new',
+    }).replace('"amount":1,', '"amount":1.0,')
     const payment = createdRecord(await ask('POST', '/payments', { ...bearer, ...json }, paymentText))
-    if (payment) result.written.push({ kind: 'payment', id: payment.id, request: `POST /payments of 1 ISK for the vehicle ${testPlate}` })
+    if (payment)
+      result.written.push({
+        kind: 'payment',
+        id: payment.id,
+        request: `POST /payments of 1 ISK for the vehicle ${testPlate}`,
+      })
   }
   // The simple payment names an owner the service does not know (simple.unknown-owner): recorded or refused, the answer tells.
-  const simple = await ask('POST', '/payment', { ...bearer, ...json }, JSON.stringify({ location, vehicle: { owner: unknown, plate: testPlate, acquiredOn: today() }, visit, payment: { amount: 1, currency: 'ISK' } }))
+  const simple = await ask(
+    'POST',
+    '/payment',
+    { ...bearer, ...json },
+    JSON.stringify({
+      location,
+      vehicle: { owner: unknown, plate: testPlate, acquiredOn: today() },
+      visit,
+      payment: { amount: 1, currency: 'ISK' },
+    }),
+  )
   const recorded = createdRecord(simple)
-  if (recorded) result.written.push({ kind: 'simple payment', id: recorded.id, request: `POST /payment of 1 ISK for the plate ${testPlate}, owner ${unknown}` })
+  if (recorded)
+    result.written.push({
+      kind: 'simple payment',
+      id: recorded.id,
+      request: `POST /payment of 1 ISK for the plate ${testPlate}, owner ${unknown}`,
+    })
 }
 
 /** A record id no service holds, for the wrong method on a record's path. */
@@ -225,7 +306,10 @@ const PROBE_ABSENT_ID = '00000000-0000-4000-8000-000000000000'
  * the answers did not tell. Added to the report as `unseen` on each unseen standing.
  * @example explainUnseen(report, { allowWrites: false }).assumptions.find((a) => a.id === 'create.status')?.unseen // 'needs a write: only a create shows it (--allow-writes, against staging only)'
  */
-export function explainUnseen(report: AssumptionReport, options: Pick<ProbeOptions, 'allowWrites' | 'location' | 'kennitala' | 'plate'> & { stopped?: string }): AssumptionReport {
+export function explainUnseen(
+  report: AssumptionReport,
+  options: Pick<ProbeOptions, 'allowWrites' | 'location' | 'kennitala' | 'plate'> & { stopped?: string },
+): AssumptionReport {
   const checks = ASSUMPTION_CHECKS as Record<string, unknown>
   return {
     ...report,
@@ -234,10 +318,12 @@ export function explainUnseen(report: AssumptionReport, options: Pick<ProbeOptio
       const check = checks[standing.id] as { notObservable?: string } | undefined
       const write = NEEDS_WRITE[standing.id]
       let why: string
-      if (check && typeof check === 'object' && check.notObservable) why = `traffic cannot show it: ${check.notObservable}`
+      if (check && typeof check === 'object' && check.notObservable)
+        why = `traffic cannot show it: ${check.notObservable}`
       else if (options.stopped !== undefined) why = `not asked: the probe stopped early, as ${options.stopped}`
       else if (write && !options.allowWrites) why = `needs a write: ${write} (--allow-writes, against staging only)`
-      else if (write && !options.location && standing.id.startsWith('simple.')) why = `needs a write that needs --location: ${write}`
+      else if (write && !options.location && standing.id.startsWith('simple.'))
+        why = `needs a write that needs --location: ${write}`
       else why = `the answers did not tell: ${DID_NOT_TELL[standing.id] ?? 'no answer the probe got bore on it'}`
       return { ...standing, unseen: why }
     }),
@@ -246,21 +332,26 @@ export function explainUnseen(report: AssumptionReport, options: Pick<ProbeOptio
 
 /** What the answers would have had to show, for the assumptions the probe asks about but may not settle. */
 const DID_NOT_TELL: Readonly<Record<string, string>> = {
-  'links.fetchable': 'no lookup listed a record, and nothing was created (give --plate or --kennitala of a record the service holds, or --allow-writes)',
+  'links.fetchable':
+    'no lookup listed a record, and nothing was created (give --plate or --kennitala of a record the service holds, or --allow-writes)',
   'records.extra-fields': 'no lookup listed a record (give --plate or --kennitala of a record the service holds)',
   'plate.format': 'the plate written otherwise found no vehicle (seen only when the service matches it)',
   'vehicles.several': 'no lookup listed two vehicles of one plate',
-  'kennitala.format': 'the kennitala with a hyphen was asked only with --kennitala, and is judged only when the service lists the company for it',
+  'kennitala.format':
+    'the kennitala with a hyphen was asked only with --kennitala, and is judged only when the service lists the company for it',
   'simple.unknown-owner': 'the simple payment for an unknown owner was not answered as a refusal or a record',
 }
 
-
 function firstRecord(body: unknown): { id: string } | undefined {
   const first: unknown = Array.isArray(body) ? body[0] : undefined
-  return typeof first === 'object' && first !== null && typeof (first as { id?: unknown }).id === 'string' ? (first as { id: string }) : undefined
+  return typeof first === 'object' && first !== null && typeof (first as { id?: unknown }).id === 'string'
+    ? (first as { id: string })
+    : undefined
 }
 
-function createdRecord(answer: { status: number; body: unknown } | undefined): { id: string; link?: string } | undefined {
+function createdRecord(
+  answer: { status: number; body: unknown } | undefined,
+): { id: string; link?: string } | undefined {
   if (!answer || answer.status < 200 || answer.status >= 300) return undefined
   const body = answer.body as { id?: unknown; link?: unknown } | null
   if (typeof body !== 'object' || body === null || typeof body.id !== 'string') return undefined

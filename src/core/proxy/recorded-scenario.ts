@@ -55,7 +55,8 @@ export function toRecordedScenario(seen: Seen, upstream: string): { file: Scenar
   const vehicles = fileVehicles(seen, byKennitala, left)
   const payments = [...filePayments(seen, vehicles, left), ...fileSimplePayments(seen, vehicles, left)]
   const owned = vehicles.find((v) => v.company !== undefined)
-  const someOwner = [...byKennitala.keys()][0] ?? [...seen.unknownOwners].find((k) => kennitala.safeParse(k).success) ?? FALLBACK_OWNER
+  const someOwner =
+    [...byKennitala.keys()][0] ?? [...seen.unknownOwners].find((k) => kennitala.safeParse(k).success) ?? FALLBACK_OWNER
   const location = [...seen.locations].find((id) => uuid.safeParse(id).success)
   const file: ScenarioFile = {
     name: `recorded-${safeName(upstream)}`,
@@ -64,11 +65,16 @@ export function toRecordedScenario(seen: Seen, upstream: string): { file: Scenar
     companies: [...byKennitala.values()].map(({ id, name, kennitala: k }) => ({ id, name, kennitala: k })),
     vehicles,
     ...(payments.length ? { payments } : {}),
-    visit: owned?.company ? { plate: owned.plate, ownerKennitala: owned.company } : { plate: vehicles[0]?.plate ?? 'AB123', ownerKennitala: someOwner, registrationDate: '2025-01-01' },
+    visit: owned?.company
+      ? { plate: owned.plate, ownerKennitala: owned.company }
+      : { plate: vehicles[0]?.plate ?? 'AB123', ownerKennitala: someOwner, registrationDate: '2025-01-01' },
   }
   // What is written must load: a record the file's schema refuses is left out rather than written.
   const checked = parseScenarioFile(file)
-  if ('errors' in checked) throw new Error(`the recorded world does not make a scenario file: ${checked.errors.map((e) => `${e.field} ${e.problem}`).join('; ')}`)
+  if ('errors' in checked)
+    throw new Error(
+      `the recorded world does not make a scenario file: ${checked.errors.map((e) => `${e.field} ${e.problem}`).join('; ')}`,
+    )
   return { file, left }
 }
 
@@ -76,7 +82,8 @@ export function toRecordedScenario(seen: Seen, upstream: string): { file: Scenar
 function companiesByKennitala(seen: Seen, left: string[]): Map<string, Company> {
   const byKennitala = new Map<string, Company>()
   for (const company of seen.companies.values()) {
-    if (!uuid.safeParse(company.id).success || !kennitala.safeParse(company.kennitala).success || company.name === '') left.push(`the rental company ${company.id}`)
+    if (!uuid.safeParse(company.id).success || !kennitala.safeParse(company.kennitala).success || company.name === '')
+      left.push(`the rental company ${company.id}`)
     else if (!byKennitala.has(company.kennitala)) byKennitala.set(company.kennitala, company)
   }
   return byKennitala
@@ -117,7 +124,14 @@ function filePayments(seen: Seen, vehicles: FileVehicle[], left: string[]): File
       left.push(`the payment ${payment.id}`)
       continue
     }
-    payments.push({ id: payment.id, plate: paid, amount: payment.amount, startedOn: payment.startedOn, endedOn: payment.endedOn, ...(payment.status === 'new' ? { status: 'new' as const } : {}) })
+    payments.push({
+      id: payment.id,
+      plate: paid,
+      amount: payment.amount,
+      startedOn: payment.startedOn,
+      endedOn: payment.endedOn,
+      ...(payment.status === 'new' ? { status: 'new' as const } : {}),
+    })
   }
   return payments
 }
@@ -128,20 +142,33 @@ function fileSimplePayments(seen: Seen, vehicles: FileVehicle[], left: string[])
   const payments: FilePayment[] = []
   for (const payment of seen.simplePayments.values()) {
     if (!seenPlates.has(payment.plate)) {
-      left.push(`the simple payment ${payment.id} (no vehicle with the plate ${payment.plate} was seen: the answer names none)`)
+      left.push(
+        `the simple payment ${payment.id} (no vehicle with the plate ${payment.plate} was seen: the answer names none)`,
+      )
       continue
     }
     if (seen.payments.has(payment.id) || !uuid.safeParse(payment.id).success || !validPayment(payment)) {
       if (!seen.payments.has(payment.id)) left.push(`the simple payment ${payment.id}`)
       continue
     }
-    payments.push({ id: payment.id, plate: payment.plate, amount: payment.amount, startedOn: payment.startedOn, endedOn: payment.endedOn, ...(payment.status === 'new' ? { status: 'new' as const } : {}) })
+    payments.push({
+      id: payment.id,
+      plate: payment.plate,
+      amount: payment.amount,
+      startedOn: payment.startedOn,
+      endedOn: payment.endedOn,
+      ...(payment.status === 'new' ? { status: 'new' as const } : {}),
+    })
   }
   return payments
 }
 
 function validPayment(payment: { amount: number; startedOn: string; endedOn: string }): boolean {
-  return amountValue.safeParse(payment.amount).success && timestamp.safeParse(payment.startedOn).success && timestamp.safeParse(payment.endedOn).success
+  return (
+    amountValue.safeParse(payment.amount).success &&
+    timestamp.safeParse(payment.startedOn).success &&
+    timestamp.safeParse(payment.endedOn).success
+  )
 }
 
 function safeName(url: string): string {

@@ -45,7 +45,12 @@ export function createWorldRecording(upstream: string): WorldRecording {
   return {
     observe: (observation) => observe(seen, observation),
     toScenarioFile: () => toRecordedScenario(seen, upstream),
-    counts: () => ({ companies: seen.companies.size, vehicles: seen.vehicles.size, custodians: seen.custodians.size, payments: seen.payments.size }),
+    counts: () => ({
+      companies: seen.companies.size,
+      vehicles: seen.vehicles.size,
+      custodians: seen.custodians.size,
+      payments: seen.payments.size,
+    }),
   }
 }
 
@@ -55,17 +60,26 @@ function keep<T extends { id: string }>(map: Map<string, T>, record: T): void {
 }
 
 function observe(seen: Seen, { entry, upstream: result }: UpstreamObservation): void {
-  if (!result || 'trouble' in result || result.answer.status < 200 || result.answer.status >= 300 || (entry.request.method !== 'GET' && entry.request.method !== 'POST')) return
+  if (
+    !result ||
+    'trouble' in result ||
+    result.answer.status < 200 ||
+    result.answer.status >= 300 ||
+    (entry.request.method !== 'GET' && entry.request.method !== 'POST')
+  )
+    return
   const read = result.answer.text === '' ? undefined : parseJsonText(result.answer.text)
   const answer = read && 'value' in read ? read.value : undefined
   const sent = entry.request.body
   const items = Array.isArray(answer) ? (answer as unknown[]) : [answer]
   switch (entry.route) {
     case 'GET /rental-companies':
-      if (Array.isArray(answer) && answer.length === 0 && entry.request.query.kennitala) seen.unknownOwners.add(entry.request.query.kennitala)
+      if (Array.isArray(answer) && answer.length === 0 && entry.request.query.kennitala)
+        seen.unknownOwners.add(entry.request.query.kennitala)
     // falls through: its items are companies
     case 'GET /rental-companies/:id':
-      for (const item of items) if (isCompany(item)) keep(seen.companies, { id: item.id, name: item.name, kennitala: item.kennitala })
+      for (const item of items)
+        if (isCompany(item)) keep(seen.companies, { id: item.id, name: item.name, kennitala: item.kennitala })
       return
     case 'GET /vehicles':
     case 'GET /vehicles/:id':
@@ -76,11 +90,17 @@ function observe(seen: Seen, { entry, upstream: result }: UpstreamObservation): 
       return
     case 'GET /custodians/:id':
     case 'POST /custodians':
-      readCustodian(seen, entry.route === 'POST /custodians' && isRecord(answer) && isRecord(sent) ? { ...sent, id: answer.id } : answer)
+      readCustodian(
+        seen,
+        entry.route === 'POST /custodians' && isRecord(answer) && isRecord(sent) ? { ...sent, id: answer.id } : answer,
+      )
       return
     case 'GET /payments/:id':
     case 'POST /payments':
-      readPayment(seen, entry.route === 'POST /payments' && isRecord(answer) && isRecord(sent) ? { ...sent, id: answer.id } : answer)
+      readPayment(
+        seen,
+        entry.route === 'POST /payments' && isRecord(answer) && isRecord(sent) ? { ...sent, id: answer.id } : answer,
+      )
       return
     case 'POST /payment':
       readSimplePayment(seen, answer, sent)
@@ -92,16 +112,41 @@ function observe(seen: Seen, { entry, upstream: result }: UpstreamObservation): 
 /** A vehicle: its id from the answer, its plate and country from the record (the answer's, or the request's for a create). */
 function readVehicle(seen: Seen, id: string, record: Json): void {
   if (typeof record.plate !== 'string') return
-  keep(seen.vehicles, { id, plate: record.plate, ...(typeof record.country === 'string' ? { country: record.country } : {}) })
+  keep(seen.vehicles, {
+    id,
+    plate: record.plate,
+    ...(typeof record.country === 'string' ? { country: record.country } : {}),
+  })
 }
 
 function readCustodian(seen: Seen, record: unknown): void {
-  if (!isRecord(record) || typeof record.id !== 'string' || typeof record.vehicleId !== 'string' || typeof record.rentalCompanyId !== 'string' || typeof record.acquiredOn !== 'string') return
-  keep(seen.custodians, { id: record.id, vehicleId: record.vehicleId, rentalCompanyId: record.rentalCompanyId, acquiredOn: record.acquiredOn })
+  if (
+    !isRecord(record) ||
+    typeof record.id !== 'string' ||
+    typeof record.vehicleId !== 'string' ||
+    typeof record.rentalCompanyId !== 'string' ||
+    typeof record.acquiredOn !== 'string'
+  )
+    return
+  keep(seen.custodians, {
+    id: record.id,
+    vehicleId: record.vehicleId,
+    rentalCompanyId: record.rentalCompanyId,
+    acquiredOn: record.acquiredOn,
+  })
 }
 
 function readPayment(seen: Seen, record: unknown): void {
-  if (!isRecord(record) || typeof record.id !== 'string' || typeof record.vehicleId !== 'string' || !isRecord(record.amount) || typeof record.amount.amount !== 'number' || typeof record.startedOn !== 'string' || typeof record.endedOn !== 'string') return
+  if (
+    !isRecord(record) ||
+    typeof record.id !== 'string' ||
+    typeof record.vehicleId !== 'string' ||
+    !isRecord(record.amount) ||
+    typeof record.amount.amount !== 'number' ||
+    typeof record.startedOn !== 'string' ||
+    typeof record.endedOn !== 'string'
+  )
+    return
   keep(seen.payments, {
     id: record.id,
     vehicleId: record.vehicleId,
@@ -118,11 +163,32 @@ function readSimplePayment(seen: Seen, answer: unknown, sent: unknown): void {
   if (isRecord(sent) && typeof sent.location === 'string') seen.locations.add(sent.location)
   if (!isRecord(answer) || typeof answer.id !== 'string' || !isRecord(sent)) return
   const { vehicle, payment, visit } = sent
-  if (!isRecord(vehicle) || typeof vehicle.plate !== 'string' || !isRecord(payment) || typeof payment.amount !== 'number' || !isRecord(visit) || typeof visit.startedOn !== 'string' || typeof visit.endedOn !== 'string') return
+  if (
+    !isRecord(vehicle) ||
+    typeof vehicle.plate !== 'string' ||
+    !isRecord(payment) ||
+    typeof payment.amount !== 'number' ||
+    !isRecord(visit) ||
+    typeof visit.startedOn !== 'string' ||
+    typeof visit.endedOn !== 'string'
+  )
+    return
   if (!seen.simplePayments.has(answer.id) && seen.simplePayments.size >= KEPT) return
-  seen.simplePayments.set(answer.id, { id: answer.id, plate: vehicle.plate, amount: payment.amount, startedOn: visit.startedOn, endedOn: visit.endedOn, ...(typeof answer.status === 'string' ? { status: answer.status } : {}) })
+  seen.simplePayments.set(answer.id, {
+    id: answer.id,
+    plate: vehicle.plate,
+    amount: payment.amount,
+    startedOn: visit.startedOn,
+    endedOn: visit.endedOn,
+    ...(typeof answer.status === 'string' ? { status: answer.status } : {}),
+  })
 }
 
 function isCompany(value: unknown): value is Company {
-  return isRecord(value) && typeof value.id === 'string' && typeof value.name === 'string' && typeof value.kennitala === 'string'
+  return (
+    isRecord(value) &&
+    typeof value.id === 'string' &&
+    typeof value.name === 'string' &&
+    typeof value.kennitala === 'string'
+  )
 }

@@ -15,7 +15,10 @@ export default defineRule({
   needsCase: false,
   check({ requests }) {
     const vehicles = vehicleFacts(requests)
-    if (vehicles.kind === 'empty') return skip(`Does not apply: ${at(requests, vehicles.entry)} answered [] (the new vehicle's id is checked by advanced.payment-body).`)
+    if (vehicles.kind === 'empty')
+      return skip(
+        `Does not apply: ${at(requests, vehicles.entry)} answered [] (the new vehicle's id is checked by advanced.payment-body).`,
+      )
     if (vehicles.kind === 'none') return skip(`Does not apply: ${vehicles.why}.`)
     const payments = callsTo(requests, 'POST /payments')
     if (payments.length === 0) return skip('Does not apply: no payment was made (see advanced.single-payment).')
@@ -26,7 +29,12 @@ export default defineRule({
       const sent = valueAt(bodyOf(payment), 'vehicleId')
       if (sent === first) continue
       const index = vehicles.vehicles.findIndex((v) => v.id === sent)
-      const which = index > 0 ? ` (the ${ORDINALS[index] ?? `#${index + 1}`} of the ${vehicles.vehicles.length} listed)` : index === -1 ? ' (not one GET /vehicles listed)' : ''
+      const which =
+        index > 0
+          ? ` (the ${ORDINALS[index] ?? `#${index + 1}`} of the ${vehicles.vehicles.length} listed)`
+          : index === -1
+            ? ' (not one GET /vehicles listed)'
+            : ''
       return fail(
         `Expected vehicleId ${show(first)}, the first vehicle ${at(requests, vehicles.entry)} listed; ${at(requests, payment)} sent vehicleId ${show(sent)}${which}.`,
         { seq: payment.seq, expected: first, actual: sent },

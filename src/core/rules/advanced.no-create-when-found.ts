@@ -12,7 +12,8 @@ export default defineRule({
   needsCase: false,
   check({ requests }) {
     const vehicles = vehicleFacts(requests)
-    if (vehicles.kind === 'empty') return skip(`Does not apply: ${at(requests, vehicles.entry)} answered [], so creating the vehicle is right.`)
+    if (vehicles.kind === 'empty')
+      return skip(`Does not apply: ${at(requests, vehicles.entry)} answered [], so creating the vehicle is right.`)
     if (vehicles.kind === 'none') return skip(`Does not apply: ${vehicles.why}.`)
     const creates = requests.filter((entry) => entry.route === 'POST /vehicles' || entry.route === 'POST /custodians')
     if (creates.length === 0) {

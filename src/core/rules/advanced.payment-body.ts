@@ -18,20 +18,31 @@ const isUuid = (value: unknown) => typeof value === 'string' && uuid.safeParse(v
 function problemsOf(body: unknown, visit: CaseVisit | undefined, newVehicle: string | undefined): string[] {
   if (!isRecord(body)) return [`the body ${show(body)} is not a JSON object`]
   const problems: string[] = []
-  if (!isUuid(body.locationId)) problems.push(`locationId is ${show(body.locationId)}, expected the location's id (a UUID, RELAY_LOCATION_ID)`)
-  else if (visit && body.locationId !== visit.locationId) problems.push(`locationId is ${show(body.locationId)}, expected ${show(visit.locationId)} (RELAY_LOCATION_ID)`)
+  if (!isUuid(body.locationId))
+    problems.push(`locationId is ${show(body.locationId)}, expected the location's id (a UUID, RELAY_LOCATION_ID)`)
+  else if (visit && body.locationId !== visit.locationId)
+    problems.push(`locationId is ${show(body.locationId)}, expected ${show(visit.locationId)} (RELAY_LOCATION_ID)`)
   if (!isUuid(body.vehicleId)) problems.push(`vehicleId is ${show(body.vehicleId)}, expected the vehicle's id (a UUID)`)
-  else if (newVehicle !== undefined && body.vehicleId !== newVehicle) problems.push(`vehicleId is ${show(body.vehicleId)}, expected the new vehicle's id ${show(newVehicle)}`)
+  else if (newVehicle !== undefined && body.vehicleId !== newVehicle)
+    problems.push(`vehicleId is ${show(body.vehicleId)}, expected the new vehicle's id ${show(newVehicle)}`)
   const amount = body.amount
-  if (!isRecord(amount)) problems.push(`amount is ${show(amount)}, expected an object {"amount": <integer>, "currency": "ISK"}`)
+  if (!isRecord(amount))
+    problems.push(`amount is ${show(amount)}, expected an object {"amount": <integer>, "currency": "ISK"}`)
   else {
     const value = amount.amount
     if (typeof value !== 'number' || !Number.isInteger(value)) {
-      problems.push(`amount.amount is ${show(value)}${typeof value === 'string' ? ' (a string)' : ''}, expected ${visit ? `the integer ${visit.amount}` : 'an integer'} as a JSON number`)
-    } else if (visit && value !== visit.amount) problems.push(`amount.amount is ${value}, expected ${visit.amount} (RELAY_AMOUNT)`)
-    if (amount.currency !== 'ISK') problems.push(`amount.currency is ${show(amount.currency)}, expected "ISK" (the only currency)`)
+      problems.push(
+        `amount.amount is ${show(value)}${typeof value === 'string' ? ' (a string)' : ''}, expected ${visit ? `the integer ${visit.amount}` : 'an integer'} as a JSON number`,
+      )
+    } else if (visit && value !== visit.amount)
+      problems.push(`amount.amount is ${value}, expected ${visit.amount} (RELAY_AMOUNT)`)
+    if (amount.currency !== 'ISK')
+      problems.push(`amount.currency is ${show(amount.currency)}, expected "ISK" (the only currency)`)
     const extra = Object.keys(amount).filter((key) => key !== 'amount' && key !== 'currency')
-    if (extra.length > 0) problems.push(`amount also carries ${extra.map((k) => `"${k}"`).join(', ')}; a money object is exactly {amount, currency}`)
+    if (extra.length > 0)
+      problems.push(
+        `amount also carries ${extra.map((k) => `"${k}"`).join(', ')}; a money object is exactly {amount, currency}`,
+      )
   }
   for (const [field, expected, variable] of [
     ['startedOn', visit?.visitStart, 'RELAY_VISIT_START'],
@@ -39,12 +50,17 @@ function problemsOf(body: unknown, visit: CaseVisit | undefined, newVehicle: str
   ] as const) {
     const value = body[field]
     if (typeof value !== 'string' || !isTimestamp(value)) {
-      problems.push(`${field} is ${show(value)}, expected ${expected ? `"${expected}"` : 'a timestamp'} in the form YYYY-MM-DD HH:MM:SS`)
-    } else if (expected !== undefined && value !== expected) problems.push(`${field} is ${show(value)}, expected the visit's "${expected}" (${variable})`)
+      problems.push(
+        `${field} is ${show(value)}, expected ${expected ? `"${expected}"` : 'a timestamp'} in the form YYYY-MM-DD HH:MM:SS`,
+      )
+    } else if (expected !== undefined && value !== expected)
+      problems.push(`${field} is ${show(value)}, expected the visit's "${expected}" (${variable})`)
   }
-  if ('status' in body && body.status !== 'new') problems.push(`status is ${show(body.status)}; when sent it must be "new"`)
+  if ('status' in body && body.status !== 'new')
+    problems.push(`status is ${show(body.status)}; when sent it must be "new"`)
   const extra = Object.keys(body).filter((key) => !FIELDS.includes(key))
-  if (extra.length > 0) problems.push(`it sends ${extra.map((k) => `"${k}"`).join(', ')}, which a payment does not have`)
+  if (extra.length > 0)
+    problems.push(`it sends ${extra.map((k) => `"${k}"`).join(', ')}, which a payment does not have`)
   return problems
 }
 
@@ -74,10 +90,13 @@ export default defineRule({
           status: 'new',
         }
       : undefined
-    return fail(`Expected the payment body to carry the visit; in ${at(requests, faulty.entry)} ${faulty.problems.join('; ')}.`, {
-      seq: faulty.entry.seq,
-      expected,
-      actual: bodyOf(faulty.entry),
-    })
+    return fail(
+      `Expected the payment body to carry the visit; in ${at(requests, faulty.entry)} ${faulty.problems.join('; ')}.`,
+      {
+        seq: faulty.entry.seq,
+        expected,
+        actual: bodyOf(faulty.entry),
+      },
+    )
   },
 })

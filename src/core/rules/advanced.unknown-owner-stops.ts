@@ -11,13 +11,21 @@ export default defineRule({
   needsCase: false,
   check({ requests }) {
     const company = companyFacts(requests)
-    if (company.kind === 'found') return skip(`Does not apply: the owner is a registered rental company (${at(requests, company.entry)} listed ${company.count}).`)
+    if (company.kind === 'found')
+      return skip(
+        `Does not apply: the owner is a registered rental company (${at(requests, company.entry)} listed ${company.count}).`,
+      )
     if (company.kind === 'none') return skip(`Does not apply: ${company.why}.`)
     const after = requests.slice(requests.indexOf(company.entry) + 1)
-    if (after.length === 0) return pass(`The client stopped after ${at(requests, company.entry)} answered [].`, { seq: company.entry.seq })
+    if (after.length === 0)
+      return pass(`The client stopped after ${at(requests, company.entry)} answered [].`, { seq: company.entry.seq })
     return fail(
       `Expected no further call after ${at(requests, company.entry)} answered [] (the owner is not part of the service: no payment, and the customer's payment completes); the client went on with ${list(requests, after)}.`,
-      { seq: after[0].seq, expected: [], actual: after.map((entry) => `${entry.request.method} ${entry.request.path}`) },
+      {
+        seq: after[0].seq,
+        expected: [],
+        actual: after.map((entry) => `${entry.request.method} ${entry.request.path}`),
+      },
     )
   },
 })

@@ -16,7 +16,8 @@ export default defineRule({
   needs: ['visit'],
   check({ requests, visit }) {
     const company = companyFacts(requests)
-    if (company.kind === 'empty') return skip(`Does not apply: ${at(requests, company.entry)} answered [] (the owner is not part of the service).`)
+    if (company.kind === 'empty')
+      return skip(`Does not apply: ${at(requests, company.entry)} answered [] (the owner is not part of the service).`)
     if (company.kind === 'none') return skip(`Does not apply: ${company.why}.`)
     const expected = `GET /vehicles?plate=${visit?.plate ?? '<the plate>'}`
     const next = callAfter(requests, company.entry)
@@ -25,23 +26,40 @@ export default defineRule({
       const advice = visit ? notCarried('plate', visit.plate, arrived) : undefined
       return advice ? ` ${advice}` : ''
     }
-    if (!next) return fail(`Expected ${expected} after ${at(requests, company.entry)} found the company; the client made no further call.${hint()}`, { seq: company.entry.seq, expected })
+    if (!next)
+      return fail(
+        `Expected ${expected} after ${at(requests, company.entry)} found the company; the client made no further call.${hint()}`,
+        { seq: company.entry.seq, expected },
+      )
     if (next.route !== 'GET /vehicles') {
-      return fail(`Expected ${expected} after ${at(requests, company.entry)} found the company; the next call was ${at(requests, next)}.`, {
-        seq: next.seq,
-        expected,
-        actual: next.route,
-      })
+      return fail(
+        `Expected ${expected} after ${at(requests, company.entry)} found the company; the next call was ${at(requests, next)}.`,
+        {
+          seq: next.seq,
+          expected,
+          actual: next.route,
+        },
+      )
     }
     const plate = plateSent(requestOf(next))?.plate
     if (typeof plate !== 'string') {
-      return fail(`Expected the query parameter plate=<the plate>; ${at(requests, next)} sent no plate parameter.`, { seq: next.seq, expected, actual: next.request.search })
+      return fail(`Expected the query parameter plate=<the plate>; ${at(requests, next)} sent no plate parameter.`, {
+        seq: next.seq,
+        expected,
+        actual: next.request.search,
+      })
     }
     if (visit && normalizePlate(plate) !== normalizePlate(visit.plate)) {
-      return fail(`Expected plate=${visit.plate} (the visit's, RELAY_PLATE); ${at(requests, next)} sent plate=${show(plate)}.${hint(plate)}`, { seq: next.seq, expected: visit.plate, actual: plate })
+      return fail(
+        `Expected plate=${visit.plate} (the visit's, RELAY_PLATE); ${at(requests, next)} sent plate=${show(plate)}.${hint(plate)}`,
+        { seq: next.seq, expected: visit.plate, actual: plate },
+      )
     }
     if (next.response.status === 422) {
-      return fail(`Expected a valid plate; ${at(requests, next)} sent plate=${show(plate)} and the mock said: "${mockSaid(next) ?? 'invalid'}".`, { seq: next.seq, actual: plate })
+      return fail(
+        `Expected a valid plate; ${at(requests, next)} sent plate=${show(plate)} and the mock said: "${mockSaid(next) ?? 'invalid'}".`,
+        { seq: next.seq, actual: plate },
+      )
     }
     return pass(`After the company was found, the client looked up the vehicle with plate=${plate}.`, { seq: next.seq })
   },

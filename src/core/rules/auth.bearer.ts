@@ -28,7 +28,7 @@ function fault(entry: JournalEntry, token: string | undefined): string | undefin
 export default defineRule({
   id: 'auth.bearer',
   flows: ['advanced', 'simple'],
-  title: 'every request carries `Authorization: Bearer <the case\'s token>`',
+  title: "every request carries `Authorization: Bearer <the case's token>`",
   cite: '§5 Authentication, rule 1; §4 Endpoints',
   needsCase: false,
   // The mock's own verdict holds for every request it routed; only a request to an unknown path, which
@@ -37,12 +37,18 @@ export default defineRule({
   check({ requests, token }) {
     if (requests.length === 0) return skip('No request was made, so no header to check.')
     const faults = requests.map((entry) => ({ entry, what: fault(entry, token) })).filter((f) => f.what !== undefined)
-    if (faults.length === 0) return pass(`${capitalize(allOf(requests.length, 'request'))} carried the case's bearer token.`)
+    if (faults.length === 0)
+      return pass(`${capitalize(allOf(requests.length, 'request'))} carried the case's bearer token.`)
     const [first] = faults
-    const more = faults.length > 1 ? ` (and ${faults.length - 1} more of the ${plural(requests.length, 'request')})` : ''
+    const more =
+      faults.length > 1 ? ` (and ${faults.length - 1} more of the ${plural(requests.length, 'request')})` : ''
     return fail(
       `Expected every request to carry "Authorization: Bearer <RELAY_API_TOKEN>"; ${at(requests, first.entry)} ${first.what}${more}.`,
-      { seq: first.entry.seq, expected: 'Bearer <RELAY_API_TOKEN>', actual: first.entry.request.headers['authorization'] ?? null },
+      {
+        seq: first.entry.seq,
+        expected: 'Bearer <RELAY_API_TOKEN>',
+        actual: first.entry.request.headers['authorization'] ?? null,
+      },
     )
   },
 })

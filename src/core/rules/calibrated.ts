@@ -21,12 +21,21 @@ export interface CalibratedCase {
  * client is still held to the answer it got.
  * @example underCalibration(cases, calibration).leftOut // 12
  */
-export function underCalibration<T extends CalibratedCase>(cases: ReadonlyArray<T>, calibration: Calibration | undefined, recorded: (kase: T) => boolean = () => true): { cases: T[]; leftOut: number } {
+export function underCalibration<T extends CalibratedCase>(
+  cases: ReadonlyArray<T>,
+  calibration: Calibration | undefined,
+  recorded: (kase: T) => boolean = () => true,
+): { cases: T[]; leftOut: number } {
   if (!calibration) return { cases: [...cases], leftOut: 0 }
   const calibrated = new Set(calibratedIds(calibration))
   const kept = cases.filter((kase) => !Object.keys(kase.variants ?? {}).some((id) => calibrated.has(id)))
   const accepted = calibrationVariants(calibration)['simple.unknown-owner'] === 'accepted'
-  const paid = (kase: T) => accepted && kase.flow === 'simple' && kase.scenario === 'unknown-owner' && kase.outcome === 'rejected' && recorded(kase)
+  const paid = (kase: T) =>
+    accepted &&
+    kase.flow === 'simple' &&
+    kase.scenario === 'unknown-owner' &&
+    kase.outcome === 'rejected' &&
+    recorded(kase)
   return {
     cases: kept.map((kase) => (paid(kase) ? { ...kase, outcome: 'paid' as const, outcomes: undefined } : kase)),
     leftOut: cases.length - kept.length,
@@ -46,6 +55,10 @@ export function toRunCalibration(calibration: Calibration, leftOut: number): Run
     calibrated: calibratedIds(calibration),
     notCalibrated: uncalibratedIds(calibration),
     variantCasesLeftOut: leftOut,
-    settled: Object.entries(calibration.settled).map(([assumption, settled]) => ({ assumption, ...settled, served: settled.status === 'contradicted' && served.has(assumption) })),
+    settled: Object.entries(calibration.settled).map(([assumption, settled]) => ({
+      assumption,
+      ...settled,
+      served: settled.status === 'contradicted' && served.has(assumption),
+    })),
   }
 }

@@ -18,7 +18,8 @@ function whatToBound(requests: ReadonlyArray<JournalEntry>): string {
 export default defineRule({
   id: 'client.completes',
   flows: ['advanced', 'simple'],
-  title: "the client exits 0 in every case: the customer's payment completes even when the owner is unknown or the service refuses",
+  title:
+    "the client exits 0 in every case: the customer's payment completes even when the owner is unknown or the service refuses",
   cite: '§1 Advanced flow, rule 2; §1 Simple flow, rule 3 ("The location then completes the customer\'s payment"); §7 Errors, rule 2',
   needsCase: true,
   needs: ['client'],
@@ -26,16 +27,22 @@ export default defineRule({
     if (!client) return skip('Needs the client run.')
     const seconds = (client.durationMs / 1000).toFixed(1)
     if (client.timedOut && client.report === undefined && client.reportError === undefined) {
-      return fail(`Expected the client to finish and exit 0; it was stopped after ${Math.round(client.durationMs)} ms, still inside its visit (it had written no report): killed with its whole process tree (--timeout). Please let it finish the visit within the deadline: ${whatToBound(requests)}, or raise --timeout if it is only slow.`, {
-        expected: 0,
-        actual: 'timed out',
-      })
+      return fail(
+        `Expected the client to finish and exit 0; it was stopped after ${Math.round(client.durationMs)} ms, still inside its visit (it had written no report): killed with its whole process tree (--timeout). Please let it finish the visit within the deadline: ${whatToBound(requests)}, or raise --timeout if it is only slow.`,
+        {
+          expected: 0,
+          actual: 'timed out',
+        },
+      )
     }
     if (client.timedOut) {
-      return fail(`Expected the client to finish and exit 0; it was stopped after ${Math.round(client.durationMs)} ms, still running: killed with its whole process tree (--timeout). Please make it end by itself once it has reported (close its connections, end its children, let go of stdout), or raise --timeout if it is only slow.`, {
-        expected: 0,
-        actual: 'timed out',
-      })
+      return fail(
+        `Expected the client to finish and exit 0; it was stopped after ${Math.round(client.durationMs)} ms, still running: killed with its whole process tree (--timeout). Please make it end by itself once it has reported (close its connections, end its children, let go of stdout), or raise --timeout if it is only slow.`,
+        {
+          expected: 0,
+          actual: 'timed out',
+        },
+      )
     }
     if (client.exitCode === 0) return pass('The client exited 0.')
     const happened = whatHappened(flow, requests)

@@ -21,9 +21,12 @@ export default defineRule({
   check({ client, flow, requests }) {
     if (!client) return skip('Needs the client run.')
     if (client.reportError !== undefined) {
-      return fail(`Expected RELAY_RESULT_FILE to hold {"outcome": "paid" | "skipped" | "rejected" | "unknown", "paymentId"?, "message"?}; ${client.reportError}.`, {
-        actual: client.reportError,
-      })
+      return fail(
+        `Expected RELAY_RESULT_FILE to hold {"outcome": "paid" | "skipped" | "rejected" | "unknown", "paymentId"?, "message"?}; ${client.reportError}.`,
+        {
+          actual: client.reportError,
+        },
+      )
     }
     const report = client.report
     if (!report) return skip('Does not apply: the client wrote no RELAY_RESULT_FILE (it is optional).')
@@ -36,21 +39,36 @@ export default defineRule({
       )
     }
     if (report.outcome !== happened.outcome) {
-      const claim = report.outcome === 'paid' && happened.outcome === 'unknown' ? ' It has no payment id from the service to back that claim.' : ''
-      return fail(`Expected the outcome "${happened.outcome}", since ${happened.why}; the client wrote "${report.outcome}" to RELAY_RESULT_FILE.${claim}`, {
-        seq,
-        expected: happened.outcome,
-        actual: report.outcome,
-      })
+      const claim =
+        report.outcome === 'paid' && happened.outcome === 'unknown'
+          ? ' It has no payment id from the service to back that claim.'
+          : ''
+      return fail(
+        `Expected the outcome "${happened.outcome}", since ${happened.why}; the client wrote "${report.outcome}" to RELAY_RESULT_FILE.${claim}`,
+        {
+          seq,
+          expected: happened.outcome,
+          actual: report.outcome,
+        },
+      )
     }
-    if (happened.outcome === 'paid' && report.paymentId !== undefined && !happened.paymentIds.includes(report.paymentId)) {
+    if (
+      happened.outcome === 'paid' &&
+      report.paymentId !== undefined &&
+      !happened.paymentIds.includes(report.paymentId)
+    ) {
       const expected = happened.paymentIds.at(-1)
-      return fail(`Expected paymentId "${expected}", since ${happened.why}; the client wrote paymentId "${report.paymentId}".`, {
-        seq,
-        expected,
-        actual: report.paymentId,
-      })
+      return fail(
+        `Expected paymentId "${expected}", since ${happened.why}; the client wrote paymentId "${report.paymentId}".`,
+        {
+          seq,
+          expected,
+          actual: report.paymentId,
+        },
+      )
     }
-    return pass(`The client reported "${report.outcome}"${report.paymentId ? ` with payment ${report.paymentId}` : ''}, which is what happened.`)
+    return pass(
+      `The client reported "${report.outcome}"${report.paymentId ? ` with payment ${report.paymentId}` : ''}, which is what happened.`,
+    )
   },
 })

@@ -50,7 +50,9 @@ export default defineRule({
         )
       }
       const retried = attempts > 1 ? `retried it ${times(attempts - 1)} and ` : ''
-      handled.push(`${at(requests, failed)} failed (${whatItGot(failed)}): the client ${retried}${isFailure(last) ? 'stopped' : `went on once ${at(requests, last)} succeeded`}`)
+      handled.push(
+        `${at(requests, failed)} failed (${whatItGot(failed)}): the client ${retried}${isFailure(last) ? 'stopped' : `went on once ${at(requests, last)} succeeded`}`,
+      )
       i = next
     }
     const happened = whatHappened(flow, requests)

@@ -20,7 +20,8 @@ const first = (lines: string[], pattern: RegExp) => lines.find((line) => pattern
 const last = (lines: string[], pattern: RegExp) => lines.findLast((line) => pattern.test(line))?.trim()
 
 /** An error line with its cause: Java's `Caused by:`, Node's `[cause]:`. */
-const withCause = (error: string | undefined, cause: string | undefined): [string, string | undefined] | undefined => (error === undefined ? undefined : [error, cause])
+const withCause = (error: string | undefined, cause: string | undefined): [string, string | undefined] | undefined =>
+  error === undefined ? undefined : [error, cause]
 
 /** In the order they are tried: the first form that finds a line names the error. */
 const FORMS: ReadonlyArray<ErrorForm> = [
@@ -34,13 +35,25 @@ const FORMS: ReadonlyArray<ErrorForm> = [
   {
     find: (lines) => {
       const from = lines.findLastIndex((line) => line.startsWith('Traceback (most recent call last):'))
-      return from < 0 ? undefined : lines.slice(from + 1).find((line) => line.trim() !== '' && !/^\s/.test(line))?.trim()
+      return from < 0
+        ? undefined
+        : lines
+            .slice(from + 1)
+            .find((line) => line.trim() !== '' && !/^\s/.test(line))
+            ?.trim()
     },
   },
   // Ruby: its first line, `…:in `fetch': key not found: "id" (KeyError)`, before its `from …` frames.
-  { find: (lines) => first(lines, /:in [`'].*\([A-Z]\w*(::[A-Z]\w*)*\)$/) ?? lines[lines.findIndex((line) => /^\s+from /.test(line)) - 1]?.trim() },
+  {
+    find: (lines) =>
+      first(lines, /:in [`'].*\([A-Z]\w*(::[A-Z]\w*)*\)$/) ??
+      lines[lines.findIndex((line) => /^\s+from /.test(line)) - 1]?.trim(),
+  },
   // Node: `TypeError: …` or `Error: …` after the source line and its caret, with its `[cause]: …`.
-  { find: (lines) => withCause(first(lines, /^([A-Z]\w*)?(Error|Exception)( \[\w+\])?: /), last(lines, /^\s+\[cause\]: /)) },
+  {
+    find: (lines) =>
+      withCause(first(lines, /^([A-Z]\w*)?(Error|Exception)( \[\w+\])?: /), last(lines, /^\s+\[cause\]: /)),
+  },
   // A shell: `…: command not found` (bash), `…: not found` (dash).
   { find: (lines) => first(lines, /: command not found$|^\S+: \d+: .*: not found$/) },
 ]
@@ -59,12 +72,19 @@ export function errorLine(stderr: string, stdout = ''): string | undefined {
     const lines = text.replace(/\r/g, '').split('\n')
     for (const form of FORMS) {
       const found = form.find(lines)
-      if (Array.isArray(found)) return found.filter((part) => part !== undefined).map(clip).join(' … ')
+      if (Array.isArray(found))
+        return found
+          .filter((part) => part !== undefined)
+          .map(clip)
+          .join(' … ')
       if (found) return clip(found)
     }
   }
   for (const text of [stderr, stdout]) {
-    const line = text.replace(/\r/g, '').split('\n').findLast((candidate) => !NOT_THE_ERROR.test(candidate))
+    const line = text
+      .replace(/\r/g, '')
+      .split('\n')
+      .findLast((candidate) => !NOT_THE_ERROR.test(candidate))
     if (line) return clip(line.trim())
   }
   return undefined

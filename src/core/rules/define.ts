@@ -14,7 +14,9 @@ export function defineRule(rule: Rule): Rule {
     ...rule,
     check(context: CaseContext): RuleOutcome {
       const { cite, ...outcome } = check(context)
-      return outcome.status === 'failed' || outcome.status === 'warning' ? { ...outcome, message: `${outcome.message} (interface: ${cite ?? rule.cite})` } : outcome
+      return outcome.status === 'failed' || outcome.status === 'warning'
+        ? { ...outcome, message: `${outcome.message} (interface: ${cite ?? rule.cite})` }
+        : outcome
     },
   }
 }

@@ -18,7 +18,8 @@ export function deliberateDelayMs(requests: ReadonlyArray<JournalEntry>): number
     for (let i = 0; i + 1 < group.length; i++) {
       const told = retryAfterMs(group[i])
       const status = group[i].response.status
-      if (told && (status === 503 || status === 429)) total += Math.max(0, Math.min(told.ms, waitBetween(group[i], group[i + 1])))
+      if (told && (status === 503 || status === 429))
+        total += Math.max(0, Math.min(told.ms, waitBetween(group[i], group[i + 1])))
     }
   }
   return total

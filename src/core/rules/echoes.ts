@@ -20,7 +20,9 @@ export interface SameAs {
   warned?: true
 }
 
-const rulesWith = (kase: Pick<CaseResult, 'checks'>, status: Check['status']) => [...new Set(kase.checks.filter((check) => check.status === status).map((check) => check.rule))]
+const rulesWith = (kase: Pick<CaseResult, 'checks'>, status: Check['status']) => [
+  ...new Set(kase.checks.filter((check) => check.status === status).map((check) => check.rule)),
+]
 
 /** The calls a client made, a call sent again in a row counted once (as the fidelity rules read them). */
 function callsOf(kase: Pick<CaseResult, 'requests'>): string {
@@ -32,7 +34,8 @@ function callsOf(kase: Pick<CaseResult, 'requests'>): string {
   return calls.join(', ')
 }
 
-const outcomesOf = (kase: Pick<CaseResult, 'expectedOutcome' | 'expectedOutcomes'>) => [...(kase.expectedOutcomes ?? (kase.expectedOutcome ? [kase.expectedOutcome] : []))].sort().join(',')
+const outcomesOf = (kase: Pick<CaseResult, 'expectedOutcome' | 'expectedOutcomes'>) =>
+  [...(kase.expectedOutcomes ?? (kase.expectedOutcome ? [kase.expectedOutcome] : []))].sort().join(',')
 
 /**
  * Whether the client did in the variant what it did in the flow case, where a correct client does the same
@@ -50,7 +53,8 @@ function sameVisit(variant: CaseResult, base: CaseResult): boolean {
 
 /** The one line an echo says in place of its rule's message. */
 export function sameAsLine(sameAs: SameAs): string {
-  if (sameAs.warned) return `Same flaw as in ${sameAs.case}: ${sameAs.rules.join(', ')} warned there, under relay-mock's choice, and here; not a second finding.`
+  if (sameAs.warned)
+    return `Same flaw as in ${sameAs.case}: ${sameAs.rules.join(', ')} warned there, under relay-mock's choice, and here; not a second finding.`
   return `Same defect as in ${sameAs.case}: ${sameAs.rules.join(', ')} failed there, under relay-mock's choice; not a second failure.`
 }
 
@@ -66,7 +70,8 @@ export function judgeVariant(variant: CaseResult, base: CaseResult): CaseResult 
   const failedThere = rulesWith(base, 'failed')
   if (failedThere.length > 0) {
     const sameAs: SameAs = { case: base.id, rules: failedThere }
-    const echoes = (check: Check) => check.status === 'failed' && (check.versusChoice === true || failedThere.includes(check.rule))
+    const echoes = (check: Check) =>
+      check.status === 'failed' && (check.versusChoice === true || failedThere.includes(check.rule))
     return variant.checks.some(echoes) ? echoed(variant, echoes, sameAs) : variant
   }
   const warnedThere = rulesWith(base, 'warning')
@@ -75,7 +80,12 @@ export function judgeVariant(variant: CaseResult, base: CaseResult): CaseResult 
   const warnedHere = rulesWith(variant, 'warning').filter((rule) => warnedThere.includes(rule))
   if (warnedHere.length > 0) return echoed(variant, carries, { case: base.id, rules: warnedHere, warned: true })
   const grade = `A warning, as in ${base.id}, where the client did the same under relay-mock's choice and ${warnedThere.join(', ')} warned: the flaw is its own, not this alternative's. `
-  return rejudged(variant, variant.checks.map((check) => (carries(check) ? { ...check, status: 'warning', message: `${grade}${check.message}` } : check)))
+  return rejudged(
+    variant,
+    variant.checks.map((check) =>
+      carries(check) ? { ...check, status: 'warning', message: `${grade}${check.message}` } : check,
+    ),
+  )
 }
 
 /**
@@ -92,11 +102,22 @@ export function judgeVariants(cases: CaseResult[]): CaseResult[] {
 
 /** The variant with the checks `echoes` picks as echoes of `sameAs`. */
 function echoed(variant: CaseResult, echoes: (check: Check) => boolean, sameAs: SameAs): CaseResult {
-  return rejudged(variant, variant.checks.map((check) => (echoes(check) ? { ...check, status: 'echo', message: sameAsLine(sameAs), echoed: check.message } : check)), sameAs)
+  return rejudged(
+    variant,
+    variant.checks.map((check) =>
+      echoes(check) ? { ...check, status: 'echo', message: sameAsLine(sameAs), echoed: check.message } : check,
+    ),
+    sameAs,
+  )
 }
 
 /** The variant with its checks judged again, and its status from them (a run of `--repeat` keeps its counts). */
 function rejudged(variant: CaseResult, checks: Check[], sameAs?: SameAs): CaseResult {
   const status = variant.status === 'failed' || variant.status === 'flaky' ? caseStatus(checks) : variant.status
-  return { ...variant, checks, status: variant.status === 'flaky' && status === 'failed' ? 'flaky' : status, ...(sameAs ? { sameAs } : {}) }
+  return {
+    ...variant,
+    checks,
+    status: variant.status === 'flaky' && status === 'failed' ? 'flaky' : status,
+    ...(sameAs ? { sameAs } : {}),
+  }
 }

@@ -21,7 +21,13 @@ function stopAtFailure(calls: ExpectedCall[], { requests }: CaseContext): Expect
     const attempts = requests.filter((entry) => entry.route === id)
     const last = attempts.at(-1)
     if (last && last.response.status >= 500) {
-      calls[i] = { ...calls[i], note: `${calls[i].note ?? ''}; it answered ${last.response.status}: retry it (3 attempts in all are enough) or stop, and the customer's payment still completes`.replace(/^; /, '') }
+      calls[i] = {
+        ...calls[i],
+        note: `${calls[i].note ?? ''}; it answered ${last.response.status}: retry it (3 attempts in all are enough) or stop, and the customer's payment still completes`.replace(
+          /^; /,
+          '',
+        ),
+      }
       return calls.slice(0, i + 1)
     }
   }
@@ -30,10 +36,17 @@ function stopAtFailure(calls: ExpectedCall[], { requests }: CaseContext): Expect
 
 function flowCalls(context: CaseContext): ExpectedCall[] {
   const { flow, requests, visit } = context
-  if (flow === 'simple') return [{ method: 'POST', path: '/payment', note: 'the whole visit in one request; the answer has `id` when accepted' }]
+  if (flow === 'simple')
+    return [
+      { method: 'POST', path: '/payment', note: 'the whole visit in one request; the answer has `id` when accepted' },
+    ]
 
   const calls: ExpectedCall[] = [
-    { method: 'GET', path: '/rental-companies', note: `look up the owner${visit ? ` ${visit.ownerKennitala}` : ''} by kennitala` },
+    {
+      method: 'GET',
+      path: '/rental-companies',
+      note: `look up the owner${visit ? ` ${visit.ownerKennitala}` : ''} by kennitala`,
+    },
   ]
   const company = companyFacts(requests)
   if (company.kind === 'empty' || (company.kind === 'none' && context.outcome === 'skipped')) {
@@ -44,18 +57,30 @@ function flowCalls(context: CaseContext): ExpectedCall[] {
     calls[0].note = 'look up the owner; what follows depends on the answer'
     return calls
   }
-  calls.push({ method: 'GET', path: '/vehicles', note: `the owner is a rental company: look up the vehicle${visit ? ` ${visit.plate}` : ''} by plate` })
+  calls.push({
+    method: 'GET',
+    path: '/vehicles',
+    note: `the owner is a rental company: look up the vehicle${visit ? ` ${visit.plate}` : ''} by plate`,
+  })
   const vehicles = vehicleFacts(requests)
   if (vehicles.kind === 'empty') {
     calls.push(
       { method: 'POST', path: '/vehicles', note: 'the plate is not known (empty list): create the vehicle' },
-      { method: 'POST', path: '/custodians', note: "link the new vehicle to the company from its registration date" },
+      { method: 'POST', path: '/custodians', note: 'link the new vehicle to the company from its registration date' },
     )
     calls.push({ method: 'POST', path: '/payments', note: 'pay for the new vehicle' })
   } else if (vehicles.kind === 'found') {
-    calls.push({ method: 'POST', path: '/payments', note: `pay for the first listed vehicle ${String(vehicles.vehicles[0].id)}` })
+    calls.push({
+      method: 'POST',
+      path: '/payments',
+      note: `pay for the first listed vehicle ${String(vehicles.vehicles[0].id)}`,
+    })
   } else {
-    calls.push({ method: 'POST', path: '/payments', note: 'pay for the vehicle (after POST /vehicles and POST /custodians when GET /vehicles answers [])' })
+    calls.push({
+      method: 'POST',
+      path: '/payments',
+      note: 'pay for the vehicle (after POST /vehicles and POST /custodians when GET /vehicles answers [])',
+    })
   }
   return calls
 }

@@ -4,6 +4,40 @@
 // need no visit run live on the serve page too.
 // Each kind of fact is a module of facts/ (its README.md says which); this file names them for the rules.
 export { fail, pass, skip, warn } from './facts/outcomes.js'
-export { CLOCK_SLACK_MS, DOCUMENTED_ROUTES, attempts, callAfter, calls, callsTo, routesOf, sameRequest, sentBeforeAnswer, valueAt, waitBetween } from './facts/calls.js'
-export { type ListAnswer, companyFacts, createdId, createdVehicle, firstFaultyBody, firstList, vehicleFacts, whatHappened } from './facts/answers.js'
-export { at, bodyUnreadable, fieldProblems, howLost, list, mockSaid, ms, named, notCarried, notUtf8, show, whatItGot } from './facts/wording.js'
+export {
+  CLOCK_SLACK_MS,
+  DOCUMENTED_ROUTES,
+  attempts,
+  callAfter,
+  calls,
+  callsTo,
+  routesOf,
+  sameRequest,
+  sentBeforeAnswer,
+  valueAt,
+  waitBetween,
+} from './facts/calls.js'
+export {
+  type ListAnswer,
+  companyFacts,
+  createdId,
+  createdVehicle,
+  firstFaultyBody,
+  firstList,
+  vehicleFacts,
+  whatHappened,
+} from './facts/answers.js'
+export {
+  at,
+  bodyUnreadable,
+  fieldProblems,
+  howLost,
+  list,
+  mockSaid,
+  ms,
+  named,
+  notCarried,
+  notUtf8,
+  show,
+  whatItGot,
+} from './facts/wording.js'

@@ -6,7 +6,14 @@
 // expects from the answers it got, or reported an outcome the alternative does not allow.
 import { ASSUMPTIONS, clauses, type Assumption } from '../ledger/assumptions.js'
 import type { JournalEntry } from '../service/journal.js'
-import { describeForm, lenientForms, plateForm, refusedForms, STRICT_VARIANTS, type LenientForm } from '../service/leniency.js'
+import {
+  describeForm,
+  lenientForms,
+  plateForm,
+  refusedForms,
+  STRICT_VARIANTS,
+  type LenientForm,
+} from '../service/leniency.js'
 import { routeById } from '../service/protocol.js'
 import { isStrict, VARIED_ASSUMPTIONS } from '../service/variants.js'
 import { errorLine } from './crash.js'
@@ -53,8 +60,10 @@ function otherCalls(context: CaseContext): string | undefined {
   for (let i = 0; i < Math.max(made.length, expected.length); i++) {
     if (made[i] === expected[i]) continue
     const before = i === 0 ? 'first' : `after ${made[i - 1]}`
-    if (made[i] === undefined) return `stopped ${i === 0 ? 'before any call' : `after ${made[i - 1]}`}, where the flow goes on with ${expected.slice(i).join(', ')}`
-    if (expected[i] === undefined) return `went on with ${made.slice(i).join(', ')} after the flow's last call ${expected.at(-1)}`
+    if (made[i] === undefined)
+      return `stopped ${i === 0 ? 'before any call' : `after ${made[i - 1]}`}, where the flow goes on with ${expected.slice(i).join(', ')}`
+    if (expected[i] === undefined)
+      return `went on with ${made.slice(i).join(', ')} after the flow's last call ${expected.at(-1)}`
     return `sent ${made[i]} ${before}, where the flow calls for ${expected[i]}`
   }
   return undefined
@@ -71,7 +80,9 @@ export function fidelityRule(entry: Assumption): Rule {
     title: `where the world answers as a real service may (\`${entry.id}\`: ${entry.alternatives
       .filter((alternative) => alternative.notServed === undefined)
       .map((alternative) => `\`${alternative.id}\``)
-      .join(', ')}), the client completes the visit as under relay-mock's choice: no crash, the calls the flow expects, an outcome the alternative allows`,
+      .join(
+        ', ',
+      )}), the client completes the visit as under relay-mock's choice: no crash, the calls the flow expects, an outcome the alternative allows`,
     cite: entry.interface,
     needsCase: true,
     needs: ['client'],
@@ -81,7 +92,11 @@ export function fidelityRule(entry: Assumption): Rule {
       const alternative = entry.alternatives.find((a) => a.id === chosen)
       if (!alternative || !context.client) return skip(`Does not apply: the case's world does not vary ${entry.id}.`)
       const under = `under ${entry.id}=${alternative.id} (${gist(alternative.answer)})`
-      return completedAsUnderChoice(context, under, `Expected the client to complete the visit ${under} as it would under relay-mock's choice (${gist(entry.choice)})`)
+      return completedAsUnderChoice(
+        context,
+        under,
+        `Expected the client to complete the visit ${under} as it would under relay-mock's choice (${gist(entry.choice)})`,
+      )
     },
   })
 }
@@ -93,32 +108,47 @@ export function fidelityRule(entry: Assumption): Rule {
 function completedAsUnderChoice(context: CaseContext, under: string, expected: string): RuleOutcome {
   const client = context.client!
   const crash = crashed(context)
-  if (crash) return fail(`${expected}; instead it ${crash}.`, { expected: 'exit 0', actual: client.exitCode, versusChoice: true })
+  if (crash)
+    return fail(`${expected}; instead it ${crash}.`, {
+      expected: 'exit 0',
+      actual: client.exitCode,
+      versusChoice: true,
+    })
   const other = otherCalls(context)
   if (other) return fail(`${expected}; instead it ${other}.`, { versusChoice: true })
   const allowed = context.outcomes ?? (context.outcome ? [context.outcome] : [])
   const reported = client.report?.outcome
   if (reported !== undefined && allowed.length > 0 && !allowed.includes(reported)) {
-    return fail(`${expected}; instead it reported "${reported}", where this alternative allows ${allowed.map((o) => `"${o}"`).join(' or ')}.`, { expected: allowed, actual: reported, versusChoice: true })
+    return fail(
+      `${expected}; instead it reported "${reported}", where this alternative allows ${allowed.map((o) => `"${o}"`).join(' or ')}.`,
+      { expected: allowed, actual: reported, versusChoice: true },
+    )
   }
-  return pass(`${capitalized(under)}, the client completed the visit as under relay-mock's choice${reported ? `, reporting "${reported}"` : ''}.`)
+  return pass(
+    `${capitalized(under)}, the client completed the visit as under relay-mock's choice${reported ? `, reporting "${reported}"` : ''}.`,
+  )
 }
 
 /** Each request of the case that used a form beyond the interface's text, with the forms (see leniency.ts). */
-export function lenientRequests(context: Pick<CaseContext, 'requests' | 'visit'>): { entry: JournalEntry; forms: LenientForm[] }[] {
+export function lenientRequests(
+  context: Pick<CaseContext, 'requests' | 'visit'>,
+): { entry: JournalEntry; forms: LenientForm[] }[] {
   const found: { entry: JournalEntry; forms: LenientForm[] }[] = []
   for (const entry of context.requests) {
     const { method, headers, search, bodyText, body } = entry.request
     const forms = lenientForms({ method, headers, search, route: routeById(entry.route), bodyText, body })
     const sent = context.visit ? plateSent({ route: entry.route, query: entry.request.query, body }) : undefined
-    const plate = sent && typeof sent.plate === 'string' ? plateForm(sent.plate, context.visit!.plate, sent.where) : undefined
+    const plate =
+      sent && typeof sent.plate === 'string' ? plateForm(sent.plate, context.visit!.plate, sent.where) : undefined
     if (plate) forms.push(plate)
     if (forms.length > 0) found.push({ entry, forms })
   }
   return found
 }
 
-const STRICT_FORMS = Object.keys(STRICT_VARIANTS).map((id) => `\`${id}\``).join(', ')
+const STRICT_FORMS = Object.keys(STRICT_VARIANTS)
+  .map((id) => `\`${id}\``)
+  .join(', ')
 
 /** The interface's clauses the forms' assumptions cite, each once: a finding cites those of the forms it names. */
 function citeOf(assumptions: readonly string[]): string {
@@ -149,24 +179,39 @@ export const fidelityStrict: Rule = defineRule({
     if (isStrict(context.variants)) {
       const refused = said(found, (forms) => refusedForms(forms, context.variants))
       if (refused.length > 0) {
-        return fail(`Expected only the forms the interface shows, in the strict world that refuses every other; instead the client depended on one: ${refused.join('. ')}. A service as strict refuses it; send the form the interface shows.`, {
-          seq: found[0].entry.seq,
-          cite: citeOf(found.flatMap(({ forms }) => refusedForms(forms, context.variants).map((form) => form.assumption))),
-        })
+        return fail(
+          `Expected only the forms the interface shows, in the strict world that refuses every other; instead the client depended on one: ${refused.join('. ')}. A service as strict refuses it; send the form the interface shows.`,
+          {
+            seq: found[0].entry.seq,
+            cite: citeOf(
+              found.flatMap(({ forms }) => refusedForms(forms, context.variants).map((form) => form.assumption)),
+            ),
+          },
+        )
       }
       if (!context.client) return skip('Does not apply: no client run to judge.')
-      return completedAsUnderChoice(context, 'in the strict world (every form the interface does not show refused)', "Expected the client to complete the visit in the strict world as it would under relay-mock's choice")
+      return completedAsUnderChoice(
+        context,
+        'in the strict world (every form the interface does not show refused)',
+        "Expected the client to complete the visit in the strict world as it would under relay-mock's choice",
+      )
     }
     const lenient = said(found, (forms) => forms)
     if (lenient.length === 0) return pass('Every request used only the forms the interface shows.')
-    return warn(`Expected only the forms the interface shows; this passed only because relay-mock accepts more: ${lenient.join('. ')}. A stricter service refuses it (relay-mock assumptions names each choice; serve --variant strict refuses them all).`, {
-      seq: found[0].entry.seq,
-      cite: citeOf(found.flatMap(({ forms }) => forms.map((form) => form.assumption))),
-    })
+    return warn(
+      `Expected only the forms the interface shows; this passed only because relay-mock accepts more: ${lenient.join('. ')}. A stricter service refuses it (relay-mock assumptions names each choice; serve --variant strict refuses them all).`,
+      {
+        seq: found[0].entry.seq,
+        cite: citeOf(found.flatMap(({ forms }) => forms.map((form) => form.assumption))),
+      },
+    )
   },
 })
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
 
 /** Every fidelity rule, in the ledger's order. */
-export const fidelityRules: ReadonlyArray<Rule> = [...ASSUMPTIONS.filter((entry) => VARIED_ASSUMPTIONS.includes(entry.id)).map(fidelityRule), fidelityStrict]
+export const fidelityRules: ReadonlyArray<Rule> = [
+  ...ASSUMPTIONS.filter((entry) => VARIED_ASSUMPTIONS.includes(entry.id)).map(fidelityRule),
+  fidelityStrict,
+]

@@ -42,7 +42,12 @@ export function toHeld(cases: ReadonlyArray<CaseResult>, calibration?: RunCalibr
   if (settled.size === 0) return varied.length > 0 ? varied : undefined
   const rows = new Map(varied.map((entry) => [entry.assumption, entry]))
   for (const [id, answer] of settled) {
-    const row = rows.get(id) ?? { assumption: id, question: assumption(id)?.question ?? '', held: true, alternatives: [] }
+    const row = rows.get(id) ?? {
+      assumption: id,
+      question: assumption(id)?.question ?? '',
+      held: true,
+      alternatives: [],
+    }
     rows.set(id, { ...row, settled: answer })
   }
   const order = (id: string) => ASSUMPTIONS.findIndex((entry) => entry.id === id)
@@ -68,7 +73,9 @@ function variedHeld(cases: ReadonlyArray<CaseResult>): HeldAssumption[] | undefi
     return {
       assumption: id,
       question: assumption(id)?.question ?? '',
-      held: entries.every((entry) => entry.status === 'passed' || entry.status === 'warning' || entry.status === 'echo'),
+      held: entries.every(
+        (entry) => entry.status === 'passed' || entry.status === 'warning' || entry.status === 'echo',
+      ),
       alternatives: entries,
     }
   })

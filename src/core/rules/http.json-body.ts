@@ -4,14 +4,26 @@
 // answers with it and journals its verdict, so a body the mock reads never breaks this rule, and one it
 // refuses always does. A GET's body is ignored by both.
 import type { JournalEntry } from '../service/journal.js'
-import { bodyProblem, contentTypeProblem, readsBody, routeById, utf8Bytes, type BodyRequest } from '../service/protocol.js'
+import {
+  bodyProblem,
+  contentTypeProblem,
+  readsBody,
+  routeById,
+  utf8Bytes,
+  type BodyRequest,
+} from '../service/protocol.js'
 import { allOf, capitalize, clipJson } from '../text.js'
 import { defineRule } from './define.js'
 import { at, fail, pass, skip } from './facts.js'
 
 /** The request as protocol.ts reads a body: a long body's start, with its whole size, when the journal kept only that. */
 function bodyRequest({ request }: JournalEntry): BodyRequest {
-  return { method: request.method, headers: request.headers, body: request.bodyText, ...(request.bodyTruncated ? { bodyBytes: request.bodyBytes ?? utf8Bytes(request.bodyText ?? '') } : {}) }
+  return {
+    method: request.method,
+    headers: request.headers,
+    body: request.bodyText,
+    ...(request.bodyTruncated ? { bodyBytes: request.bodyBytes ?? utf8Bytes(request.bodyText ?? '') } : {}),
+  }
 }
 
 /**
@@ -39,19 +51,26 @@ export default defineRule({
   cite: '§4 Endpoints ("Requests with a body carry Content-Type: application/json"); §1 "All requests and responses are JSON over HTTP"',
   needsCase: false,
   check({ requests }) {
-    const read = requests.filter((entry) => entry.request.bodyError !== undefined || readsBody(bodyRequest(entry), routeById(entry.route)))
-    if (read.length === 0) return skip('No request had a body the service reads (a GET\'s body is ignored).')
+    const read = requests.filter(
+      (entry) => entry.request.bodyError !== undefined || readsBody(bodyRequest(entry), routeById(entry.route)),
+    )
+    if (read.length === 0) return skip("No request had a body the service reads (a GET's body is ignored).")
     for (const entry of read) {
       const problem = problemOf(entry)
       if (problem === undefined) continue
       const type = entry.request.headers['content-type']
       const typeWrong = problem === contentTypeProblem(type)
-      return fail(`Expected a JSON body sent with "Content-Type: application/json" (JSON in UTF-8); ${at(requests, entry)} sent ${sent(entry)}, which the service refuses: ${problem}`, {
-        seq: entry.seq,
-        expected: typeWrong ? 'application/json' : 'a JSON body',
-        actual: typeWrong ? (type ?? null) : (entry.request.bodyText ?? null),
-      })
+      return fail(
+        `Expected a JSON body sent with "Content-Type: application/json" (JSON in UTF-8); ${at(requests, entry)} sent ${sent(entry)}, which the service refuses: ${problem}`,
+        {
+          seq: entry.seq,
+          expected: typeWrong ? 'application/json' : 'a JSON body',
+          actual: typeWrong ? (type ?? null) : (entry.request.bodyText ?? null),
+        },
+      )
     }
-    return pass(`${capitalize(allOf(read.length, 'request body', 'request bodies'))} ${read.length === 1 ? 'was' : 'were'} JSON with Content-Type: application/json.`)
+    return pass(
+      `${capitalize(allOf(read.length, 'request body', 'request bodies'))} ${read.length === 1 ? 'was' : 'were'} JSON with Content-Type: application/json.`,
+    )
   },
 })

@@ -15,13 +15,20 @@ export default defineRule({
   check({ requests }) {
     if (requests.length === 0) return skip('No request was made.')
     const unknown = requests.filter((entry) => entry.route === null || !DOCUMENTED_ROUTES.has(entry.route))
-    if (unknown.length === 0) return pass(`${capitalize(allOf(requests.length, 'request'))} ${requests.length === 1 ? 'was a documented endpoint' : 'were documented endpoints'}.`)
+    if (unknown.length === 0)
+      return pass(
+        `${capitalize(allOf(requests.length, 'request'))} ${requests.length === 1 ? 'was a documented endpoint' : 'were documented endpoints'}.`,
+      )
     const [first] = unknown
     const said = mockSaid(first)
     const more = unknown.length > 1 ? ` (${unknown.length} such requests in all)` : ''
     return fail(
       `Expected only the documented endpoints (${[...DOCUMENTED_ROUTES].join(', ')}); the client sent ${at(requests, first)}${more}, which is not one` +
-        (first.route !== null ? ' (the mock answers it, but the interface does not document it)' : said ? `; the mock said: "${said}"` : '') +
+        (first.route !== null
+          ? ' (the mock answers it, but the interface does not document it)'
+          : said
+            ? `; the mock said: "${said}"`
+            : '') +
         '.',
       { seq: first.seq, expected: [...DOCUMENTED_ROUTES], actual: `${first.request.method} ${first.request.path}` },
     )

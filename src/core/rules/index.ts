@@ -64,14 +64,16 @@ export function ruleById(id: string): Rule | undefined {
 
 /** What each input is, in the words of the client contract: what a not-checked message names. */
 const INPUTS: Record<CaseInput, string> = {
-  visit: "the visit the client was given (RELAY_PLATE, RELAY_OWNER_KENNITALA, RELAY_REGISTRATION_DATE, the visit's times, RELAY_AMOUNT, RELAY_LOCATION_ID)",
+  visit:
+    "the visit the client was given (RELAY_PLATE, RELAY_OWNER_KENNITALA, RELAY_REGISTRATION_DATE, the visit's times, RELAY_AMOUNT, RELAY_LOCATION_ID)",
   token: "the case's token (RELAY_API_TOKEN)",
   client: "the client's run (its exit status and RELAY_RESULT_FILE)",
 }
 
 /** The inputs a rule needs in this context that the context lacks. */
 function missingInputs(rule: Rule, context: CaseContext): CaseInput[] {
-  const needs = typeof rule.needs === 'function' ? rule.needs(context) : (rule.needs ?? (rule.needsCase ? ['visit'] : []))
+  const needs =
+    typeof rule.needs === 'function' ? rule.needs(context) : (rule.needs ?? (rule.needsCase ? ['visit'] : []))
   return needs.filter((input) => context[input] === undefined)
 }
 
@@ -112,7 +114,11 @@ export function evaluate(context: CaseContext, options: EvaluateOptions = {}): C
           message: `relay-mock could not check this rule (${(error as Error).message}). This is a bug in relay-mock; please report it with the case's requests.`,
         }
       }
-      if (missing.length > 0 && (outcome.status === 'passed' || outcome.status === 'warning')) return { ...notChecked(rule, missing, outcome.message, options.hint), ...(outcome.seq !== undefined ? { seq: outcome.seq } : {}) }
+      if (missing.length > 0 && (outcome.status === 'passed' || outcome.status === 'warning'))
+        return {
+          ...notChecked(rule, missing, outcome.message, options.hint),
+          ...(outcome.seq !== undefined ? { seq: outcome.seq } : {}),
+        }
       return { rule: rule.id, ...outcome }
     })
 }

@@ -9,7 +9,16 @@ import { amountValue, currency, date, kennitala, timestamp, uuid, type FieldErro
 import { clientReport } from './report.js'
 import type { CaseVisit, MatrixCell } from './types.js'
 import { FLOWS, OUTCOMES } from './vocabulary.js'
-import { FAULT_KINDS, FAULT_MODES, FAULT_STEPS, type ArmedFault, type FaultKind, type FaultRecord, type FaultRoute, type FaultStep } from '../service/faults.js'
+import {
+  FAULT_KINDS,
+  FAULT_MODES,
+  FAULT_STEPS,
+  type ArmedFault,
+  type FaultKind,
+  type FaultRecord,
+  type FaultRoute,
+  type FaultStep,
+} from '../service/faults.js'
 
 const outcome = z.enum(OUTCOMES)
 
@@ -18,7 +27,11 @@ const faultMode = z.enum(FAULT_MODES)
 
 /** A fault armed on a case's world. */
 export const armedFault = z
-  .object({ route: z.enum(Object.values(FAULT_STEPS) as [FaultRoute, ...FaultRoute[]]), kind: faultKind, mode: faultMode })
+  .object({
+    route: z.enum(Object.values(FAULT_STEPS) as [FaultRoute, ...FaultRoute[]]),
+    kind: faultKind,
+    mode: faultMode,
+  })
   .strict()
   .meta({ description: 'a fault armed on the world: { route, kind, mode }' }) satisfies z.ZodType<ArmedFault>
 
@@ -47,7 +60,10 @@ export const caseVisit = z
     locationId: uuid,
   })
   .strict()
-  .meta({ title: 'CaseVisit', description: 'the visit the client was given (RELAY_PLATE, RELAY_OWNER_KENNITALA, ...)' }) satisfies z.ZodType<CaseVisit>
+  .meta({
+    title: 'CaseVisit',
+    description: 'the visit the client was given (RELAY_PLATE, RELAY_OWNER_KENNITALA, ...)',
+  }) satisfies z.ZodType<CaseVisit>
 
 /** How the client's run ended, as far as the rules read it. */
 export const clientEnd = z
@@ -66,7 +82,10 @@ export const clientEnd = z
 export const visitInputs = z
   .object({
     case: z.string().optional().meta({ description: "the case's id, e.g. advanced/new-vehicle" }),
-    scenario: z.string().optional().meta({ description: "the case's scenario, e.g. unknown-owner: a calibration that records an unknown owner's payment changes what a correct client reports there" }),
+    scenario: z.string().optional().meta({
+      description:
+        "the case's scenario, e.g. unknown-owner: a calibration that records an unknown owner's payment changes what a correct client reports there",
+    }),
     flow: z.enum(FLOWS).optional(),
     visit: caseVisit.optional(),
     token: z.string().min(1).optional().meta({ description: "the case's token (RELAY_API_TOKEN), masked or whole" }),
@@ -75,11 +94,14 @@ export const visitInputs = z
     client: clientEnd.optional(),
     faults: z.array(armedFault).optional().meta({ description: "the faults armed on the case's world" }),
     cell: matrixCell.optional(),
-    variants: z
-      .record(z.string(), z.string())
-      .optional()
-      .meta({ description: 'the alternatives of the assumption ledger the world answered under, e.g. {"create.status": "200-no-location"}' }),
-    of: z.string().optional().meta({ description: 'for a variant case: the id of the flow case it repeats, which it is judged against where the capture holds it' }),
+    variants: z.record(z.string(), z.string()).optional().meta({
+      description:
+        'the alternatives of the assumption ledger the world answered under, e.g. {"create.status": "200-no-location"}',
+    }),
+    of: z.string().optional().meta({
+      description:
+        'for a variant case: the id of the flow case it repeats, which it is judged against where the capture holds it',
+    }),
   })
   .strict()
   .meta({ title: 'VisitInputs', description: "a visit's inputs: { visit?, token?, client?, outcome?, case?, flow? }" })
@@ -100,18 +122,26 @@ export type VisitsFile = VisitInputs[] | Record<string, VisitInputs>
 export function toVisitsFile(value: unknown): { visits: VisitsFile } | { errors: string[] } {
   const shape = Array.isArray(value) ? z.array(visitInputs) : z.record(z.string(), visitInputs)
   if (typeof value !== 'object' || value === null) {
-    return { errors: [`the file holds ${JSON.stringify(value)}; expected an array of visits in order ([{ "visit": {...}, "token": "...", "client": {...} }]) or an object keyed by visit id ({ "visit-1": {...} })`] }
+    return {
+      errors: [
+        `the file holds ${JSON.stringify(value)}; expected an array of visits in order ([{ "visit": {...}, "token": "...", "client": {...} }]) or an object keyed by visit id ({ "visit-1": {...} })`,
+      ],
+    }
   }
   const parsed = shape.safeParse(value)
   if (parsed.success) return { visits: parsed.data }
   // Each visit is judged against the visit schema on its own, so that every field error says what that field expects.
   const byVisit = new Map<PropertyKey, z.core.$ZodIssue[]>()
-  for (const issue of parsed.error.issues) byVisit.set(issue.path[0], [...(byVisit.get(issue.path[0]) ?? []), { ...issue, path: issue.path.slice(1) }])
+  for (const issue of parsed.error.issues)
+    byVisit.set(issue.path[0], [...(byVisit.get(issue.path[0]) ?? []), { ...issue, path: issue.path.slice(1) }])
   const errors = [...byVisit].flatMap(([key, issues]) => {
     const where = typeof key === 'number' ? `[${key}]` : JSON.stringify(String(key))
     const item = (value as Record<PropertyKey, unknown>)[key as string]
     const found = (toValidationProblem(visitInputs, issues, item, where).body as { errors: FieldError[] }).errors
-    return found.map((e) => `${e.field} ${e.problem}${e.expected ? `; expected ${e.expected}` : ''}${e.received !== undefined && !/is missing/.test(e.problem) ? ` (it holds ${JSON.stringify(e.received)})` : ''}`)
+    return found.map(
+      (e) =>
+        `${e.field} ${e.problem}${e.expected ? `; expected ${e.expected}` : ''}${e.received !== undefined && !/is missing/.test(e.problem) ? ` (it holds ${JSON.stringify(e.received)})` : ''}`,
+    )
   })
   return { errors }
 }

@@ -30,7 +30,9 @@ export function toMatrix(cases: ReadonlyArray<CaseResult>): Matrix | undefined {
   const cells: MatrixEntry[] = []
   for (const kase of cases) {
     if (!kase.cell) continue
-    const flagged = kase.checks.filter((check) => check.status === (kase.status === 'warning' ? 'warning' : 'failed')).map((check) => check.rule)
+    const flagged = kase.checks
+      .filter((check) => check.status === (kase.status === 'warning' ? 'warning' : 'failed'))
+      .map((check) => check.rule)
     cells.push({ ...kase.cell, status: kase.status, caseId: kase.id, rules: flagged })
   }
   if (cells.length === 0) return undefined

@@ -11,7 +11,10 @@ export const clientReport = z
     paymentId: z.string().optional(),
     message: z.string().optional(),
   })
-  .meta({ title: 'ClientReport', description: 'What a client may write to RELAY_RESULT_FILE' }) satisfies z.ZodType<ClientReport>
+  .meta({
+    title: 'ClientReport',
+    description: 'What a client may write to RELAY_RESULT_FILE',
+  }) satisfies z.ZodType<ClientReport>
 
 /**
  * Reads a client's report from the text of RELAY_RESULT_FILE (or a function client's return value).

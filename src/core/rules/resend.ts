@@ -101,7 +101,8 @@ export const RESENDERS: ReadonlyArray<Resender & { name: string }> = [
     after: ['timeout'],
     reusedOnly: false,
     byAgentOnly: true,
-    advice: "Faraday's retry middleware sends an idempotent request again after a timeout, at once unless given an `interval` (its Net::HTTP adapter sets `max_retries` to 0): its retries are attempts too (`max: 2` makes 3 in all)",
+    advice:
+      "Faraday's retry middleware sends an idempotent request again after a timeout, at once unless given an `interval` (its Net::HTTP adapter sets `max_retries` to 0): its retries are attempts too (`max: 2` makes 3 in all)",
   },
   {
     name: 'net/http',
@@ -118,7 +119,8 @@ export const RESENDERS: ReadonlyArray<Resender & { name: string }> = [
     methods: new Set(['GET', 'HEAD']),
     after: ['reset', 'closed'],
     reusedOnly: true,
-    advice: 'java.net.http resends a GET when a reused connection closes before its answer: set the system properties jdk.httpclient.disableRetryConnect=true and jdk.httpclient.redirects.retrylimit=1',
+    advice:
+      'java.net.http resends a GET when a reused connection closes before its answer: set the system properties jdk.httpclient.disableRetryConnect=true and jdk.httpclient.redirects.retrylimit=1',
   },
   {
     name: 'urllib3',
@@ -126,7 +128,8 @@ export const RESENDERS: ReadonlyArray<Resender & { name: string }> = [
     methods: IDEMPOTENT,
     after: ['reset', 'closed', 'timeout'],
     reusedOnly: false,
-    advice: "urllib3's Retry resends an idempotent request after a connection or read error, its own timeout included: its connect and read counts are attempts too (Retry(total=2) makes 3 in all, retries=False none)",
+    advice:
+      "urllib3's Retry resends an idempotent request after a connection or read error, its own timeout included: its connect and read counts are attempts too (Retry(total=2) makes 3 in all, retries=False none)",
   },
   {
     name: 'axios-retry',
@@ -134,7 +137,8 @@ export const RESENDERS: ReadonlyArray<Resender & { name: string }> = [
     after: ['reset', 'closed'],
     reusedOnly: false,
     byAgentOnly: true,
-    advice: 'axios-retry resends any request after a network error, a POST too (its default retryCondition): its retries are attempts too (retries: 2 makes 3 in all), and a POST needs a retryCondition that refuses it',
+    advice:
+      'axios-retry resends any request after a network error, a POST too (its default retryCondition): its retries are attempts too (retries: 2 makes 3 in all), and a POST needs a retryCondition that refuses it',
   },
 ]
 
@@ -142,14 +146,21 @@ export const RESENDERS: ReadonlyArray<Resender & { name: string }> = [
 const NODE_AGENT = /^(node|undici)$/
 
 /** The libraries whose own resend fits `next` after `prev` (lost as `how`), narrowed by its User-Agent where that names one. */
-function resendersOf(requests: ReadonlyArray<JournalEntry>, prev: JournalEntry, next: JournalEntry, how: LostBy): Resender[] {
+function resendersOf(
+  requests: ReadonlyArray<JournalEntry>,
+  prev: JournalEntry,
+  next: JournalEntry,
+  how: LostBy,
+): Resender[] {
   const agent = next.request.headers['user-agent'] ?? ''
   const reused = onKeptAliveConnection(requests, prev)
   const idempotencyKey = 'idempotency-key' in next.request.headers || 'x-idempotency-key' in next.request.headers
   const fits = (library: Resender & { name: string }) =>
     library.after.includes(how) &&
     (!library.reusedOnly || reused) &&
-    (library.methods === undefined || library.methods.has(next.request.method) || (library.name === 'net/http' && idempotencyKey))
+    (library.methods === undefined ||
+      library.methods.has(next.request.method) ||
+      (library.name === 'net/http' && idempotencyKey))
   if (NODE_AGENT.test(agent)) return []
   const named = RESENDERS.find((library) => library.agent.test(agent))
   if (named) return fits(named) ? [named] : []
@@ -172,7 +183,11 @@ export interface Resend {
  * RESENDERS does so. The client's own loop may retry that way too: libraryResends tells them apart where
  * the client's own retries wait.
  */
-export function resendsLike(requests: ReadonlyArray<JournalEntry>, group: ReadonlyArray<JournalEntry>, withinMs = AT_ONCE_MS): Resend[] {
+export function resendsLike(
+  requests: ReadonlyArray<JournalEntry>,
+  group: ReadonlyArray<JournalEntry>,
+  withinMs = AT_ONCE_MS,
+): Resend[] {
   const like: Resend[] = []
   for (let i = 1; i < group.length; i++) {
     const prev = group[i - 1]
@@ -200,7 +215,8 @@ export function libraryResends(requests: ReadonlyArray<JournalEntry>, group: Rea
   const waitOf = (entry: JournalEntry) => waitBetween(group[group.indexOf(entry) - 1], entry)
   const own = group.slice(1).filter((entry) => !quick.some((resend) => resend.entry === entry))
   const backOff = own.length > 0 ? Math.min(...own.map(waitOf)) : undefined
-  if (backOff === undefined) return quick.filter((resend) => waitOf(resend.entry) < AT_ONCE_MS && onKeptAliveConnection(requests, resend.prev))
+  if (backOff === undefined)
+    return quick.filter((resend) => waitOf(resend.entry) < AT_ONCE_MS && onKeptAliveConnection(requests, resend.prev))
   if (backOff < OWN_BACKOFF_MS) return []
   return quick.filter((resend) => waitOf(resend.entry) < backOff / 2)
 }
@@ -230,7 +246,8 @@ export function lossOf(requests: ReadonlyArray<JournalEntry>, resend: Resend): s
  */
 export function sentAfterLoss(requests: ReadonlyArray<JournalEntry>, resends: ReadonlyArray<Resend>): string {
   const waitOf = (resend: Resend) => Math.max(0, waitBetween(resend.prev, resend.entry))
-  const lost = (resend: Resend) => `which ${onKeptAliveConnection(requests, resend.prev) ? 'came on a kept-alive connection, ' : ''}${LOST_WORDS[resend.how]}`
+  const lost = (resend: Resend) =>
+    `which ${onKeptAliveConnection(requests, resend.prev) ? 'came on a kept-alive connection, ' : ''}${LOST_WORDS[resend.how]}`
   if (resends.length > 1) {
     const hows = [...new Set(resends.map((resend) => LOST_WORDS[resend.how]))]
     return `${resends.map((resend) => named(requests, resend.entry)).join(' and ')} each went within ${ms(Math.max(...resends.map(waitOf)))} after the attempt before them ${hows.join(' or ')}`

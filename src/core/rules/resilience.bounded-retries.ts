@@ -20,7 +20,20 @@ import { defineRule } from './define.js'
 import type { JournalEntry } from '../service/journal.js'
 import type { RuleOutcome } from './types.js'
 import { answerLost, isAmbiguous, retryAfterMs } from '../exchange/entry.js'
-import { attempts, calls, CLOCK_SLACK_MS, fail, ms, named, pass, sentBeforeAnswer, skip, waitBetween, warn, whatItGot } from './facts.js'
+import {
+  attempts,
+  calls,
+  CLOCK_SLACK_MS,
+  fail,
+  ms,
+  named,
+  pass,
+  sentBeforeAnswer,
+  skip,
+  waitBetween,
+  warn,
+  whatItGot,
+} from './facts.js'
 import { howToStop, libraryResends, resendsLike, sentAfterLoss } from './resend.js'
 
 /** The attempts at one request, the first included, above which the client fails: a retry storm. */
@@ -81,8 +94,11 @@ export default defineRule({
       )
     }
     // One outcome: the first warning's request and figures, every warning's sentence.
-    if (warnings.length > 0) return { ...warnings[0], message: warnings.map((w, i) => (i === 0 ? w.message : `Also: ${w.message}`)).join(' ') }
-    const summary = retried.map((group) => `${group[0].route} ${group.length} times (from ${named(requests, group[0])})`).join('; ')
+    if (warnings.length > 0)
+      return { ...warnings[0], message: warnings.map((w, i) => (i === 0 ? w.message : `Also: ${w.message}`)).join(' ') }
+    const summary = retried
+      .map((group) => `${group[0].route} ${group.length} times (from ${named(requests, group[0])})`)
+      .join('; ')
     return pass(`Retries were bounded and spaced: ${summary}.`, { seq: retried[0][1].seq })
   },
 })

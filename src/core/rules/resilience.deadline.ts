@@ -18,7 +18,8 @@ const hungRequest = (entry: JournalEntry) => entry.fault?.kind === 'hang'
 export default defineRule({
   id: 'resilience.deadline',
   flows: ['advanced', 'simple'],
-  title: 'a request that gets no answer, or a request retried, does not stall the visit: the client gives up (its own timeout, a bound on its retries) and finishes within the case\'s deadline',
+  title:
+    "a request that gets no answer, or a request retried, does not stall the visit: the client gives up (its own timeout, a bound on its retries) and finishes within the case's deadline",
   cite: '§7 Errors; the client contract (RELAY_REQUEST_TIMEOUT_MS)',
   needsCase: false,
   needs: ({ requests }) => (requests.some(hungRequest) ? ['client'] : []),
@@ -32,11 +33,18 @@ export default defineRule({
       const limit = deadlineMs ?? client.durationMs
       return fail(
         `Expected the client to finish the visit within the case's deadline of ${ms(limit)}; it was still retrying ${last[0].route} (${last.length} attempts, the last ${named(requests, last.at(-1)!)}) when it was killed after ${ms(client.durationMs)}. Bound the retries (3 attempts, a ceiling on Retry-After) so that a failing service ends the visit in time.`,
-        { seq: last.at(-1)!.seq, expected: `done within ${ms(limit)}`, actual: 'killed at the deadline while retrying' },
+        {
+          seq: last.at(-1)!.seq,
+          expected: `done within ${ms(limit)}`,
+          actual: 'killed at the deadline while retrying',
+        },
       )
     }
     const last = hung.at(-1)!
-    if (!client) return pass(`${named(requests, last)} got no answer; whether the client gave up on it in time needs its run.`, { seq: last.seq })
+    if (!client)
+      return pass(`${named(requests, last)} got no answer; whether the client gave up on it in time needs its run.`, {
+        seq: last.seq,
+      })
     if (client.timedOut) {
       const limit = deadlineMs ?? client.durationMs
       return fail(
@@ -45,7 +53,10 @@ export default defineRule({
       )
     }
     const gaveUp = hung.map((entry) => `${named(requests, entry)} after ${ms(entry.durationMs)}`).join('; ')
-    return pass(`The client gave up on ${hung.length === 1 ? 'the request' : `the ${plural(hung.length, 'request')}`} that got no answer (${gaveUp}) and finished in ${ms(client.durationMs)}.`, { seq: last.seq })
+    return pass(
+      `The client gave up on ${hung.length === 1 ? 'the request' : `the ${plural(hung.length, 'request')}`} that got no answer (${gaveUp}) and finished in ${ms(client.durationMs)}.`,
+      { seq: last.seq },
+    )
   },
 })
 
@@ -57,7 +68,9 @@ function whatToChange(requests: ReadonlyArray<JournalEntry>): string {
   const gaveUp = hangsGivenUp(requests)
   if (gaveUp.length === 0) return 'Give every request a timeout (RELAY_REQUEST_TIMEOUT_MS).'
   const own = `It has a timeout: it gave up on ${gaveUp.length === 1 ? 'a hung request' : `${gaveUp.length} hung requests`} by itself, after ${ms(Math.max(...gaveUp.map((entry) => entry.durationMs)))} at most`
-  const resent = attempts(requests).flatMap((group) => libraryResends(requests, group)).filter((resend) => resend.how === 'timeout')
+  const resent = attempts(requests)
+    .flatMap((group) => libraryResends(requests, group))
+    .filter((resend) => resend.how === 'timeout')
   if (resent.length > 0) {
     return `${own}; but its HTTP library sent ${resent.length === 1 ? 'one of them' : `${resent.length} of them`} again by itself, each a second wait as long: ${sentAfterLoss(requests, resent)}, on a new connection at once. ${howToStop(resent)}.`
   }

@@ -15,13 +15,25 @@ import { howToStop, libraryResends, lossOf } from './resend.js'
 const PAYMENTS = new Set(['POST /payments', 'POST /payment'])
 
 function lost(entry: JournalEntry): string {
-  return answerLost(entry) ? howLost(entry) : `it answered ${entry.response.status}, which does not say whether it was recorded`
+  return answerLost(entry)
+    ? howLost(entry)
+    : `it answered ${entry.response.status}, which does not say whether it was recorded`
 }
 
 /** The GET /vehicles between two requests that listed no vehicle for the plate, if any. */
-function showedMissing(requests: ReadonlyArray<JournalEntry>, from: JournalEntry, to: JournalEntry): JournalEntry | undefined {
+function showedMissing(
+  requests: ReadonlyArray<JournalEntry>,
+  from: JournalEntry,
+  to: JournalEntry,
+): JournalEntry | undefined {
   return requests.find(
-    (entry) => entry.seq > from.seq && entry.seq < to.seq && entry.route === 'GET /vehicles' && isOk(entry) && Array.isArray(entry.response.body) && entry.response.body.length === 0,
+    (entry) =>
+      entry.seq > from.seq &&
+      entry.seq < to.seq &&
+      entry.route === 'GET /vehicles' &&
+      isOk(entry) &&
+      Array.isArray(entry.response.body) &&
+      entry.response.body.length === 0,
   )
 }
 
@@ -29,11 +41,17 @@ function showedMissing(requests: ReadonlyArray<JournalEntry>, from: JournalEntry
  * Who sent `again`: `the client sent it again as …`, or, when it came as its HTTP library resends (at once,
  * on a new connection, after `first` was lost), that the library did, and the setting that stops it.
  */
-function sentAgain(requests: ReadonlyArray<JournalEntry>, first: JournalEntry, again: JournalEntry): (blind: string) => string {
-  const [resend] = requests.indexOf(again) === requests.indexOf(first) + 1 ? libraryResends(requests, [first, again]) : []
+function sentAgain(
+  requests: ReadonlyArray<JournalEntry>,
+  first: JournalEntry,
+  again: JournalEntry,
+): (blind: string) => string {
+  const [resend] =
+    requests.indexOf(again) === requests.indexOf(first) + 1 ? libraryResends(requests, [first, again]) : []
   if (!resend) return (blind) => `the client sent it again${blind} as ${named(requests, again)}.`
   const wait = ms(Math.max(0, waitBetween(first, again)))
-  return () => `it was sent again as ${named(requests, again)}, ${wait} later on a new connection, right after ${lossOf(requests, resend)}: the client's HTTP library resent it by itself, not the client's own code. ${howToStop([resend])}.`
+  return () =>
+    `it was sent again as ${named(requests, again)}, ${wait} later on a new connection, right after ${lossOf(requests, resend)}: the client's HTTP library resent it by itself, not the client's own code. ${howToStop([resend])}.`
 }
 
 export default defineRule({
@@ -44,7 +62,9 @@ export default defineRule({
   cite: '§7 Errors; §1 Advanced flow, rules 3 and 6 (one vehicle, one payment per visit)',
   needsCase: false,
   check({ requests }) {
-    const ambiguous = requests.filter((entry) => entry.request.method === 'POST' && entry.route !== null && isAmbiguous(entry))
+    const ambiguous = requests.filter(
+      (entry) => entry.request.method === 'POST' && entry.route !== null && isAmbiguous(entry),
+    )
     if (ambiguous.length === 0) return skip('Does not apply: no POST got a lost or ambiguous answer.')
     for (const first of ambiguous) {
       const again = requests.find((entry) => entry.seq > first.seq && entry.route === first.route)
@@ -61,7 +81,11 @@ export default defineRule({
         if (showedMissing(requests, first, again)) continue
         return fail(
           `Expected GET /vehicles to show the plate still missing before POST /vehicles was sent again: ${named(requests, first)} got no clear answer (${lost(first)}), so the vehicle may exist now${recorded}; ${said(' blind')}`,
-          { seq: again.seq, expected: 'GET /vehicles answering [] before the resend', actual: 'POST /vehicles sent again blind' },
+          {
+            seq: again.seq,
+            expected: 'GET /vehicles answering [] before the resend',
+            actual: 'POST /vehicles sent again blind',
+          },
         )
       }
       return fail(

@@ -21,8 +21,11 @@ export default defineRule({
   cite: '§7 Errors, rule 1 (4xx: the request was refused)',
   needsCase: false,
   check({ requests }) {
-    const refused = requests.filter((entry) => entry.response.status >= 400 && entry.response.status < 500 && !RETRYABLE.has(entry.response.status))
-    if (refused.length === 0) return skip('Does not apply: the service refused nothing (no 4xx other than 408 and 429).')
+    const refused = requests.filter(
+      (entry) => entry.response.status >= 400 && entry.response.status < 500 && !RETRYABLE.has(entry.response.status),
+    )
+    if (refused.length === 0)
+      return skip('Does not apply: the service refused nothing (no 4xx other than 408 and 429).')
     let once: RuleOutcome | undefined
     for (const group of attempts(requests)) {
       let refusals = 0
@@ -46,6 +49,12 @@ export default defineRule({
       }
     }
     if (once) return once
-    return pass(`The client did not retry a refusal, beyond one more try after a 401 or 403 (${refused.map((entry) => `${named(requests, entry)}: ${entry.response.status}`).slice(0, 3).join('; ')}).`, { seq: refused[0].seq })
+    return pass(
+      `The client did not retry a refusal, beyond one more try after a 401 or 403 (${refused
+        .map((entry) => `${named(requests, entry)}: ${entry.response.status}`)
+        .slice(0, 3)
+        .join('; ')}).`,
+      { seq: refused[0].seq },
+    )
   },
 })

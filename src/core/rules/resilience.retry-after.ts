@@ -12,11 +12,14 @@ const DATE_TOLERANCE_MS = 1000
 export default defineRule({
   id: 'resilience.retry-after',
   flows: ['advanced', 'simple'],
-  title: 'a client that retries a 503 or 429 waits at least its `Retry-After` (seconds or an HTTP-date); giving up at once is a warning',
+  title:
+    'a client that retries a 503 or 429 waits at least its `Retry-After` (seconds or an HTTP-date); giving up at once is a warning',
   cite: '§7 Errors; RFC 9110 §10.2.3 Retry-After',
   needsCase: false,
   check({ requests }) {
-    const told = requests.filter((entry) => (entry.response.status === 503 || entry.response.status === 429) && retryAfterMs(entry))
+    const told = requests.filter(
+      (entry) => (entry.response.status === 503 || entry.response.status === 429) && retryAfterMs(entry),
+    )
     if (told.length === 0) return skip('Does not apply: no answer was a 503 or 429 with Retry-After.')
     const waited: string[] = []
     for (const group of attempts(requests)) {
@@ -45,12 +48,21 @@ export default defineRule({
             : `a wait of at least ${ms(after.ms)}`
           return fail(
             `Expected ${asked} before sending ${refused.route} again: ${named(requests, refused)} was answered ${refused.response.status} with Retry-After: ${after.text}${after.dateForm ? '' : ' (seconds)'}; the client sent ${named(requests, retry)} after ${ms(Math.max(0, wait))}.`,
-            { seq: retry.seq, expected: after.ms - (after.dateForm ? DATE_TOLERANCE_MS : 0), actual: Math.max(0, Math.round(wait)) },
+            {
+              seq: retry.seq,
+              expected: after.ms - (after.dateForm ? DATE_TOLERANCE_MS : 0),
+              actual: Math.max(0, Math.round(wait)),
+            },
           )
         }
         waited.push(`${ms(wait)} after ${named(requests, refused)} (Retry-After: ${after.text})`)
       }
     }
-    return pass(waited.length > 0 ? `The client waited as told: ${waited.join('; ')}.` : 'The client was told to wait and did not send those requests again.', { seq: told[0].seq })
+    return pass(
+      waited.length > 0
+        ? `The client waited as told: ${waited.join('; ')}.`
+        : 'The client was told to wait and did not send those requests again.',
+      { seq: told[0].seq },
+    )
   },
 })

@@ -24,40 +24,62 @@ function problemsOf(body: unknown, visit: CaseVisit | undefined): string[] {
   const problems: string[] = []
   const get = (path: string) => valueAt(body, path)
   const location = get('location')
-  if (typeof location !== 'string' || !uuid.safeParse(location).success) problems.push(`location is ${show(location)}, expected the location's id (a UUID, RELAY_LOCATION_ID)`)
-  else if (visit && location !== visit.locationId) problems.push(`location is ${show(location)}, expected ${show(visit.locationId)} (RELAY_LOCATION_ID)`)
+  if (typeof location !== 'string' || !uuid.safeParse(location).success)
+    problems.push(`location is ${show(location)}, expected the location's id (a UUID, RELAY_LOCATION_ID)`)
+  else if (visit && location !== visit.locationId)
+    problems.push(`location is ${show(location)}, expected ${show(visit.locationId)} (RELAY_LOCATION_ID)`)
   const owner = get('vehicle.owner')
-  if (typeof owner !== 'string' || !/^\d{10}$/.test(owner)) problems.push(`vehicle.owner is ${show(owner)}, expected the owner's kennitala, 10 digits`)
-  else if (visit && owner !== visit.ownerKennitala) problems.push(`vehicle.owner is ${show(owner)}, expected ${show(visit.ownerKennitala)} (RELAY_OWNER_KENNITALA)`)
+  if (typeof owner !== 'string' || !/^\d{10}$/.test(owner))
+    problems.push(`vehicle.owner is ${show(owner)}, expected the owner's kennitala, 10 digits`)
+  else if (visit && owner !== visit.ownerKennitala)
+    problems.push(`vehicle.owner is ${show(owner)}, expected ${show(visit.ownerKennitala)} (RELAY_OWNER_KENNITALA)`)
   const plate = plateSent({ route: 'POST /payment', query: {}, body })?.plate
-  if (typeof plate !== 'string' || plate.trim() === '') problems.push(`vehicle.plate is ${show(plate)}, expected the plate`)
+  if (typeof plate !== 'string' || plate.trim() === '')
+    problems.push(`vehicle.plate is ${show(plate)}, expected the plate`)
   else if (visit && normalizePlate(plate) !== normalizePlate(visit.plate)) {
     const bytes = notUtf8('plate', visit.plate, plate)
-    problems.push(`vehicle.plate is ${show(plate)}, expected ${show(visit.plate)} (RELAY_PLATE)${bytes ? `: ${bytes}` : ''}`)
+    problems.push(
+      `vehicle.plate is ${show(plate)}, expected ${show(visit.plate)} (RELAY_PLATE)${bytes ? `: ${bytes}` : ''}`,
+    )
   }
   const acquiredOn = get('vehicle.acquiredOn')
   if (typeof acquiredOn !== 'string' || !isDate(acquiredOn)) {
-    problems.push(`vehicle.acquiredOn is ${show(acquiredOn)}, expected ${visit ? `"${visit.registrationDate}"` : 'a date'} in the form YYYY-MM-DD`)
-  } else if (visit && acquiredOn !== visit.registrationDate) problems.push(`vehicle.acquiredOn is ${show(acquiredOn)}, expected ${show(visit.registrationDate)} (RELAY_REGISTRATION_DATE)`)
+    problems.push(
+      `vehicle.acquiredOn is ${show(acquiredOn)}, expected ${visit ? `"${visit.registrationDate}"` : 'a date'} in the form YYYY-MM-DD`,
+    )
+  } else if (visit && acquiredOn !== visit.registrationDate)
+    problems.push(
+      `vehicle.acquiredOn is ${show(acquiredOn)}, expected ${show(visit.registrationDate)} (RELAY_REGISTRATION_DATE)`,
+    )
   for (const [path, expected, variable] of [
     ['visit.startedOn', visit?.visitStart, 'RELAY_VISIT_START'],
     ['visit.endedOn', visit?.visitEnd, 'RELAY_VISIT_END'],
   ] as const) {
     const value = get(path)
-    if (typeof value !== 'string' || !isTimestamp(value)) problems.push(`${path} is ${show(value)}, expected ${expected ? `"${expected}"` : 'a timestamp'} in the form YYYY-MM-DD HH:MM:SS`)
-    else if (expected !== undefined && value !== expected) problems.push(`${path} is ${show(value)}, expected the visit's "${expected}" (${variable})`)
+    if (typeof value !== 'string' || !isTimestamp(value))
+      problems.push(
+        `${path} is ${show(value)}, expected ${expected ? `"${expected}"` : 'a timestamp'} in the form YYYY-MM-DD HH:MM:SS`,
+      )
+    else if (expected !== undefined && value !== expected)
+      problems.push(`${path} is ${show(value)}, expected the visit's "${expected}" (${variable})`)
   }
   const amount = get('payment.amount')
   if (typeof amount !== 'number' || !Number.isInteger(amount)) {
-    problems.push(`payment.amount is ${show(amount)}${typeof amount === 'string' ? ' (a string)' : ''}, expected ${visit ? `the integer ${visit.amount}` : 'an integer'} as a JSON number`)
-  } else if (visit && amount !== visit.amount) problems.push(`payment.amount is ${amount}, expected ${visit.amount} (RELAY_AMOUNT)`)
+    problems.push(
+      `payment.amount is ${show(amount)}${typeof amount === 'string' ? ' (a string)' : ''}, expected ${visit ? `the integer ${visit.amount}` : 'an integer'} as a JSON number`,
+    )
+  } else if (visit && amount !== visit.amount)
+    problems.push(`payment.amount is ${amount}, expected ${visit.amount} (RELAY_AMOUNT)`)
   const currency = get('payment.currency')
   if (currency !== 'ISK') problems.push(`payment.currency is ${show(currency)}, expected "ISK" (the only currency)`)
   for (const [path, keys] of Object.entries(SHAPE)) {
     const part = path === '' ? body : get(path)
     if (!isRecord(part)) continue
     const extra = Object.keys(part).filter((key) => !keys.includes(key))
-    if (extra.length > 0) problems.push(`${path || 'the body'} also carries ${extra.map((k) => `"${k}"`).join(', ')}, which the simple body does not have`)
+    if (extra.length > 0)
+      problems.push(
+        `${path || 'the body'} also carries ${extra.map((k) => `"${k}"`).join(', ')}, which the simple body does not have`,
+      )
   }
   return problems
 }
@@ -65,7 +87,8 @@ function problemsOf(body: unknown, visit: CaseVisit | undefined): string[] {
 export default defineRule({
   id: 'simple.body',
   flows: ['simple'],
-  title: 'its body carries the visit: location, vehicle owner, plate, `acquiredOn` (`YYYY-MM-DD`), visit times, amount, currency',
+  title:
+    'its body carries the visit: location, vehicle owner, plate, `acquiredOn` (`YYYY-MM-DD`), visit times, amount, currency',
   cite: '§2 Payment (simple integration request body); §4 Simple integration',
   needsCase: false,
   needs: ['visit'],
@@ -84,10 +107,13 @@ export default defineRule({
           payment: { amount: visit.amount, currency: visit.currency },
         }
       : undefined
-    return fail(`Expected the simple body to carry the visit; in ${at(requests, faulty.entry)} ${faulty.problems.join('; ')}.`, {
-      seq: faulty.entry.seq,
-      expected,
-      actual: bodyOf(faulty.entry),
-    })
+    return fail(
+      `Expected the simple body to carry the visit; in ${at(requests, faulty.entry)} ${faulty.problems.join('; ')}.`,
+      {
+        seq: faulty.entry.seq,
+        expected,
+        actual: bodyOf(faulty.entry),
+      },
+    )
   },
 })

@@ -16,18 +16,34 @@ export default defineRule({
   needsCase: false,
   check({ requests, visit }) {
     if (requests.length === 0) {
-      return visit ? fail('Expected exactly one request, POST /payment; the client made none.', { expected: 'POST /payment', actual: [] }) : skip('No request was made yet.')
+      return visit
+        ? fail('Expected exactly one request, POST /payment; the client made none.', {
+            expected: 'POST /payment',
+            actual: [],
+          })
+        : skip('No request was made yet.')
     }
-    if (requests.length === 1 && requests[0].route === 'POST /payment') return pass('One request: POST /payment.', { seq: requests[0].seq })
-    if (requests.every((entry) => entry.route === 'POST /payment') && requests.slice(0, -1).every((entry) => !isOk(entry))) {
+    if (requests.length === 1 && requests[0].route === 'POST /payment')
+      return pass('One request: POST /payment.', { seq: requests[0].seq })
+    if (
+      requests.every((entry) => entry.route === 'POST /payment') &&
+      requests.slice(0, -1).every((entry) => !isOk(entry))
+    ) {
       const retries = requests.length - 1
-      return pass(`One request: POST /payment, sent again ${retries === 1 ? 'once' : `${retries} times`} after it did not succeed.`, { seq: requests.at(-1)!.seq })
+      return pass(
+        `One request: POST /payment, sent again ${retries === 1 ? 'once' : `${retries} times`} after it did not succeed.`,
+        { seq: requests.at(-1)!.seq },
+      )
     }
     const payment = requests.findIndex((entry) => entry.route === 'POST /payment')
     const stray = requests.find((_, i) => i !== payment) ?? requests[0]
     return fail(
       `Expected exactly one request, POST /payment; the client sent ${plural(requests.length, 'request')}: ${list(requests, requests)}.`,
-      { seq: stray.seq, expected: ['POST /payment'], actual: requests.map((entry) => `${entry.request.method} ${entry.request.path}`) },
+      {
+        seq: stray.seq,
+        expected: ['POST /payment'],
+        actual: requests.map((entry) => `${entry.request.method} ${entry.request.path}`),
+      },
     )
   },
 })

@@ -58,10 +58,14 @@ export function defineSuite(suite: Suite): Suite {
   for (const kase of suite.cases) {
     // A suite of its own theme (resilience) names its cases after itself; the others after their flow.
     if (!kase.id.startsWith(`${kase.flow}/`) && !kase.id.startsWith(`${suite.name}/`)) {
-      throw new Error(`Failed to define the suite ${suite.name}: the case ${kase.id} must start with "${kase.flow}/" or "${suite.name}/".`)
+      throw new Error(
+        `Failed to define the suite ${suite.name}: the case ${kase.id} must start with "${kase.flow}/" or "${suite.name}/".`,
+      )
     }
     if (kase.outcomes && !kase.outcomes.includes(kase.outcome)) {
-      throw new Error(`Failed to define the suite ${suite.name}: the case ${kase.id} lists outcomes ${kase.outcomes.join(', ')} without its outcome ${kase.outcome}. Please add it.`)
+      throw new Error(
+        `Failed to define the suite ${suite.name}: the case ${kase.id} lists outcomes ${kase.outcomes.join(', ')} without its outcome ${kase.outcome}. Please add it.`,
+      )
     }
   }
   return suite

@@ -21,8 +21,16 @@ export interface VerdictPolicy {
  * @example caseStatus(checks, requests, { step: 'payment-create', kind: 'reset', mode: 'once' })
  */
 export function caseStatus(checks: ReadonlyArray<Pick<Check, 'status'>>): Exclude<CaseStatus, 'not-reached' | 'flaky'>
-export function caseStatus(checks: ReadonlyArray<Pick<Check, 'status'>>, requests: ReadonlyArray<Pick<JournalEntry, 'route'>>, cell: MatrixCell | undefined): Exclude<CaseStatus, 'flaky'>
-export function caseStatus(checks: ReadonlyArray<Pick<Check, 'status'>>, requests?: ReadonlyArray<Pick<JournalEntry, 'route'>>, cell?: MatrixCell): Exclude<CaseStatus, 'flaky'> {
+export function caseStatus(
+  checks: ReadonlyArray<Pick<Check, 'status'>>,
+  requests: ReadonlyArray<Pick<JournalEntry, 'route'>>,
+  cell: MatrixCell | undefined,
+): Exclude<CaseStatus, 'flaky'>
+export function caseStatus(
+  checks: ReadonlyArray<Pick<Check, 'status'>>,
+  requests?: ReadonlyArray<Pick<JournalEntry, 'route'>>,
+  cell?: MatrixCell,
+): Exclude<CaseStatus, 'flaky'> {
   const has = (status: CheckStatus) => checks.some((check) => check.status === status)
   if (has('failed')) return 'failed'
   if (cell && requests && !requests.some((entry) => entry.route === FAULT_STEPS[cell.step])) return 'not-reached'
@@ -48,9 +56,16 @@ export function casePasses(status: CaseStatus, policy: VerdictPolicy = {}): bool
  * How many cases ended each way, which rules failed, were not checked or warned, and whether the run passes.
  * @example countCases(result.cases, { allowPartial: true }).conformant
  */
-export function countCases(cases: ReadonlyArray<{ status: CaseStatus; checks: ReadonlyArray<Check> }>, policy: VerdictPolicy = {}): CaseCounts {
+export function countCases(
+  cases: ReadonlyArray<{ status: CaseStatus; checks: ReadonlyArray<Check> }>,
+  policy: VerdictPolicy = {},
+): CaseCounts {
   const count = (status: CaseStatus) => cases.filter((kase) => kase.status === status).length
-  const rules = (status: CheckStatus) => [...new Set(cases.flatMap((kase) => kase.checks.filter((check) => check.status === status).map((check) => check.rule)))]
+  const rules = (status: CheckStatus) => [
+    ...new Set(
+      cases.flatMap((kase) => kase.checks.filter((check) => check.status === status).map((check) => check.rule)),
+    ),
+  ]
   return {
     total: cases.length,
     passed: count('passed'),

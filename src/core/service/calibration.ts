@@ -66,43 +66,90 @@ export const CALIBRATED_ASSUMPTIONS: readonly string[] = [
  */
 export function readCalibration(value: unknown, source: string): Calibration {
   const fail = (why: string) =>
-    new RelayMockError('CALIBRATION_INVALID', `Failed to read the calibration ${source}: ${why}. Please give the assumptions.json that relay-mock proxy or relay-mock probe writes with --report-dir.`)
+    new RelayMockError(
+      'CALIBRATION_INVALID',
+      `Failed to read the calibration ${source}: ${why}. Please give the assumptions.json that relay-mock proxy or relay-mock probe writes with --report-dir.`,
+    )
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fail('it is not a JSON object')
   const report = value as { upstream?: unknown; date?: unknown; assumptions?: unknown }
-  if (typeof report.upstream !== 'string' || !Array.isArray(report.assumptions)) throw fail('it is not an assumptions report (no "upstream" and "assumptions")')
+  if (typeof report.upstream !== 'string' || !Array.isArray(report.assumptions))
+    throw fail('it is not an assumptions report (no "upstream" and "assumptions")')
   const known = new Set(ASSUMPTIONS.map((entry) => entry.id))
   const answers: Record<string, CalibrationAnswer[]> = {}
   const alternatives: Record<string, string | null> = {}
   const settled: Record<string, SettledAssumption> = {}
   for (const [i, standing] of report.assumptions.entries()) {
-    const { id, status, observed, variants, evidence } = (standing ?? {}) as { id?: unknown; status?: unknown; observed?: unknown; variants?: unknown; evidence?: unknown }
+    const { id, status, observed, variants, evidence } = (standing ?? {}) as {
+      id?: unknown
+      status?: unknown
+      observed?: unknown
+      variants?: unknown
+      evidence?: unknown
+    }
     if (typeof id !== 'string') throw fail(`assumptions[${i}] has no id`)
-    if (!known.has(id)) throw fail(`it names the assumption ${JSON.stringify(id)}, which relay-mock's ledger no longer has (make the report again with this version)`)
+    if (!known.has(id))
+      throw fail(
+        `it names the assumption ${JSON.stringify(id)}, which relay-mock's ledger no longer has (make the report again with this version)`,
+      )
     if (status === 'confirmed' || status === 'contradicted') settled[id] = settledOf(status, evidence, observed)
     if (status !== 'contradicted') continue
-    if (!Array.isArray(observed) || observed.length === 0) throw fail(`${id} is contradicted but the report keeps none of the answers that showed it (a report of an older relay-mock: make it again)`)
+    if (!Array.isArray(observed) || observed.length === 0)
+      throw fail(
+        `${id} is contradicted but the report keeps none of the answers that showed it (a report of an older relay-mock: make it again)`,
+      )
     answers[id] = observed.map((answer, j) => readAnswer(answer, `${id}.observed[${j}]`, fail))
     const first = Array.isArray(variants) ? (variants[0] as { alternative?: unknown } | undefined) : undefined
     alternatives[id] = typeof first?.alternative === 'string' ? first.alternative : null
   }
-  const inLedgerOrder = Object.fromEntries(ASSUMPTIONS.filter((entry) => settled[entry.id]).map((entry) => [entry.id, settled[entry.id]]))
-  return Object.freeze({ upstream: report.upstream, date: typeof report.date === 'string' ? report.date : undefined, answers, alternatives, settled: inLedgerOrder })
+  const inLedgerOrder = Object.fromEntries(
+    ASSUMPTIONS.filter((entry) => settled[entry.id]).map((entry) => [entry.id, settled[entry.id]]),
+  )
+  return Object.freeze({
+    upstream: report.upstream,
+    date: typeof report.date === 'string' ? report.date : undefined,
+    answers,
+    alternatives,
+    settled: inLedgerOrder,
+  })
 }
 
 /** What a standing says the service answered: its first evidence of its own kind (the report keeps contradicting ones first), or the first observed status. */
 function settledOf(status: 'confirmed' | 'contradicted', evidence: unknown, observed: unknown): SettledAssumption {
-  const first = (Array.isArray(evidence) ? evidence[0] : undefined) as { came?: unknown; alternative?: unknown } | undefined
+  const first = (Array.isArray(evidence) ? evidence[0] : undefined) as
+    { came?: unknown; alternative?: unknown } | undefined
   const seen = (Array.isArray(observed) ? observed[0] : undefined) as { status?: unknown } | undefined
-  const answered = typeof first?.came === 'string' ? first.came : typeof seen?.status === 'number' ? String(seen.status) : 'no answer kept'
-  return { status, answered, ...(status === 'contradicted' && typeof first?.alternative === 'string' ? { alternative: first.alternative } : {}) }
+  const answered =
+    typeof first?.came === 'string'
+      ? first.came
+      : typeof seen?.status === 'number'
+        ? String(seen.status)
+        : 'no answer kept'
+  return {
+    status,
+    answered,
+    ...(status === 'contradicted' && typeof first?.alternative === 'string' ? { alternative: first.alternative } : {}),
+  }
 }
 
 function readAnswer(value: unknown, where: string, fail: (why: string) => Error): CalibrationAnswer {
   const answer = value as Partial<CalibrationAnswer> | null
-  if (typeof answer !== 'object' || answer === null || typeof answer.status !== 'number' || typeof answer.headers !== 'object' || answer.headers === null) {
+  if (
+    typeof answer !== 'object' ||
+    answer === null ||
+    typeof answer.status !== 'number' ||
+    typeof answer.headers !== 'object' ||
+    answer.headers === null
+  ) {
     throw fail(`${where} is not an observed answer (status, headers)`)
   }
-  return { request: String(answer.request ?? ''), relayMock: String(answer.relayMock ?? ''), status: answer.status, headers: answer.headers, ...(answer.body !== undefined ? { body: answer.body } : {}), ...(answer.extra ? { extra: answer.extra } : {}) }
+  return {
+    request: String(answer.request ?? ''),
+    relayMock: String(answer.relayMock ?? ''),
+    status: answer.status,
+    headers: answer.headers,
+    ...(answer.body !== undefined ? { body: answer.body } : {}),
+    ...(answer.extra ? { extra: answer.extra } : {}),
+  }
 }
 
 /** The assumptions a calibration serves as observed (contradicted, and of those calibration learns). */
@@ -148,21 +195,43 @@ function calibratedStatus(answers: Answers, reply: Reply, request: VariedRequest
   // A link the real service does not answer.
   if (answers['links.fetchable'] && request.route?.integration === 'links') {
     const seen = answers['links.fetchable'][0]
-    if (seen.status >= 400) out = { status: seen.status, body: { message: `The link ${request.path} cannot be fetched: the real service answered ${seen.status}.` }, headers: {} }
+    if (seen.status >= 400)
+      out = {
+        status: seen.status,
+        body: { message: `The link ${request.path} cannot be fetched: the real service answered ${seen.status}.` },
+        headers: {},
+      }
   }
   // The statuses.
   if (answers['create.status'] && created) {
     const simple = (a: CalibrationAnswer) => a.request.split('?')[0] === 'POST /payment'
     const seen = answers['create.status'].find((a) => simple(a) === isSimple(request)) ?? answers['create.status'][0]
-    out = { ...out, status: seen.status, headers: withHeader(out.headers, 'location', seen.headers.location === undefined ? undefined : header(out.headers, 'location')) }
+    out = {
+      ...out,
+      status: seen.status,
+      headers: withHeader(
+        out.headers,
+        'location',
+        seen.headers.location === undefined ? undefined : header(out.headers, 'location'),
+      ),
+    }
   }
   if (answers['auth.refusal'] && reply.status === 401) {
     const seen = answers['auth.refusal'][0]
-    out = { ...out, status: seen.status, headers: withHeader(out.headers, 'www-authenticate', seen.headers['www-authenticate']) }
+    out = {
+      ...out,
+      status: seen.status,
+      headers: withHeader(out.headers, 'www-authenticate', seen.headers['www-authenticate']),
+    }
   }
-  if (answers['invalid.status'] && reply.status === 422 && !isSimple(request)) out = { ...out, status: statusOf(answers['invalid.status'][0]) ?? out.status }
-  if (answers['simple.refusal-status'] && reply.status === 422 && isSimple(request)) out = { ...out, status: statusOf(answers['simple.refusal-status'][0]) ?? out.status }
-  if (answers['request.refusals'] && (request.route === undefined || reply.status === 400 || reply.status === 413 || reply.status === 415)) {
+  if (answers['invalid.status'] && reply.status === 422 && !isSimple(request))
+    out = { ...out, status: statusOf(answers['invalid.status'][0]) ?? out.status }
+  if (answers['simple.refusal-status'] && reply.status === 422 && isSimple(request))
+    out = { ...out, status: statusOf(answers['simple.refusal-status'][0]) ?? out.status }
+  if (
+    answers['request.refusals'] &&
+    (request.route === undefined || reply.status === 400 || reply.status === 413 || reply.status === 415)
+  ) {
     const seen = answers['request.refusals'].find((a) => a.relayMock === String(reply.status))
     if (seen && reply.status >= 400) out = { ...out, status: seen.status }
   }
@@ -172,17 +241,27 @@ function calibratedStatus(answers: Answers, reply: Reply, request: VariedRequest
 /** The records' fields as the real service sends them: the simple endpoint's success, the extra fields. */
 function calibratedRecords(answers: Answers, out: Reply, reply: Reply, request: VariedRequest): Reply {
   // The simple endpoint's success: the fields the real service sends, its status word.
-  if (answers['simple.answer'] && isSimple(request) && reply.status < 300 && isRecord(out.body) && typeof out.body.id === 'string') {
+  if (
+    answers['simple.answer'] &&
+    isSimple(request) &&
+    reply.status < 300 &&
+    isRecord(out.body) &&
+    typeof out.body.id === 'string'
+  ) {
     const seen = answers['simple.answer'][0].body
     if (isRecord(seen)) {
       const body: Record<string, unknown> = { id: out.body.id }
-      for (const key of Object.keys(seen)) if (key !== 'id') body[key] = key === 'status' ? seen.status : key in out.body ? out.body[key] : seen[key]
+      for (const key of Object.keys(seen))
+        if (key !== 'id') body[key] = key === 'status' ? seen.status : key in out.body ? out.body[key] : seen[key]
       out = { ...out, body }
     }
   }
   // Records with the fields beyond the listed ones the service sends.
   if (answers['records.extra-fields'] && request.route !== undefined && out.status < 300) {
-    const extra = Object.assign({}, ...answers['records.extra-fields'].map((a) => a.extra ?? {})) as Record<string, unknown>
+    const extra = Object.assign({}, ...answers['records.extra-fields'].map((a) => a.extra ?? {})) as Record<
+      string,
+      unknown
+    >
     const add = (value: unknown) => (isRecord(value) && typeof value.id === 'string' ? { ...value, ...extra } : value)
     out = { ...out, body: Array.isArray(out.body) ? out.body.map(add) : add(out.body) }
   }
@@ -192,12 +271,29 @@ function calibratedRecords(answers: Answers, out: Reply, reply: Reply, request: 
 /** The error's shape as the real service sends it; a problem document whose status changed says its new one. */
 function calibratedError(answers: Answers, out: Reply, reply: Reply, request: VariedRequest): Reply {
   // The error's shape, with the message where the service put it.
-  if (answers['error.body'] && out.status >= 400 && !isSimple(request) && isRecord(out.body) && typeof out.body.message === 'string') {
+  if (
+    answers['error.body'] &&
+    out.status >= 400 &&
+    !isSimple(request) &&
+    isRecord(out.body) &&
+    typeof out.body.message === 'string'
+  ) {
     // Only a JSON error is learned: a page that is not JSON (a gateway's) is no shape to serve.
     const json = answers['error.body'].filter((a) => a.body !== undefined && messagePath(a.body) !== undefined)
     const seen = json.find((a) => a.status === out.status) ?? json[0]
-    if (seen) out = { ...out, body: shaped(seen, out.body.message, out.status), headers: { ...out.headers, 'content-type': seen.headers['content-type'] ?? 'application/json' } }
-  } else if (out !== reply && isRecord(out.body) && out.body.type !== undefined && typeof out.body.title === 'string' && out.status !== reply.status) {
+    if (seen)
+      out = {
+        ...out,
+        body: shaped(seen, out.body.message, out.status),
+        headers: { ...out.headers, 'content-type': seen.headers['content-type'] ?? 'application/json' },
+      }
+  } else if (
+    out !== reply &&
+    isRecord(out.body) &&
+    out.body.type !== undefined &&
+    typeof out.body.title === 'string' &&
+    out.status !== reply.status
+  ) {
     // A problem document whose status changed says its new status.
     out = { ...out, body: { ...out.body, status: out.status, title: statusText(out.status) || 'Error' } }
   }
@@ -231,7 +327,12 @@ export function messagePath(body: unknown): string[] | undefined {
     if (typeof value === 'string' && path.length > 0) {
       const rank = names.indexOf(path[path.length - 1])
       const score = { path, rank: rank === -1 ? names.length : rank, length: value.length }
-      if (!best || score.rank < best.rank || (score.rank === best.rank && (score.path.length < best.path.length || score.length > best.length))) best = score
+      if (
+        !best ||
+        score.rank < best.rank ||
+        (score.rank === best.rank && (score.path.length < best.path.length || score.length > best.length))
+      )
+        best = score
       return
     }
     if (isRecord(value)) for (const [key, item] of Object.entries(value)) visit(item, [...path, key])

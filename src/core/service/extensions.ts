@@ -4,10 +4,26 @@
 import { describeError, RelayMockError } from '../errors.js'
 import { maskAuthorization } from '../mask.js'
 import { toProblem, type Reply } from './problems.js'
-import { compileRoutes, header, parseBearer, parseQuery, pendingBodyRefusal, readJsonBody, resolveRoute, type CompiledRoute } from './protocol.js'
+import {
+  compileRoutes,
+  header,
+  parseBearer,
+  parseQuery,
+  pendingBodyRefusal,
+  readJsonBody,
+  resolveRoute,
+  type CompiledRoute,
+} from './protocol.js'
 import { CONTINUE, toResponse, withoutBody } from './response.js'
 import type { Route } from './route.js'
-import type { ExtensionRefusals, RelayRequest, RelayResponse, RelayService, RelayServiceSettings, ServiceExtension } from './service.js'
+import type {
+  ExtensionRefusals,
+  RelayRequest,
+  RelayResponse,
+  RelayService,
+  RelayServiceSettings,
+  ServiceExtension,
+} from './service.js'
 import type { World } from './world.js'
 import type { Worlds } from './worlds.js'
 
@@ -42,7 +58,8 @@ export function createExtensions({ settings, worlds }: { settings: RelayServiceS
   /** Whether a path's first segment is a dev tool's: `/__relay` and `/__relay/...`, not `/__relayx`. */
   function isExtensionPath(path: string): boolean {
     for (const prefix of prefixes) {
-      if (path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === SLASH)) return true
+      if (path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === SLASH))
+        return true
     }
     return false
   }
@@ -59,7 +76,13 @@ export function createExtensions({ settings, worlds }: { settings: RelayServiceS
     const found = resolveRoute(compiled, request.method, path)
     if ('reply' in found) return toResponse(found.reply)
     const query = parseQuery(search)
-    const reached = adminWorld(request, query, worlds, settings.adminToken, refusalsOf.get(found.route) ?? GENERIC_REFUSALS)
+    const reached = adminWorld(
+      request,
+      query,
+      worlds,
+      settings.adminToken,
+      refusalsOf.get(found.route) ?? GENERIC_REFUSALS,
+    )
     if ('reply' in reached) {
       if (!found.route.public) return toResponse(reached.reply)
     } else reached.world.lastUsed = Date.now()
@@ -75,7 +98,16 @@ export function createExtensions({ settings, worlds }: { settings: RelayServiceS
     // The dev tools' bodies are read as the service's are: JSON, within the limit, or the refusal that says why.
     const body = readJsonBody(request, found.route, settings.bodyLimit)
     if (body && 'reply' in body) return toResponse(body.reply)
-    return toResponse(await found.route.handle({ world, params: found.params, query, body: body?.value, headers: request.headers, admin }))
+    return toResponse(
+      await found.route.handle({
+        world,
+        params: found.params,
+        query,
+        body: body?.value,
+        headers: request.headers,
+        admin,
+      }),
+    )
   }
 
   return {
@@ -94,7 +126,13 @@ export type Extensions = ReturnType<typeof createExtensions>
  * reaches every world (`?world=<id>`, else the first). Tokens are never read from the URL, where
  * they would land in logs and histories.
  */
-function adminWorld(request: RelayRequest, query: Record<string, string>, worlds: Worlds, adminToken: string | undefined, refusals: ExtensionRefusals): { world: World; admin: boolean } | { reply: Reply } {
+function adminWorld(
+  request: RelayRequest,
+  query: Record<string, string>,
+  worlds: Worlds,
+  adminToken: string | undefined,
+  refusals: ExtensionRefusals,
+): { world: World; admin: boolean } | { reply: Reply } {
   const challenge = { 'www-authenticate': 'Bearer realm="relay-admin"' }
   const authorization = header(request.headers, 'authorization')
   if (!authorization) {
@@ -103,13 +141,26 @@ function adminWorld(request: RelayRequest, query: Record<string, string>, worlds
   const bearer = parseBearer(authorization)
   const token = bearer.verdict === 'ok' ? bearer.token : undefined
   if (!token) {
-    return { reply: toProblem(401, `The Authorization header is malformed (${maskAuthorization(authorization)}). Please send exactly: Authorization: Bearer <token>.`, undefined, challenge) }
+    return {
+      reply: toProblem(
+        401,
+        `The Authorization header is malformed (${maskAuthorization(authorization)}). Please send exactly: Authorization: Bearer <token>.`,
+        undefined,
+        challenge,
+      ),
+    }
   }
   if (adminToken !== undefined && token === adminToken) {
     if (query.world === undefined) {
       const first = worlds.first() as World | undefined
       // relay-mock proxy starts with none: it makes a world for each token on its first request.
-      if (first === undefined) return { reply: toProblem(404, 'No world exists yet: relay-mock proxy makes one for each token your client sends, on its first request. Please send a request through the proxy first.') }
+      if (first === undefined)
+        return {
+          reply: toProblem(
+            404,
+            'No world exists yet: relay-mock proxy makes one for each token your client sends, on its first request. Please send a request through the proxy first.',
+          ),
+        }
       return { world: first, admin: true }
     }
     const chosen = worlds.byId.get(query.world)

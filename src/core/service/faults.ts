@@ -40,7 +40,11 @@ export interface FaultWaits {
   dateAheadS: number
 }
 
-export const FAULT_WAITS: Readonly<FaultWaits> = Object.freeze({ slowMs: SLOW_FAULT_MS, retryAfterS: RETRY_AFTER_SECONDS, dateAheadS: RETRY_AFTER_DATE_AHEAD_S })
+export const FAULT_WAITS: Readonly<FaultWaits> = Object.freeze({
+  slowMs: SLOW_FAULT_MS,
+  retryAfterS: RETRY_AFTER_SECONDS,
+  dateAheadS: RETRY_AFTER_DATE_AHEAD_S,
+})
 
 /**
  * The `Retry-After` date of `rate-limited` answered at `now`: the first whole second at least `aheadS`
@@ -70,17 +74,20 @@ export const FAULT_KINDS = {
   unavailable: {
     applied: false,
     sees: `503 with \`Retry-After: ${RETRY_AFTER_SECONDS}\` (seconds); nothing was applied`,
-    correct: 'waits at least Retry-After and retries (3 attempts in all are enough; more than 5 fail), or gives up and says so',
+    correct:
+      'waits at least Retry-After and retries (3 attempts in all are enough; more than 5 fail), or gives up and says so',
   },
   'rate-limited': {
     applied: false,
     sees: `429 with \`Retry-After\` as an HTTP-date ${RATE_LIMITED_AHEAD}; nothing was applied`,
-    correct: 'waits until that date and retries (3 attempts in all are enough; more than 5 fail), or gives up and says so',
+    correct:
+      'waits until that date and retries (3 attempts in all are enough; more than 5 fail), or gives up and says so',
   },
   'server-error': {
     applied: true,
     sees: '500 problem JSON, after the request was applied',
-    correct: 'GET: retries after 500 ms or more (sooner is a warning). POST: does not resend blind (a failure); after POST /payments or POST /payment reports `unknown`',
+    correct:
+      'GET: retries after 500 ms or more (sooner is a warning). POST: does not resend blind (a failure); after POST /payments or POST /payment reports `unknown`',
   },
   reset: {
     applied: true,
@@ -91,7 +98,8 @@ export const FAULT_KINDS = {
   hang: {
     applied: true,
     sees: 'the request was applied and no answer ever comes; the socket stays open until the client gives up',
-    correct: 'gives up after its own timeout (`RELAY_REQUEST_TIMEOUT_MS`) and finishes the visit within the deadline; a payment is `unknown`',
+    correct:
+      'gives up after its own timeout (`RELAY_REQUEST_TIMEOUT_MS`) and finishes the visit within the deadline; a payment is `unknown`',
     inProcess: 'a response that never settles (abort it with your timeout signal)',
   },
   truncated: {
@@ -149,7 +157,11 @@ const ROUTES = Object.values(FAULT_STEPS) as FaultRoute[]
 
 /** A field of a fault as written, to check and to quote: a string, number or boolean as it reads, anything else as JSON. */
 const asText = (value: unknown): string =>
-  typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value)
+  typeof value === 'string'
+    ? value
+    : typeof value === 'number' || typeof value === 'boolean'
+      ? String(value)
+      : JSON.stringify(value)
 
 /** The step name of a fault's route, e.g. `payment-create` for `POST /payments`. */
 export function stepOf(route: FaultRoute): FaultStep {
@@ -190,14 +202,21 @@ export function parseFaults(texts: readonly string[] | undefined, command: strin
  * @example toArmedFault({ route: 'payment-create', kind: 'hang' })
  */
 export function toArmedFault(input: { route?: unknown; step?: unknown; kind?: unknown; mode?: unknown }): ArmedFault {
-  const where = asText(input.route ?? input.step ?? '').trim().replace(/\s+/g, ' ')
+  const where = asText(input.route ?? input.step ?? '')
+    .trim()
+    .replace(/\s+/g, ' ')
   const upper = where.replace(/^[a-z]+(?= )/, (m) => m.toUpperCase())
-  const route = (ROUTES as string[]).includes(upper) ? (upper as FaultRoute) : (FAULT_STEPS as Record<string, FaultRoute>)[where]
+  const route = (ROUTES as string[]).includes(upper)
+    ? (upper as FaultRoute)
+    : (FAULT_STEPS as Record<string, FaultRoute>)[where]
   if (!route) {
-    throw new Error(`"${where}" is not a request a fault can break: expected one of ${ROUTES.join(', ')} (or ${STEPS.join(', ')})`)
+    throw new Error(
+      `"${where}" is not a request a fault can break: expected one of ${ROUTES.join(', ')} (or ${STEPS.join(', ')})`,
+    )
   }
   const kind = asText(input.kind ?? '')
-  if (!(KINDS as string[]).includes(kind)) throw new Error(`"${kind}" is not a fault: expected one of ${KINDS.join(', ')}`)
+  if (!(KINDS as string[]).includes(kind))
+    throw new Error(`"${kind}" is not a fault: expected one of ${KINDS.join(', ')}`)
   const mode = asText(input.mode ?? 'always')
   if (mode !== 'once' && mode !== 'always') throw new Error(`"${mode}" is not a fault mode: expected once or always`)
   return { route, kind: kind as FaultKind, mode }
@@ -221,7 +240,9 @@ export interface FaultState {
 export function takeFault(world: FaultState, route: string): ArmedFault | undefined {
   // Nearly every request of nearly every world meets no fault: answered without a search.
   if (world.faults.length === 0) return undefined
-  const fault = world.faults.find((f) => f.route === route && (f.mode === 'always' || (world.faultsAnswered.get(f) ?? 0) < 1))
+  const fault = world.faults.find(
+    (f) => f.route === route && (f.mode === 'always' || (world.faultsAnswered.get(f) ?? 0) < 1),
+  )
   if (fault) world.faultsAnswered.set(fault, (world.faultsAnswered.get(fault) ?? 0) + 1)
   return fault
 }
@@ -240,19 +261,36 @@ export function faultReply(fault: ArmedFault, answer: Reply | undefined, now: nu
   const where = `relay-mock's fault ${formatFault(fault)}, armed by ${armedBy}`
   switch (fault.kind) {
     case 'unavailable':
-      return toProblem(503, `The service is unavailable just now (${where}). Please retry after the Retry-After seconds, or stop; the customer's payment still completes.`, undefined, {
-        'retry-after': String(waits.retryAfterS),
-      })
+      return toProblem(
+        503,
+        `The service is unavailable just now (${where}). Please retry after the Retry-After seconds, or stop; the customer's payment still completes.`,
+        undefined,
+        {
+          'retry-after': String(waits.retryAfterS),
+        },
+      )
     case 'rate-limited':
-      return toProblem(429, `Too many requests (${where}). Please wait until the Retry-After date before trying again.`, undefined, {
-        'retry-after': rateLimitedRetryAfter(now, waits.dateAheadS),
-      })
+      return toProblem(
+        429,
+        `Too many requests (${where}). Please wait until the Retry-After date before trying again.`,
+        undefined,
+        {
+          'retry-after': rateLimitedRetryAfter(now, waits.dateAheadS),
+        },
+      )
     case 'token-revoked':
       return revokedReply(where)
     case 'server-error':
-      return toProblem(500, `The service failed after it had recorded the request (${where}). Do not send a POST again blind: look it up first, or report the outcome as unknown.`)
+      return toProblem(
+        500,
+        `The service failed after it had recorded the request (${where}). Do not send a POST again blind: look it up first, or report the outcome as unknown.`,
+      )
     case 'garbage':
-      return { status: answer?.status ?? 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: PROXY_PAGE }
+      return {
+        status: answer?.status ?? 200,
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+        body: PROXY_PAGE,
+      }
     default:
       return answer ?? toProblem(500, 'The fault had no answer to break. This is a bug in relay-mock.')
   }
@@ -263,7 +301,12 @@ export const slowFaultMs = (fault: ArmedFault): number => (fault.waits ?? FAULT_
 
 /** The 401 every request of a world gets once its token was revoked. */
 export function revokedReply(where = "relay-mock's fault token-revoked"): Reply {
-  return toProblem(401, `The bearer token was revoked (${where}). Please stop and ask for a new token; do not retry more than once.`, undefined, {
-    'www-authenticate': 'Bearer realm="relay", error="invalid_token", error_description="The token was revoked"',
-  })
+  return toProblem(
+    401,
+    `The bearer token was revoked (${where}). Please stop and ask for a new token; do not retry more than once.`,
+    undefined,
+    {
+      'www-authenticate': 'Bearer realm="relay", error="invalid_token", error_description="The token was revoked"',
+    },
+  )
 }

@@ -10,10 +10,25 @@ import type { Arrival } from './recorder.js'
 import { defineScenario } from './scenario.js'
 import type { RelayRequest } from './service.js'
 import type { World } from './world.js'
-import { UPSTREAM_TROUBLES, type Upstream, type UpstreamAnswer, type UpstreamRequest, type UpstreamResult, type UpstreamTrouble } from './upstream.js'
+import {
+  UPSTREAM_TROUBLES,
+  type Upstream,
+  type UpstreamAnswer,
+  type UpstreamRequest,
+  type UpstreamResult,
+  type UpstreamTrouble,
+} from './upstream.js'
 
 export { UPSTREAM_TROUBLES } from './upstream.js'
-export type { Upstream, UpstreamAnswer, UpstreamObservation, UpstreamRequest, UpstreamResult, UpstreamTrouble, UpstreamTroubleKind } from './upstream.js'
+export type {
+  Upstream,
+  UpstreamAnswer,
+  UpstreamObservation,
+  UpstreamRequest,
+  UpstreamResult,
+  UpstreamTrouble,
+  UpstreamTroubleKind,
+} from './upstream.js'
 
 /** The headers the proxy sets itself or must not pass on: Host is the upstream's, the length is the body's as sent. */
 const REQUEST_DROP: ReadonlySet<string> = new Set(['host', 'content-length', 'expect', 'accept-encoding'])
@@ -27,7 +42,11 @@ const ANSWER_DROP: ReadonlySet<string> = new Set(['content-length', 'content-enc
  * @example toUpstreamRequest({ method: 'GET', url: '/vehicles?plate=AB1', headers: { connection: 'keep-alive', authorization: 'Bearer t' } }).headers // { authorization: 'Bearer t' }
  */
 export function toUpstreamRequest(request: RelayRequest): UpstreamRequest {
-  const forwarded: UpstreamRequest = { method: request.method, url: request.url, headers: endToEnd(request.headers, REQUEST_DROP) }
+  const forwarded: UpstreamRequest = {
+    method: request.method,
+    url: request.url,
+    headers: endToEnd(request.headers, REQUEST_DROP),
+  }
   if (request.body !== undefined) forwarded.body = request.body
   return forwarded
 }
@@ -36,7 +55,10 @@ export function toUpstreamRequest(request: RelayRequest): UpstreamRequest {
 export function upstreamReply(answer: UpstreamAnswer, method: string): { reply: Reply; text: string } {
   const headers: Record<string, string | string[]> = {}
   // A body passed on as it comes is sent as it came: its own length, when it named one, holds.
-  const passed = endToEnd(answer.headers, method === 'HEAD' ? DATE_ONLY : answer.passedOn ? PASSED_ON_DROP : ANSWER_DROP)
+  const passed = endToEnd(
+    answer.headers,
+    method === 'HEAD' ? DATE_ONLY : answer.passedOn ? PASSED_ON_DROP : ANSWER_DROP,
+  )
   for (const name in passed) {
     const value = passed[name]
     // A field sent more than once is one list, comma-separated (RFC 9110 5.3); Set-Cookie is the
@@ -44,7 +66,8 @@ export function upstreamReply(answer: UpstreamAnswer, method: string): { reply: 
     headers[name] = Array.isArray(value) && name !== 'set-cookie' ? value.join(', ') : value
   }
   // A body passed on as it comes is journaled as the text of its first bytes: never whole JSON.
-  const read = answer.text === '' ? undefined : answer.passedOn ? { problem: 'passed on as it came' } : parseJsonText(answer.text)
+  const read =
+    answer.text === '' ? undefined : answer.passedOn ? { problem: 'passed on as it came' } : parseJsonText(answer.text)
   const body = read === undefined ? undefined : 'value' in read ? read.value : answer.text
   answer.json = read !== undefined && 'value' in read ? read : null
   return { reply: { status: answer.status, body, headers }, text: answer.text }
@@ -74,7 +97,14 @@ function sameAnswer(a: UpstreamAnswer, b: UpstreamAnswer): boolean {
   for (const name in a.headers) {
     const value = a.headers[name]
     const other = b.headers[name]
-    if (typeof value === 'string' ? value !== other : Array.isArray(value) ? !Array.isArray(other) || value.join('\n') !== other.join('\n') : other !== undefined) return false
+    if (
+      typeof value === 'string'
+        ? value !== other
+        : Array.isArray(value)
+          ? !Array.isArray(other) || value.join('\n') !== other.join('\n')
+          : other !== undefined
+    )
+      return false
     count++
   }
   for (const _ in b.headers) count--
@@ -93,8 +123,14 @@ const PASSED_ON_DROP: ReadonlySet<string> = new Set(['date'])
  */
 export function troubleReply(trouble: UpstreamTrouble, baseUrl: string): Reply {
   const status = trouble.kind === 'timeout' ? 504 : 502
-  const mayHave = trouble.kind === 'refused' || trouble.kind === 'dns' || trouble.kind === 'tls' ? 'The request did not reach the service.' : 'The service may have applied the request: look it up before sending a POST again.'
-  return toProblem(status, `relay-mock proxy: ${UPSTREAM_TROUBLES[trouble.kind]} (${baseUrl}: ${trouble.detail}). ${mayHave}`)
+  const mayHave =
+    trouble.kind === 'refused' || trouble.kind === 'dns' || trouble.kind === 'tls'
+      ? 'The request did not reach the service.'
+      : 'The service may have applied the request: look it up before sending a POST again.'
+  return toProblem(
+    status,
+    `relay-mock proxy: ${UPSTREAM_TROUBLES[trouble.kind]} (${baseUrl}: ${trouble.detail}). ${mayHave}`,
+  )
 }
 
 /**
@@ -109,7 +145,12 @@ export const UPSTREAM_SCENARIO = defineScenario({
     world.data.vehicles = []
     world.data.custodians = []
     world.data.payments = []
-    return { plate: world.unusedPlate(), ownerKennitala: world.unusedKennitala(), registrationDate: '2025-01-01', ...world.visitDefaults }
+    return {
+      plate: world.unusedPlate(),
+      ownerKennitala: world.unusedKennitala(),
+      registrationDate: '2025-01-01',
+      ...world.visitDefaults,
+    }
   },
 })
 
@@ -128,7 +169,13 @@ export interface Proxied {
  * `arrival` what the journal keeps, as the mock's own step does. A known token's world is at hand: only
  * the upstream is waited for.
  */
-export function askUpstream(arrival: Arrival, upstream: Upstream, worlds: WorldsOnSight, bodyLimit: number, adminToken?: string): Promise<Proxied> {
+export function askUpstream(
+  arrival: Arrival,
+  upstream: Upstream,
+  worlds: WorldsOnSight,
+  bodyLimit: number,
+  adminToken?: string,
+): Promise<Proxied> {
   const bearer = parseBearer(header(arrival.request.headers, 'authorization'))
   const secret = adminToken === undefined ? undefined : whereAdminToken(arrival.request, adminToken)
   if (secret !== undefined) {
@@ -140,7 +187,9 @@ export function askUpstream(arrival: Arrival, upstream: Upstream, worlds: Worlds
   }
   if (bearer.verdict !== 'ok') return forwardIn(arrival, upstream, worlds, undefined, bearer.verdict, bodyLimit)
   const world = worlds.of(bearer.token)
-  return world instanceof Promise ? world.then((made) => forwardIn(arrival, upstream, worlds, made, 'ok', bodyLimit)) : forwardIn(arrival, upstream, worlds, world, 'ok', bodyLimit)
+  return world instanceof Promise
+    ? world.then((made) => forwardIn(arrival, upstream, worlds, made, 'ok', bodyLimit))
+    : forwardIn(arrival, upstream, worlds, world, 'ok', bodyLimit)
 }
 
 /**
@@ -161,7 +210,8 @@ export function whereAdminToken(request: RelayRequest, adminToken: string): stri
     if (text.includes(adminToken)) return name === 'authorization' ? 'the Authorization header' : `the header ${name}`
   }
   if (request.url.includes(adminToken) || decoded(request.url).includes(adminToken)) return 'the URL'
-  if (request.body !== undefined && (request.body.includes(adminToken) || decoded(request.body).includes(adminToken))) return 'the body'
+  if (request.body !== undefined && (request.body.includes(adminToken) || decoded(request.body).includes(adminToken)))
+    return 'the body'
   return undefined
 }
 
@@ -194,7 +244,14 @@ export interface WorldsOnSight {
   answered(world: World, status: number): boolean
 }
 
-function forwardIn(arrival: Arrival, upstream: Upstream, worlds: WorldsOnSight, world: World | undefined, verdict: AuthVerdict, bodyLimit: number): Promise<Proxied> {
+function forwardIn(
+  arrival: Arrival,
+  upstream: Upstream,
+  worlds: WorldsOnSight,
+  world: World | undefined,
+  verdict: AuthVerdict,
+  bodyLimit: number,
+): Promise<Proxied> {
   const { request } = arrival
   let auth = verdict
   arrival.world = world
@@ -207,10 +264,16 @@ function forwardIn(arrival: Arrival, upstream: Upstream, worlds: WorldsOnSight, 
     return Promise.resolve({ reply: revokedReply() })
   }
   if (request.bodyTooLarge) {
-    return Promise.resolve({ reply: toProblem(413, `The body is larger than ${bodyLimit} bytes, the most relay-mock proxy reads; it was not forwarded. Please send the documented JSON object.`) })
+    return Promise.resolve({
+      reply: toProblem(
+        413,
+        `The body is larger than ${bodyLimit} bytes, the most relay-mock proxy reads; it was not forwarded. Please send the documented JSON object.`,
+      ),
+    })
   }
   const fault = world && arrival.route ? takeFault(world, arrival.route.id) : undefined
-  const armedBy = fault && world?.scenario.faults?.includes(fault) ? `the scenario ${world.scenario.name}` : 'this world'
+  const armedBy =
+    fault && world?.scenario.faults?.includes(fault) ? `the scenario ${world.scenario.name}` : 'this world'
   if (fault && !FAULT_KINDS[fault.kind].applied) {
     if (fault.kind === 'token-revoked') world!.revoked = true
     return Promise.resolve({ reply: faultReply(fault, undefined, Date.now(), armedBy), fault })
@@ -222,7 +285,8 @@ function forwardIn(arrival: Arrival, upstream: Upstream, worlds: WorldsOnSight, 
     }
     arrival.upstream = { status: result.answer.status, durationMs: result.answer.durationMs }
     // A token the upstream refuses is an unknown one, as the mock would journal it; refused from the first, it keeps no world.
-    if (auth === 'ok' && (result.answer.status === 401 || result.answer.status === 403)) arrival.auth = auth = 'unknown-token'
+    if (auth === 'ok' && (result.answer.status === 401 || result.answer.status === 403))
+      arrival.auth = auth = 'unknown-token'
     if (world && !worlds.answered(world, result.answer.status)) arrival.world = undefined
     let read = readers.get(upstream)
     if (!read) readers.set(upstream, (read = createAnswerReader()))

@@ -184,7 +184,11 @@ export function createJournal({ limit = 10_000, maxBytes = Number.POSITIVE_INFIN
     page({ since = 0, limit: most = Number.POSITIVE_INFINITY }: { since?: number; limit?: number } = {}): JournalPage {
       const from = head + firstAfter(since)
       const to = Math.min(entries.length, from + most)
-      return toPage({ total, dropped, droppedBytes, bytes, limit, maxBytes }, entries.slice(from, to), to < entries.length)
+      return toPage(
+        { total, dropped, droppedBytes, bytes, limit, maxBytes },
+        entries.slice(from, to),
+        to < entries.length,
+      )
     },
     get size() {
       return size()
@@ -216,11 +220,18 @@ function toPage(counts: Omit<JournalPage, 'entries' | 'next'>, page: JournalEntr
  * (already decided, maybe already applied), nor the other listeners are changed by it.
  * @example tell('a dev tool', entry, tool.onRecord, owner)
  */
-export function tell<Rest extends unknown[]>(who: string, entry: JournalEntry, listener: ((entry: JournalEntry, ...rest: Rest) => void) | undefined, ...rest: Rest): void {
+export function tell<Rest extends unknown[]>(
+  who: string,
+  entry: JournalEntry,
+  listener: ((entry: JournalEntry, ...rest: Rest) => void) | undefined,
+  ...rest: Rest
+): void {
   try {
     listener?.(entry, ...rest)
   } catch (error) {
-    console.error(`relay-mock: ${who} failed on journal entry ${entry.seq} (${describeError(error)}); the request was answered and journaled as usual.`)
+    console.error(
+      `relay-mock: ${who} failed on journal entry ${entry.seq} (${describeError(error)}); the request was answered and journaled as usual.`,
+    )
   }
 }
 

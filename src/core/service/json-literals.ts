@@ -75,7 +75,13 @@ export function jsonLiterals(text: string): JsonLiterals {
     if (char === undefined) break
     const frame = stack.at(-1)
     if (char === '{' || char === '[') {
-      stack.push({ path: stack.length === 0 ? '' : valuePath(), kind: char === '{' ? 'object' : 'array', keys: new Map(), key: '', index: 0 })
+      stack.push({
+        path: stack.length === 0 ? '' : valuePath(),
+        kind: char === '{' ? 'object' : 'array',
+        keys: new Map(),
+        key: '',
+        index: 0,
+      })
       at++
     } else if (char === '}' || char === ']') {
       stack.pop()
@@ -101,7 +107,8 @@ export function jsonLiterals(text: string): JsonLiterals {
       const literal = match(NUMBER)
       if (literal === undefined) break
       const value = Number(literal)
-      if (Object.is(value, -0) || (/[.eE]/.test(literal) && Number.isInteger(value))) numbers.push({ path: valuePath(), literal })
+      if (Object.is(value, -0) || (/[.eE]/.test(literal) && Number.isInteger(value)))
+        numbers.push({ path: valuePath(), literal })
     } else if (text.startsWith('true', at) || text.startsWith('null', at)) {
       at += 4
     } else if (text.startsWith('false', at)) {

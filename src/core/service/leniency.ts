@@ -73,11 +73,25 @@ export function lenientForms(request: FormRequest): LenientForm[] {
     const type = header(request.headers, 'content-type')
     // Only a type relay-mock reads (contentTypeProblem finds none) and the interface does not show.
     if (type !== undefined && !EXACT_JSON.test(type.trim()) && contentTypeProblem(type) === undefined) {
-      forms.push({ assumption: 'request.content-type', alternative: 'application-json', where: 'the Content-Type header', sent: JSON.stringify(type), instead: '"application/json" (with "; charset=utf-8" at most)', status: 415 })
+      forms.push({
+        assumption: 'request.content-type',
+        alternative: 'application-json',
+        where: 'the Content-Type header',
+        sent: JSON.stringify(type),
+        instead: '"application/json" (with "; charset=utf-8" at most)',
+        status: 415,
+      })
     }
   }
   if (hasBody && (request.method === 'GET' || request.method === 'HEAD') && /\S/.test(request.bodyText)) {
-    forms.push({ assumption: 'http.get-body', alternative: 'refused', where: `the ${request.method}'s body`, sent: `${request.bodyText.length} characters`, instead: `a ${request.method} with no body: the lookup's data goes in the query`, status: 400 })
+    forms.push({
+      assumption: 'http.get-body',
+      alternative: 'refused',
+      where: `the ${request.method}'s body`,
+      sent: `${request.bodyText.length} characters`,
+      instead: `a ${request.method} with no body: the lookup's data goes in the query`,
+      status: 400,
+    })
   }
   if (hasBody && request.route?.body && request.body !== undefined) forms.push(...literalForms(request.bodyText))
   if (request.route?.id === ACQUIRED_ON_DATE) {
@@ -90,7 +104,12 @@ export function lenientForms(request: FormRequest): LenientForm[] {
         sent: JSON.stringify(acquiredOn),
         instead: `"${acquiredOn} 00:00:00" (YYYY-MM-DD HH:MM:SS, as the interface's example sends it)`,
         status: 422,
-        field: { field: 'acquiredOn', problem: 'is a date without a time', expected: 'YYYY-MM-DD HH:MM:SS', received: acquiredOn },
+        field: {
+          field: 'acquiredOn',
+          problem: 'is a date without a time',
+          expected: 'YYYY-MM-DD HH:MM:SS',
+          received: acquiredOn,
+        },
       })
     }
   }
@@ -107,13 +126,27 @@ function literalForms(bodyText: string): LenientForm[] {
       alternative: 'integer-literal',
       where: path,
       sent: literal,
-      instead: Object.is(Number(literal), -0) ? 'a positive integer literal: -0 is no amount' : `${integer}, an integer literal: no fraction, no exponent`,
+      instead: Object.is(Number(literal), -0)
+        ? 'a positive integer literal: -0 is no amount'
+        : `${integer}, an integer literal: no fraction, no exponent`,
       status: 422,
-      field: { field: path, problem: 'is a whole number not written as an integer', expected: 'an integer literal', received: literal },
+      field: {
+        field: path,
+        problem: 'is a whole number not written as an integer',
+        expected: 'an integer literal',
+        received: literal,
+      },
     }
   })
   for (const { path, times } of duplicates) {
-    forms.push({ assumption: 'request.duplicate-keys', alternative: 'refused', where: 'the body', sent: `the key ${path} ${times === 2 ? 'twice' : `${times} times`}`, instead: `each key once in its object (relay-mock read the last ${path})`, status: 400 })
+    forms.push({
+      assumption: 'request.duplicate-keys',
+      alternative: 'refused',
+      where: 'the body',
+      sent: `the key ${path} ${times === 2 ? 'twice' : `${times} times`}`,
+      instead: `each key once in its object (relay-mock read the last ${path})`,
+      status: 400,
+    })
   }
   return forms
 }
@@ -129,21 +162,38 @@ function queryForms(route: Route, search: string): LenientForm[] {
     seen.add(name)
   }
   const forms: LenientForm[] = []
-  const only = documented.length > 0 ? `only ${documented.map((name) => `${name}=<${name}>`).join('&')}` : 'no query at all'
+  const only =
+    documented.length > 0 ? `only ${documented.map((name) => `${name}=<${name}>`).join('&')}` : 'no query at all'
   if (extra.length > 0) {
-    forms.push({ assumption: 'query.extra', alternative: 'refused', where: 'the query', sent: `${[...new Set(extra)].join(', ')} (not documented for ${route.id})`, instead: only, status: 400 })
+    forms.push({
+      assumption: 'query.extra',
+      alternative: 'refused',
+      where: 'the query',
+      sent: `${[...new Set(extra)].join(', ')} (not documented for ${route.id})`,
+      instead: only,
+      status: 400,
+    })
   }
   if (repeated.length > 0) {
-    forms.push({ assumption: 'query.extra', alternative: 'refused', where: 'the query', sent: `${[...new Set(repeated)].join(', ')} more than once`, instead: `${only}, each once`, status: 400 })
+    forms.push({
+      assumption: 'query.extra',
+      alternative: 'refused',
+      where: 'the query',
+      sent: `${[...new Set(repeated)].join(', ')} more than once`,
+      instead: `${only}, each once`,
+      status: 400,
+    })
   }
   return forms
 }
 
 /** The Authorization header as a message may show it: the scheme and spacing as sent, the token hidden. */
 function schemeShown(authorization: string): string {
-  return authorization.replace(/^(\s*\S+)(\s+)\S+(\s*)$/, (_, scheme: string, gap: string, tail: string) => `${scheme}${gap}<token>${tail}`)
+  return authorization.replace(
+    /^(\s*\S+)(\s+)\S+(\s*)$/,
+    (_, scheme: string, gap: string, tail: string) => `${scheme}${gap}<token>${tail}`,
+  )
 }
-
 
 /** The lenient forms a world refuses: those whose alternative its variants serve. */
 export function refusedForms(forms: readonly LenientForm[], variants: Variants | undefined): LenientForm[] {
@@ -158,14 +208,24 @@ export function refusedForms(forms: readonly LenientForm[], variants: Variants |
  */
 export function plateForm(sent: string, given: string, where: string): LenientForm | undefined {
   if (sent === given || normalizePlate(sent) !== normalizePlate(given)) return undefined
-  return { assumption: 'plate.format', alternative: 'exact-match', where, sent: JSON.stringify(sent), instead: `${JSON.stringify(given)}, character for character, as the visit gave it`, status: 422 }
+  return {
+    assumption: 'plate.format',
+    alternative: 'exact-match',
+    where,
+    sent: JSON.stringify(sent),
+    instead: `${JSON.stringify(given)}, character for character, as the visit gave it`,
+    status: 422,
+  }
 }
 
 /**
  * The refusal a world served under the strict alternatives answers for the first form it refuses: its
  * status, relay-mock's error shape, the form named and what to send instead.
  */
-export function formRefusal(form: LenientForm, refused: readonly LenientForm[]): { status: number; message: string; field?: FieldError } {
+export function formRefusal(
+  form: LenientForm,
+  refused: readonly LenientForm[],
+): { status: number; message: string; field?: FieldError } {
   const all = refused.map(describeForm).join('; and ')
   const message = `This service reads only the forms the interface shows (variant ${form.assumption}=${form.alternative}): ${all}.`
   return { status: form.status, message, ...(form.field ? { field: form.field } : {}) }

@@ -13,7 +13,16 @@ import { toVariants } from './variants.js'
 import { calibrationVariants, readCalibration } from './calibration.js'
 import { createWorlds } from './worlds.js'
 
-export type { ExtensionRefusals, RelayRequest, RelayResponse, RelayService, RelayServiceOptions, RelayServiceSettings, SeedCache, ServiceExtension } from './service.js'
+export type {
+  ExtensionRefusals,
+  RelayRequest,
+  RelayResponse,
+  RelayService,
+  RelayServiceOptions,
+  RelayServiceSettings,
+  SeedCache,
+  ServiceExtension,
+} from './service.js'
 export { RelayMockError } from '../errors.js'
 
 /**
@@ -23,11 +32,27 @@ export { RelayMockError } from '../errors.js'
  * const answer = await mock.handle({ method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: 'Bearer relay-mock-token' } })
  */
 export async function createRelayService(options: RelayServiceOptions = {}): Promise<RelayService> {
-  const { extensions: mounted = [], scenarios: ownScenarios = [], seedCache, variants, upstream, calibration: report, ...rest } = options
+  const {
+    extensions: mounted = [],
+    scenarios: ownScenarios = [],
+    seedCache,
+    variants,
+    upstream,
+    calibration: report,
+    ...rest
+  } = options
   const calibration = report === undefined ? undefined : readCalibration(report, 'given')
   // The choices a handler makes under the calibration are variants of every world (a world's own variants come on top).
-  const read = { ...(calibration ? calibrationVariants(calibration) : {}), ...(variants === undefined ? {} : toVariants(variants)) }
-  const settings: RelayServiceSettings = { ...MOCK_DEFAULTS, ...withoutUndefined(rest), variants: Object.keys(read).length > 0 ? Object.freeze(read) : undefined, calibration }
+  const read = {
+    ...(calibration ? calibrationVariants(calibration) : {}),
+    ...(variants === undefined ? {} : toVariants(variants)),
+  }
+  const settings: RelayServiceSettings = {
+    ...MOCK_DEFAULTS,
+    ...withoutUndefined(rest),
+    variants: Object.keys(read).length > 0 ? Object.freeze(read) : undefined,
+    calibration,
+  }
   const scenarios = createScenarios({ settings, own: ownScenarios, seedCache })
   const worlds = createWorlds({ settings, scenarios })
   // A world's journal holds a subset of the whole journal's entries: what the whole one drops, the world's

@@ -11,7 +11,10 @@ import { utf8Bytes } from './protocol.js'
  * const mock = await createRelayService()
  * const server = setupServer(...toHandlers(mock, { baseUrl: 'https://relay.test' }))
  */
-export function toHandlers(mock: RelayService, { baseUrl = 'http://relay.test' }: { baseUrl?: string } = {}): HttpHandler[] {
+export function toHandlers(
+  mock: RelayService,
+  { baseUrl = 'http://relay.test' }: { baseUrl?: string } = {},
+): HttpHandler[] {
   const base = baseUrl.replace(/\/+$/, '')
   const prefix = new URL(base).pathname.replace(/\/+$/, '')
   const respond = async ({ request }: { request: Request }) => {
@@ -38,11 +41,18 @@ export function toHandlers(mock: RelayService, { baseUrl = 'http://relay.test' }
         })
       })
     }
-    if (answer.fault === 'truncated') return new Response(answer.text.slice(0, Math.floor(answer.text.length / 2)), { status: answer.status, headers: headerPairs(answer.headers) })
+    if (answer.fault === 'truncated')
+      return new Response(answer.text.slice(0, Math.floor(answer.text.length / 2)), {
+        status: answer.status,
+        headers: headerPairs(answer.headers),
+      })
     // The length as the Node server sends it, so that a HEAD's headers match its GET's here too; a
     // HEAD's answer or a 204 has no body at all (a Response with one for a 204 throws).
     const bodiless = answer.status === 204 || request.method === 'HEAD'
-    const sent = answer.status === 204 ? answer.headers : { ...answer.headers, 'content-length': answer.headers['content-length'] ?? String(utf8Bytes(answer.text)) }
+    const sent =
+      answer.status === 204
+        ? answer.headers
+        : { ...answer.headers, 'content-length': answer.headers['content-length'] ?? String(utf8Bytes(answer.text)) }
     return new Response(bodiless ? null : answer.text, { status: answer.status, headers: headerPairs(sent) })
   }
   // A predicate rather than a path pattern: msw decodes a pattern's parameters with decodeURIComponent,

@@ -8,7 +8,15 @@ import { FAULT_KINDS, faultReply, revokedReply, slowFaultMs, takeFault, type Arm
 import type { AuthVerdict, Journal } from './journal.js'
 import { maskAuthorization } from '../mask.js'
 import { toProblem, toValidationProblem, type Reply } from './problems.js'
-import { header, parseBearer, parseQueryOnce, pendingBodyRefusal, readJsonBody, resolveRoute, SERVICE_TABLE } from './protocol.js'
+import {
+  header,
+  parseBearer,
+  parseQueryOnce,
+  pendingBodyRefusal,
+  readJsonBody,
+  resolveRoute,
+  SERVICE_TABLE,
+} from './protocol.js'
 import { askUpstream, UPSTREAM_SCENARIO, type Proxied, type Upstream, type WorldsOnSight } from './forward.js'
 import { createRecorder, type Arrival } from './recorder.js'
 import { CONTINUE, textOf, toResponse } from './response.js'
@@ -27,7 +35,19 @@ import type { Worlds } from './worlds.js'
  * const pipeline = createPipeline({ settings, worlds, journal, extensions })
  * const answer = pipeline.answer({ method: 'GET', url: '/vehicles?plate=AB123', headers: { authorization: 'Bearer relay-mock-token' } })
  */
-export function createPipeline({ settings, worlds, journal, extensions, upstream }: { settings: RelayServiceSettings; worlds: Worlds; journal: Journal; extensions: Extensions; upstream?: Upstream }): Pick<RelayService, 'answer' | 'handle' | 'preflight'> {
+export function createPipeline({
+  settings,
+  worlds,
+  journal,
+  extensions,
+  upstream,
+}: {
+  settings: RelayServiceSettings
+  worlds: Worlds
+  journal: Journal
+  extensions: Extensions
+  upstream?: Upstream
+}): Pick<RelayService, 'answer' | 'handle' | 'preflight'> {
   const byToken = worlds.byToken
   const { isExtensionPath } = extensions
   const record = createRecorder({ settings, journal, worlds, extensions: extensions.mounted })
@@ -46,7 +66,9 @@ export function createPipeline({ settings, worlds, journal, extensions, upstream
   function answer(request: RelayRequest): RelayResponse | Promise<RelayResponse> {
     try {
       const answered = respond(request)
-      return isPromise(answered) ? answered.catch((error: unknown) => toResponse(pipelineFailed(error, 'recording'))) : answered
+      return isPromise(answered)
+        ? answered.catch((error: unknown) => toResponse(pipelineFailed(error, 'recording')))
+        : answered
     } catch (error) {
       // A failure after the reply was decided (journaling it, a dev tool's subscription): still an answer.
       return toResponse(pipelineFailed(error, 'recording'))
@@ -61,27 +83,45 @@ export function createPipeline({ settings, worlds, journal, extensions, upstream
 
     if (isExtensionPath(path)) return extensions.answer(request, path, search)
 
-    const arrival: Arrival = { request, started, arrivedMs, path, search, query: parseQueryOnce(search), world: request.world, auth: 'missing', route: undefined, parsedBody: undefined, bodyError: undefined }
+    const arrival: Arrival = {
+      request,
+      started,
+      arrivedMs,
+      path,
+      search,
+      query: parseQueryOnce(search),
+      world: request.world,
+      auth: 'missing',
+      route: undefined,
+      parsedBody: undefined,
+      bodyError: undefined,
+    }
     // A proxy asks the upstream where the mock asks its handler; a body always may come (the upstream decides).
     if (upstream) return request.bodyPending ? CONTINUE : proxied(arrival, upstream, onSight!, settings, finish)
     const ran = decideOrFail(arrival, byToken, settings.bodyLimit)
     if (ran === undefined) return CONTINUE
     const shape = reshaper(arrival, settings)
-    if (isPromise(ran)) return ran.then((settled) => finish(arrival, shape ? shape(settled) : settled), (error: unknown) => finish(arrival, { reply: pipelineFailed(error) }))
+    if (isPromise(ran))
+      return ran.then(
+        (settled) => finish(arrival, shape ? shape(settled) : settled),
+        (error: unknown) => finish(arrival, { reply: pipelineFailed(error) }),
+      )
     return finish(arrival, shape ? shape(ran) : ran)
   }
 
   /** Waits out the latency asked for (the service's, a slow fault's), then records and answers. */
   function finish(arrival: Arrival, { reply, fault, text }: Ran): RelayResponse | Promise<RelayResponse> {
     const delay = latencyMs(settings.latency) + (fault?.kind === 'slow' ? slowFaultMs(fault) : 0)
-    if (delay > 0) return new Promise((resolve) => setTimeout(resolve, delay)).then(() => record(arrival, reply, fault, text))
+    if (delay > 0)
+      return new Promise((resolve) => setTimeout(resolve, delay)).then(() => record(arrival, reply, fault, text))
     return record(arrival, reply, fault, text)
   }
 
   return {
     handle,
     answer,
-    preflight: (request) => handle({ ...request, bodyPending: true }).then((answer) => (answer === CONTINUE ? undefined : answer)),
+    preflight: (request) =>
+      handle({ ...request, bodyPending: true }).then((answer) => (answer === CONTINUE ? undefined : answer)),
   }
 }
 
@@ -92,7 +132,11 @@ function splitUrl(url: string): { path: string; search: string } {
 }
 
 /** `decide`, with a failure of its own answered as relay-mock's bug. */
-function decideOrFail(arrival: Arrival, worlds: ReadonlyMap<string, World>, bodyLimit: number): Ran | Promise<Ran> | undefined {
+function decideOrFail(
+  arrival: Arrival,
+  worlds: ReadonlyMap<string, World>,
+  bodyLimit: number,
+): Ran | Promise<Ran> | undefined {
   try {
     return decide(arrival, worlds, bodyLimit)
   } catch (error) {
@@ -101,7 +145,13 @@ function decideOrFail(arrival: Arrival, worlds: ReadonlyMap<string, World>, body
 }
 
 /** The proxy's path: ask the upstream, then wait, record and answer as the mock does (`finish`); observers hear of it with the upstream's answer. */
-function proxied(arrival: Arrival, to: Upstream, worldsFor: WorldsOnSight, settings: RelayServiceSettings, finish: (arrival: Arrival, ran: Ran) => RelayResponse | Promise<RelayResponse>): Promise<RelayResponse> {
+function proxied(
+  arrival: Arrival,
+  to: Upstream,
+  worldsFor: WorldsOnSight,
+  settings: RelayServiceSettings,
+  finish: (arrival: Arrival, ran: Ran) => RelayResponse | Promise<RelayResponse>,
+): Promise<RelayResponse> {
   let asked: Promise<Proxied>
   try {
     asked = askUpstream(arrival, to, worldsFor, settings.bodyLimit, settings.adminToken)
@@ -195,7 +245,11 @@ function createWorldsOnSight(worlds: Worlds, maxWorlds: number): WorldsOnSight {
  * The service's reply to a request (undefined: its body may come, see `bodyPending`). On the way it
  * notes in `arrival` what the journal keeps: the world, the auth verdict, the route, the body.
  */
-function decide(arrival: Arrival, worlds: ReadonlyMap<string, World>, bodyLimit: number): Ran | Promise<Ran> | undefined {
+function decide(
+  arrival: Arrival,
+  worlds: ReadonlyMap<string, World>,
+  bodyLimit: number,
+): Ran | Promise<Ran> | undefined {
   const { request } = arrival
   // The token is read even for a wrong path, so that the request lands in its world's journal.
   const checked = authenticate(header(request.headers, 'authorization'), request.world, worlds)
@@ -220,7 +274,19 @@ function decide(arrival: Arrival, worlds: ReadonlyMap<string, World>, bodyLimit:
   }
   arrival.parsedBody = body?.value
   // A world served under the alternatives that refuse what the interface does not show (see leniency.ts).
-  const strict = checked.world.variants && refusedForms(lenientForms({ method: request.method, headers: request.headers, search: arrival.search, route, bodyText: request.body, body: arrival.parsedBody }), checked.world.variants)
+  const strict =
+    checked.world.variants &&
+    refusedForms(
+      lenientForms({
+        method: request.method,
+        headers: request.headers,
+        search: arrival.search,
+        route,
+        bodyText: request.body,
+        body: arrival.parsedBody,
+      }),
+      checked.world.variants,
+    )
   if (strict && strict.length > 0) return { reply: strictRefusal(strict, route, checked.world) }
   return run(route, checked.world, found.params, arrival.query, arrival.parsedBody, request.url)
 }
@@ -233,15 +299,32 @@ function strictRefusal(forms: readonly LenientForm[], route: Route, world: World
 }
 
 /** The world a request's bearer token reaches (only `bound`, on a world's own listener), or the 401 and why. */
-function authenticate(authorization: string | undefined, bound: World | undefined, worlds: ReadonlyMap<string, World>): { verdict: AuthVerdict; world?: World; reply?: Reply; owner?: World } {
+function authenticate(
+  authorization: string | undefined,
+  bound: World | undefined,
+  worlds: ReadonlyMap<string, World>,
+): { verdict: AuthVerdict; world?: World; reply?: Reply; owner?: World } {
   const bearer = parseBearer(authorization)
   if (bearer.verdict === 'missing') {
-    return { verdict: 'missing', reply: toProblem(401, 'The request has no Authorization header. Please send Authorization: Bearer <your API token>.', undefined, CHALLENGE) }
+    return {
+      verdict: 'missing',
+      reply: toProblem(
+        401,
+        'The request has no Authorization header. Please send Authorization: Bearer <your API token>.',
+        undefined,
+        CHALLENGE,
+      ),
+    }
   }
   if (bearer.verdict === 'malformed') {
     return {
       verdict: 'malformed',
-      reply: toProblem(401, `The Authorization header is malformed (${maskAuthorization(authorization!)}). Please send exactly: Authorization: Bearer <your API token>.`, undefined, CHALLENGE),
+      reply: toProblem(
+        401,
+        `The Authorization header is malformed (${maskAuthorization(authorization!)}). Please send exactly: Authorization: Bearer <your API token>.`,
+        undefined,
+        CHALLENGE,
+      ),
     }
   }
   const world = worlds.get(bearer.token)
@@ -250,7 +333,12 @@ function authenticate(authorization: string | undefined, bound: World | undefine
   if (!world || (bound && world !== bound)) {
     return {
       verdict: 'unknown-token',
-      reply: toProblem(401, 'The bearer token is not recognised. Please send the token issued to your location (relay-mock serve prints it at start).', undefined, CHALLENGE),
+      reply: toProblem(
+        401,
+        'The bearer token is not recognised. Please send the token issued to your location (relay-mock serve prints it at start).',
+        undefined,
+        CHALLENGE,
+      ),
     }
   }
   return { verdict: 'ok', world }
@@ -312,7 +400,12 @@ function run(
   return runFaulted(route, world, fault, { world, params, query: validQuery, body: validBody })
 }
 
-async function runFaulted(route: Route, world: World, fault: ArmedFault, context: Parameters<Route['handle']>[0]): Promise<Ran> {
+async function runFaulted(
+  route: Route,
+  world: World,
+  fault: ArmedFault,
+  context: Parameters<Route['handle']>[0],
+): Promise<Ran> {
   if (fault.kind === 'token-revoked') world.revoked = true
   const answer = FAULT_KINDS[fault.kind].applied ? await route.handle(context) : undefined
   const armedBy = world.scenario.faults?.includes(fault) ? `the scenario ${world.scenario.name}` : 'this world'
@@ -333,7 +426,10 @@ function latencyMs(latency: RelayServiceSettings['latency']): number {
 /** The reply to a request the pipeline failed on: a bug of relay-mock's, said as one. */
 function pipelineFailed(error: unknown, step: 'answering' | 'recording' = 'answering'): Reply {
   const where = step === 'answering' ? 'the request is in the journal' : 'the request may be missing from the journal'
-  return toProblem(500, `The mock failed while ${step} this request: ${describeError(error)}. This is a bug in relay-mock; ${where}.`)
+  return toProblem(
+    500,
+    `The mock failed while ${step} this request: ${describeError(error)}. This is a bug in relay-mock; ${where}.`,
+  )
 }
 
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {

@@ -32,7 +32,12 @@ const TYPES: Record<number, string> = {
  * A problem answer.
  * @example toProblem(404, 'No vehicle has the id 123.')
  */
-export function toProblem(status: number, message: string, errors?: FieldError[], headers?: Record<string, string>): Reply {
+export function toProblem(
+  status: number,
+  message: string,
+  errors?: FieldError[],
+  headers?: Record<string, string>,
+): Reply {
   const body: Problem = {
     type: `https://relay-mock.dev/problems/${TYPES[status] ?? 'error'}`,
     title: statusText(status) || 'Error',
@@ -44,7 +49,12 @@ export function toProblem(status: number, message: string, errors?: FieldError[]
 }
 
 /** A 422 naming each field that failed, with what it expected; `where` prefixes the field paths (e.g. `query`). */
-export function toValidationProblem(schema: z.ZodType, issues: readonly z.core.$ZodIssue[], input: unknown, where?: string): Reply {
+export function toValidationProblem(
+  schema: z.ZodType,
+  issues: readonly z.core.$ZodIssue[],
+  input: unknown,
+  where?: string,
+): Reply {
   // zod still runs length checks on a value of the wrong type (an array has a length): once a field
   // is of the wrong type, that is all there is to say about it.
   const key = (issue: z.core.$ZodIssue) => issue.path.map(String).join('\u0000')
@@ -78,7 +88,11 @@ function fieldErrors(schema: z.ZodType, issue: z.core.$ZodIssue, input: unknown,
   return [
     {
       field: name(path),
-      problem: missing ? 'is missing' : wrongType ? `is ${describeType(received)}, not ${/^[aeiou]/.test(String(issue.expected)) ? 'an' : 'a'} ${issue.expected}` : issue.message,
+      problem: missing
+        ? 'is missing'
+        : wrongType
+          ? `is ${describeType(received)}, not ${/^[aeiou]/.test(String(issue.expected)) ? 'an' : 'a'} ${issue.expected}`
+          : issue.message,
       expected,
       ...(missing ? {} : { received: truncate(received) }),
     },
@@ -98,7 +112,8 @@ interface SchemaParts {
   unwrap?: () => unknown
 }
 
-const partsOf = (schema: unknown): SchemaParts | undefined => (schema !== null && typeof schema === 'object' ? schema : undefined)
+const partsOf = (schema: unknown): SchemaParts | undefined =>
+  schema !== null && typeof schema === 'object' ? schema : undefined
 
 function knownKeys(schema: z.ZodType, path: ReadonlyArray<PropertyKey>): string[] {
   let s = partsOf(schema)

@@ -11,5 +11,17 @@ export { KNOWN_SLIPS, meantPath, type Slip } from './protocol/not-found.js'
 export { HOP_BY_HOP, endToEnd, header, type Headers } from './protocol/headers.js'
 export { parseQuery, parseQueryOnce } from './protocol/query.js'
 export { parseBearer, type BearerVerdict } from './protocol/bearer.js'
-export { bodyProblem, bodyVerdict, contentTypeProblem, parseJsonText, pendingBodyRefusal, readJsonBody, readsBody, utf8Bytes, type BodyInput, type BodyRequest, type BodyVerdict } from './protocol/body.js'
+export {
+  bodyProblem,
+  bodyVerdict,
+  contentTypeProblem,
+  parseJsonText,
+  pendingBodyRefusal,
+  readJsonBody,
+  readsBody,
+  utf8Bytes,
+  type BodyInput,
+  type BodyRequest,
+  type BodyVerdict,
+} from './protocol/body.js'
 export { PATH_ANSWERS, PROBLEM_JSON, pipelineAnswers, type PipelineAnswer } from './protocol/answers.js'

@@ -58,13 +58,28 @@ export interface Arrival {
  * const record = createRecorder({ settings, journal, worlds, extensions })
  * const response = record(arrival, { status: 200, body: [] }, undefined)
  */
-export function createRecorder({ settings, journal, worlds, extensions }: { settings: RelayServiceSettings; journal: Journal; worlds: Worlds; extensions: ReadonlyArray<ServiceExtension> }) {
+export function createRecorder({
+  settings,
+  journal,
+  worlds,
+  extensions,
+}: {
+  settings: RelayServiceSettings
+  journal: Journal
+  worlds: Worlds
+  extensions: ReadonlyArray<ServiceExtension>
+}) {
   const byToken = worlds.byToken
   let seq = 0
   // This service's last entry's parts: the next entry shares those it holds the same as.
   const last: LastParts = { request: undefined, response: undefined, headers: undefined }
 
-  return function recordAndAnswer(arrival: Arrival, reply: Reply, fault: ArmedFault | undefined, replyText = textOf(reply)): RelayResponse {
+  return function recordAndAnswer(
+    arrival: Arrival,
+    reply: Reply,
+    fault: ArmedFault | undefined,
+    replyText = textOf(reply),
+  ): RelayResponse {
     const { request, path, search, world, route, started } = arrival
     let { parsedBody, bodyError } = arrival
     // A body the route reads, refused before it was reached (a wrong token, path or method), is judged for
@@ -82,8 +97,15 @@ export function createRecorder({ settings, journal, worlds, extensions }: { sett
     // A proxied answer's headers are the upstream's (or the proxy's problem's), as they came.
     const proxied = arrival.upstream !== undefined
     // (A proxied reply's headers are its own object, never changed: kept as they are.)
-    let headers: RelayResponse['headers'] = proxied ? (reply.headers ?? {}) : reply.body === undefined ? { ...reply.headers } : reply.headers ? { ...JSON_HEADERS, ...reply.headers } : JSON_HEADERS
-    if (request.method === 'HEAD' && !proxied) ({ headers, text } = withoutBody({ status: reply.status, headers, text }))
+    let headers: RelayResponse['headers'] = proxied
+      ? (reply.headers ?? {})
+      : reply.body === undefined
+        ? { ...reply.headers }
+        : reply.headers
+          ? { ...JSON_HEADERS, ...reply.headers }
+          : JSON_HEADERS
+    if (request.method === 'HEAD' && !proxied)
+      ({ headers, text } = withoutBody({ status: reply.status, headers, text }))
     const kept = journalBody(request.body, settings.journalBodyBytes)
     if (kept?.bodyTruncated) parsedBody = undefined
     const requestHeaders = journalHeaders(last, request.headers)
@@ -105,7 +127,13 @@ export function createRecorder({ settings, journal, worlds, extensions }: { sett
     // What the entry holds, about: its texts (the parsed body is as large as the text it came from). A
     // mock's answer points at records its store holds; a proxied one is the upstream's JSON, parsed into
     // objects of its own, which take about twice its text.
-    const size = ENTRY_OVERHEAD + path.length + 2 * search.length + requestHeaders.bytes + 2 * (kept?.bodyText?.length ?? 0) + (proxied ? 2 : 1) * text.length
+    const size =
+      ENTRY_OVERHEAD +
+      path.length +
+      2 * search.length +
+      requestHeaders.bytes +
+      2 * (kept?.bodyText?.length ?? 0) +
+      (proxied ? 2 : 1) * text.length
     journal.record(entry, size)
     const owner = world && byToken.get(world.token) === world ? world : undefined
     owner?.journal.record(entry, size)
@@ -115,7 +143,8 @@ export function createRecorder({ settings, journal, worlds, extensions }: { sett
     if (arrival.passedOn) return { status: reply.status, headers, text, passedOn: arrival.passedOn }
     if (!transport) return { status: reply.status, headers, text }
     const answer: RelayResponse = { status: reply.status, headers, text, fault: transport }
-    if (transport === 'hang') answer.onClosed = () => void (entry.durationMs = Math.round((performance.now() - started) * 1000) / 1000)
+    if (transport === 'hang')
+      answer.onClosed = () => void (entry.durationMs = Math.round((performance.now() - started) * 1000) / 1000)
     return answer
   }
 }
@@ -139,7 +168,13 @@ const ENTRY_OVERHEAD = 256
 interface LastParts {
   request: JournalEntry['request'] | undefined
   response: JournalEntry['response'] | undefined
-  headers: { names: string[]; values: Array<string | string[] | undefined>; kept: { headers: Record<string, string>; bytes: number } } | undefined
+  headers:
+    | {
+        names: string[]
+        values: Array<string | string[] | undefined>
+        kept: { headers: Record<string, string>; bytes: number }
+      }
+    | undefined
 }
 
 /**
@@ -147,16 +182,37 @@ interface LastParts {
  * that entry's, frozen: a client asks the same lookup again and again, and its entries then keep no
  * request part of their own.
  */
-function requestPart(lastParts: LastParts, arrival: Arrival, headers: Record<string, string>, kept: KeptBody | undefined, parsedBody: unknown, bodyError: string | undefined): JournalEntry['request'] {
+function requestPart(
+  lastParts: LastParts,
+  arrival: Arrival,
+  headers: Record<string, string>,
+  kept: KeptBody | undefined,
+  parsedBody: unknown,
+  bodyError: string | undefined,
+): JournalEntry['request'] {
   const { request, path } = arrival
   const masked = maskQuery(arrival.query)
   const maskedSearch = maskSearch(arrival.search)
   const bodiless = kept === undefined && parsedBody === undefined && bodyError === undefined
   const last = lastParts.request
-  if (bodiless && last !== undefined && last.method === request.method && last.path === path && last.query === masked && last.search === maskedSearch && last.headers === headers) {
+  if (
+    bodiless &&
+    last !== undefined &&
+    last.method === request.method &&
+    last.path === path &&
+    last.query === masked &&
+    last.search === maskedSearch &&
+    last.headers === headers
+  ) {
     return shared(last)
   }
-  const journaled: JournalEntry['request'] = { method: request.method, path, query: masked, search: maskedSearch, headers }
+  const journaled: JournalEntry['request'] = {
+    method: request.method,
+    path,
+    query: masked,
+    search: maskedSearch,
+    headers,
+  }
   if (bodiless) lastParts.request = journaled
   if (kept) Object.assign(journaled, kept)
   if (parsedBody !== undefined) journaled.body = parsedBody
@@ -165,7 +221,13 @@ function requestPart(lastParts: LastParts, arrival: Arrival, headers: Record<str
 }
 
 /** The entry's response part: the last entry's, frozen, when it holds the same (see requestPart). */
-function responsePart(lastParts: LastParts, reply: Reply, headers: Record<string, string>, method: string, transport: TransportFault | undefined): JournalEntry['response'] {
+function responsePart(
+  lastParts: LastParts,
+  reply: Reply,
+  headers: Record<string, string>,
+  method: string,
+  transport: TransportFault | undefined,
+): JournalEntry['response'] {
   // No status line was sent for a reset or a hang: HAR's convention for no answer is status 0.
   if (transport === 'reset' || transport === 'hang') return { status: 0, headers: {}, body: null }
   const maskedHeaders = headers === JSON_HEADERS ? JSON_HEADERS : maskHeaders(headers)
@@ -203,7 +265,10 @@ function masked(name: string, value: string): string {
  * its entry shares that object (entries are never changed) instead of a copy, which saves a copy, the
  * masking and memory.
  */
-function journalHeaders(lastParts: LastParts, headers: RelayRequest['headers']): { headers: Record<string, string>; bytes: number } {
+function journalHeaders(
+  lastParts: LastParts,
+  headers: RelayRequest['headers'],
+): { headers: Record<string, string>; bytes: number } {
   const lastHeaders = lastParts.headers
   if (lastHeaders !== undefined && sameHeaders(headers, lastHeaders.names, lastHeaders.values)) return lastHeaders.kept
   const out: Record<string, string> = {}
@@ -223,7 +288,11 @@ function journalHeaders(lastParts: LastParts, headers: RelayRequest['headers']):
   return kept
 }
 
-function sameHeaders(headers: RelayRequest['headers'], names: string[], values: Array<string | string[] | undefined>): boolean {
+function sameHeaders(
+  headers: RelayRequest['headers'],
+  names: string[],
+  values: Array<string | string[] | undefined>,
+): boolean {
   let i = 0
   for (const name in headers) {
     // A repeated header is an array: a new one each request, so it never matches, and is copied.
@@ -242,7 +311,12 @@ function journalBody(body: string | undefined, keep: number): KeptBody | undefin
   if (body.length <= keep / 3) return { bodyText: body }
   const bytes = utf8Bytes(body)
   if (bytes <= keep) return { bodyText: body }
-  return { bodyText: ownPrefix(body, keep), bodyTruncated: true, bodyBytes: bytes, bodySha256: bytesToHex(sha256(utf8ToBytes(body))) }
+  return {
+    bodyText: ownPrefix(body, keep),
+    bodyTruncated: true,
+    bodyBytes: bytes,
+    bodySha256: bytesToHex(sha256(utf8ToBytes(body))),
+  }
 }
 
 /**

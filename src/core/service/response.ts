@@ -30,8 +30,16 @@ export function toResponse(reply: Reply): RelayResponse {
  * A HEAD's answer: GET's status and headers, the length of the body GET would send, and no body (RFC 9110 9.3.2).
  * @example withoutBody({ status: 200, headers: {}, text: '[]' }) // { status: 200, headers: { 'content-length': '2' }, text: '' }
  */
-export function withoutBody<H extends RelayResponse['headers']>(answer: { status: number; headers: H; text: string }): { status: number; headers: H & { 'content-length': string }; text: string } {
-  return { status: answer.status, headers: { ...answer.headers, 'content-length': String(utf8Bytes(answer.text)) }, text: '' }
+export function withoutBody<H extends RelayResponse['headers']>(answer: {
+  status: number
+  headers: H
+  text: string
+}): { status: number; headers: H & { 'content-length': string }; text: string } {
+  return {
+    status: answer.status,
+    headers: { ...answer.headers, 'content-length': String(utf8Bytes(answer.text)) },
+    text: '',
+  }
 }
 
 /**
@@ -39,7 +47,11 @@ export function withoutBody<H extends RelayResponse['headers']>(answer: { status
  * @example textOf({ status: 200, body: { id: 'v1' } }) // '{"id":"v1"}'
  */
 export function textOf(reply: Reply): string {
-  return reply.body === undefined ? '' : typeof reply.body === 'string' && !isJson(reply.headers) ? reply.body : JSON.stringify(reply.body)
+  return reply.body === undefined
+    ? ''
+    : typeof reply.body === 'string' && !isJson(reply.headers)
+      ? reply.body
+      : JSON.stringify(reply.body)
 }
 
 function isJson(headers: Reply['headers']): boolean {

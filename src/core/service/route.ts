@@ -96,7 +96,11 @@ export function linkRoute<T>(
  * @example createdAnswer('vehicles').headers // { Location: "The created record's link, /vehicles/<id> (the body's `link`)" }
  */
 export function createdAnswer(resource: string, description = 'Created'): Answer {
-  return { description, schema: created(resource), headers: { Location: `The created record's link, /${resource}/<id> (the body's \`link\`)` } }
+  return {
+    description,
+    schema: created(resource),
+    headers: { Location: `The created record's link, /${resource}/<id> (the body's \`link\`)` },
+  }
 }
 
 /** A 201 answer for a created record: `{ id, link }` and its Location. */

@@ -6,7 +6,17 @@ import { isValidKennitala } from '../kennitala.js'
 import { toValidationProblem } from './problems.js'
 import { FAULT_KINDS, FAULT_STEPS, toArmedFault, type FaultKind } from './faults.js'
 import { defineScenario, SIMPLE_PAYMENT_BEHAVIOURS, type Scenario, type Visit } from './scenario.js'
-import { amountValue, country, date, kennitala, paymentStatus, plate, timestamp, uuid, type FieldError } from './schemas.js'
+import {
+  amountValue,
+  country,
+  date,
+  kennitala,
+  paymentStatus,
+  plate,
+  timestamp,
+  uuid,
+  type FieldError,
+} from './schemas.js'
 import { normalizePlate } from './schemas.js'
 
 const faultRoutes: string[] = [...Object.values(FAULT_STEPS), ...Object.keys(FAULT_STEPS)]
@@ -19,16 +29,27 @@ const faultEntry = z
       .string()
       .refine((route) => faultRoutes.includes(route), { error: 'is not a request a fault can break' })
       .meta({ description: `one of ${faultRoutes.join(', ')}` }),
-    kind: z.enum(faultKinds, { error: 'is not a kind of fault' }).meta({ description: `one of ${faultKinds.join(', ')}` }),
-    mode: z.enum(['once', 'always'], { error: 'is not a fault mode' }).optional().meta({ description: 'once (the first matching request) or always (default)' }),
+    kind: z
+      .enum(faultKinds, { error: 'is not a kind of fault' })
+      .meta({ description: `one of ${faultKinds.join(', ')}` }),
+    mode: z
+      .enum(['once', 'always'], { error: 'is not a fault mode' })
+      .optional()
+      .meta({ description: 'once (the first matching request) or always (default)' }),
   })
   .strict()
 
 const companyEntry = z
   .object({
-    name: z.string().min(1, { error: 'is empty' }).meta({ description: "the company's name, e.g. Glansi Bílaleiga ehf." }),
+    name: z
+      .string()
+      .min(1, { error: 'is empty' })
+      .meta({ description: "the company's name, e.g. Glansi Bílaleiga ehf." }),
     kennitala,
-    id: uuid.optional().meta({ description: "the company's id (default: one made from the world's seed); relay-mock proxy --record keeps the real service's" }),
+    id: uuid.optional().meta({
+      description:
+        "the company's id (default: one made from the world's seed); relay-mock proxy --record keeps the real service's",
+    }),
   })
   .strict()
 
@@ -36,11 +57,21 @@ const vehicleEntry = z
   .object({
     plate,
     country: country.optional(),
-    company: kennitala.optional().meta({ description: "the kennitala of one of the file's companies: the vehicle's custodian (leave it out for a vehicle no company holds)" }),
-    acquiredOn: date.optional().meta({ description: 'the date the company took the vehicle, YYYY-MM-DD (needed with company)' }),
-    active: z.boolean().optional().meta({ description: 'true or false (default true): GET /vehicles lists only active vehicles' }),
+    company: kennitala.optional().meta({
+      description:
+        "the kennitala of one of the file's companies: the vehicle's custodian (leave it out for a vehicle no company holds)",
+    }),
+    acquiredOn: date
+      .optional()
+      .meta({ description: 'the date the company took the vehicle, YYYY-MM-DD (needed with company)' }),
+    active: z
+      .boolean()
+      .optional()
+      .meta({ description: 'true or false (default true): GET /vehicles lists only active vehicles' }),
     id: uuid.optional().meta({ description: "the vehicle's id (default: one made from the world's seed)" }),
-    custodianId: uuid.optional().meta({ description: "the id of the custodian record linking it to its company (default: one made from the world's seed)" }),
+    custodianId: uuid.optional().meta({
+      description: "the id of the custodian record linking it to its company (default: one made from the world's seed)",
+    }),
   })
   .strict()
 
@@ -60,9 +91,10 @@ const visitEntry = z
   .object({
     plate,
     ownerKennitala: kennitala,
-    registrationDate: date
-      .optional()
-      .meta({ description: "the date the owner acquired the vehicle, YYYY-MM-DD (it may be left out when the plate is one of the owner's vehicles in the file)" }),
+    registrationDate: date.optional().meta({
+      description:
+        "the date the owner acquired the vehicle, YYYY-MM-DD (it may be left out when the plate is one of the owner's vehicles in the file)",
+    }),
     visitStart: timestamp.optional(),
     visitEnd: timestamp.optional(),
     amount: amountValue.optional(),
@@ -90,11 +122,21 @@ export const scenarioFile = z
       .object({ id: uuid, name: z.string().min(1, { error: 'is empty' }) })
       .strict()
       .optional()
-      .meta({ description: "the location of the world's token: { id, name } (default: a generated one); its id is the locationId payments send" }),
+      .meta({
+        description:
+          "the location of the world's token: { id, name } (default: a generated one); its id is the locationId payments send",
+      }),
     companies: z.array(companyEntry).optional().meta({ description: 'a list of { name, kennitala, id? }' }),
-    vehicles: z.array(vehicleEntry).optional().meta({ description: 'a list of { plate, country?, company?, acquiredOn?, active? }' }),
-    payments: z.array(paymentEntry).optional().meta({ description: 'a list of { plate, amount, startedOn, endedOn, status?, id? }: payments already in the world' }),
-    visit: visitEntry.meta({ description: 'the visit: { plate, ownerKennitala, registrationDate?, visitStart?, visitEnd?, amount? }' }),
+    vehicles: z
+      .array(vehicleEntry)
+      .optional()
+      .meta({ description: 'a list of { plate, country?, company?, acquiredOn?, active? }' }),
+    payments: z.array(paymentEntry).optional().meta({
+      description: 'a list of { plate, amount, startedOn, endedOn, status?, id? }: payments already in the world',
+    }),
+    visit: visitEntry.meta({
+      description: 'the visit: { plate, ownerKennitala, registrationDate?, visitStart?, visitEnd?, amount? }',
+    }),
   })
   .strict()
   .superRefine((file, ctx) => {
@@ -102,18 +144,35 @@ export const scenarioFile = z
     const vehicles = file.vehicles ?? []
     companies.forEach((company, i) => {
       const first = companies.findIndex((c) => c.kennitala === company.kennitala)
-      if (first !== i) ctx.addIssue({ code: 'custom', path: ['companies', i, 'kennitala'], input: company.kennitala, message: `is also the kennitala of companies[${first}]` })
+      if (first !== i)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['companies', i, 'kennitala'],
+          input: company.kennitala,
+          message: `is also the kennitala of companies[${first}]`,
+        })
     })
     vehicles.forEach((vehicle, i) => {
       if (vehicle.company === undefined) return
       if (isValidKennitala(vehicle.company) && !companies.some((c) => c.kennitala === vehicle.company)) {
-        ctx.addIssue({ code: 'custom', path: ['vehicles', i, 'company'], input: vehicle.company, message: 'is not the kennitala of any of the companies' })
+        ctx.addIssue({
+          code: 'custom',
+          path: ['vehicles', i, 'company'],
+          input: vehicle.company,
+          message: 'is not the kennitala of any of the companies',
+        })
       }
-      if (vehicle.acquiredOn === undefined) ctx.addIssue({ code: 'custom', path: ['vehicles', i, 'acquiredOn'], input: undefined, message: 'is missing' })
+      if (vehicle.acquiredOn === undefined)
+        ctx.addIssue({ code: 'custom', path: ['vehicles', i, 'acquiredOn'], input: undefined, message: 'is missing' })
     })
     file.payments?.forEach((payment, i) => {
       if (!vehicles.some((v) => normalizePlate(v.plate) === normalizePlate(payment.plate))) {
-        ctx.addIssue({ code: 'custom', path: ['payments', i, 'plate'], input: payment.plate, message: 'is not the plate of any of the vehicles' })
+        ctx.addIssue({
+          code: 'custom',
+          path: ['payments', i, 'plate'],
+          input: payment.plate,
+          message: 'is not the plate of any of the vehicles',
+        })
       }
     })
     if (file.visit.registrationDate === undefined && ownersVehicle(file) === undefined) {
@@ -126,7 +185,9 @@ export type ScenarioFile = z.infer<typeof scenarioFile>
 /** The first of the file's vehicles with the visit's plate held by the visit's owner. */
 function ownersVehicle(file: ScenarioFile) {
   const wanted = normalizePlate(file.visit.plate)
-  return file.vehicles?.find((v) => normalizePlate(v.plate) === wanted && v.company === file.visit.ownerKennitala && v.acquiredOn !== undefined)
+  return file.vehicles?.find(
+    (v) => normalizePlate(v.plate) === wanted && v.company === file.visit.ownerKennitala && v.acquiredOn !== undefined,
+  )
 }
 
 /**
@@ -160,7 +221,9 @@ export function toScenario(file: ScenarioFile): Scenario {
       const goneCompanies = new Set(data.rentalCompanies.filter((c) => kennitolur.has(c.kennitala)).map((c) => c.id))
       data.vehicles = data.vehicles.filter((v) => !goneVehicles.has(v.id))
       data.rentalCompanies = data.rentalCompanies.filter((c) => !goneCompanies.has(c.id))
-      data.custodians = data.custodians.filter((c) => !goneVehicles.has(c.vehicleId) && !goneCompanies.has(c.rentalCompanyId))
+      data.custodians = data.custodians.filter(
+        (c) => !goneVehicles.has(c.vehicleId) && !goneCompanies.has(c.rentalCompanyId),
+      )
 
       // The file's companies come first: they are the ones a person looks for in `serve`'s list.
       const companyIds = new Map<string, string>()
@@ -172,10 +235,20 @@ export function toScenario(file: ScenarioFile): Scenario {
       })
       data.rentalCompanies.unshift(...own)
       for (const entry of vehicles) {
-        const vehicle = { id: entry.id ?? random.uuid(), plate: entry.plate, country: entry.country ?? 'is', active: entry.active ?? true }
+        const vehicle = {
+          id: entry.id ?? random.uuid(),
+          plate: entry.plate,
+          country: entry.country ?? 'is',
+          active: entry.active ?? true,
+        }
         data.vehicles.push(vehicle)
         if (entry.company !== undefined) {
-          data.custodians.push({ id: entry.custodianId ?? random.uuid(), vehicleId: vehicle.id, rentalCompanyId: companyIds.get(entry.company)!, acquiredOn: `${entry.acquiredOn} 00:00:00` })
+          data.custodians.push({
+            id: entry.custodianId ?? random.uuid(),
+            vehicleId: vehicle.id,
+            rentalCompanyId: companyIds.get(entry.company)!,
+            acquiredOn: `${entry.acquiredOn} 00:00:00`,
+          })
         }
       }
       for (const payment of file.payments ?? []) {
@@ -225,6 +298,9 @@ export function toFieldErrors(schema: z.ZodType, issues: readonly z.core.$ZodIss
  */
 export function describeFieldErrors(errors: readonly FieldError[]): string {
   return errors
-    .map((e) => `${e.field} ${e.problem} (expected ${e.expected}${'received' in e && e.received !== undefined ? `; found ${JSON.stringify(e.received)}` : ''})`)
+    .map(
+      (e) =>
+        `${e.field} ${e.problem} (expected ${e.expected}${'received' in e && e.received !== undefined ? `; found ${JSON.stringify(e.received)}` : ''})`,
+    )
     .join('; ')
 }

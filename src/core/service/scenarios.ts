@@ -20,7 +20,15 @@ interface Seed {
  * const scenarios = createScenarios({ settings, own: [myScenario] })
  * const { seeded, base } = await scenarios.seeded(scenarios.named('new-vehicle'))
  */
-export function createScenarios({ settings, own = [], seedCache }: { settings: RelayServiceSettings; own?: ReadonlyArray<Scenario>; seedCache?: SeedCache }) {
+export function createScenarios({
+  settings,
+  own = [],
+  seedCache,
+}: {
+  settings: RelayServiceSettings
+  own?: ReadonlyArray<Scenario>
+  seedCache?: SeedCache
+}) {
   // The service's own map: a scenario of the user's joins the built-in ones here, never in the shared registry.
   const known = new Map(builtInScenarios)
   const seeds = new Map<string, Promise<Seed>>()
@@ -29,7 +37,9 @@ export function createScenarios({ settings, own = [], seedCache }: { settings: R
   function register(scenario: Scenario): Scenario {
     const taken = known.get(scenario.name)
     if (taken && taken !== scenario) {
-      const whose = builtInScenarios.has(scenario.name) ? 'a built-in scenario' : 'another scenario given to this service'
+      const whose = builtInScenarios.has(scenario.name)
+        ? 'a built-in scenario'
+        : 'another scenario given to this service'
       throw new RelayMockError(
         'SCENARIO_NAME_TAKEN',
         `Failed to add the scenario "${scenario.name}": ${whose} has that name. Please give your scenario a name of its own.`,
@@ -78,27 +88,44 @@ export function createScenarios({ settings, own = [], seedCache }: { settings: R
 export type Scenarios = ReturnType<typeof createScenarios>
 
 /** Seeds a scenario, or reads its world from the seed cache (only a built-in scenario's). */
-async function seedScenario(scenario: Scenario, key: string, settings: RelayServiceSettings, seedCache: SeedCache | undefined): Promise<Seed> {
+async function seedScenario(
+  scenario: Scenario,
+  key: string,
+  settings: RelayServiceSettings,
+  seedCache: SeedCache | undefined,
+): Promise<Seed> {
   // Only a built-in scenario's world is cached: a user's scenario can change between runs under the same name.
   const cache = seedCache && builtInScenarios.get(scenario.name) === scenario ? seedCache : undefined
   const cached = orMiss(() => cache?.get(key))
   if (cached) {
     const base = createStore()
     // The store checks every record by its schema: a cached world that fails is seeded afresh instead.
-    if (await base.load(cached.data).then(() => true, () => false)) return { seeded: cached, base }
+    if (
+      await base.load(cached.data).then(
+        () => true,
+        () => false,
+      )
+    )
+      return { seeded: cached, base }
   }
   let world: SeededWorld
   try {
     world = await buildWorld(scenario, { seed: settings.seed, vehicles: settings.vehicles })
   } catch (error) {
     // A scenario of the user's may fail in its seed: that is a set-up error to fix, not a bug in the mock.
-    throw new RelayMockError('SCENARIO_SEED_FAILED', `Failed to seed the scenario "${scenario.name}": ${describeError(error).replace(/\.?$/, ".")} Please fix its seed.`)
+    throw new RelayMockError(
+      'SCENARIO_SEED_FAILED',
+      `Failed to seed the scenario "${scenario.name}": ${describeError(error).replace(/\.?$/, '.')} Please fix its seed.`,
+    )
   }
   const base = createStore()
   try {
     await base.load(world.data)
   } catch (error) {
-    throw new RelayMockError('SCENARIO_SEED_FAILED', `Failed to seed the scenario "${scenario.name}": ${describeError(error)}. Please fix its seed.`)
+    throw new RelayMockError(
+      'SCENARIO_SEED_FAILED',
+      `Failed to seed the scenario "${scenario.name}": ${describeError(error)}. Please fix its seed.`,
+    )
   }
   if (cache) orMiss(() => cache.set(key, world))
   return { seeded: world, base }

@@ -26,7 +26,13 @@ function isCalendarDate(year: number, month: number, day: number): boolean {
  * every payment has two.
  */
 export function isTimestamp(value: string): boolean {
-  if (value.length !== 19 || value.charCodeAt(4) !== DASH || value.charCodeAt(7) !== DASH || value.charCodeAt(10) !== SPACE) return false
+  if (
+    value.length !== 19 ||
+    value.charCodeAt(4) !== DASH ||
+    value.charCodeAt(7) !== DASH ||
+    value.charCodeAt(10) !== SPACE
+  )
+    return false
   if (value.charCodeAt(13) !== COLON || value.charCodeAt(16) !== COLON) return false
   const year = digitsAt(value, 0, 4)
   const month = digitsAt(value, 5, 2)
@@ -34,7 +40,15 @@ export function isTimestamp(value: string): boolean {
   const hour = digitsAt(value, 11, 2)
   const minute = digitsAt(value, 14, 2)
   const second = digitsAt(value, 17, 2)
-  return hour >= 0 && hour < 24 && minute >= 0 && minute < 60 && second >= 0 && second < 60 && isCalendarDate(year, month, day)
+  return (
+    hour >= 0 &&
+    hour < 24 &&
+    minute >= 0 &&
+    minute < 60 &&
+    second >= 0 &&
+    second < 60 &&
+    isCalendarDate(year, month, day)
+  )
 }
 
 const DASH = 45
@@ -124,7 +138,11 @@ export const acquiredOnAdvanced = expecting(
 )
 
 export const amountValue = expecting(
-  z.number({ error: 'is not a number' }).int({ error: 'is not an integer' }).positive({ error: 'is not positive' }).max(1_000_000_000, { error: 'is implausibly large' }),
+  z
+    .number({ error: 'is not a number' })
+    .int({ error: 'is not an integer' })
+    .positive({ error: 'is not positive' })
+    .max(1_000_000_000, { error: 'is implausibly large' }),
   'a positive integer amount (a JSON number, not a string), e.g. 2500',
   2500,
 )
@@ -221,14 +239,19 @@ export type FieldError = z.infer<typeof fieldError>
 export type Problem = z.infer<typeof problem>
 
 /** What the `garbage` fault sends in place of an answer (text/html): see faults.ts. */
-export const proxyPage = z.string().meta({ description: "A proxy's HTML error page (nginx's 502 Bad Gateway), not JSON" })
+export const proxyPage = z
+  .string()
+  .meta({ description: "A proxy's HTML error page (nginx's 502 Bad Gateway), not JSON" })
 
 export const simplePaymentAnswer = z
   .object({
     id: uuid.optional().meta({ description: 'present only when the payment was recorded' }),
     status: z.string().optional().meta({ description: '"new" when recorded, "refused" otherwise' }),
     message: z.string().meta({ description: 'what the service did, or why it refused' }),
-    errors: z.array(fieldError).optional().meta({ description: 'when the data was invalid: each field at fault, with what was expected' }),
+    errors: z
+      .array(fieldError)
+      .optional()
+      .meta({ description: 'when the data was invalid: each field at fault, with what was expected' }),
   })
   .meta({ title: 'SimplePaymentAnswer', description: 'Key on `id`: present means accepted, absent means refused' })
 export type SimplePaymentAnswer = z.infer<typeof simplePaymentAnswer>
@@ -293,6 +316,10 @@ export function normalizePlate(plate: string): string {
  * The vehicles a lookup by `asked` found (relay-mock's matching: case, spaces and hyphens ignored), kept
  * only where the plate is the same character for character under `plate.format=exact-match`.
  */
-export function exactPlates<V extends { plate: string }>(found: V[], asked: string, variants: Readonly<Record<string, string>> | undefined): V[] {
+export function exactPlates<V extends { plate: string }>(
+  found: V[],
+  asked: string,
+  variants: Readonly<Record<string, string>> | undefined,
+): V[] {
   return variants?.['plate.format'] === 'exact-match' ? found.filter((vehicle) => vehicle.plate === asked) : found
 }

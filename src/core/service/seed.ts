@@ -103,7 +103,12 @@ export async function buildWorld(scenario: Scenario, options: SeedOptions = {}):
     random,
     unusedPlate: newPlate,
     unusedKennitala: newKennitala,
-    visitDefaults: { visitStart: '2026-11-21 09:14:05', visitEnd: '2026-11-21 09:31:47', amount: 2490, currency: 'ISK' },
+    visitDefaults: {
+      visitStart: '2026-11-21 09:14:05',
+      visitEnd: '2026-11-21 09:31:47',
+      amount: 2490,
+      currency: 'ISK',
+    },
   }
   const visit = scenario.seed(context)
   for (const v of data.vehicles) usedPlates.add(normalizePlate(v.plate))

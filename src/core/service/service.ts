@@ -92,7 +92,12 @@ export interface SeedCache {
 }
 
 /** The settings a service runs with: its options over MOCK_DEFAULTS. */
-export type RelayServiceSettings = Required<Omit<RelayServiceOptions, 'extensions' | 'scenarios' | 'adminToken' | 'seedCache' | 'variants' | 'upstream' | 'calibration'>> & {
+export type RelayServiceSettings = Required<
+  Omit<
+    RelayServiceOptions,
+    'extensions' | 'scenarios' | 'adminToken' | 'seedCache' | 'variants' | 'upstream' | 'calibration'
+  >
+> & {
   adminToken?: string
   /** The calibration every world answers under, read (see calibration.ts); undefined when none. */
   calibration: Calibration | undefined
@@ -188,7 +193,12 @@ export interface RelayService {
   /** The scenarios known by name: the built-in ones and those of the user's given to this service. */
   scenarios: ReadonlyMap<string, Scenario>
   /** Adds a world with its own token (a fresh one by default), scenario (by name, or one of your own, which the service then knows by its name) and armed faults. */
-  addWorld(options?: { token?: string; scenario?: string | Scenario; faults?: ReadonlyArray<ArmedFault>; variants?: Variants | ReadonlyArray<string> }): Promise<World>
+  addWorld(options?: {
+    token?: string
+    scenario?: string | Scenario
+    faults?: ReadonlyArray<ArmedFault>
+    variants?: Variants | ReadonlyArray<string>
+  }): Promise<World>
   /** Re-seeds a world in place (same token, same id), with its scenario or another; clears its journal. */
   resetWorld(world: World, scenario?: string | Scenario): Promise<World>
   removeWorld(world: World): void

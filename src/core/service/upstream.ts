@@ -85,4 +85,3 @@ export interface UpstreamNote {
   trouble?: UpstreamTrouble
   durationMs?: number
 }
-

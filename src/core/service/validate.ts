@@ -108,7 +108,10 @@ function compile(schema: z.ZodType): Fast | undefined {
 }
 
 /** Every check a string or number schema has, as one predicate; undefined when one is not understood. */
-function compileChecks<T>(def: Def, read: (check: CheckDef) => ((v: T) => boolean) | undefined): ((v: T) => boolean) | undefined {
+function compileChecks<T>(
+  def: Def,
+  read: (check: CheckDef) => ((v: T) => boolean) | undefined,
+): ((v: T) => boolean) | undefined {
   const tests: Array<(v: T) => boolean> = []
   for (const { _zod } of def.checks ?? []) {
     const test = read(_zod.def)

@@ -44,12 +44,19 @@ type Vary = (reply: Reply, request: VariedRequest) => Reply
 type Served = Vary | 'handler' | 'pipeline'
 
 /** The extra fields a record carries under `records.extra-fields=extra`: fixed, so that a world's answers stay deterministic. */
-export const EXTRA_FIELDS: Readonly<Record<string, unknown>> = Object.freeze({ createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z', active: true })
+export const EXTRA_FIELDS: Readonly<Record<string, unknown>> = Object.freeze({
+  createdAt: '2025-01-01T00:00:00Z',
+  updatedAt: '2025-01-01T00:00:00Z',
+  active: true,
+})
 
 const isCreate = (reply: Reply, { route }: VariedRequest) => route?.method === 'POST' && reply.status === 201
 const isSimple = ({ route }: VariedRequest) => route?.id === 'POST /payment'
 
-function withoutHeader<H extends Record<string, string | string[]>>(headers: H | undefined, name: string): H | undefined {
+function withoutHeader<H extends Record<string, string | string[]>>(
+  headers: H | undefined,
+  name: string,
+): H | undefined {
   if (!headers || !(name in headers)) return headers
   const { [name]: _, ...rest } = headers
   return rest as H
@@ -58,12 +65,15 @@ function withoutHeader<H extends Record<string, string | string[]>>(headers: H |
 /** A problem's status changed, its body's `status` and `title` with it. */
 function restatus(reply: Reply, status: number): Reply {
   const body = reply.body as Record<string, unknown> | null
-  const problem = typeof body === 'object' && body !== null && typeof body.type === 'string' && typeof body.title === 'string'
+  const problem =
+    typeof body === 'object' && body !== null && typeof body.type === 'string' && typeof body.title === 'string'
   return { ...reply, status, body: problem ? { ...body, status, title: statusText(status) || 'Error' } : body }
 }
 
 function withExtras(value: unknown): unknown {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'id' in value ? { ...value, ...EXTRA_FIELDS } : value
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'id' in value
+    ? { ...value, ...EXTRA_FIELDS }
+    : value
 }
 
 /**
@@ -72,23 +82,34 @@ function withExtras(value: unknown): unknown {
  */
 export const VARIED: Readonly<Record<string, Served>> = {
   'links.fetchable=not-fetchable': (reply, request) =>
-    request.route?.integration === 'links' ? toProblem(404, `The link ${request.path} cannot be fetched: this service answers links with 404 (variant links.fetchable=not-fetchable).`) : reply,
+    request.route?.integration === 'links'
+      ? toProblem(
+          404,
+          `The link ${request.path} cannot be fetched: this service answers links with 404 (variant links.fetchable=not-fetchable).`,
+        )
+      : reply,
   'records.extra-fields=extra': (reply, request) => {
     if (request.route === undefined || reply.status < 200 || reply.status >= 300) return reply
     return { ...reply, body: Array.isArray(reply.body) ? reply.body.map(withExtras) : withExtras(reply.body) }
   },
-  'create.status=200-no-location': (reply, request) => (isCreate(reply, request) ? { ...reply, status: 200, headers: withoutHeader(reply.headers, 'location') } : reply),
-  'create.status=201-no-location': (reply, request) => (isCreate(reply, request) ? { ...reply, headers: withoutHeader(reply.headers, 'location') } : reply),
+  'create.status=200-no-location': (reply, request) =>
+    isCreate(reply, request) ? { ...reply, status: 200, headers: withoutHeader(reply.headers, 'location') } : reply,
+  'create.status=201-no-location': (reply, request) =>
+    isCreate(reply, request) ? { ...reply, headers: withoutHeader(reply.headers, 'location') } : reply,
   'simple.answer=id-only': (reply, request) => {
     const body = reply.body as { id?: unknown } | null
     return isSimple(request) && typeof body?.id === 'string' ? { ...reply, body: { id: body.id } } : reply
   },
   'simple.answer=status-accepted': (reply, request) => {
     const body = reply.body as { id?: unknown } | null
-    return isSimple(request) && typeof body?.id === 'string' ? { ...reply, body: { ...body, status: 'accepted' } } : reply
+    return isSimple(request) && typeof body?.id === 'string'
+      ? { ...reply, body: { ...body, status: 'accepted' } }
+      : reply
   },
-  'simple.refusal-status=400': (reply, request) => (isSimple(request) && reply.status === 422 ? { ...reply, status: 400 } : reply),
-  'simple.refusal-status=200': (reply, request) => (isSimple(request) && reply.status === 422 ? { ...reply, status: 200 } : reply),
+  'simple.refusal-status=400': (reply, request) =>
+    isSimple(request) && reply.status === 422 ? { ...reply, status: 400 } : reply,
+  'simple.refusal-status=200': (reply, request) =>
+    isSimple(request) && reply.status === 422 ? { ...reply, status: 200 } : reply,
   'simple.unknown-owner=accepted': 'handler',
   'plate.format=exact-match': 'handler',
   'auth.scheme=exact': 'pipeline',
@@ -100,20 +121,29 @@ export const VARIED: Readonly<Record<string, Served>> = {
   'request.duplicate-keys=refused': 'pipeline',
   'invalid.status=400': (reply, request) => (reply.status === 422 && !isSimple(request) ? restatus(reply, 400) : reply),
   'auth.refusal=403': (reply) =>
-    reply.status === 401 ? { ...restatus(reply, 403), headers: withoutHeader(reply.headers, 'www-authenticate') } : reply,
-  'auth.refusal=401-no-challenge': (reply) => (reply.status === 401 ? { ...reply, headers: withoutHeader(reply.headers, 'www-authenticate') } : reply),
+    reply.status === 401
+      ? { ...restatus(reply, 403), headers: withoutHeader(reply.headers, 'www-authenticate') }
+      : reply,
+  'auth.refusal=401-no-challenge': (reply) =>
+    reply.status === 401 ? { ...reply, headers: withoutHeader(reply.headers, 'www-authenticate') } : reply,
   'error.body=json-message': (reply) => {
     const body = reply.body as { message?: unknown } | null
     if (reply.status < 400 || typeof body?.message !== 'string') return reply
-    return { ...reply, body: { message: body.message }, headers: { ...reply.headers, 'content-type': 'application/json' } }
+    return {
+      ...reply,
+      body: { message: body.message },
+      headers: { ...reply.headers, 'content-type': 'application/json' },
+    }
   },
 }
 
 /** The reshaping alternatives in their order, each key read once into its assumption and alternative. */
-const ORDER: ReadonlyArray<{ id: string; alternative: string; vary: Vary }> = Object.entries(VARIED).flatMap(([key, vary]) => {
-  const at = key.indexOf('=')
-  return typeof vary === 'function' ? [{ id: key.slice(0, at), alternative: key.slice(at + 1), vary }] : []
-})
+const ORDER: ReadonlyArray<{ id: string; alternative: string; vary: Vary }> = Object.entries(VARIED).flatMap(
+  ([key, vary]) => {
+    const at = key.indexOf('=')
+    return typeof vary === 'function' ? [{ id: key.slice(0, at), alternative: key.slice(at + 1), vary }] : []
+  },
+)
 
 /**
  * The reply as the world's variants answer it (the reply itself when none reshapes it). Called only for
@@ -133,7 +163,7 @@ export function varyReply(variants: Variants, reply: Reply, request: VariedReque
  */
 export const NOT_VARIED_IN_CONFORM: Readonly<Record<string, string>> = {
   'invalid.status': 'a correct client sends no invalid field, so no flow case meets this answer',
-  'links.fetchable': 'a client that fetches a link already fails http.known-endpoint under relay-mock\'s choice',
+  'links.fetchable': "a client that fetches a link already fails http.known-endpoint under relay-mock's choice",
 }
 
 /**
@@ -143,17 +173,25 @@ export const NOT_VARIED_IN_CONFORM: Readonly<Record<string, string>> = {
  */
 export const VARIED_ASSUMPTIONS: readonly string[] = ASSUMPTIONS.filter(
   (entry) =>
-    entry.alternatives.some((alternative) => alternative.notServed === undefined) && NOT_VARIED_IN_CONFORM[entry.id] === undefined && STRICT_VARIANTS[entry.id] === undefined,
+    entry.alternatives.some((alternative) => alternative.notServed === undefined) &&
+    NOT_VARIED_IN_CONFORM[entry.id] === undefined &&
+    STRICT_VARIANTS[entry.id] === undefined,
 ).map((entry) => entry.id)
 
 /** Whether a world's variants are the strict world's: every alternative that refuses a lenient form. */
 export function isStrict(variants: Variants | undefined): boolean {
-  return variants !== undefined && Object.entries(STRICT_VARIANTS).every(([id, alternative]) => variants[id] === alternative)
+  return (
+    variants !== undefined && Object.entries(STRICT_VARIANTS).every(([id, alternative]) => variants[id] === alternative)
+  )
 }
 
 /** Every alternative a world can be served under, `<assumption>=<alternative>`, in the ledger's order. */
 export function servedVariants(): string[] {
-  return ASSUMPTIONS.flatMap((entry) => entry.alternatives.filter((alternative) => alternative.notServed === undefined).map((alternative) => `${entry.id}=${alternative.id}`))
+  return ASSUMPTIONS.flatMap((entry) =>
+    entry.alternatives
+      .filter((alternative) => alternative.notServed === undefined)
+      .map((alternative) => `${entry.id}=${alternative.id}`),
+  )
 }
 
 /**
@@ -177,11 +215,17 @@ export function toVariants(given: ReadonlyArray<string> | Readonly<Record<string
     if (!entry) throw invalid(`no assumption has the id ${JSON.stringify(id)}`)
     const found = entry.alternatives.find((a) => a.id === alternative)
     const served = entry.alternatives.filter((a) => a.notServed === undefined).map((a) => a.id)
-    if (!found) throw invalid(`${id} has no alternative ${JSON.stringify(alternative)}; its alternatives are ${entry.alternatives.map((a) => a.id).join(', ')}`)
+    if (!found)
+      throw invalid(
+        `${id} has no alternative ${JSON.stringify(alternative)}; its alternatives are ${entry.alternatives.map((a) => a.id).join(', ')}`,
+      )
     if (found.notServed !== undefined) {
-      throw invalid(`${id}=${alternative} is not served (${found.notServed})${served.length > 0 ? `; ${id} is served as ${served.join(', ')}` : ''}`)
+      throw invalid(
+        `${id}=${alternative} is not served (${found.notServed})${served.length > 0 ? `; ${id} is served as ${served.join(', ')}` : ''}`,
+      )
     }
-    if (variants[id] !== undefined && variants[id] !== alternative) throw invalid(`${id} is given twice, as ${variants[id]} and ${alternative}`)
+    if (variants[id] !== undefined && variants[id] !== alternative)
+      throw invalid(`${id} is given twice, as ${variants[id]} and ${alternative}`)
     variants[id] = alternative
   }
   return Object.freeze(variants)
@@ -216,6 +260,8 @@ function invalid(why: string): RelayMockError {
 export function formatVariants(variants: Variants | undefined): string {
   if (!variants) return ''
   const strict = isStrict(variants)
-  const rest = Object.entries(variants).filter(([id]) => !strict || STRICT_VARIANTS[id] === undefined).map(([id, alternative]) => `${id}=${alternative}`)
+  const rest = Object.entries(variants)
+    .filter(([id]) => !strict || STRICT_VARIANTS[id] === undefined)
+    .map(([id, alternative]) => `${id}=${alternative}`)
   return [...(strict ? [STRICT] : []), ...rest].join(', ')
 }

@@ -18,17 +18,30 @@ import { calibrationVariants, type Calibration } from './calibration.js'
  * const world = await worlds.add({ scenario: 'new-vehicle' }) // a fresh token
  * worlds.byToken.get(world.token) === world
  */
-export function createWorlds({ settings, scenarios }: { settings: RelayServiceSettings; scenarios: Scenarios }): Worlds {
+export function createWorlds({
+  settings,
+  scenarios,
+}: {
+  settings: RelayServiceSettings
+  scenarios: Scenarios
+}): Worlds {
   const byToken = new Map<string, World>()
   const byId = new Map<string, World>()
   /** The worlds of the start tokens: never replaced by the cap on worlds. */
   const pinned = new Set<string>(settings.tokens)
   let count = 0
 
-  async function add({ token, scenario, faults = [], variants, roomLater = false }: AddWorldOptions = {}): Promise<World> {
+  async function add({
+    token,
+    scenario,
+    faults = [],
+    variants,
+    roomLater = false,
+  }: AddWorldOptions = {}): Promise<World> {
     const chosen = scenarios.named(scenario ?? settings.scenario)
     // Read before anything is taken: a wrong variant is the caller's mistake, said at once.
-    const served = variants === undefined ? settings.variants : withCalibration(toVariants(variants), settings.calibration)
+    const served =
+      variants === undefined ? settings.variants : withCalibration(toVariants(variants), settings.calibration)
     const worldToken = token ?? newToken()
     checkToken(worldToken, byToken)
     // The id is taken before the world is seeded: worlds asked for at once are numbered in the order asked.
@@ -88,7 +101,8 @@ export function createWorlds({ settings, scenarios }: { settings: RelayServiceSe
     byId.delete(world.id)
   }
 
-  const reset = (world: World, scenario?: string | Scenario): Promise<World> => resetWorld(world, scenario, { settings, scenarios })
+  const reset = (world: World, scenario?: string | Scenario): Promise<World> =>
+    resetWorld(world, scenario, { settings, scenarios })
   return { byToken, byId, first: () => byToken.values().next().value as World, add, reset, remove, makeRoom }
 }
 
@@ -125,13 +139,27 @@ export interface Worlds {
 }
 
 /** Re-seeds a world in place (same token, same id), with its scenario or another; clears its journal. */
-async function resetWorld(world: World, scenario: string | Scenario | undefined, { settings, scenarios }: { settings: RelayServiceSettings; scenarios: Scenarios }): Promise<World> {
+async function resetWorld(
+  world: World,
+  scenario: string | Scenario | undefined,
+  { settings, scenarios }: { settings: RelayServiceSettings; scenarios: Scenarios },
+): Promise<World> {
   const chosen = scenarios.named(scenario ?? world.scenario.name)
   const { seeded: seed, base } = await scenarios.seeded(chosen)
   // The faults armed for this world (not its old scenario's) stay armed, and count again from zero.
   const own = world.faults.filter((fault) => !world.scenario.faults?.includes(fault))
   // Its variants stay too: a reset re-seeds the records, not the service's answers.
-  const fresh = createWorld({ id: world.id, token: world.token, scenario: chosen, seeded: seed, base, journalLimit: settings.journalLimit, faults: own, maxRecords: settings.worldRecords, variants: world.variants })
+  const fresh = createWorld({
+    id: world.id,
+    token: world.token,
+    scenario: chosen,
+    seeded: seed,
+    base,
+    journalLimit: settings.journalLimit,
+    faults: own,
+    maxRecords: settings.worldRecords,
+    variants: world.variants,
+  })
   Object.assign(world, fresh)
   return world
 }
@@ -145,7 +173,10 @@ function checkToken(token: string, byToken: ReadonlyMap<string, World>): void {
     )
   }
   if (byToken.has(token)) {
-    throw new RelayMockError('TOKEN_IN_USE', `Failed to add a world: the token ${token} has one already. Please choose another token.`)
+    throw new RelayMockError(
+      'TOKEN_IN_USE',
+      `Failed to add a world: the token ${token} has one already. Please choose another token.`,
+    )
   }
 }
 

@@ -79,7 +79,9 @@ export function createLiveAnswers(marks: ResetMarks): LiveAnswers {
       const paging = pagingOf(query)
       if ('status' in paging) return paging
       const all = query.scope === 'all'
-      const newer = all ? mock.journal.entries(paging.since) : live.entries(world).filter((entry) => entry.seq > paging.since)
+      const newer = all
+        ? mock.journal.entries(paging.since)
+        : live.entries(world).filter((entry) => entry.seq > paging.since)
       const page = newer.slice(0, paging.limit)
       return {
         status: 200,
@@ -91,7 +93,9 @@ export function createLiveAnswers(marks: ResetMarks): LiveAnswers {
         body: toHar(page, {
           baseUrl: baseUrlOf(headers),
           version: RELAY_MOCK_VERSION,
-          comment: all ? 'Every request relay-mock received' : `The requests of ${world.id} (scenario ${world.scenario.name})`,
+          comment: all
+            ? 'Every request relay-mock received'
+            : `The requests of ${world.id} (scenario ${world.scenario.name})`,
         }),
       }
     },

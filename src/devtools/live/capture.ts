@@ -54,7 +54,13 @@ function clientRun(source: string, client: NonNullable<VisitInputs['client']>): 
 }
 
 /** One case of a capture: its requests judged with whatever inputs it has. */
-function toCase(id: string, title: string | undefined, requests: JournalEntry[], inputs: VisitInputs | undefined, source: string): CaseResult {
+function toCase(
+  id: string,
+  title: string | undefined,
+  requests: JournalEntry[],
+  inputs: VisitInputs | undefined,
+  source: string,
+): CaseResult {
   const flow: Flow = inputs?.flow ?? flowOf(requests)
   const client = inputs?.client ? clientRun(source, inputs.client) : undefined
   const context: CaseContext = {
@@ -115,7 +121,10 @@ function matchVisits(ids: string[], visits: VisitsFile | undefined, source: stri
   }
   const unknown = Object.keys(visits).filter((key) => !ids.includes(key))
   if (unknown.length > 0) {
-    throw new RelayMockError('VISITS_MISMATCH', `Failed to match ${source} to the capture: it names ${unknown.map((k) => `"${k}"`).join(', ')}, which the capture does not have. Please key the visits by the capture's visit ids: ${ids.join(', ')}.`)
+    throw new RelayMockError(
+      'VISITS_MISMATCH',
+      `Failed to match ${source} to the capture: it names ${unknown.map((k) => `"${k}"`).join(', ')}, which the capture does not have. Please key the visits by the capture's visit ids: ${ids.join(', ')}.`,
+    )
   }
   return ids.map((id) => visits[id])
 }
@@ -129,10 +138,24 @@ function matchVisits(ids: string[], visits: VisitsFile | undefined, source: stri
 export function checkCapture(conversations: ReadonlyArray<Conversation>, options: CaptureOptions): RunResult {
   const entries = conversations.flatMap((c) => c.entries).sort((a, b) => Date.parse(a.time) - Date.parse(b.time))
   const planned = conversations.flatMap((conversation) => {
-    if (conversation.inputs) return [{ id: conversation.inputs.case ?? conversation.id, title: conversation.title, requests: [...conversation.entries], inputs: conversation.inputs, given: true }]
+    if (conversation.inputs)
+      return [
+        {
+          id: conversation.inputs.case ?? conversation.id,
+          title: conversation.title,
+          requests: [...conversation.entries],
+          inputs: conversation.inputs,
+          given: true,
+        },
+      ]
     const visits = groupVisits(conversation.entries)
     return visits.map(({ requests }, i) => ({
-      id: conversations.length === 1 ? `visit-${i + 1}` : visits.length === 1 ? conversation.id : `${conversation.id} · visit ${i + 1}`,
+      id:
+        conversations.length === 1
+          ? `visit-${i + 1}`
+          : visits.length === 1
+            ? conversation.id
+            : `${conversation.id} · visit ${i + 1}`,
       title: conversation.title,
       requests,
       inputs: undefined as VisitInputs | undefined,
@@ -147,19 +170,39 @@ export function checkCapture(conversations: ReadonlyArray<Conversation>, options
   )
   open.forEach((p, i) => (p.inputs = matched[i]))
   const judged = underCalibration(
-    planned.map((p) => ({ ...p, flow: p.inputs?.flow ?? flowOf(p.requests), scenario: p.inputs?.scenario, outcome: p.inputs?.outcome, outcomes: p.inputs?.outcomes, variants: p.inputs?.variants })),
+    planned.map((p) => ({
+      ...p,
+      flow: p.inputs?.flow ?? flowOf(p.requests),
+      scenario: p.inputs?.scenario,
+      outcome: p.inputs?.outcome,
+      outcomes: p.inputs?.outcomes,
+      variants: p.inputs?.variants,
+    })),
     options.calibration,
     // The service recorded the unknown owner's payment only where the recording shows it answered with an id.
     (p) => p.requests.some((entry) => entry.route === 'POST /payment' && entry.response.status < 300),
   )
-  const cases = judgeVariants(judged.cases.map((p) => toCase(p.id, p.title, p.requests, p.inputs && { ...p.inputs, outcome: p.outcome, outcomes: p.outcomes }, options.source)))
+  const cases = judgeVariants(
+    judged.cases.map((p) =>
+      toCase(
+        p.id,
+        p.title,
+        p.requests,
+        p.inputs && { ...p.inputs, outcome: p.outcome, outcomes: p.outcomes },
+        options.source,
+      ),
+    ),
+  )
   const firstTime = entries[0]?.time
   const lastEntry = entries[entries.length - 1]
   return {
     summary: {
       ...countCases(cases, options),
       clientMs: cases.reduce((sum, c) => sum + c.durationMs, 0),
-      wallMs: firstTime && lastEntry ? Math.max(0, Date.parse(lastEntry.time) + lastEntry.durationMs - Date.parse(firstTime)) || 0 : 0,
+      wallMs:
+        firstTime && lastEntry
+          ? Math.max(0, Date.parse(lastEntry.time) + lastEntry.durationMs - Date.parse(firstTime)) || 0
+          : 0,
       startedAt: firstTime ?? new Date(0).toISOString(),
       version: options.version,
       client: options.source,

@@ -24,7 +24,13 @@ function render(value: unknown): string {
   if (value instanceof SafeHtml) return value.value
   if (Array.isArray(value)) return value.map(render).join('')
   // A string, number or boolean as it reads; an object as JSON.
-  return escapeHtml(typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value))
+  return escapeHtml(
+    typeof value === 'string'
+      ? value
+      : typeof value === 'number' || typeof value === 'boolean'
+        ? String(value)
+        : JSON.stringify(value),
+  )
 }
 
 /**
@@ -65,5 +71,12 @@ export function raw(markup: string): SafeHtml {
  */
 export function jsonForScript(value: unknown): SafeHtml {
   const json = JSON.stringify(value) ?? 'null'
-  return new SafeHtml(json.replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029'))
+  return new SafeHtml(
+    json
+      .replace(/</g, '\\u003c')
+      .replace(/>/g, '\\u003e')
+      .replace(/&/g, '\\u0026')
+      .replace(/\u2028/g, '\\u2028')
+      .replace(/\u2029/g, '\\u2029'),
+  )
 }

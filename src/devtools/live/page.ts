@@ -44,14 +44,23 @@ export function visitVersion(visit: LiveVisit): string {
 
 /** The visit's last step: what its verdict rests on. */
 function endOfVisit(visit: LiveVisit, quietMs: number): { text: string; failed?: boolean } {
-  if (!visit.complete) return { text: `In progress: a visit is complete when the next one starts or after ${quietMs / 1000} s without a request.` }
+  if (!visit.complete)
+    return {
+      text: `In progress: a visit is complete when the next one starts or after ${quietMs / 1000} s without a request.`,
+    }
   const count = (status: string) => visit.checks.filter((c) => c.status === status).length
   const failed = count('failed')
   if (failed > 0) return { text: `Visit complete: ${plural(failed, 'rule')} broken.`, failed: true }
   const unchecked = count('not-checked')
-  if (unchecked > 0) return { text: `Visit complete: no rule broken, but ${plural(unchecked, 'rule')} could not be checked without the visit’s inputs.` }
+  if (unchecked > 0)
+    return {
+      text: `Visit complete: no rule broken, but ${plural(unchecked, 'rule')} could not be checked without the visit’s inputs.`,
+    }
   const warned = count('warning')
-  return { text: warned > 0 ? `Visit complete: no rule broken; ${plural(warned, 'warning')}.` : 'Visit complete: no rule broken.' }
+  return {
+    text:
+      warned > 0 ? `Visit complete: no rule broken; ${plural(warned, 'warning')}.` : 'Visit complete: no rule broken.',
+  }
 }
 
 /**
@@ -112,7 +121,14 @@ export interface LivePayload {
   countsHtml?: string
   counts?: ReturnType<typeof counts>
   /** Newest first; `html` left out for a visit the page already has at this version. */
-  visits?: Array<{ id: string; version: string; status: LiveVisit['status']; number: number; rulesBroken: string[]; html?: string }>
+  visits?: Array<{
+    id: string
+    version: string
+    status: LiveVisit['status']
+    number: number
+    rulesBroken: string[]
+    html?: string
+  }>
 }
 
 /**

@@ -17,7 +17,14 @@ export function acceptsHtml(headers: Headers): boolean {
 }
 
 function route(path: string, summary: string, handle: Route<Record<string, string>, unknown>['handle']): Route {
-  return defineRoute<Record<string, string>, unknown>({ method: 'GET', path, integration: 'admin', summary, answers: {}, handle })
+  return defineRoute<Record<string, string>, unknown>({
+    method: 'GET',
+    path,
+    integration: 'admin',
+    summary,
+    answers: {},
+    handle,
+  })
 }
 
 /**
@@ -38,12 +45,16 @@ export function liveRoutes(marks: ResetMarks, index: () => Reply): Route[] {
     ))
   return [
     {
-      ...route('/__relay/', 'The live page (for a browser; open it as /__relay/#token=<token>), else the admin index', async (context) =>
-        acceptsHtml(context.headers) ? (await answers()).page(context) : index(),
+      ...route(
+        '/__relay/',
+        'The live page (for a browser; open it as /__relay/#token=<token>), else the admin index',
+        async (context) => (acceptsHtml(context.headers) ? (await answers()).page(context) : index()),
       ),
       public: true,
     },
-    route('/__relay/live', "The live page's poll: its fragments when anything changed since ?state=", async (context) => (await answers()).poll(context)),
+    route('/__relay/live', "The live page's poll: its fragments when anything changed since ?state=", async (context) =>
+      (await answers()).poll(context),
+    ),
     route(
       '/__relay/visits',
       "The world's visits with their verdicts, in pages (?since=<seq>: only visits with newer requests; ?limit=<n>; next is the since of the next page; ?quiet=<ms>)",

@@ -64,7 +64,11 @@ export function createLiveState(service: RelayService, marks: ResetMarks = creat
       // Seen for the first time: if it was reset before, its requests from before the reset are in the
       // service's journal but not in its own, and the last of them bounds the strays that belong to it now.
       const own = new Set(world.journal.entries().map((entry) => entry.seq))
-      const before = service.journal.entries().filter((entry) => entry.worldId === world.id && !own.has(entry.seq)).at(-1)?.seq ?? 0
+      const before =
+        service.journal
+          .entries()
+          .filter((entry) => entry.worldId === world.id && !own.has(entry.seq))
+          .at(-1)?.seq ?? 0
       record = { journal: world.journal, strayAfter: before }
       seen.set(world, record)
     } else if (record.journal !== world.journal) {
@@ -75,17 +79,31 @@ export function createLiveState(service: RelayService, marks: ResetMarks = creat
     }
     const own = world.journal.entries()
     // A browser that opens the page asks for /favicon.ico with no token: that is not the client's request.
-    const strays = service.journal.entries(record.strayAfter).filter((entry) => entry.worldId === null && entry.request.path !== '/favicon.ico')
+    const strays = service.journal
+      .entries(record.strayAfter)
+      .filter((entry) => entry.worldId === null && entry.request.path !== '/favicon.ico')
     if (strays.length === 0) return own
     return [...own, ...strays].sort((a, b) => a.seq - b.seq)
   }
 
-  function state(world: World, { now, quietMs = VISIT_DEFAULTS.quietMs }: { now: number; quietMs?: number }): LiveState {
+  function state(
+    world: World,
+    { now, quietMs = VISIT_DEFAULTS.quietMs }: { now: number; quietMs?: number },
+  ): LiveState {
     const shown = entries(world)
     const last = shown.at(-1)
     const quiet = last === undefined || now - Date.parse(last.time) >= quietMs
     // Arming or clearing a fault, or changing the variants, sends no request of the world's, so they are part of the key.
-    const key = [world.id, generation(world.journal), world.scenario.name, shown.length, last?.seq ?? 0, quiet ? 'c' : 'o', world.faults.map(formatFault).join(','), formatVariants(world.variants)].join('.')
+    const key = [
+      world.id,
+      generation(world.journal),
+      world.scenario.name,
+      shown.length,
+      last?.seq ?? 0,
+      quiet ? 'c' : 'o',
+      world.faults.map(formatFault).join(','),
+      formatVariants(world.variants),
+    ].join('.')
     return { state: key, entries: shown, quietMs }
   }
 
@@ -98,7 +116,10 @@ export function createLiveState(service: RelayService, marks: ResetMarks = creat
       const live = known ?? state(world, options)
       let cache = judged.get(world)
       if (!cache) judged.set(world, (cache = new Map<string, LiveVisit>()))
-      return { ...live, visits: checkVisits(live.entries, { now: options.now, quietMs: live.quietMs, cache, token: world.token }) }
+      return {
+        ...live,
+        visits: checkVisits(live.entries, { now: options.now, quietMs: live.quietMs, cache, token: world.token }),
+      }
     },
   }
 }

@@ -74,7 +74,10 @@ export function flowOf(requests: ReadonlyArray<JournalEntry>): Flow {
  * first call sent again right after the service failed it (5xx) is a retry: it stays in its visit.
  * @example groupVisits(world.journal.entries(), { now: Date.now() })
  */
-export function groupVisits(entries: ReadonlyArray<JournalEntry>, options: GroupOptions = {}): Array<{ requests: JournalEntry[]; complete: boolean }> {
+export function groupVisits(
+  entries: ReadonlyArray<JournalEntry>,
+  options: GroupOptions = {},
+): Array<{ requests: JournalEntry[]; complete: boolean }> {
   const quietMs = options.quietMs ?? VISIT_DEFAULTS.quietMs
   const groups: JournalEntry[][] = []
   let last: number | undefined
@@ -105,7 +108,10 @@ function visitKey(number: number, requests: ReadonlyArray<JournalEntry>, complet
  * when the entries are one world's.
  * @example checkVisits(entries, { now: Date.now(), token: world.token }).filter((v) => v.status === 'failed')
  */
-export function checkVisits(entries: ReadonlyArray<JournalEntry>, options: GroupOptions & { cache?: Map<string, LiveVisit>; token?: string } = {}): LiveVisit[] {
+export function checkVisits(
+  entries: ReadonlyArray<JournalEntry>,
+  options: GroupOptions & { cache?: Map<string, LiveVisit>; token?: string } = {},
+): LiveVisit[] {
   const { cache } = options
   const visits = groupVisits(entries, options).map(({ requests, complete }, i) => {
     const number = i + 1
@@ -147,7 +153,14 @@ export function toVisitJson(visit: LiveVisit) {
     lastAt: visit.lastAt,
     rulesBroken: visit.checks.filter((c) => c.status === 'failed').map((c) => c.rule),
     rulesNotChecked: visit.checks.filter((c) => c.status === 'not-checked').map((c) => c.rule),
-    requests: visit.requests.map((e) => ({ seq: e.seq, method: e.request.method, path: e.request.path, search: e.request.search, status: e.response.status, route: e.route })),
+    requests: visit.requests.map((e) => ({
+      seq: e.seq,
+      method: e.request.method,
+      path: e.request.path,
+      search: e.request.search,
+      status: e.response.status,
+      route: e.route,
+    })),
     expected: visit.expected,
     checks: visit.checks,
   }

@@ -53,10 +53,12 @@ export function renderVariants(world: World): SafeHtml {
   const inForce = Object.entries(world.variants ?? {})
   return html`<section class="card variants-card" aria-labelledby="variants-h" id="variants">
 <h2 id="variants-h">Where the interface is silent</h2>
-${inForce.length
+${
+  inForce.length
     ? html`<p class="muted small">This world answers as a real service may instead of as relay-mock chose:</p>
 <ul class="variants">${inForce.map(([id, alternative]) => html`<li><code>${id}=${alternative}</code> <span class="muted">${assumption(id)?.alternatives.find((a) => a.id === alternative)?.answer ?? ''}</span></li>`)}</ul>`
-    : html`<p class="muted small">This world answers with relay-mock’s choices (<code>relay-mock assumptions</code> lists them). Try your client where a real service answers otherwise:</p>`}
+    : html`<p class="muted small">This world answers with relay-mock’s choices (<code>relay-mock assumptions</code> lists them). Try your client where a real service answers otherwise:</p>`
+}
 <form id="variant-form" class="variant-form"><label for="variant">Answer as</label> <select id="variant">${servedVariants().map((variant) => html`<option value="${variant}">${variant}</option>`)}</select> <button type="submit">Add</button>${inForce.length ? html` <button type="button" id="variants-clear">Back to relay-mock’s choices</button>` : ''}</form>
 </section>`
 }
@@ -67,7 +69,13 @@ ${inForce.length
  */
 export function renderWorld(world: World): SafeHtml {
   const records = world.store.snapshot()
-  const seen: SeenRecords = { records, isNew: (id: string) => !world.store.isSeeded(id), companies: new Map(records.rentalCompanies.map((c) => [c.id, c])), vehiclesById: new Map(records.vehicles.map((v) => [v.id, v])), visit: world.visit }
+  const seen: SeenRecords = {
+    records,
+    isNew: (id: string) => !world.store.isSeeded(id),
+    companies: new Map(records.rentalCompanies.map((c) => [c.id, c])),
+    vehiclesById: new Map(records.vehicles.map((v) => [v.id, v])),
+    visit: world.visit,
+  }
   return html`${connectSection(world)}
 ${renderFaults(world)}
 ${renderVariants(world)}
@@ -118,14 +126,25 @@ function connectSection(world: World): SafeHtml {
 function paymentsBox({ records, vehiclesById }: SeenRecords): SafeHtml {
   const payments = [...records.payments].reverse()
   return html`<details class="records-box" id="w-payments" open><summary>Payments <span class="count">${records.payments.length}</span></summary>
-${table('Payments, newest first', ['Payment', 'Vehicle', 'Amount', 'Visit', 'Via'], payments.slice(0, ROWS_SHOWN).map((p) => html`<tr class="fresh"><td>${shortId(p.id)}</td><td><code>${vehiclesById.get(p.vehicleId)?.plate ?? p.vehicleId.slice(0, 8)}</code></td><td>${p.amount.amount} ${p.amount.currency}</td><td>${p.startedOn.slice(11, 16)}–${p.endedOn.slice(11, 16)}</td><td>${p.via}</td></tr>`), payments.length - Math.min(payments.length, ROWS_SHOWN))}
+${table(
+  'Payments, newest first',
+  ['Payment', 'Vehicle', 'Amount', 'Visit', 'Via'],
+  payments
+    .slice(0, ROWS_SHOWN)
+    .map(
+      (p) =>
+        html`<tr class="fresh"><td>${shortId(p.id)}</td><td><code>${vehiclesById.get(p.vehicleId)?.plate ?? p.vehicleId.slice(0, 8)}</code></td><td>${p.amount.amount} ${p.amount.currency}</td><td>${p.startedOn.slice(11, 16)}–${p.endedOn.slice(11, 16)}</td><td>${p.via}</td></tr>`,
+    ),
+  payments.length - Math.min(payments.length, ROWS_SHOWN),
+)}
 </details>`
 }
 
 /** The vehicles: the ones clients created first, then the visit's plate, then the seeded ones, each with who holds it. */
 function vehiclesBox({ records, isNew, companies, visit }: SeenRecords): SafeHtml {
   const holder = new Map<string, string>()
-  for (const c of records.custodians) holder.set(c.vehicleId, companies.get(c.rentalCompanyId)?.name ?? c.rentalCompanyId)
+  for (const c of records.custodians)
+    holder.set(c.vehicleId, companies.get(c.rentalCompanyId)?.name ?? c.rentalCompanyId)
   const plate = visit.plate.toUpperCase()
   const newVehicles = records.vehicles.filter((v) => isNew(v.id)).reverse()
   const visitVehicles = records.vehicles.filter((v) => !isNew(v.id) && v.plate.toUpperCase() === plate)
@@ -142,15 +161,34 @@ ${table('Vehicles: the ones clients created first, then the visit’s plate, the
 function custodiansBox({ records, isNew, companies, vehiclesById }: SeenRecords): SafeHtml {
   const newCustodians = records.custodians.filter((c) => isNew(c.id)).reverse()
   return html`<details class="records-box" id="w-custodians"${newCustodians.length ? ' open' : ''}><summary>Custodians <span class="count">${records.custodians.length}</span>${newCustodians.length ? html` <span class="new-count">${newCustodians.length} new</span>` : ''}</summary>
-${newCustodians.length
-    ? table('Custodians clients created', ['Vehicle', 'Company', 'Acquired on', 'Id'], newCustodians.slice(0, ROWS_SHOWN).map((c) => html`<tr class="fresh"><td><code>${vehiclesById.get(c.vehicleId)?.plate ?? c.vehicleId.slice(0, 8)}</code>${NEW}</td><td>${companies.get(c.rentalCompanyId)?.name ?? c.rentalCompanyId}</td><td><code>${c.acquiredOn}</code></td><td>${shortId(c.id)}</td></tr>`), Math.max(0, newCustodians.length - ROWS_SHOWN))
-    : html`<p class="muted empty-table">None created yet; ${records.custodians.length} seeded.</p>`}
+${
+  newCustodians.length
+    ? table(
+        'Custodians clients created',
+        ['Vehicle', 'Company', 'Acquired on', 'Id'],
+        newCustodians
+          .slice(0, ROWS_SHOWN)
+          .map(
+            (c) =>
+              html`<tr class="fresh"><td><code>${vehiclesById.get(c.vehicleId)?.plate ?? c.vehicleId.slice(0, 8)}</code>${NEW}</td><td>${companies.get(c.rentalCompanyId)?.name ?? c.rentalCompanyId}</td><td><code>${c.acquiredOn}</code></td><td>${shortId(c.id)}</td></tr>`,
+          ),
+        Math.max(0, newCustodians.length - ROWS_SHOWN),
+      )
+    : html`<p class="muted empty-table">None created yet; ${records.custodians.length} seeded.</p>`
+}
 </details>`
 }
 
 /** The rental companies, the visit's owner marked. */
 function companiesBox({ records, visit }: SeenRecords): SafeHtml {
   return html`<details class="records-box" id="w-companies"><summary>Rental companies <span class="count">${records.rentalCompanies.length}</span></summary>
-${table('Rental companies', ['Name', 'Kennitala', 'Id'], records.rentalCompanies.map((c) => html`<tr class="${c.kennitala === visit.ownerKennitala ? 'mine' : ''}"><td>${c.name}${c.kennitala === visit.ownerKennitala ? html` <span class="mine-badge">the visit’s owner</span>` : ''}</td><td><code>${c.kennitala}</code></td><td>${shortId(c.id)}</td></tr>`))}
+${table(
+  'Rental companies',
+  ['Name', 'Kennitala', 'Id'],
+  records.rentalCompanies.map(
+    (c) =>
+      html`<tr class="${c.kennitala === visit.ownerKennitala ? 'mine' : ''}"><td>${c.name}${c.kennitala === visit.ownerKennitala ? html` <span class="mine-badge">the visit’s owner</span>` : ''}</td><td><code>${c.kennitala}</code></td><td>${shortId(c.id)}</td></tr>`,
+  ),
+)}
 </details>`
 }

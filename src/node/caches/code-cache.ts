@@ -55,7 +55,8 @@ export type CodeCacheOutcome = 'accepted' | 'rejected' | 'missing' | 'unavailabl
  */
 export function codeCacheFile(dir: string, args: string[]): string {
   // Help and version print text only: their few functions would make a poor cache for the command.
-  const command = /^[a-z]{1,20}$/.test(args[0] ?? '') && !args.some((arg) => /^(--help|-h|--version)$/.test(arg)) ? args[0] : 'other'
+  const command =
+    /^[a-z]{1,20}$/.test(args[0] ?? '') && !args.some((arg) => /^(--help|-h|--version)$/.test(arg)) ? args[0] : 'other'
   return join(dir, `code-${command}.bin`)
 }
 
@@ -96,15 +97,27 @@ function compile(options: CodeCacheOptions) {
     // No cache to read: compile from the source, and store the result if the folder allows it.
   }
   // As Node wraps a CommonJS module (plus the importer), on one line so that the bundle's line numbers stay its own.
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __relayImport) {${source}\n})`, { filename: bundle, cachedData })
-  const outcome: CodeCacheOutcome = cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'accepted'
+  const script = new vm.Script(
+    `(function (exports, require, module, __filename, __dirname, __relayImport) {${source}\n})`,
+    { filename: bundle, cachedData },
+  )
+  const outcome: CodeCacheOutcome =
+    cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'accepted'
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void
   return {
     outcome,
     run() {
       if (outcome !== 'accepted' && file !== undefined) storeWhenStarted(script, file, key)
       const module = { exports: {}, filename: bundle, id: '.', loaded: false }
-      wrapper.call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle), importExternal)
+      wrapper.call(
+        module.exports,
+        module.exports,
+        createRequire(bundle),
+        module,
+        bundle,
+        dirname(bundle),
+        importExternal,
+      )
     },
   }
 }

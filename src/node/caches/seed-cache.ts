@@ -69,7 +69,8 @@ export function createSeedCache(options: SeedCacheOptions = {}): SeedCache {
   if (dir === undefined) return { get: () => undefined, set: () => {} }
   let prefix: string | undefined
   /** The whole key of a world: what the service names (scenario, seed, vehicles) and what built it. */
-  const fullKey = (key: string) => JSON.stringify([(prefix ??= `${RELAY_MOCK_VERSION}|${SEED_BUILD_ID}|${fakerVersion()}`), key])
+  const fullKey = (key: string) =>
+    JSON.stringify([(prefix ??= `${RELAY_MOCK_VERSION}|${SEED_BUILD_ID}|${fakerVersion()}`), key])
   // The core hashes with @noble/hashes already, so a start need not load node:crypto for a file name.
   const fileOf = (full: string) => join(dir, `world-${bytesToHex(sha256(utf8ToBytes(full))).slice(0, 32)}.json`)
   return {

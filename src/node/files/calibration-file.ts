@@ -14,13 +14,19 @@ export function readCalibrationFile(path: string): { report: object; calibration
   try {
     text = readFileSync(path, 'utf8')
   } catch (error) {
-    throw new RelayMockError('CALIBRATION_INVALID', `Failed to read the calibration ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}. Please give the assumptions.json that relay-mock proxy or relay-mock probe writes with --report-dir.`)
+    throw new RelayMockError(
+      'CALIBRATION_INVALID',
+      `Failed to read the calibration ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}. Please give the assumptions.json that relay-mock proxy or relay-mock probe writes with --report-dir.`,
+    )
   }
   let report: unknown
   try {
     report = JSON.parse(text)
   } catch {
-    throw new RelayMockError('CALIBRATION_INVALID', `Failed to read the calibration ${path}: it is not JSON. Please give the assumptions.json that relay-mock proxy or relay-mock probe writes with --report-dir (not its assumptions.html).`)
+    throw new RelayMockError(
+      'CALIBRATION_INVALID',
+      `Failed to read the calibration ${path}: it is not JSON. Please give the assumptions.json that relay-mock proxy or relay-mock probe writes with --report-dir (not its assumptions.html).`,
+    )
   }
   return { report: report as object, calibration: readCalibration(report, path) }
 }

@@ -30,14 +30,21 @@ export async function readVisitsFile(file: string): Promise<VisitsFile> {
   try {
     value = JSON.parse(await readFile(file, 'utf8'))
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'there is no such file' : (error as Error).message
-    throw new RelayMockError('VISITS_UNREADABLE', `Failed to read the visits file ${file}: ${reason}. Please pass a JSON file of the visits' inputs (see "Checking a capture" in the README).`)
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'there is no such file' : (error as Error).message
+    throw new RelayMockError(
+      'VISITS_UNREADABLE',
+      `Failed to read the visits file ${file}: ${reason}. Please pass a JSON file of the visits' inputs (see "Checking a capture" in the README).`,
+    )
   }
   const read = toVisitsFile(value)
   if ('errors' in read) {
     const shown = read.errors.slice(0, 20)
     const more = read.errors.length > shown.length ? `\n  …and ${read.errors.length - shown.length} more` : ''
-    throw new RelayMockError('VISITS_INVALID', `Failed to read the visits file ${file}:\n  ${shown.join('\n  ')}${more}\nPlease correct these fields (see "Checking a capture" in the README).`)
+    throw new RelayMockError(
+      'VISITS_INVALID',
+      `Failed to read the visits file ${file}:\n  ${shown.join('\n  ')}${more}\nPlease correct these fields (see "Checking a capture" in the README).`,
+    )
   }
   return read.visits
 }
@@ -51,15 +58,29 @@ export async function checkHarFile(file: string, options: CheckHarOptions = {}):
   try {
     har = JSON.parse(await readFile(file, 'utf8')) as Har
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'there is no such file' : (error as Error).message
-    throw new RelayMockError('HAR_UNREADABLE', `Failed to read the HAR file ${file}: ${reason}. Please pass a HAR 1.2 file (a browser's "Save all as HAR", a proxy's export, or relay-mock's GET /__relay/journal.har).`)
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'there is no such file' : (error as Error).message
+    throw new RelayMockError(
+      'HAR_UNREADABLE',
+      `Failed to read the HAR file ${file}: ${reason}. Please pass a HAR 1.2 file (a browser's "Save all as HAR", a proxy's export, or relay-mock's GET /__relay/journal.har).`,
+    )
   }
   if (!Array.isArray(har?.log?.entries)) {
-    throw new RelayMockError('HAR_UNREADABLE', `Failed to read the HAR file ${file}: it has no log.entries. Please pass a HAR 1.2 file.`)
+    throw new RelayMockError(
+      'HAR_UNREADABLE',
+      `Failed to read the HAR file ${file}: it has no log.entries. Please pass a HAR 1.2 file.`,
+    )
   }
   const conversations = fromHarConversations(har, { baseUrl: options.baseUrl })
   if (conversations.length === 0) {
-    const hosts = [...new Set(har.log.entries.map((e) => e.request?.url).filter(Boolean).map((url) => URL.canParse(url) ? new URL(url).host : url))]
+    const hosts = [
+      ...new Set(
+        har.log.entries
+          .map((e) => e.request?.url)
+          .filter(Boolean)
+          .map((url) => (URL.canParse(url) ? new URL(url).host : url)),
+      ),
+    ]
     throw new RelayMockError(
       'HAR_EMPTY',
       `Failed to find a request to the relay service in ${file} (${har.log.entries.length} entries${hosts.length ? `, hosts ${hosts.slice(0, 5).join(', ')}` : ''}). Please capture the calls to /rental-companies, /vehicles, /custodians, /payments or /payment.`,
@@ -76,7 +97,13 @@ export async function checkHarFile(file: string, options: CheckHarOptions = {}):
   })
   const reporters = options.reporters ?? []
   const startedAt = result.summary.startedAt
-  for (const reporter of reporters) await reporter.onRunStart?.({ cases: result.cases.map(({ id, flow, scenario, title }) => ({ id, flow, scenario, title })), client: result.summary.client, flows: result.summary.flows, startedAt })
+  for (const reporter of reporters)
+    await reporter.onRunStart?.({
+      cases: result.cases.map(({ id, flow, scenario, title }) => ({ id, flow, scenario, title })),
+      client: result.summary.client,
+      flows: result.summary.flows,
+      startedAt,
+    })
   for (const kase of result.cases) for (const reporter of reporters) await reporter.onCaseEnd?.(kase)
   for (const reporter of reporters) await reporter.onRunEnd?.(result)
   return result

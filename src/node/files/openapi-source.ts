@@ -13,7 +13,8 @@ import { importExternal } from '../../core/import-external.js'
 const REACH = 'Please check the URL and that this machine can reach it (--timeout gives it longer)'
 /** What to do about a file a $ref names that was read but holds no JSON or YAML object. */
 const PART_CONTENT = 'Please write each file a $ref names as JSON or YAML, a mapping at its top'
-const BUNDLE = 'Please bundle its files into one first, e.g. npx -p @seriousme/openapi-schema-validator bundle-api <files> -o bundled.json'
+const BUNDLE =
+  'Please bundle its files into one first, e.g. npx -p @seriousme/openapi-schema-validator bundle-api <files> -o bundled.json'
 
 /** How long a URL may take to answer before its document counts as unreadable. */
 export const OPENAPI_FETCH_TIMEOUT_MS = 10_000
@@ -83,7 +84,9 @@ export async function readOpenApi(source: string, options: ReadOpenApiOptions = 
   } catch (error) {
     throw error instanceof Unread ? unreadable(source, error.reason, error.advice) : error
   }
-  const { Validator } = await importExternal<typeof import('@seriousme/openapi-schema-validator')>('@seriousme/openapi-schema-validator')
+  const { Validator } = await importExternal<typeof import('@seriousme/openapi-schema-validator')>(
+    '@seriousme/openapi-schema-validator',
+  )
   const validator = new Validator()
   // An empty file, or one holding a bare value (null, 42), is no document at all: the validator fails on it.
   const notADocument = () => unreadable(source, 'it is not an OpenAPI document (it holds no JSON or YAML object)')
@@ -93,13 +96,17 @@ export async function readOpenApi(source: string, options: ReadOpenApiOptions = 
   const spec = validator.specification as Json | undefined
   if (spec !== undefined && (spec === null || typeof spec !== 'object' || Array.isArray(spec))) throw notADocument()
   if (spec && typeof spec === 'object' && typeof spec.openapi !== 'string') {
-    const what = typeof spec.swagger === 'string' ? `a Swagger ${spec.swagger} document` : 'not an OpenAPI document (it has no `openapi` field)'
+    const what =
+      typeof spec.swagger === 'string'
+        ? `a Swagger ${spec.swagger} document`
+        : 'not an OpenAPI document (it has no `openapi` field)'
     throw unreadable(source, `it is ${what}; relay-mock compare reads OpenAPI 3 documents`)
   }
   if (spec && typeof spec.openapi === 'string' && !spec.openapi.startsWith('3.')) {
     throw unreadable(source, `it is OpenAPI ${spec.openapi}; relay-mock compare reads OpenAPI 3 documents`)
   }
-  if (!result.valid && (typeof result.errors !== 'string' || !spec || typeof spec !== 'object')) throw unreadable(source, validationProblem(result.errors))
+  if (!result.valid && (typeof result.errors !== 'string' || !spec || typeof spec !== 'object'))
+    throw unreadable(source, validationProblem(result.errors))
   // The validator refuses a $ref to a file it has not been given: read those files, then validate again.
   const referenced = await readReferenced(spec!, main.url, source, timeoutMs, Validator)
   for (const part of referenced.parts.toReversed()) await validator.addSpecRef(part.document, part.id)
@@ -110,7 +117,11 @@ export async function readOpenApi(source: string, options: ReadOpenApiOptions = 
   delete document['x-inlined-refs']
   const unfollowed = firstOf(document, referenced.holders)
   if (unfollowed) {
-    throw unreadable(source, `the $ref ${unfollowed.ref} in ${unfollowed.in} is itself named by a $ref, and relay-mock compare follows $refs one deep`, `Please point the $refs that name it at what it names (${unfollowed.ref})`)
+    throw unreadable(
+      source,
+      `the $ref ${unfollowed.ref} in ${unfollowed.in} is itself named by a $ref, and relay-mock compare follows $refs one deep`,
+      `Please point the $refs that name it at what it names (${unfollowed.ref})`,
+    )
   }
   // Valid against the OpenAPI schemas and with its $refs resolved, the document has the model's shape.
   return { source, document: document as unknown as OpenApiDocument }
@@ -159,9 +170,20 @@ function refHolders(document: unknown): Json[] {
  * rewrites each such $ref to its file's URL: the validator finds a file by the URI it was given it under,
  * and a relative $ref means a file relative to the one it is in.
  */
-async function readReferenced(main: Json, mainUrl: URL, source: string, timeoutMs: number, Validator: ValidatorClass): Promise<Referenced> {
+async function readReferenced(
+  main: Json,
+  mainUrl: URL,
+  source: string,
+  timeoutMs: number,
+  Validator: ValidatorClass,
+): Promise<Referenced> {
   const mainFile = withoutFragment(mainUrl)
-  const referenced: Referenced = { parts: [], refs: new Map(), names: new Map([[decoded(mainFile) ?? mainFile, source]]), holders: new Map() }
+  const referenced: Referenced = {
+    parts: [],
+    refs: new Map(),
+    names: new Map([[decoded(mainFile) ?? mainFile, source]]),
+    holders: new Map(),
+  }
   const named = new Set([mainFile])
   let mainNamed = false
   let wave: Array<{ document: Json; url: URL; name: string }> = [{ document: main, url: mainUrl, name: source }]
@@ -180,7 +202,11 @@ async function readReferenced(main: Json, mainUrl: URL, source: string, timeoutM
         if (named.has(file)) continue
         named.add(file)
         if (named.size - 1 > OPENAPI_MAX_FILES) {
-          throw unreadable(source, `its $refs name more than ${OPENAPI_MAX_FILES} files, and relay-mock compare reads at most ${OPENAPI_MAX_FILES} (the one over: the $ref ${ref} in ${from.name})`, BUNDLE)
+          throw unreadable(
+            source,
+            `its $refs name more than ${OPENAPI_MAX_FILES} files, and relay-mock compare reads at most ${OPENAPI_MAX_FILES} (the one over: the $ref ${ref} in ${from.name})`,
+            BUNDLE,
+          )
         }
         wanted.push({ url: new URL(file), ref, in: from.name })
       }
@@ -199,7 +225,11 @@ async function readReferenced(main: Json, mainUrl: URL, source: string, timeoutM
             : url.protocol === 'file:'
               ? 'Please check the $ref: a relative $ref names a file relative to the file it is in'
               : 'Please check the $ref and that this machine can reach its URL (--timeout gives it longer)'
-        throw unreadable(source, `the $ref ${ref} in ${where} names ${name}, which cannot be read: ${error.reason}`, advice)
+        throw unreadable(
+          source,
+          `the $ref ${ref} in ${where} names ${name}, which cannot be read: ${error.reason}`,
+          advice,
+        )
       }
       const id = decoded(url.href)!
       referenced.parts.push({ id, document: outcome.value, name })
@@ -211,7 +241,8 @@ async function readReferenced(main: Json, mainUrl: URL, source: string, timeoutM
   if (mainNamed) {
     const copy = structuredClone(main)
     const written = refHolders(main)
-    for (const [i, holder] of refHolders(copy).entries()) referenced.holders.set(holder, referenced.holders.get(written[i])!)
+    for (const [i, holder] of refHolders(copy).entries())
+      referenced.holders.set(holder, referenced.holders.get(written[i])!)
     referenced.parts.push({ id: decoded(mainFile) ?? mainFile, document: copy, name: source })
   }
   return referenced
@@ -223,16 +254,32 @@ function targetOf(ref: string, from: { url: URL; name: string }, source: string)
   try {
     target = new URL(ref, from.url)
   } catch {
-    throw unreadable(source, `the $ref ${ref} in ${from.name} is not a URI reference`, 'Please give each $ref as a path or URL, with a # and a JSON pointer after it where it names a part of the file')
+    throw unreadable(
+      source,
+      `the $ref ${ref} in ${from.name} is not a URI reference`,
+      'Please give each $ref as a path or URL, with a # and a JSON pointer after it where it names a part of the file',
+    )
   }
   if (decoded(target.href) === undefined) {
-    throw unreadable(source, `the $ref ${ref} in ${from.name} is not a URI reference (a % must be followed by two hex digits)`, 'Please write a % in a $ref as %25')
+    throw unreadable(
+      source,
+      `the $ref ${ref} in ${from.name} is not a URI reference (a % must be followed by two hex digits)`,
+      'Please write a % in a $ref as %25',
+    )
   }
   if (target.protocol === 'file:' && from.url.protocol !== 'file:') {
-    throw unreadable(source, `the $ref ${ref} in ${from.name} names a file on this machine (${target.href}), which a document read from a URL may not`, 'Please give the document as a file to compare it with files of this machine')
+    throw unreadable(
+      source,
+      `the $ref ${ref} in ${from.name} names a file on this machine (${target.href}), which a document read from a URL may not`,
+      'Please give the document as a file to compare it with files of this machine',
+    )
   }
   if (!['file:', 'http:', 'https:'].includes(target.protocol)) {
-    throw unreadable(source, `the $ref ${ref} in ${from.name} names ${target.href}, neither a file nor an http(s) URL`, 'Please give each $ref as a path or an http(s) URL')
+    throw unreadable(
+      source,
+      `the $ref ${ref} in ${from.name} names ${target.href}, neither a file nor an http(s) URL`,
+      'Please give each $ref as a path or an http(s) URL',
+    )
   }
   return target
 }
@@ -246,7 +293,8 @@ async function readPart(url: URL, timeoutMs: number, Validator: ValidatorClass):
   // document (one validator a file: a validator's `specification` is its last document's).
   const reader = new Validator()
   const result = await reader.validate(value)
-  if (typeof result.errors === 'string' && /YAML\/JSON/.test(result.errors)) throw new Unread('it is neither JSON nor YAML', PART_CONTENT)
+  if (typeof result.errors === 'string' && /YAML\/JSON/.test(result.errors))
+    throw new Unread('it is neither JSON nor YAML', PART_CONTENT)
   const document = reader.specification as unknown
   if (document && typeof document === 'object' && !Array.isArray(document)) return document as Json
   throw new Unread('it holds no JSON or YAML mapping', PART_CONTENT)
@@ -300,23 +348,38 @@ async function readText(url: URL): Promise<string> {
     return await readFile(fileURLToPath(url), 'utf8')
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    throw new Unread(code === 'ENOENT' ? 'there is no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'it may not be read' : (error as Error).message)
+    throw new Unread(
+      code === 'ENOENT'
+        ? 'there is no such file'
+        : code === 'EISDIR'
+          ? 'it is a folder'
+          : code === 'EACCES'
+            ? 'it may not be read'
+            : (error as Error).message,
+    )
   }
 }
 
 async function fetchText(url: URL, timeoutMs: number): Promise<{ text: string; url: URL }> {
   let response: Response
   try {
-    response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json, application/yaml;q=0.9, */*;q=0.5' } })
+    response = await fetch(url, {
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: { accept: 'application/json, application/yaml;q=0.9, */*;q=0.5' },
+    })
   } catch (error) {
     const name = (error as Error).name
-    if (name === 'TimeoutError' || name === 'AbortError') throw new Unread(`no answer within ${timeoutMs / 1000} s`, REACH)
+    if (name === 'TimeoutError' || name === 'AbortError')
+      throw new Unread(`no answer within ${timeoutMs / 1000} s`, REACH)
     const cause = (error as { cause?: { code?: string; message?: string } }).cause
     throw new Unread(`it could not be fetched (${cause?.code ?? cause?.message ?? (error as Error).message})`, REACH)
   }
   if (!response.ok) {
     await response.body?.cancel()
-    throw new Unread(`the server answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`, 'Please check the URL (the interface publishes it in §9 Versioning)')
+    throw new Unread(
+      `the server answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`,
+      'Please check the URL (the interface publishes it in §9 Versioning)',
+    )
   }
   try {
     return { text: await response.text(), url: response.url ? new URL(response.url) : url }
@@ -334,7 +397,9 @@ function validationProblem(errors: unknown, referenced?: Referenced): string {
   }
   const list = (Array.isArray(errors) ? errors : []) as AjvError[]
   if (list.length === 0) return 'it is not a valid OpenAPI document'
-  const deepest = list.reduce((best, error) => ((error.instancePath ?? '').length > (best.instancePath ?? '').length ? error : best))
+  const deepest = list.reduce((best, error) =>
+    (error.instancePath ?? '').length > (best.instancePath ?? '').length ? error : best,
+  )
   const extra = deepest.params?.additionalProperty ? ` (${deepest.params.additionalProperty})` : ''
   return `it is not a valid OpenAPI document: at ${deepest.instancePath || '/'} it ${deepest.message ?? 'is invalid'}${extra}`
 }
@@ -351,6 +416,13 @@ function refProblem(uri: string, referenced?: Referenced): string {
   return `a $ref names a file that was not read (${uri})`
 }
 
-function unreadable(source: string, reason: string, advice = 'Please give an OpenAPI 3 document (JSON or YAML) as a file or an http(s) URL'): RelayMockError {
-  return new RelayMockError('OPENAPI_UNREADABLE', `Failed to read the OpenAPI document ${source}: ${reason}. ${advice}.`)
+function unreadable(
+  source: string,
+  reason: string,
+  advice = 'Please give an OpenAPI 3 document (JSON or YAML) as a file or an http(s) URL',
+): RelayMockError {
+  return new RelayMockError(
+    'OPENAPI_UNREADABLE',
+    `Failed to read the OpenAPI document ${source}: ${reason}. ${advice}.`,
+  )
 }

@@ -27,29 +27,52 @@ const caseEntry = z
       .regex(/^[A-Za-z0-9][\w.-]*(?:\/[\w.-]+)*$/, { error: 'is not an id of letters, digits, ".", "_", "-" and "/"' })
       .meta({ description: 'an id of letters, digits, ".", "_", "-" and "/", e.g. glansi/fleet-van' }),
     title: z.string().min(1, { error: 'is empty' }).meta({ description: 'one line: what the case exercises' }),
-    scenario: z.string().min(1, { error: 'is empty' }).meta({ description: 'a built-in scenario (relay-mock scenarios) or a path to a scenario file, relative to this file' }),
+    scenario: z.string().min(1, { error: 'is empty' }).meta({
+      description: 'a built-in scenario (relay-mock scenarios) or a path to a scenario file, relative to this file',
+    }),
     flow: flow.optional(),
     flows: z.array(flow).min(1).optional().meta({ description: 'a list of flows: advanced, simple' }),
     visit: z
-      .object({ plate, ownerKennitala: kennitala, registrationDate: date, visitStart: timestamp, visitEnd: timestamp, amount: amountValue })
+      .object({
+        plate,
+        ownerKennitala: kennitala,
+        registrationDate: date,
+        visitStart: timestamp,
+        visitEnd: timestamp,
+        amount: amountValue,
+      })
       .partial()
       .strict()
       .optional()
-      .meta({ description: "changes to the scenario's visit: plate, ownerKennitala, registrationDate, visitStart, visitEnd, amount" }),
+      .meta({
+        description:
+          "changes to the scenario's visit: plate, ownerKennitala, registrationDate, visitStart, visitEnd, amount",
+      }),
     outcome: z
-      .union([outcomes, z.object({ advanced: outcomes.optional(), simple: outcomes.optional() }).strict()], { error: 'is not an outcome' })
-      .meta({ description: 'the outcome a correct client reaches (paid, skipped or rejected), a list of them, or one per flow: { "advanced": ..., "simple": ... }' }),
+      .union([outcomes, z.object({ advanced: outcomes.optional(), simple: outcomes.optional() }).strict()], {
+        error: 'is not an outcome',
+      })
+      .meta({
+        description:
+          'the outcome a correct client reaches (paid, skipped or rejected), a list of them, or one per flow: { "advanced": ..., "simple": ... }',
+      }),
   })
   .strict()
   .superRefine((kase, ctx) => {
     if ((kase.flow === undefined) === (kase.flows === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['flow'], input: kase.flow, message: kase.flow === undefined ? 'is missing' : 'is given beside flows' })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['flow'],
+        input: kase.flow,
+        message: kase.flow === undefined ? 'is missing' : 'is given beside flows',
+      })
       return
     }
     const perFlow = kase.outcome
     if (typeof perFlow === 'object' && !Array.isArray(perFlow)) {
       for (const f of kase.flows ?? [kase.flow!]) {
-        if (perFlow[f] === undefined) ctx.addIssue({ code: 'custom', path: ['outcome', f], input: undefined, message: 'is missing' })
+        if (perFlow[f] === undefined)
+          ctx.addIssue({ code: 'custom', path: ['outcome', f], input: undefined, message: 'is missing' })
       }
     }
   })
@@ -57,7 +80,10 @@ const caseEntry = z
 const casesFile = z
   .object({
     $schema: z.string().optional(),
-    cases: z.array(caseEntry).min(1, { error: 'is empty' }).meta({ description: 'a list of cases: { id, title, scenario, flow or flows, visit?, outcome }' }),
+    cases: z
+      .array(caseEntry)
+      .min(1, { error: 'is empty' })
+      .meta({ description: 'a list of cases: { id, title, scenario, flow or flows, visit?, outcome }' }),
   })
   .strict()
 
@@ -77,7 +103,8 @@ export interface UserCases {
 export async function loadCases(file: string): Promise<UserCases> {
   const path = resolve(file)
   const input = await readJson(file, path, 'cases')
-  const fail = (reason: string) => new RelayMockError('CASES_FILE_INVALID', `Failed to load the cases ${file}: ${reason} Please fix the file.`)
+  const fail = (reason: string) =>
+    new RelayMockError('CASES_FILE_INVALID', `Failed to load the cases ${file}: ${reason} Please fix the file.`)
   const parsed = casesFile.safeParse(input)
   if (!parsed.success) throw fail(`${describeFieldErrors(toFieldErrors(casesFile, parsed.error.issues, input))}.`)
 
@@ -100,7 +127,9 @@ export async function loadCases(file: string): Promise<UserCases> {
     if (typeof scenario !== 'string') {
       const other = scenarios.get(scenario.name)
       if (builtInScenarios.has(scenario.name) || (other && other !== scenario)) {
-        throw fail(`${where}.scenario ${entry.scenario} is named "${scenario.name}", as ${other ? 'another scenario of this file' : 'a built-in scenario'} is. Please give it a name of its own.`)
+        throw fail(
+          `${where}.scenario ${entry.scenario} is named "${scenario.name}", as ${other ? 'another scenario of this file' : 'a built-in scenario'} is. Please give it a name of its own.`,
+        )
       }
       scenarios.set(scenario.name, scenario)
     }
@@ -110,7 +139,8 @@ export async function loadCases(file: string): Promise<UserCases> {
       const owner = taken.get(id)
       if (owner) throw fail(`${where}.id makes the case ${id}, which is ${owner}'s id too (expected an id of its own).`)
       taken.set(id, `${where}`)
-      const expected = typeof entry.outcome === 'object' && !Array.isArray(entry.outcome) ? entry.outcome[f]! : entry.outcome
+      const expected =
+        typeof entry.outcome === 'object' && !Array.isArray(entry.outcome) ? entry.outcome[f]! : entry.outcome
       const list: Outcome[] = Array.isArray(expected) ? expected : [expected]
       cases.push({
         id,

@@ -59,7 +59,10 @@ async function readScenario(file: string, path: string): Promise<Scenario> {
     new RelayMockError('SCENARIO_FILE_INVALID', `Failed to load the scenario ${file}: ${reason} ${todo}`)
   const extension = extname(path).toLowerCase()
   if (!SCENARIO_EXTENSIONS.includes(extension)) {
-    throw fail(`a scenario file ends in ${SCENARIO_EXTENSIONS.join(', ')}, not "${extension || '(none)'}".`, 'Please pass a JSON scenario or a module that default-exports defineScenario(...).')
+    throw fail(
+      `a scenario file ends in ${SCENARIO_EXTENSIONS.join(', ')}, not "${extension || '(none)'}".`,
+      'Please pass a JSON scenario or a module that default-exports defineScenario(...).',
+    )
   }
   if (extension === '.json') {
     const parsed = parseScenarioFile(await readJson(file, path, 'scenario'))
@@ -72,17 +75,33 @@ async function readScenario(file: string, path: string): Promise<Scenario> {
   })
   let module: { default?: unknown }
   try {
-    module = TS_EXTENSIONS.has(extension) ? await importTypeScript(path) : await importExternal<{ default?: unknown }>(pathToFileURL(path).href)
+    module = TS_EXTENSIONS.has(extension)
+      ? await importTypeScript(path)
+      : await importExternal<{ default?: unknown }>(pathToFileURL(path).href)
   } catch (error) {
     if (error instanceof RelayMockError) throw error
     // A parse error's message says where on its next line: keep it, on one line.
-    const said = describeError(error).split('\n').map((line) => line.trim()).filter(Boolean).join(' at ').replace(/\s+/g, ' ').replace(/\.$/, '')
+    const said = describeError(error)
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .join(' at ')
+      .replace(/\s+/g, ' ')
+      .replace(/\.$/, '')
     throw fail(`the module failed to load: ${said.length > 300 ? `${said.slice(0, 297)}...` : said}.`)
   }
   const exported = module.default
   const checked = scenarioModule.safeParse(exported)
-  if (exported === undefined) throw fail('it has no default export.', 'Please end it with `export default defineScenario({ name, description, seed })`.')
-  if (!checked.success) throw fail(`its default export is not a scenario: ${describeFieldErrors(toFieldErrors(scenarioModule, checked.error.issues, exported))}.`, 'Please export defineScenario({ name, description, seed }).')
+  if (exported === undefined)
+    throw fail(
+      'it has no default export.',
+      'Please end it with `export default defineScenario({ name, description, seed })`.',
+    )
+  if (!checked.success)
+    throw fail(
+      `its default export is not a scenario: ${describeFieldErrors(toFieldErrors(scenarioModule, checked.error.issues, exported))}.`,
+      'Please export defineScenario({ name, description, seed }).',
+    )
   try {
     // A plain object gets what defineScenario gives (the default simple-payment behaviour, its checks).
     return defineScenario(exported as Scenario)
@@ -93,14 +112,22 @@ async function readScenario(file: string, path: string): Promise<Scenario> {
 
 /** What a scenario module's default export must hold: defineScenario's object (or a plain one like it). */
 const scenarioModule = z.looseObject({
-  name: z.string().regex(/^[A-Za-z0-9][\w.-]*$/, { error: 'is not a name of letters, digits, ".", "_" and "-"' }).meta({ description: 'a name, e.g. glansi-fleet' }),
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9][\w.-]*$/, { error: 'is not a name of letters, digits, ".", "_" and "-"' })
+    .meta({ description: 'a name, e.g. glansi-fleet' }),
   description: z.string().meta({ description: 'one line: the state of the world' }),
-  simplePayment: z.enum(SIMPLE_PAYMENT_BEHAVIOURS).optional().meta({ description: SIMPLE_PAYMENT_BEHAVIOURS.join(', ') }),
+  simplePayment: z
+    .enum(SIMPLE_PAYMENT_BEHAVIOURS)
+    .optional()
+    .meta({ description: SIMPLE_PAYMENT_BEHAVIOURS.join(', ') }),
   // Each fault is checked by defineScenario (toArmedFault), which says what is allowed.
   faults: z.array(z.unknown()).optional().meta({ description: 'a list of { route, kind, mode? }' }),
-  seed: z.custom<Scenario['seed']>((value) => typeof value === 'function', { error: 'is not a function' }).meta({
-    description: 'a function seed(context) that returns the visit',
-  }),
+  seed: z
+    .custom<Scenario['seed']>((value) => typeof value === 'function', { error: 'is not a function' })
+    .meta({
+      description: 'a function seed(context) that returns the visit',
+    }),
 })
 
 let jiti: Promise<Jiti> | undefined
@@ -111,7 +138,9 @@ let jiti: Promise<Jiti> | undefined
  * exports as they are, so that a missing default export is seen as missing.
  */
 async function importTypeScript(path: string): Promise<{ default?: unknown }> {
-  jiti ??= importExternal<typeof import('jiti')>('jiti').then(({ createJiti }) => createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: false }))
+  jiti ??= importExternal<typeof import('jiti')>('jiti').then(({ createJiti }) =>
+    createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: false }),
+  )
   return await (await jiti).import<{ default?: unknown }>(path, {})
 }
 
@@ -133,9 +162,22 @@ export async function readJson(file: string, path: string, what: 'scenario' | 'c
   }
 }
 
-function unreadable(what: 'scenario' | 'cases', file: string, path: string, error: NodeJS.ErrnoException): RelayMockError {
-  const reason = error.code === 'ENOENT' ? `there is no such file (looked for ${path})` : error.code === 'EISDIR' ? 'it is a folder' : firstLine(error)
-  return new RelayMockError(what === 'scenario' ? 'SCENARIO_FILE_NOT_FOUND' : 'CASES_FILE_NOT_FOUND', `Failed to load the ${what} ${file}: ${reason}. Please check the path.`)
+function unreadable(
+  what: 'scenario' | 'cases',
+  file: string,
+  path: string,
+  error: NodeJS.ErrnoException,
+): RelayMockError {
+  const reason =
+    error.code === 'ENOENT'
+      ? `there is no such file (looked for ${path})`
+      : error.code === 'EISDIR'
+        ? 'it is a folder'
+        : firstLine(error)
+  return new RelayMockError(
+    what === 'scenario' ? 'SCENARIO_FILE_NOT_FOUND' : 'CASES_FILE_NOT_FOUND',
+    `Failed to load the ${what} ${file}: ${reason}. Please check the path.`,
+  )
 }
 
 /** An error's first line, without its full stop. */

@@ -90,12 +90,28 @@ export function runClientProcess(options: ClientProcessOptions): Promise<ClientP
     let ending: Promise<void> | undefined
     // The marker travels in the environment to every descendant, whatever group or session it
     // moves to and whoever adopts it, so that the tree can be found after its root has gone.
-    const child = spawn(command, { shell: true, detached: true, env: { ...env, [TREE_VARIABLE]: marker }, cwd, stdio: ['ignore', 'pipe', 'pipe'] })
-    const tree: ProcessTree | undefined = child.pid === undefined ? undefined : { pid: child.pid, marker, startTime: startTimeOf(child.pid) }
+    const child = spawn(command, {
+      shell: true,
+      detached: true,
+      env: { ...env, [TREE_VARIABLE]: marker },
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    const tree: ProcessTree | undefined =
+      child.pid === undefined ? undefined : { pid: child.pid, marker, startTime: startTimeOf(child.pid) }
     if (tree) liveTrees.add(tree)
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk))
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk))
-    const pipesClosed = Promise.all([child.stdout, child.stderr].map((stream) => (stream.closed ? Promise.resolve() : once(stream, 'close').then(() => undefined, () => undefined))))
+    const pipesClosed = Promise.all(
+      [child.stdout, child.stderr].map((stream) =>
+        stream.closed
+          ? Promise.resolve()
+          : once(stream, 'close').then(
+              () => undefined,
+              () => undefined,
+            ),
+      ),
+    )
 
     // A failure to read /proc leaves the group kill done: the case goes on.
     const endClientTree = () => (ending ??= tree ? endTree(tree).catch(() => undefined) : Promise.resolve())

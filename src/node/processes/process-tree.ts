@@ -66,7 +66,9 @@ function lastPid(): number | undefined {
 function candidatePids(names: string[], root: number): number[] {
   const last = lastPid()
   const wrapped = last === undefined || last < root
-  return names.map(Number).filter((pid) => Number.isInteger(pid) && pid !== process.pid && (wrapped || (pid >= root && pid <= last)))
+  return names
+    .map(Number)
+    .filter((pid) => Number.isInteger(pid) && pid !== process.pid && (wrapped || (pid >= root && pid <= last)))
 }
 
 function listProcesses(root: number): ProcessInfo[] {
@@ -76,7 +78,14 @@ function listProcesses(root: number): ProcessInfo[] {
 /** The same list without blocking the event loop (the mock is serving other cases meanwhile). */
 async function listProcessesAsync(root: number): Promise<ProcessInfo[]> {
   const pids = candidatePids(await readdir('/proc'), root)
-  const read = await Promise.all(pids.map((pid) => readFile(`/proc/${pid}/stat`, 'utf8').then((text) => parseStat(pid, text), () => undefined)))
+  const read = await Promise.all(
+    pids.map((pid) =>
+      readFile(`/proc/${pid}/stat`, 'utf8').then(
+        (text) => parseStat(pid, text),
+        () => undefined,
+      ),
+    ),
+  )
   return read.filter((info) => info !== undefined)
 }
 
@@ -103,11 +112,12 @@ function selectTree(tree: ProcessTree, all: ProcessInfo[]): number[] {
   // A process older than the client cannot be part of its tree (this skips most of the machine cheaply).
   const candidates = tree.startTime === undefined ? all : all.filter((info) => info.startTime >= tree.startTime!)
   // The root by pid only if it is the same process (its pid may have been reused once it was reaped).
-  const isRoot = (info: ProcessInfo) => info.pid === tree.pid && (tree.startTime === undefined || info.startTime === tree.startTime)
+  const isRoot = (info: ProcessInfo) =>
+    info.pid === tree.pid && (tree.startTime === undefined || info.startTime === tree.startTime)
   const found = new Set<number>()
   for (const info of candidates) if (isRoot(info) || carriesMarker(info.pid, needle)) found.add(info.pid)
   // Children of what was found, in case one was started with a cleared environment.
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false
     for (const info of candidates) {
       if (!found.has(info.pid) && found.has(info.ppid)) {

@@ -25,11 +25,15 @@ export type Answer = { lost: false; status: number; body: unknown; retryAfterMs?
 export type Send = (request: FlowRequest) => Promise<Answer>
 
 export { isRecord }
-export const idOf = (value: unknown): string | undefined => (isRecord(value) && typeof value.id === 'string' && value.id !== '' ? value.id : undefined)
-const messageOf = (value: unknown): string | undefined => (isRecord(value) && typeof value.message === 'string' ? value.message : undefined)
+export const idOf = (value: unknown): string | undefined =>
+  isRecord(value) && typeof value.id === 'string' && value.id !== '' ? value.id : undefined
+const messageOf = (value: unknown): string | undefined =>
+  isRecord(value) && typeof value.message === 'string' ? value.message : undefined
 export const ok = (answer: Answer): answer is Answer & { lost: false } => !answer.lost && isSuccess(answer.status)
-const list = (answer: Answer): unknown[] | undefined => (ok(answer) && Array.isArray(answer.body) ? answer.body : undefined)
-const said = (answer: Answer) => (answer.lost ? answer.why : `HTTP ${answer.status}${messageOf(answer.body) ? `: ${messageOf(answer.body)}` : ''}`)
+const list = (answer: Answer): unknown[] | undefined =>
+  ok(answer) && Array.isArray(answer.body) ? answer.body : undefined
+const said = (answer: Answer) =>
+  answer.lost ? answer.why : `HTTP ${answer.status}${messageOf(answer.body) ? `: ${messageOf(answer.body)}` : ''}`
 
 /** A 500, 502 or 504, or no answer: the service may or may not have done the request. */
 export const ambiguous = (answer: Answer) => answer.lost || leavesWriteUnknown(answer.status)
@@ -38,7 +42,8 @@ export const ambiguous = (answer: Answer) => answer.lost || leavesWriteUnknown(a
  * Retry-After in ms from now: seconds, or an HTTP-date; undefined when absent or unreadable.
  * @example retryAfterMs('2') // 2000
  */
-export const retryAfterMs = (value: string | null | undefined): number | undefined => parseRetryAfter(value, Date.now())?.ms
+export const retryAfterMs = (value: string | null | undefined): number | undefined =>
+  parseRetryAfter(value, Date.now())?.ms
 
 /**
  * The answer to a response's status and body text: a 2xx the client cannot read (a proxy's page) tells it
@@ -69,7 +74,8 @@ export type RetryWait = (answer: Answer, request: FlowRequest, attempt: number) 
  * (600 ms later); a POST whose fate is unknown never (the flow looks it up instead).
  */
 export const referenceWait: RetryWait = (answer, { method }) => {
-  if (!answer.lost && (answer.status === 503 || answer.status === 429)) return Math.min(answer.retryAfterMs ?? 1000, 10_000) + 100
+  if (!answer.lost && (answer.status === 503 || answer.status === 429))
+    return Math.min(answer.retryAfterMs ?? 1000, 10_000) + 100
   if (method === 'GET' && answer.lost) return 0
   if (method === 'GET' && !answer.lost && answer.status >= 500) return 600
   return undefined
@@ -80,7 +86,10 @@ export const referenceWait: RetryWait = (answer, { method }) => {
  * stops when `signal` aborts.
  * @example withRetries(send, { attempts: 2 })
  */
-export function withRetries(send: Send, { attempts = 3, signal, wait = referenceWait }: { attempts?: number; signal?: AbortSignal; wait?: RetryWait } = {}): Send {
+export function withRetries(
+  send: Send,
+  { attempts = 3, signal, wait = referenceWait }: { attempts?: number; signal?: AbortSignal; wait?: RetryWait } = {},
+): Send {
   return async (request) => {
     let answer = await send(request)
     for (let attempt = 1; attempt < attempts && !signal?.aborted; attempt++) {
@@ -93,13 +102,20 @@ export function withRetries(send: Send, { attempts = 3, signal, wait = reference
   }
 }
 
-const refused = (what: string, answer: Answer): ClientReport => ({ outcome: 'rejected', message: `${what} failed: ${said(answer)}` })
+const refused = (what: string, answer: Answer): ClientReport => ({
+  outcome: 'rejected',
+  message: `${what} failed: ${said(answer)}`,
+})
 const unknown = (answer: Answer): ClientReport => ({
   outcome: 'unknown',
   message: `The payment may or may not be recorded (${said(answer)}): look it up before charging again.`,
 })
 const post = (path: string, body: Record<string, unknown>): FlowRequest => ({ method: 'POST', path, query: [], body })
-const get = (path: string, name: string, value: string): FlowRequest => ({ method: 'GET', path, query: [[name, value]] })
+const get = (path: string, name: string, value: string): FlowRequest => ({
+  method: 'GET',
+  path,
+  query: [[name, value]],
+})
 
 /**
  * Reports one visit's payment with the flow `visit.flow` over `send` and returns the outcome; never
@@ -122,14 +138,17 @@ async function simple(visit: ClientVisit, send: Send): Promise<ClientReport> {
   if (ambiguous(answer)) return unknown(answer)
   // Accepted iff the answer carries `id`, whatever the HTTP status.
   const paymentId = answer.lost ? undefined : idOf(answer.body)
-  return paymentId ? { outcome: 'paid', paymentId } : { outcome: 'rejected', message: (!answer.lost && messageOf(answer.body)) || `no id (${said(answer)})` }
+  return paymentId
+    ? { outcome: 'paid', paymentId }
+    : { outcome: 'rejected', message: (!answer.lost && messageOf(answer.body)) || `no id (${said(answer)})` }
 }
 
 async function advanced(visit: ClientVisit, send: Send): Promise<ClientReport> {
   const companies = await send(get('/rental-companies', 'kennitala', visit.ownerKennitala))
   const found = list(companies)
   if (!found) return refused('The company lookup', companies)
-  if (found.length === 0) return { outcome: 'skipped', message: `The owner ${visit.ownerKennitala} is not part of the service.` }
+  if (found.length === 0)
+    return { outcome: 'skipped', message: `The owner ${visit.ownerKennitala} is not part of the service.` }
   const companyId = idOf(found[0])
 
   const lookUp = () => send(get('/vehicles', 'plate', visit.plate))
@@ -150,7 +169,9 @@ async function advanced(visit: ClientVisit, send: Send): Promise<ClientReport> {
     }
     vehicleId ??= ok(answer) ? idOf(answer.body) : undefined
     if (!vehicleId) return refused('Creating the vehicle', answer)
-    answer = await send(post('/custodians', { vehicleId, rentalCompanyId: companyId, acquiredOn: `${visit.registrationDate} 00:00:00` }))
+    answer = await send(
+      post('/custodians', { vehicleId, rentalCompanyId: companyId, acquiredOn: `${visit.registrationDate} 00:00:00` }),
+    )
     if (!ok(answer)) return refused('Creating the custodian', answer)
   }
 

@@ -9,26 +9,44 @@ import { runFlow, toAnswer, withRetries, type Answer, type FlowRequest } from '.
 import type { ClientFunction, ClientVisit, RelayEnv } from '../runner/contract.js'
 
 /** The query as the interface writes it: `name=value`, the value percent-encoded. */
-const queryString = (query: FlowRequest['query']) => query.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&')
+const queryString = (query: FlowRequest['query']) =>
+  query.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&')
 
 /** One request with `fetch`, within `timeoutMs`, ended early when `signal` aborts. */
-async function sendWithFetch(fetch: typeof globalThis.fetch, env: RelayEnv, timeoutMs: number, signal: AbortSignal, request: FlowRequest): Promise<Answer> {
+async function sendWithFetch(
+  fetch: typeof globalThis.fetch,
+  env: RelayEnv,
+  timeoutMs: number,
+  signal: AbortSignal,
+  request: FlowRequest,
+): Promise<Answer> {
   const { method, path, query, body } = request
   const headers: Record<string, string> = { authorization: `Bearer ${env.RELAY_API_TOKEN}` }
   if (body) headers['content-type'] = 'application/json'
   // One controller for the run's signal and the timeout (Node 20's AbortSignal.any may lose a
   // composed signal to garbage collection, and with it the timeout).
   const controller = new AbortController()
-  const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs)
+  const timer = setTimeout(
+    () => controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')),
+    timeoutMs,
+  )
   const stop = () => controller.abort(signal.reason)
   signal.addEventListener('abort', stop, { once: true })
   try {
     const url = `${env.RELAY_BASE_URL}${path}${query.length > 0 ? `?${queryString(query)}` : ''}`
-    const response = await fetch(url, { method, headers, body: body ? JSON.stringify(body) : undefined, signal: controller.signal })
+    const response = await fetch(url, {
+      method,
+      headers,
+      body: body ? JSON.stringify(body) : undefined,
+      signal: controller.signal,
+    })
     return toAnswer(response.status, await response.text(), response.headers.get('retry-after'))
   } catch (error) {
     const err = error as Error
-    return { lost: true, why: err.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `the connection failed (${err.message})` }
+    return {
+      lost: true,
+      why: err.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `the connection failed (${err.message})`,
+    }
   } finally {
     clearTimeout(timer)
     signal.removeEventListener('abort', stop)
@@ -41,7 +59,10 @@ async function sendWithFetch(fetch: typeof globalThis.fetch, env: RelayEnv, time
  * reads the answers otherwise wraps it).
  * @example await runConformance({ client: createReferenceClient({ retries: 1 }) })
  */
-export function createReferenceClient({ retries = 2, fetch = globalThis.fetch }: { retries?: number; fetch?: typeof globalThis.fetch } = {}): ClientFunction {
+export function createReferenceClient({
+  retries = 2,
+  fetch = globalThis.fetch,
+}: { retries?: number; fetch?: typeof globalThis.fetch } = {}): ClientFunction {
   return async function referenceClient(visit: ClientVisit, env: RelayEnv, { signal }): Promise<ClientReport> {
     const timeoutMs = Number(env.RELAY_REQUEST_TIMEOUT_MS) > 0 ? Number(env.RELAY_REQUEST_TIMEOUT_MS) : 5000
     const send = (request: FlowRequest) => sendWithFetch(fetch, env, timeoutMs, signal, request)

@@ -37,7 +37,10 @@ function indent(text: string, prefix: string): string {
  * The checks of `status` across cases, grouped by what they say: the rules that say it and the cases they
  * say it in. A not-checked message is grouped without what each case could check without the input.
  */
-function grouped(cases: ReadonlyArray<CaseResult>, status: Check['status']): Array<{ rules: string[]; cases: string[]; reason: string }> {
+function grouped(
+  cases: ReadonlyArray<CaseResult>,
+  status: Check['status'],
+): Array<{ rules: string[]; cases: string[]; reason: string }> {
   const byReason = new Map<string, Map<string, string[]>>()
   for (const kase of cases) {
     for (const check of kase.checks.filter((c) => c.status === status)) {
@@ -74,7 +77,12 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
     if (error.code !== 'EPIPE') throw error
     closed = true
   })
-  const progress = createProgress(stream, c, options.progress ?? Boolean(stream.isTTY), options.now ?? (() => performance.now()))
+  const progress = createProgress(
+    stream,
+    c,
+    options.progress ?? Boolean(stream.isTTY),
+    options.now ?? (() => performance.now()),
+  )
   const write = (text: string) => {
     if (closed) return
     progress.clear()
@@ -85,7 +93,9 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
   return {
     onRunStart(run: RunStart) {
       width = Math.max(...run.cases.map((kase) => kase.id.length))
-      write(`${c.bold('relay-mock conform')} ${c.dim('·')} ${run.client} ${c.dim(`· ${plural(run.cases.length, 'case')} (${run.flows.join(', ')})`)}`)
+      write(
+        `${c.bold('relay-mock conform')} ${c.dim('·')} ${run.client} ${c.dim(`· ${plural(run.cases.length, 'case')} (${run.flows.join(', ')})`)}`,
+      )
       write('')
       progress.start(run.cases.length)
     },
@@ -101,13 +111,21 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
         failed > 0 ? c.red(`${plural(failed, 'rule')} failed`) : '',
         unchecked > 0 ? c.magenta(`${plural(unchecked, 'rule')} not checked`) : '',
         warned > 0 ? c.yellow(plural(warned, 'warning')) : '',
-        result.status === 'flaky' && result.runs ? c.yellow(`flaky: failed ${result.runs.failed} of ${result.runs.total} runs`) : '',
+        result.status === 'flaky' && result.runs
+          ? c.yellow(`flaky: failed ${result.runs.failed} of ${result.runs.total} runs`)
+          : '',
         result.status === 'not-reached' ? c.red('not reached: the client never made the request this case breaks') : '',
         result.timedOut ? c.red('timed out, killed') : '',
         result.sameAs ? c.cyan(sameAsWords(result.sameAs)) : '',
-        result.addedFor ? c.dim(`run to judge ${plural(result.addedFor.length, 'variant case')} that ${result.addedFor.length === 1 ? 'repeats' : 'repeat'} it`) : '',
+        result.addedFor
+          ? c.dim(
+              `run to judge ${plural(result.addedFor.length, 'variant case')} that ${result.addedFor.length === 1 ? 'repeats' : 'repeat'} it`,
+            )
+          : '',
       ].filter(Boolean)
-      write(`  ${mark(c, result.status)} ${result.id.padEnd(width)}  ${c.dim(formatMs(result.durationMs))}${detail.length ? `  ${detail.join('  ')}` : ''}`)
+      write(
+        `  ${mark(c, result.status)} ${result.id.padEnd(width)}  ${c.dim(formatMs(result.durationMs))}${detail.length ? `  ${detail.join('  ')}` : ''}`,
+      )
       progress.ended(result.id)
     },
     onRunEnd(result: RunResult) {
@@ -122,21 +140,42 @@ function runEndLines(result: RunResult, c: Colors): string[] {
   const lines: string[] = []
   // The cases with a broken rule: failed ones, and flaky ones (their first failing run).
   for (const kase of result.cases.filter((k) => k.status === 'failed' || k.status === 'flaky')) {
-    const runs = kase.runs ? `; failed ${kase.runs.failed} of ${kase.runs.total} runs, this is the first that failed` : ''
-    lines.push('', `${mark(c, kase.status)} ${c.bold(kase.id)} ${c.dim(`— ${kase.title} (scenario ${kase.scenario}${runs})`)}`)
-    for (const check of kase.checks.filter((ch) => ch.status === 'failed')) lines.push(`    ${c.red(check.rule)}`, indent(check.message, '      '))
+    const runs = kase.runs
+      ? `; failed ${kase.runs.failed} of ${kase.runs.total} runs, this is the first that failed`
+      : ''
+    lines.push(
+      '',
+      `${mark(c, kase.status)} ${c.bold(kase.id)} ${c.dim(`— ${kase.title} (scenario ${kase.scenario}${runs})`)}`,
+    )
+    for (const check of kase.checks.filter((ch) => ch.status === 'failed'))
+      lines.push(`    ${c.red(check.rule)}`, indent(check.message, '      '))
     if (kase.sameAs) lines.push(`    ${c.cyan(`and ${sameAsWords(kase.sameAs)}`)}`)
   }
   const echoes = result.cases.filter((k) => k.status === 'echo')
   if (echoes.length > 0) {
-    lines.push('', `${mark(c, 'echo')} ${c.bold('The same defect again')} ${c.dim("(variant cases that failed only where the flow case they repeat had failed: counted once, there)")}`)
+    lines.push(
+      '',
+      `${mark(c, 'echo')} ${c.bold('The same defect again')} ${c.dim('(variant cases that failed only where the flow case they repeat had failed: counted once, there)')}`,
+    )
     for (const base of [...new Set(echoes.map((k) => k.sameAs!.case))]) {
-      lines.push(`    ${c.cyan(base)} ${c.dim(`in ${echoes.filter((k) => k.sameAs!.case === base).map((k) => k.id).join(', ')}`)}`)
+      lines.push(
+        `    ${c.cyan(base)} ${c.dim(
+          `in ${echoes
+            .filter((k) => k.sameAs!.case === base)
+            .map((k) => k.id)
+            .join(', ')}`,
+        )}`,
+      )
     }
   }
   for (const kase of result.cases.filter((k) => k.status === 'not-reached')) {
-    lines.push('', `${mark(c, 'not-reached')} ${c.bold(kase.id)} ${c.dim(`— ${kase.title} (scenario ${kase.scenario})`)}`)
-    lines.push(`      Not reached: the client never made the request this case's fault breaks, so the case judged nothing about it.`)
+    lines.push(
+      '',
+      `${mark(c, 'not-reached')} ${c.bold(kase.id)} ${c.dim(`— ${kase.title} (scenario ${kase.scenario})`)}`,
+    )
+    lines.push(
+      `      Not reached: the client never made the request this case's fault breaks, so the case judged nothing about it.`,
+    )
   }
   const matrix = toMatrix(result.cases)
   if (matrix) lines.push('', ...matrixLines(matrix, c))
@@ -145,15 +184,30 @@ function runEndLines(result: RunResult, c: Colors): string[] {
   const { summary } = result
   // A captured conversation (conform --from) ran no client: its cases are visits, with no client time.
   const captured = result.cases.length > 0 && result.cases.every((kase) => kase.scenario === 'captured')
-  const where = (ids: string[]) => (ids.length === result.cases.length && ids.length > 1 ? `all ${ids.length} ${captured ? 'visits' : 'cases'}` : ids.join(', '))
+  const where = (ids: string[]) =>
+    ids.length === result.cases.length && ids.length > 1
+      ? `all ${ids.length} ${captured ? 'visits' : 'cases'}`
+      : ids.join(', ')
   const section = (status: 'not-checked' | 'warning', heading: string, paint: (text: string) => string) => {
     const groups = grouped(result.cases, status)
     if (groups.length === 0) return
     lines.push('', `${mark(c, status === 'not-checked' ? 'partial' : 'warning')} ${heading}`)
-    for (const { rules, cases, reason } of groups) lines.push(`    ${rules.map((rule) => paint(rule)).join(', ')} ${c.dim(`in ${where(cases)}`)}`, indent(reason, '      '))
+    for (const { rules, cases, reason } of groups)
+      lines.push(
+        `    ${rules.map((rule) => paint(rule)).join(', ')} ${c.dim(`in ${where(cases)}`)}`,
+        indent(reason, '      '),
+      )
   }
-  section('not-checked', `${c.bold('Not checked')} ${c.dim(`(an input was missing; ${summary.allowPartial ? '--allow-partial accepts the partial cases' : 'a partial case fails the run unless --allow-partial'})`)}`, c.magenta)
-  section('warning', `${c.bold('Warnings')} ${c.dim(summary.strict ? '(--strict: they fail the run)' : '(safe, but not the best the interface allows; --strict fails on them)')}`, c.yellow)
+  section(
+    'not-checked',
+    `${c.bold('Not checked')} ${c.dim(`(an input was missing; ${summary.allowPartial ? '--allow-partial accepts the partial cases' : 'a partial case fails the run unless --allow-partial'})`)}`,
+    c.magenta,
+  )
+  section(
+    'warning',
+    `${c.bold('Warnings')} ${c.dim(summary.strict ? '(--strict: they fail the run)' : '(safe, but not the best the interface allows; --strict fails on them)')}`,
+    c.yellow,
+  )
   lines.push('', ...summaryLines(summary, captured, c))
   return lines
 }
@@ -171,12 +225,24 @@ function summaryLines(summary: RunResult['summary'], captured: boolean, c: Color
     summary.notReached > 0 ? c.red(`${summary.notReached} not reached`) : '',
   ].filter(Boolean)
   const stoppedEarly = summary.interrupted || summary.bailed
-  const verdict = stoppedEarly ? c.yellow(summary.interrupted ? 'Interrupted' : 'Stopped at the first failure (--bail)') : summary.conformant ? c.green('Conformant') : c.red('Not conformant')
+  const verdict = stoppedEarly
+    ? c.yellow(summary.interrupted ? 'Interrupted' : 'Stopped at the first failure (--bail)')
+    : summary.conformant
+      ? c.green('Conformant')
+      : c.red('Not conformant')
   const lines = [`${c.bold(verdict)}: ${counts.join(', ')}`]
-  if (stoppedEarly) lines.push(c.yellow(`${plural(summary.notRun ?? 0, 'case')} did not run or finish; the reports hold the ${plural(summary.total, 'case')} that finished.`))
-  if (summary.rulesBroken.length > 0) lines.push(`Rules broken: ${summary.rulesBroken.map((rule) => c.red(rule)).join(', ')}`)
+  if (stoppedEarly)
+    lines.push(
+      c.yellow(
+        `${plural(summary.notRun ?? 0, 'case')} did not run or finish; the reports hold the ${plural(summary.total, 'case')} that finished.`,
+      ),
+    )
+  if (summary.rulesBroken.length > 0)
+    lines.push(`Rules broken: ${summary.rulesBroken.map((rule) => c.red(rule)).join(', ')}`)
   if (summary.calibration) lines.push(calibrationLine(summary.calibration))
-  const times = captured ? `Checked in ${formatMs(summary.wallMs)}` : `Client time ${formatMs(summary.clientMs)}, wall time ${formatMs(summary.wallMs)}`
+  const times = captured
+    ? `Checked in ${formatMs(summary.wallMs)}`
+    : `Client time ${formatMs(summary.clientMs)}, wall time ${formatMs(summary.wallMs)}`
   lines.push(c.dim(`${times} · relay-mock ${summary.version}`))
   if (summary.time && !captured) lines.push(...timeLines(summary.time, summary.wallMs).map((line) => c.dim(line)))
   return lines
@@ -191,7 +257,8 @@ export function calibrationLine(calibration: NonNullable<RunResult['summary']['c
 type Colors = ReturnType<typeof pc.createColors>
 
 /** `same defect as in advanced/new-vehicle (advanced.payment-body)`: what a variant case echoes. */
-const sameAsWords = (sameAs: NonNullable<CaseResult['sameAs']>) => `same ${sameAs.warned ? 'warning' : 'defect'} as in ${sameAs.case} (${sameAs.rules.join(', ')})`
+const sameAsWords = (sameAs: NonNullable<CaseResult['sameAs']>) =>
+  `same ${sameAs.warned ? 'warning' : 'defect'} as in ${sameAs.case} (${sameAs.rules.join(', ')})`
 
 /**
  * The live progress line: `3/15 · 4.2 s · advanced/new-vehicle +2`. It is redrawn in place
@@ -199,7 +266,12 @@ const sameAsWords = (sameAs: NonNullable<CaseResult['sameAs']>) => `same ${sameA
  * line is written, and kept to the terminal's width so that it never wraps (a wrapped line
  * cannot be erased in place). Off, every method does nothing.
  */
-function createProgress(stream: NodeJS.WritableStream & { columns?: number }, c: Colors, on: boolean, now: () => number) {
+function createProgress(
+  stream: NodeJS.WritableStream & { columns?: number },
+  c: Colors,
+  on: boolean,
+  now: () => number,
+) {
   let total = 0
   let done = 0
   let started = 0
@@ -250,7 +322,15 @@ function createProgress(stream: NodeJS.WritableStream & { columns?: number }, c:
 
 /** A case's mark in its status's colour, in the case lines, the headings and the matrix alike. */
 function mark(c: Colors, status: CaseStatus): string {
-  const colour = { passed: c.green, warning: c.yellow, partial: c.magenta, failed: c.red, 'not-reached': c.red, flaky: c.yellow, echo: c.cyan }[status]
+  const colour = {
+    passed: c.green,
+    warning: c.yellow,
+    partial: c.magenta,
+    failed: c.red,
+    'not-reached': c.red,
+    flaky: c.yellow,
+    echo: c.cyan,
+  }[status]
   return colour(CASE_BADGES[status].icon)
 }
 
@@ -276,7 +356,9 @@ export function heldLines(held: ReadonlyArray<HeldAssumption>, c: Colors): strin
   return [
     `${c.bold('Where the interface is silent')} ${c.dim("(the variants: the client under a real service's other answers; relay-mock assumptions lists them)")}`,
     ...held.flatMap((entry) => {
-      const alternatives = entry.alternatives.map((alternative) => `${alternative.id} ${mark(c, alternative.status)}`).join('  ')
+      const alternatives = entry.alternatives
+        .map((alternative) => `${alternative.id} ${mark(c, alternative.status)}`)
+        .join('  ')
       // An assumption the calibration settled and the run no longer varied: no case, so no mark of the client's.
       const head = entry.alternatives.length === 0 ? c.dim('=') : mark(c, entry.held ? 'passed' : 'failed')
       const row = `  ${head} ${entry.assumption.padEnd(width)}  ${alternatives}`.trimEnd()

@@ -20,7 +20,11 @@ export function createDemoReporter(stream: NodeJS.WritableStream & { isTTY?: boo
       const v = start.visit
       write('')
       write(`${c.bold(start.id)} ${c.dim(`— ${start.title}`)}`)
-      write(c.dim(`  visit: plate ${v.plate}, owner ${v.ownerKennitala}, registered ${v.registrationDate}, ${v.visitStart} → ${v.visitEnd}, ${v.amount} ${v.currency}`))
+      write(
+        c.dim(
+          `  visit: plate ${v.plate}, owner ${v.ownerKennitala}, registered ${v.registrationDate}, ${v.visitStart} → ${v.visitEnd}, ${v.amount} ${v.currency}`,
+        ),
+      )
     },
     onRequest(entry: JournalEntry) {
       const status = entry.response.status
@@ -31,12 +35,16 @@ export function createDemoReporter(stream: NodeJS.WritableStream & { isTTY?: boo
     },
     onCaseEnd(result: CaseResult) {
       const failed = result.checks.filter((check) => check.status === 'failed')
-      const outcome = result.report ? `${result.report.outcome}${result.report.paymentId ? ` (payment ${result.report.paymentId})` : ''}` : 'no report'
+      const outcome = result.report
+        ? `${result.report.outcome}${result.report.paymentId ? ` (payment ${result.report.paymentId})` : ''}`
+        : 'no report'
       if (failed.length === 0) {
         const passed = result.checks.filter((check) => check.status === 'passed').length
         const skipped = result.checks.filter((check) => check.status === 'skipped').length
         const other = result.checks.length - passed - skipped
-        write(`  ${c.green('✓')} ${outcome}; ${plural(passed, 'rule')} passed, ${skipped} did not apply${other ? `, ${other} not checked or warned` : ''} ${c.dim(`(${formatMs(result.durationMs)})`)}`)
+        write(
+          `  ${c.green('✓')} ${outcome}; ${plural(passed, 'rule')} passed, ${skipped} did not apply${other ? `, ${other} not checked or warned` : ''} ${c.dim(`(${formatMs(result.durationMs)})`)}`,
+        )
       } else {
         write(`  ${c.red('✗')} ${outcome}; broke ${failed.map((check) => check.rule).join(', ')}`)
       }

@@ -35,7 +35,8 @@ export function toGitHubAnnotations(result: RunResult): string[] {
       return level ? [annotation(kase, check, level)] : []
     }),
   )
-  for (const kase of result.cases.filter((k) => k.status === 'not-reached')) lines.push(`::error title=${escape(`${kase.id} not reached`, true)}::${escape(kase.title)}`)
+  for (const kase of result.cases.filter((k) => k.status === 'not-reached'))
+    lines.push(`::error title=${escape(`${kase.id} not reached`, true)}::${escape(kase.title)}`)
   const counts = [
     `${summary.passed} passed`,
     summary.warning ? `${summary.warning} warned` : '',

@@ -54,7 +54,13 @@ export function toRunHar(result: RunResult, baseUrls: ReadonlyMap<string, string
   const entries: Har['log']['entries'] = []
   for (const kase of result.cases) {
     const har = toHar(kase.requests, { baseUrl: baseUrls.get(kase.id) ?? UNKNOWN_BASE })
-    pages.push({ id: kase.id, title: kase.title, startedDateTime: kase.requests[0]?.time ?? result.summary.startedAt, pageTimings: {}, _relay: toCaseInputs(kase) })
+    pages.push({
+      id: kase.id,
+      title: kase.title,
+      startedDateTime: kase.requests[0]?.time ?? result.summary.startedAt,
+      pageTimings: {},
+      _relay: toCaseInputs(kase),
+    })
     for (const entry of har.log.entries) entries.push({ ...entry, pageref: kase.id })
   }
   return {

@@ -57,7 +57,11 @@ export function toHtmlReport(result: RunResult, options: HtmlReportOptions = {})
   const captured = cases.length > 0 && cases.every((c) => c.scenario === 'captured')
   const noun = captured ? 'visit' : 'case'
   const allPassed = summary.conformant
-  const verdictClass = summary.conformant ? 'passed' : summary.failed + summary.flaky + summary.notReached === 0 && summary.partial > 0 ? 'partial' : 'failed'
+  const verdictClass = summary.conformant
+    ? 'passed'
+    : summary.failed + summary.flaky + summary.notReached === 0 && summary.partial > 0
+      ? 'partial'
+      : 'failed'
   const heading = headingOf(summary, noun)
 
   const page = html`<!doctype html>
@@ -81,12 +85,20 @@ ${countsList(summary, noun)}
 ${runFacts(summary, captured)}
 ${options.note ? html`<p class="note">${options.note}</p>` : ''}
 ${rulesBroken(summary, cases, anchors, options.describeRule)}
-${matrix ? html`${matrixTable(matrix, (id) => anchors[cases.findIndex((c) => c.id === id)])}
-` : ''}${held ? html`${heldTable(held, (id) => {
-    const i = cases.findIndex((c) => c.id === id)
-    return { anchor: anchors[i], status: cases[i].status }
-  })}
-` : ''}${casesIndex(cases, anchors, captured)}
+${
+  matrix
+    ? html`${matrixTable(matrix, (id) => anchors[cases.findIndex((c) => c.id === id)])}
+`
+    : ''
+}${
+    held
+      ? html`${heldTable(held, (id) => {
+          const i = cases.findIndex((c) => c.id === id)
+          return { anchor: anchors[i], status: cases[i].status }
+        })}
+`
+      : ''
+  }${casesIndex(cases, anchors, captured)}
 <div class="legend"><p><strong>How to read a ${noun}.</strong> Each ${noun} draws the conversation: your client on the left, the relay service on the right; a solid arrow is a request, the dashed arrow under it is the answer. The right-hand column lists the calls the flow expects: <span aria-hidden="true">✓</span> the call was expected there, <span aria-hidden="true">✗</span> an expected call the client never made, <span aria-hidden="true">!</span> a call the flow does not expect. A red box names the broken rule and explains it. Open a request to see its headers (the token masked) and bodies.</p></div>
 <div class="toolbar"><button type="button" data-fold="open">Open all ${noun}s</button><button type="button" data-fold="close">Fold all ${noun}s</button></div>
 </header>

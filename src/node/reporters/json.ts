@@ -24,7 +24,12 @@ function toJsonCase(kase: CaseResult) {
     status,
     durationMs,
     exitCode,
-    checks: checks.map(({ rule, status: checkStatus, message, ...more }) => ({ rule, status: checkStatus, message, ...more })),
+    checks: checks.map(({ rule, status: checkStatus, message, ...more }) => ({
+      rule,
+      status: checkStatus,
+      message,
+      ...more,
+    })),
     requests,
     ...rest,
   }
@@ -39,7 +44,12 @@ export function toJsonReport(result: RunResult) {
   const variants = toHeld(result.cases, result.summary.calibration)
   // The matrix (when the run had fault cells): each cell's step, kind, mode, status, case and rules. The
   // variants (when the run had variant cases): each assumption, whether the client held, each alternative's status and cases.
-  return { summary: result.summary, ...(matrix ? { matrix } : {}), ...(variants ? { variants } : {}), cases: result.cases.map(toJsonCase) }
+  return {
+    summary: result.summary,
+    ...(matrix ? { matrix } : {}),
+    ...(variants ? { variants } : {}),
+    cases: result.cases.map(toJsonCase),
+  }
 }
 
 /**

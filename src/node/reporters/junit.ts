@@ -19,7 +19,12 @@ const line = (check: Check) => `${check.rule}: ${check.message}`
 
 /** `&`, `<`, `"` and line breaks as an XML attribute value holds them. */
 function attribute(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\n/g, '&#10;')
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/\n/g, '&#10;')
 }
 
 /**
@@ -35,15 +40,29 @@ export function toJUnitXml(result: RunResult): string {
     const suite = builder.testSuite().name(`relay-mock conform: ${flow}`).timestamp(result.summary.startedAt)
     // For each assumption the flow's variant cases varied: whether the client held under every alternative.
     // In a calibrated run, each assumption the service's answers settled, with what it answered.
-    for (const entry of toHeld(result.cases.filter((k) => k.flow === flow), result.summary.calibration) ?? []) {
-      const failedUnder = entry.alternatives.filter((alternative) => alternative.status !== 'passed' && alternative.status !== 'warning').map((alternative) => alternative.id)
-      if (entry.alternatives.length > 0) suite.property(`relay-mock.assumption.${entry.assumption}`, entry.held ? 'held' : `did not hold under ${failedUnder.join(', ')}`)
+    for (const entry of toHeld(
+      result.cases.filter((k) => k.flow === flow),
+      result.summary.calibration,
+    ) ?? []) {
+      const failedUnder = entry.alternatives
+        .filter((alternative) => alternative.status !== 'passed' && alternative.status !== 'warning')
+        .map((alternative) => alternative.id)
+      if (entry.alternatives.length > 0)
+        suite.property(
+          `relay-mock.assumption.${entry.assumption}`,
+          entry.held ? 'held' : `did not hold under ${failedUnder.join(', ')}`,
+        )
       if (entry.settled) suite.property(`relay-mock.calibration.${entry.assumption}`, describeSettled(entry.settled))
     }
     for (const kase of result.cases.filter((k) => k.flow === flow)) {
-      const test = suite.testCase().className(flow).name(kase.id).time(kase.durationMs / 1000)
+      const test = suite
+        .testCase()
+        .className(flow)
+        .name(kase.id)
+        .time(kase.durationMs / 1000)
       // A variant case says which alternative of the ledger its world answered under (the summary's table is the console's and HTML's).
-      for (const [id, alternative] of Object.entries(kase.variants ?? {})) test.property('relay-mock.variant', `${id}=${alternative}`)
+      for (const [id, alternative] of Object.entries(kase.variants ?? {}))
+        test.property('relay-mock.variant', `${id}=${alternative}`)
       const of = (status: Check['status']) => kase.checks.filter((check) => check.status === status)
       const failed = of('failed')
       const unchecked = of('not-checked')
@@ -61,10 +80,19 @@ export function toJUnitXml(result: RunResult): string {
       }
       const out = [
         `${kase.title} (scenario ${kase.scenario}; exit ${kase.exitCode ?? kase.signal ?? 'none'}${kase.timedOut ? ', timed out' : ''}; ${kase.status})`,
-        ...(unchecked.length > 0 ? ['Rules not checked (an input was missing):', ...unchecked.map((check) => `  ${line(check)}`)] : []),
+        ...(unchecked.length > 0
+          ? ['Rules not checked (an input was missing):', ...unchecked.map((check) => `  ${line(check)}`)]
+          : []),
         ...(warned.length > 0 ? ['Warnings:', ...warned.map((check) => `  ${line(check)}`)] : []),
-        ...(of('echo').length > 0 ? ['The same defect as in the flow case (not failed again):', ...of('echo').map((check) => `  ${check.rule}: ${check.echoed ?? check.message}`)] : []),
-        ...(of('skipped').length > 0 ? ['Rules that did not apply:', ...of('skipped').map((check) => `  ${line(check)}`)] : []),
+        ...(of('echo').length > 0
+          ? [
+              'The same defect as in the flow case (not failed again):',
+              ...of('echo').map((check) => `  ${check.rule}: ${check.echoed ?? check.message}`),
+            ]
+          : []),
+        ...(of('skipped').length > 0
+          ? ['Rules that did not apply:', ...of('skipped').map((check) => `  ${line(check)}`)]
+          : []),
         ...(kase.stdout.trim() ? ['Client stdout:', kase.stdout.trimEnd()] : []),
       ]
       test.standardOutput(out.join('\n'))
@@ -73,23 +101,33 @@ export function toJUnitXml(result: RunResult): string {
   }
   let next = 0
   // Only outside CDATA: a client's output (system-out) may hold the same text.
-  return builder.build().replace(/(<!\[CDATA\[[\s\S]*?\]\]>)|<skipped\/>/g, (_match, cdata: string | undefined) =>
-    cdata !== undefined ? cdata : `<skipped message="${attribute(skippedReasons[next++] ?? 'not checked')}"/>`,
-  )
+  return builder
+    .build()
+    .replace(/(<!\[CDATA\[[\s\S]*?\]\]>)|<skipped\/>/g, (_match, cdata: string | undefined) =>
+      cdata !== undefined ? cdata : `<skipped message="${attribute(skippedReasons[next++] ?? 'not checked')}"/>`,
+    )
 }
 
 /** Why a case fails the JUnit run, if it does: its failed rules; else its partial, not-reached or (strict) warning verdict. */
-function failure(kase: CaseResult, failed: Check[], unchecked: Check[], warned: Check[], policy: { allowPartial: boolean; strict: boolean }): { message: string; type: string; lines: string[] } | undefined {
+function failure(
+  kase: CaseResult,
+  failed: Check[],
+  unchecked: Check[],
+  warned: Check[],
+  policy: { allowPartial: boolean; strict: boolean },
+): { message: string; type: string; lines: string[] } | undefined {
   if (failed.length > 0) return { message: failed.map(line).join('\n'), type: 'conformance', lines: failed.map(line) }
   if (kase.status === 'not-reached') {
-    const why = "Not reached: the client never made the request this case's fault breaks, so nothing about it was judged."
+    const why =
+      "Not reached: the client never made the request this case's fault breaks, so nothing about it was judged."
     return { message: why, type: 'not-reached', lines: [why, kase.title] }
   }
   if (kase.status === 'partial' && !policy.allowPartial) {
     const lines = unchecked.map(line)
     return { message: `not checked (partial; --allow-partial accepts it): ${lines.join('\n')}`, type: 'partial', lines }
   }
-  if (kase.status === 'warning' && policy.strict) return { message: `warning (--strict): ${warned.map(line).join('\n')}`, type: 'warning', lines: warned.map(line) }
+  if (kase.status === 'warning' && policy.strict)
+    return { message: `warning (--strict): ${warned.map(line).join('\n')}`, type: 'warning', lines: warned.map(line) }
   return undefined
 }
 

@@ -11,9 +11,13 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
 export function timeLines(time: RunTime, wallMs: number): string[] {
   const { longest, jobs } = time
   const share = `${Math.round(time.delayShare * 100)}% of the cases' ${seconds(time.casesMs)} waiting on the service's deliberate delays (slow answers, hung requests, Retry-After)`
-  const floor = longest ? `Longest case ${longest.id}, ${seconds(longest.durationMs)} of the ${seconds(wallMs)} wall time; ` : ''
+  const floor = longest
+    ? `Longest case ${longest.id}, ${seconds(longest.durationMs)} of the ${seconds(wallMs)} wall time; `
+    : ''
   const cpu = `${time.clientCpuMs === undefined ? '' : `the client's processes ${seconds(time.clientCpuMs)}, `}relay-mock's ${seconds(time.kitCpuMs)}`
-  const atOnce = jobs.fixed ? `${jobs.most} cases at once (--jobs)` : `up to ${jobs.most} cases at once, fitted to what they cost the cores (--jobs fixes it)`
+  const atOnce = jobs.fixed
+    ? `${jobs.most} cases at once (--jobs)`
+    : `up to ${jobs.most} cases at once, fitted to what they cost the cores (--jobs fixes it)`
   const lines = [`${floor}${share}.`, `CPU time: ${cpu}; ${atOnce}.`]
   if (time.startDominates) {
     lines.push(

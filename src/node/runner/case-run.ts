@@ -16,10 +16,19 @@ import { caseRequestTimeoutMs } from './schedule.js'
  * One run of one case: a fresh world and listener, the client, the rules. `slot` numbers the run's result
  * file; `onWait` hears when the run starts and stops waiting on the service's deliberate delays.
  */
-export async function runCase(context: RunContext, kase: ConformanceCase, slot: number, onWait: (delta: 1 | -1) => void): Promise<CaseResult> {
+export async function runCase(
+  context: RunContext,
+  kase: ConformanceCase,
+  slot: number,
+  onWait: (delta: 1 | -1) => void,
+): Promise<CaseResult> {
   const { service, reporters } = context
   const faults = (kase.faults ?? []).map((fault) => (context.waits ? { ...fault, waits: context.waits } : fault))
-  const world = await service.addWorld({ scenario: kase.scenario, faults, ...(kase.variants ? { variants: kase.variants } : {}) })
+  const world = await service.addWorld({
+    scenario: kase.scenario,
+    faults,
+    ...(kase.variants ? { variants: kase.variants } : {}),
+  })
   const server = createServer(service, { world })
   const unwatch = watchWaits(server, world, kase.faults, onWait)
   let closed = false
@@ -27,12 +36,32 @@ export async function runCase(context: RunContext, kase: ConformanceCase, slot: 
     const baseUrl = await listen(server, { port: context.options.port ?? 0, host: context.host })
     const visit: CaseVisit = { ...world.visit, ...kase.visit, locationId: world.location.id }
     const clientVisit: ClientVisit = { ...visit, flow: kase.flow }
-    const start: CaseStart = { id: kase.id, flow: kase.flow, scenario: kase.scenario, title: kase.title, visit, baseUrl, worldId: world.id }
+    const start: CaseStart = {
+      id: kase.id,
+      flow: kase.flow,
+      scenario: kase.scenario,
+      title: kase.title,
+      visit,
+      baseUrl,
+      worldId: world.id,
+    }
     for (const reporter of reporters) await reporter.onCaseStart?.(start)
     // One subscription per reporter: one that throws is reported and stops neither the others nor the case.
-    const unsubscribes = reporters.flatMap((reporter) => (reporter.onRequest ? [world.journal.subscribe((entry) => reporter.onRequest!(entry, start))] : []))
-    const requestTimeoutMs = caseRequestTimeoutMs(kase, context.options.requestTimeoutMs ?? RUN_DEFAULTS.requestTimeoutMs, context.waits)
-    const env = toRelayEnv(clientVisit, baseUrl, world.token, join(context.dir, `run-${slot + 1}.json`), requestTimeoutMs)
+    const unsubscribes = reporters.flatMap((reporter) =>
+      reporter.onRequest ? [world.journal.subscribe((entry) => reporter.onRequest!(entry, start))] : [],
+    )
+    const requestTimeoutMs = caseRequestTimeoutMs(
+      kase,
+      context.options.requestTimeoutMs ?? RUN_DEFAULTS.requestTimeoutMs,
+      context.waits,
+    )
+    const env = toRelayEnv(
+      clientVisit,
+      baseUrl,
+      world.token,
+      join(context.dir, `run-${slot + 1}.json`),
+      requestTimeoutMs,
+    )
     const run = await runClient(context, clientVisit, env)
     // A request still held open (a hung one the client never gave up on) is journaled when its
     // connection closes: close the listener before reading the case's requests.
@@ -42,7 +71,18 @@ export async function runCase(context: RunContext, kase: ConformanceCase, slot: 
     for (const unsubscribe of unsubscribes) unsubscribe()
 
     const requests = world.journal.entries()
-    const caseContext: CaseContext = { flow: kase.flow, requests, token: world.token, visit, client: run, outcome: kase.outcome, outcomes: kase.outcomes, faults: kase.faults, deadlineMs: context.timeoutMs, variants: kase.variants }
+    const caseContext: CaseContext = {
+      flow: kase.flow,
+      requests,
+      token: world.token,
+      visit,
+      client: run,
+      outcome: kase.outcome,
+      outcomes: kase.outcomes,
+      faults: kase.faults,
+      deadlineMs: context.timeoutMs,
+      variants: kase.variants,
+    }
     return toCaseResult(kase, caseContext, world, run)
   } finally {
     unwatch()
@@ -52,7 +92,12 @@ export async function runCase(context: RunContext, kase: ConformanceCase, slot: 
 }
 
 /** A case's result: its run of the client, judged by the rules on the requests its world journaled. */
-function toCaseResult(kase: ConformanceCase, caseContext: CaseContext, world: { id: string; token: string }, run: ClientRun): CaseResult {
+function toCaseResult(
+  kase: ConformanceCase,
+  caseContext: CaseContext,
+  world: { id: string; token: string },
+  run: ClientRun,
+): CaseResult {
   const { requests, visit } = caseContext
   const checks = evaluate(caseContext)
   return {

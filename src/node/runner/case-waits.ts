@@ -14,8 +14,15 @@ const GRACE_MS = 500
  * ends the watch, settling any wait still open.
  * @example const stop = watchWaits(server, world, kase.faults, (delta) => (waiting += delta))
  */
-export function watchWaits(server: http.Server, world: World, faults: ReadonlyArray<ArmedFault> | undefined, onWait: (delta: 1 | -1) => void): () => void {
-  const held = (faults ?? []).filter((fault) => fault.kind === 'hang' || fault.kind === 'slow').map((fault) => fault.route.split(' ') as [string, string])
+export function watchWaits(
+  server: http.Server,
+  world: World,
+  faults: ReadonlyArray<ArmedFault> | undefined,
+  onWait: (delta: 1 | -1) => void,
+): () => void {
+  const held = (faults ?? [])
+    .filter((fault) => fault.kind === 'hang' || fault.kind === 'slow')
+    .map((fault) => fault.route.split(' ') as [string, string])
   let open = 0
   let told: NodeJS.Timeout | undefined
   const start = () => {

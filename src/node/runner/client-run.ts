@@ -9,7 +9,14 @@ import { RUN_DEFAULTS } from './options.js'
 
 const TIMED_OUT = Symbol('timed out')
 
-async function runFunctionClient(client: ClientFunction, visit: ClientVisit, env: RelayEnv, timeoutMs: number, name: string, stop: AbortSignal): Promise<ClientRun & { value?: unknown }> {
+async function runFunctionClient(
+  client: ClientFunction,
+  visit: ClientVisit,
+  env: RelayEnv,
+  timeoutMs: number,
+  name: string,
+  stop: AbortSignal,
+): Promise<ClientRun & { value?: unknown }> {
   const controller = new AbortController()
   const started = performance.now()
   let timer: NodeJS.Timeout | undefined
@@ -23,7 +30,10 @@ async function runFunctionClient(client: ClientFunction, visit: ClientVisit, env
   })
   const base = { command: name, signal: null, stdout: '', stderr: '' }
   try {
-    const value = await Promise.race([Promise.resolve().then(() => client(visit, env, { signal: controller.signal })), timeout])
+    const value = await Promise.race([
+      Promise.resolve().then(() => client(visit, env, { signal: controller.signal })),
+      timeout,
+    ])
     const durationMs = Math.round(performance.now() - started)
     if (value === TIMED_OUT) {
       // A function cannot be killed: it is told to stop, and the case moves on.
@@ -33,7 +43,13 @@ async function runFunctionClient(client: ClientFunction, visit: ClientVisit, env
     return { ...base, exitCode: 0, timedOut: false, durationMs, value }
   } catch (error) {
     const err = error as Error
-    return { ...base, exitCode: 1, timedOut: false, durationMs: Math.round(performance.now() - started), stderr: err?.stack ?? String(error) }
+    return {
+      ...base,
+      exitCode: 1,
+      timedOut: false,
+      durationMs: Math.round(performance.now() - started),
+      stderr: err?.stack ?? String(error),
+    }
   } finally {
     clearTimeout(timer)
     stop.removeEventListener('abort', onStop!)
@@ -48,7 +64,9 @@ async function readReport(file: string): Promise<Pick<ClientRun, 'report' | 'rep
     return {}
   }
   const read = toClientReport(text)
-  return 'report' in read ? { report: read.report } : { reportError: `RELAY_RESULT_FILE could not be read as a report: ${read.error}` }
+  return 'report' in read
+    ? { report: read.report }
+    : { reportError: `RELAY_RESULT_FILE could not be read as a report: ${read.error}` }
 }
 
 /** Runs the client once in the case's world and reads what it reported. */
@@ -65,8 +83,20 @@ export async function runClient(context: RunContext, visit: ClientVisit, env: Re
     })
     return { ...ran, ...(await readReport(env.RELAY_RESULT_FILE)) }
   }
-  const { value, ...ran } = await runFunctionClient(client, visit, env, context.timeoutMs, context.clientName, context.stop.signal)
+  const { value, ...ran } = await runFunctionClient(
+    client,
+    visit,
+    env,
+    context.timeoutMs,
+    context.clientName,
+    context.stop.signal,
+  )
   if (value === undefined) return { ...ran, ...(await readReport(env.RELAY_RESULT_FILE)) }
   const read = toClientReport(value)
-  return { ...ran, ...('report' in read ? { report: read.report } : { reportError: `the function's return value could not be read as a report: ${read.error}` }) }
+  return {
+    ...ran,
+    ...('report' in read
+      ? { report: read.report }
+      : { reportError: `the function's return value could not be read as a report: ${read.error}` }),
+  }
 }

@@ -32,7 +32,13 @@ export interface RelayEnv {
 export type ClientFunction = (visit: ClientVisit, env: RelayEnv, context: { signal: AbortSignal }) => unknown
 
 /** The client contract's variables for one case. */
-export function toRelayEnv(visit: ClientVisit, baseUrl: string, token: string, resultFile: string, requestTimeoutMs: number = REQUEST_TIMEOUT_MS): RelayEnv {
+export function toRelayEnv(
+  visit: ClientVisit,
+  baseUrl: string,
+  token: string,
+  resultFile: string,
+  requestTimeoutMs: number = REQUEST_TIMEOUT_MS,
+): RelayEnv {
   return {
     RELAY_BASE_URL: baseUrl.replace(/\/+$/, ''),
     RELAY_API_TOKEN: token,

@@ -57,7 +57,12 @@ export function cpuTime(): CpuTime {
           if (times) runningMs += times[0] + times[1]
         }
       }
-      return { kitMs, ...(ended === undefined ? {} : { endedMs: ended }), runningMs, totalMs: kitMs + (ended ?? 0) + runningMs }
+      return {
+        kitMs,
+        ...(ended === undefined ? {} : { endedMs: ended }),
+        runningMs,
+        totalMs: kitMs + (ended ?? 0) + runningMs,
+      }
     },
   }
 }

@@ -27,7 +27,12 @@ export const EXPLORE_SCENARIO = 'new-vehicle'
 const DAY_MS = 86_400_000
 /** Registration dates: from 1900 to the end of 2024; visits: 2025 to 2027, lasting up to three days. */
 const REGISTERED = { from: Date.UTC(1900, 0, 1), anchor: Date.UTC(2000, 0, 1), to: Date.UTC(2024, 11, 31) }
-const VISITS = { from: Date.UTC(2025, 0, 1), anchor: Date.UTC(2026, 0, 1), to: Date.UTC(2027, 11, 31, 23, 59, 59), longestS: 3 * 86_400 }
+const VISITS = {
+  from: Date.UTC(2025, 0, 1),
+  anchor: Date.UTC(2026, 0, 1),
+  to: Date.UTC(2027, 11, 31, 23, 59, 59),
+  longestS: 3 * 86_400,
+}
 
 /**
  * The characters a plate may hold and the lengths it may have, read off the plate schema (the one that
@@ -41,7 +46,8 @@ function plateSpace(): { chars: string[]; minLength: number; maxLength: number }
     const ch = String.fromCharCode(code)
     if (ok(`A${ch}`) || ok(`${ch}A`)) chars.push(ch)
   }
-  const rank = (ch: string) => (/[A-Z]/.test(ch) ? 0 : /[0-9]/.test(ch) ? 1 : /[a-z]/.test(ch) ? 2 : /\p{L}/u.test(ch) ? 3 : 4)
+  const rank = (ch: string) =>
+    /[A-Z]/.test(ch) ? 0 : /[0-9]/.test(ch) ? 1 : /[a-z]/.test(ch) ? 2 : /\p{L}/u.test(ch) ? 3 : 4
   chars.sort((a, b) => rank(a) - rank(b))
   let minLength = 1
   while (!ok('A'.repeat(minLength))) minLength++
@@ -75,13 +81,24 @@ const timeOf = (ms: number) => {
 export function visitArbitrary(fc: FastCheck, flows: readonly Flow[] = FLOWS): Arbitrary<ExploredVisit> {
   const { chars, minLength, maxLength } = plateSpace()
   const { min, max } = amountRange()
-  const plates = fc.string({ unit: fc.constantFrom(...chars), minLength, maxLength }).filter((value) => plate.safeParse(value).success)
+  const plates = fc
+    .string({ unit: fc.constantFrom(...chars), minLength, maxLength })
+    .filter((value) => plate.safeParse(value).success)
   const registered = fc
-    .integer({ min: Math.round((REGISTERED.from - REGISTERED.anchor) / DAY_MS), max: Math.round((REGISTERED.to - REGISTERED.anchor) / DAY_MS) })
+    .integer({
+      min: Math.round((REGISTERED.from - REGISTERED.anchor) / DAY_MS),
+      max: Math.round((REGISTERED.to - REGISTERED.anchor) / DAY_MS),
+    })
     .map((days) => dayOf(REGISTERED.anchor + days * DAY_MS))
   const timing = fc
-    .record({ start: fc.integer({ min: (VISITS.from - VISITS.anchor) / 1000, max: (VISITS.to - VISITS.anchor) / 1000 }), lengthS: fc.integer({ min: 0, max: VISITS.longestS }) })
-    .map(({ start, lengthS }) => ({ visitStart: timeOf(VISITS.anchor + start * 1000), visitEnd: timeOf(VISITS.anchor + (start + lengthS) * 1000) }))
+    .record({
+      start: fc.integer({ min: (VISITS.from - VISITS.anchor) / 1000, max: (VISITS.to - VISITS.anchor) / 1000 }),
+      lengthS: fc.integer({ min: 0, max: VISITS.longestS }),
+    })
+    .map(({ start, lengthS }) => ({
+      visitStart: timeOf(VISITS.anchor + start * 1000),
+      visitEnd: timeOf(VISITS.anchor + (start + lengthS) * 1000),
+    }))
   return fc
     .record({
       flow: fc.constantFrom(...flows),
@@ -92,14 +109,27 @@ export function visitArbitrary(fc: FastCheck, flows: readonly Flow[] = FLOWS): A
     })
     .map(({ flow, timing: times, ...fields }) => {
       const visit: ExploredVisit['visit'] = {}
-      for (const [key, value] of Object.entries({ ...fields, ...times })) if (value !== undefined) (visit as Record<string, unknown>)[key] = value
+      for (const [key, value] of Object.entries({ ...fields, ...times }))
+        if (value !== undefined) (visit as Record<string, unknown>)[key] = value
       return { flow, visit }
     })
 }
 
 /** The case of one generated visit: `explore/<seed>/<n>`. */
-export function exploredCase(explored: ExploredVisit, seed: number, n: number, title = `Visit ${n} generated with seed ${seed}`): ConformanceCase {
-  return { id: `explore/${seed}/${n}`, flow: explored.flow, scenario: EXPLORE_SCENARIO, title, visit: explored.visit, outcome: 'paid' }
+export function exploredCase(
+  explored: ExploredVisit,
+  seed: number,
+  n: number,
+  title = `Visit ${n} generated with seed ${seed}`,
+): ConformanceCase {
+  return {
+    id: `explore/${seed}/${n}`,
+    flow: explored.flow,
+    scenario: EXPLORE_SCENARIO,
+    title,
+    visit: explored.visit,
+    outcome: 'paid',
+  }
 }
 
 /**
@@ -116,7 +146,10 @@ export function toCasesEntry(explored: ExploredVisit, id: string, title: string)
   return { id, title, scenario: EXPLORE_SCENARIO, flow: explored.flow, visit: explored.visit, outcome: 'paid' }
 }
 
-export interface ExploreOptions extends Omit<RunOptions, 'suite' | 'cases' | 'suites' | 'flows' | 'repeat' | 'bail' | 'reporters'> {
+export interface ExploreOptions extends Omit<
+  RunOptions,
+  'suite' | 'cases' | 'suites' | 'flows' | 'repeat' | 'bail' | 'reporters'
+> {
   /** How many visits to generate. */
   runs: number
   /** The seed of the visits. */
@@ -129,8 +162,7 @@ export interface ExploreOptions extends Omit<RunOptions, 'suite' | 'cases' | 'su
 }
 
 export type ExploreEvent =
-  | { kind: 'explored'; results: CaseResult[] }
-  | { kind: 'smaller'; explored: ExploredVisit; result: CaseResult }
+  { kind: 'explored'; results: CaseResult[] } | { kind: 'smaller'; explored: ExploredVisit; result: CaseResult }
 
 export interface ExploreResult {
   seed: number
@@ -167,7 +199,12 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   await fc.check(
     fc.asyncProperty(arbitrary, async (explored) => {
       if (run.signal?.aborted) return true
-      const kase = exploredCase(explored, seed, first + 1, `Visit ${first + 1} of seed ${seed}, shrunk (try ${++tries})`)
+      const kase = exploredCase(
+        explored,
+        seed,
+        first + 1,
+        `Visit ${first + 1} of seed ${seed}, shrunk (try ${++tries})`,
+      )
       const [result] = (await runConformance({ ...run, jobs: 1, suite: [kase] })).cases
       if (!result || !broke(result)) return true
       // The shrinker moves only to visits that still break the client: the last of them is the smallest.
@@ -180,7 +217,11 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
     { seed, path: String(first), numRuns: runs },
   )
   const rules = smallest.result.checks.filter((check) => check.status === 'failed').map((check) => check.rule)
-  const entry = toCasesEntry(smallest.explored, `explore/${seed}/${first + 1}`, `The smallest visit of seed ${seed} that broke the client (${rules.join(', ')})`)
+  const entry = toCasesEntry(
+    smallest.explored,
+    `explore/${seed}/${first + 1}`,
+    `The smallest visit of seed ${seed} that broke the client (${rules.join(', ')})`,
+  )
   return { seed, visits, results, smallest: { ...smallest, entry } }
 }
 

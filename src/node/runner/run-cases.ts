@@ -13,10 +13,19 @@ import { fittedConcurrency, fixedConcurrency, runPool, scheduleRuns, type Concur
 import type { VariantHold } from './variant-bases.js'
 
 /** The order a run's runs start in (see schedule.ts) and how many run at once. */
-function toSchedule(context: RunContext, cases: ConformanceCase[]): { order: ReturnType<typeof scheduleRuns>; concurrency: Concurrency } {
+function toSchedule(
+  context: RunContext,
+  cases: ConformanceCase[],
+): { order: ReturnType<typeof scheduleRuns>; concurrency: Concurrency } {
   const { options, repeat } = context
-  const order = scheduleRuns(options.order === 'suite' ? cases.map(() => ({})) : cases, repeat, options.requestTimeoutMs ?? RUN_DEFAULTS.requestTimeoutMs, context.waits)
-  const concurrency = context.jobs === undefined ? fittedConcurrency(cpuTime(), liveClientPids) : fixedConcurrency(context.jobs)
+  const order = scheduleRuns(
+    options.order === 'suite' ? cases.map(() => ({})) : cases,
+    repeat,
+    options.requestTimeoutMs ?? RUN_DEFAULTS.requestTimeoutMs,
+    context.waits,
+  )
+  const concurrency =
+    context.jobs === undefined ? fittedConcurrency(cpuTime(), liveClientPids) : fixedConcurrency(context.jobs)
   return { order, concurrency }
 }
 
@@ -31,7 +40,12 @@ export function combineRuns(runs: CaseResult[], policy: VerdictPolicy = {}): Cas
   // A run that passes under the policy (a warning, unless --strict) is not a failure; a cell not
   // reached judged nothing and is one.
   const failed = runs.filter((run) => !casePasses(run.status, policy))
-  const status = failed.length === 0 ? (runs.find((run) => run.status !== 'passed')?.status ?? 'passed') : failed.length === runs.length ? failed[0].status : 'flaky'
+  const status =
+    failed.length === 0
+      ? (runs.find((run) => run.status !== 'passed')?.status ?? 'passed')
+      : failed.length === runs.length
+        ? failed[0].status
+        : 'flaky'
   return { ...(failed[0] ?? runs[0]), status, runs: { total: runs.length, failed: failed.length } }
 }
 
@@ -40,18 +54,24 @@ export function combineRuns(runs: CaseResult[], policy: VerdictPolicy = {}): Cas
  * rule: no request, and the shell could not find or execute it (127, 126), the spawn failed, or
  * the interpreter could not open the script.
  */
-export function couldNotStart(result: Pick<CaseResult, 'exitCode' | 'signal' | 'timedOut' | 'stderr' | 'requests'>): boolean {
+export function couldNotStart(
+  result: Pick<CaseResult, 'exitCode' | 'signal' | 'timedOut' | 'stderr' | 'requests'>,
+): boolean {
   if (result.requests.length > 0 || result.timedOut || result.exitCode === 0) return false
   if (result.exitCode === 127 || result.exitCode === 126) return true
   if (result.exitCode === null && result.signal === null) return true
   return START_FAILURE.test(result.stderr)
 }
 
-const START_FAILURE = /Cannot find module|can't open file|No such file or directory|command not found|: not found|Permission denied/
+const START_FAILURE =
+  /Cannot find module|can't open file|No such file or directory|command not found|: not found|Permission denied/
 
 /** The one line that says why a command could not start: the first line of its stderr that tells, else the last. */
 function whyNotStarted(result: CaseResult): string {
-  const lines = result.stderr.split('\n').map((line) => line.trim()).filter(Boolean)
+  const lines = result.stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
   const said = lines.find((line) => START_FAILURE.test(line)) ?? lines.at(-1)
   const how = result.exitCode === null ? 'it could not be spawned' : `exit ${result.exitCode}`
   return said ? `${how}: ${said}` : how
@@ -68,7 +88,11 @@ function whyNotStarted(result: CaseResult): string {
  * stop the run: the runs in flight are ended and dropped, and only finished cases are returned. A variant
  * case is reported once the flow case it repeats has ended, judged against it (`hold`).
  */
-export async function runCases(context: RunContext, cases: ConformanceCase[], hold: VariantHold): Promise<{ cases: CaseResult[]; clientMs: number; jobs: ReturnType<Concurrency['record']> }> {
+export async function runCases(
+  context: RunContext,
+  cases: ConformanceCase[],
+  hold: VariantHold,
+): Promise<{ cases: CaseResult[]; clientMs: number; jobs: ReturnType<Concurrency['record']> }> {
   const { repeat } = context
   const { order, concurrency } = toSchedule(context, cases)
   const position = new Map(cases.map((kase, index) => [kase.id, index]))
@@ -107,7 +131,12 @@ export async function runCases(context: RunContext, cases: ConformanceCase[], ho
     }
   }
   try {
-    await runPool(order.length, concurrency, task, () => failure === undefined && held.length === 0 && !context.stop.signal.aborted)
+    await runPool(
+      order.length,
+      concurrency,
+      task,
+      () => failure === undefined && held.length === 0 && !context.stop.signal.aborted,
+    )
   } finally {
     concurrency.stop()
   }

@@ -15,7 +15,10 @@ export const START_CPU_MS = 200
  * Where the time of a run that ended went.
  * @example timeSpent(result.cases, { wallMs: 9000, cpu: cpu.since(), jobs, clientIsProcess: true }).delayShare // 0.8
  */
-export function timeSpent(cases: ReadonlyArray<CaseResult>, run: { wallMs: number; cpu: CpuSpent; jobs: RunTime['jobs']; clientIsProcess: boolean }): RunTime {
+export function timeSpent(
+  cases: ReadonlyArray<CaseResult>,
+  run: { wallMs: number; cpu: CpuSpent; jobs: RunTime['jobs']; clientIsProcess: boolean },
+): RunTime {
   let casesMs = 0
   let delayMs = 0
   let runs = 0

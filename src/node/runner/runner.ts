@@ -25,13 +25,27 @@ import { selectCases } from './select.js'
 import { holdVariants, withBases } from './variant-bases.js'
 
 /** The run's settings from its options and the defaults, refusing values that cannot work. */
-function toSettings(options: RunOptions): Pick<RunContext, 'client' | 'clientName' | 'reporters' | 'host' | 'timeoutMs' | 'jobs' | 'repeat'> {
+function toSettings(
+  options: RunOptions,
+): Pick<RunContext, 'client' | 'clientName' | 'reporters' | 'host' | 'timeoutMs' | 'jobs' | 'repeat'> {
   const timeoutMs = options.timeoutMs ?? RUN_DEFAULTS.timeoutMs
   const { jobs } = options
   const repeat = options.repeat ?? RUN_DEFAULTS.repeat
-  if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 1)) throw new RelayMockError('INVALID_OPTION', `Failed to run: --jobs must be a whole number of at least 1 (got ${jobs}). Please pass e.g. --jobs 2.`)
-  if (!Number.isInteger(repeat) || repeat < 1) throw new RelayMockError('INVALID_OPTION', `Failed to run: --repeat must be a whole number of at least 1 (got ${repeat}). Please pass e.g. --repeat 5.`)
-  if (!(timeoutMs > 0)) throw new RelayMockError('INVALID_OPTION', `Failed to run: --timeout must be a positive number of seconds (got ${timeoutMs / 1000}). Please pass e.g. --timeout 30.`)
+  if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 1))
+    throw new RelayMockError(
+      'INVALID_OPTION',
+      `Failed to run: --jobs must be a whole number of at least 1 (got ${jobs}). Please pass e.g. --jobs 2.`,
+    )
+  if (!Number.isInteger(repeat) || repeat < 1)
+    throw new RelayMockError(
+      'INVALID_OPTION',
+      `Failed to run: --repeat must be a whole number of at least 1 (got ${repeat}). Please pass e.g. --repeat 5.`,
+    )
+  if (!(timeoutMs > 0))
+    throw new RelayMockError(
+      'INVALID_OPTION',
+      `Failed to run: --timeout must be a positive number of seconds (got ${timeoutMs / 1000}). Please pass e.g. --timeout 30.`,
+    )
   const { client } = options
   return {
     client,
@@ -58,15 +72,28 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const calibration = options.calibration === undefined ? undefined : readCalibration(options.calibration, 'given')
   const { cases: chosen, leftOut } = underCalibration(selectCases(options), calibration)
   if (chosen.length === 0 && leftOut > 0) {
-    throw new RelayMockError('NO_CASES', `Failed to select cases: the ${leftOut} cases selected vary assumptions the calibration answers as the real service does (${calibratedIds(calibration!).join(', ')}), and a calibrated assumption is no longer varied. Please run them without --calibrate, or select other cases.`)
+    throw new RelayMockError(
+      'NO_CASES',
+      `Failed to select cases: the ${leftOut} cases selected vary assumptions the calibration answers as the real service does (${calibratedIds(calibration!).join(', ')}), and a calibrated assumption is no longer varied. Please run them without --calibrate, or select other cases.`,
+    )
   }
   const settings = toSettings(options)
   // A variant case is judged against the flow case it repeats: that case runs too (variant-bases.ts).
-  const { cases: selected, added } = withBases(chosen, underCalibration([...(options.suite ?? allCases)], calibration).cases)
+  const { cases: selected, added } = withBases(
+    chosen,
+    underCalibration([...(options.suite ?? allCases)], calibration).cases,
+  )
   const flows = [...new Set(selected.map((kase) => kase.flow))]
 
   // Every body the mock reads is journaled whole (up to its body limit): a rule never checks a prefix.
-  const service = await createRelayService({ tokens: [], seed: options.seed, vehicles: options.vehicles, scenarios: options.scenarios, journalBodyBytes: MOCK_DEFAULTS.bodyLimit, ...(options.calibration ? { calibration: options.calibration } : {}) })
+  const service = await createRelayService({
+    tokens: [],
+    seed: options.seed,
+    vehicles: options.vehicles,
+    scenarios: options.scenarios,
+    journalBodyBytes: MOCK_DEFAULTS.bodyLimit,
+    ...(options.calibration ? { calibration: options.calibration } : {}),
+  })
   const dir = await mkdtemp(join(os.tmpdir(), 'relay-mock-'))
   const untrack = trackRun(() => rmSync(dir, { recursive: true, force: true }), options.signal !== undefined)
   const context: RunContext = { ...settings, service, dir, options, stop: new AbortController(), ...waitsOf(options) }
@@ -79,11 +106,17 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   if (options.signal?.aborted) onInterrupt()
   else options.signal?.addEventListener('abort', onInterrupt, { once: true })
   try {
-    for (const reporter of context.reporters) await reporter.onRunStart?.({ cases: selected, client: context.clientName, flows, startedAt })
+    for (const reporter of context.reporters)
+      await reporter.onRunStart?.({ cases: selected, client: context.clientName, flows, startedAt })
     const { cases, clientMs, jobs } = await runCases(context, selected, holdVariants(selected, added))
     const wallMs = Math.round(performance.now() - started)
     const summary = summarize(cases, { wallMs, clientMs, startedAt, client: context.clientName, flows }, options)
-    summary.time = timeSpent(cases, { wallMs, cpu: cpu.since(), jobs, clientIsProcess: typeof context.client === 'string' })
+    summary.time = timeSpent(cases, {
+      wallMs,
+      cpu: cpu.since(),
+      jobs,
+      clientIsProcess: typeof context.client === 'string',
+    })
     if (context.stopped) Object.assign(summary, { [context.stopped]: true, notRun: selected.length - cases.length })
     if (calibration) summary.calibration = toRunCalibration(calibration, leftOut)
     const result: RunResult = { summary, cases }
@@ -97,7 +130,11 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
 }
 
 /** The run's counts and times from its case results. */
-function summarize(cases: CaseResult[], run: Pick<RunSummary, 'wallMs' | 'clientMs' | 'startedAt' | 'client' | 'flows'>, policy: VerdictPolicy): RunSummary {
+function summarize(
+  cases: CaseResult[],
+  run: Pick<RunSummary, 'wallMs' | 'clientMs' | 'startedAt' | 'client' | 'flows'>,
+  policy: VerdictPolicy,
+): RunSummary {
   return {
     ...countCases(cases, policy),
     clientMs: run.clientMs,

@@ -21,7 +21,11 @@ export interface Slot {
  * shorter than the delay still gives up on it.
  * @example caseRequestTimeoutMs({ faults: [{ route: 'POST /payment', kind: 'slow', mode: 'once' }] }, 2500) // 4000
  */
-export function caseRequestTimeoutMs(kase: Pick<ConformanceCase, 'faults'>, requestTimeoutMs: number, waits: Readonly<FaultWaits> = FAULT_WAITS): number {
+export function caseRequestTimeoutMs(
+  kase: Pick<ConformanceCase, 'faults'>,
+  requestTimeoutMs: number,
+  waits: Readonly<FaultWaits> = FAULT_WAITS,
+): number {
   return requestTimeoutMs + (kase.faults?.some((fault) => fault.kind === 'slow') ? waits.slowMs : 0)
 }
 
@@ -34,12 +38,17 @@ const ATTEMPTS = 3
  * delay, a 503 or 429 its Retry-After (once, or twice before the third attempt when always).
  * @example expectedWaitMs({ faults: [{ route: 'GET /vehicles', kind: 'hang', mode: 'always' }] }, 2500) // 7500
  */
-export function expectedWaitMs(kase: Pick<ConformanceCase, 'faults'>, requestTimeoutMs: number, waits: Readonly<FaultWaits> = FAULT_WAITS): number {
+export function expectedWaitMs(
+  kase: Pick<ConformanceCase, 'faults'>,
+  requestTimeoutMs: number,
+  waits: Readonly<FaultWaits> = FAULT_WAITS,
+): number {
   let total = 0
   const timeoutMs = caseRequestTimeoutMs(kase, requestTimeoutMs, waits)
   for (const fault of kase.faults ?? []) {
     const again = fault.mode === 'always' ? ATTEMPTS - 1 : 1
-    if (fault.kind === 'hang') total += timeoutMs * (fault.mode === 'always' && fault.route.startsWith('GET ') ? ATTEMPTS : 1)
+    if (fault.kind === 'hang')
+      total += timeoutMs * (fault.mode === 'always' && fault.route.startsWith('GET ') ? ATTEMPTS : 1)
     else if (fault.kind === 'slow') total += waits.slowMs
     else if (fault.kind === 'unavailable') total += waits.retryAfterS * 1000 * again
     // An HTTP-date names the whole second at or after the wait: half a second more on the mean.
@@ -53,7 +62,12 @@ export function expectedWaitMs(kase: Pick<ConformanceCase, 'faults'>, requestTim
  * selection's order (so a flow case starts before a variant that repeats it), each case's repeats together.
  * @example scheduleRuns(cases, 2, 2500)[0] // { index: 17, run: 0 }: a hung lookup, every time
  */
-export function scheduleRuns(cases: ReadonlyArray<Pick<ConformanceCase, 'faults'>>, repeat: number, requestTimeoutMs: number, waits?: Readonly<FaultWaits>): Slot[] {
+export function scheduleRuns(
+  cases: ReadonlyArray<Pick<ConformanceCase, 'faults'>>,
+  repeat: number,
+  requestTimeoutMs: number,
+  waits?: Readonly<FaultWaits>,
+): Slot[] {
   const expected = cases.map((kase) => expectedWaitMs(kase, requestTimeoutMs, waits))
   // Array.prototype.sort is stable: equal waits keep the selection's order.
   const order = cases.map((_, index) => index).sort((a, b) => expected[b] - expected[a])
@@ -122,9 +136,15 @@ export interface Busy {
  * a smaller share of the cores, not a faster one.
  * @example nextLimit(8, { all: 0.2, kit: 0.1, machine: 0.3 }, true, { least: 8, most: 64, cores: 2 }) // 12
  */
-export function nextLimit(limit: number, busy: Busy, pressed: boolean, bounds: { least: number; most: number; cores: number }): number {
+export function nextLimit(
+  limit: number,
+  busy: Busy,
+  pressed: boolean,
+  bounds: { least: number; most: number; cores: number },
+): number {
   if (busy.all > BUSY.high || busy.kit > BUSY.high) return Math.max(bounds.least, Math.floor(limit * 0.75))
-  if (pressed && busy.machine < BUSY.low && busy.kit < BUSY.low) return Math.min(bounds.most, Math.max(limit + bounds.cores, Math.ceil(limit * 1.5)))
+  if (pressed && busy.machine < BUSY.low && busy.kit < BUSY.low)
+    return Math.min(bounds.most, Math.max(limit + bounds.cores, Math.ceil(limit * 1.5)))
   return limit
 }
 
@@ -149,7 +169,12 @@ function machineTimes(): { busy: number; total: number } {
  * (clients that wait), no more for one that keeps the cores busy (a JVM starting for each case).
  * @example fittedConcurrency(cpuTime(), liveClientPids).canStart(0) // true
  */
-export function fittedConcurrency(cpu: CpuTime, running: () => Iterable<number>, cores = os.availableParallelism(), most = MOST_JOBS): Concurrency {
+export function fittedConcurrency(
+  cpu: CpuTime,
+  running: () => Iterable<number>,
+  cores = os.availableParallelism(),
+  most = MOST_JOBS,
+): Concurrency {
   const least = Math.min(most, cores * 4)
   let limit = least
   let high = limit
@@ -181,7 +206,8 @@ export function fittedConcurrency(cpu: CpuTime, running: () => Iterable<number>,
   timer.unref()
   return {
     // Those waiting wake together (a Retry-After passes for many at once): at most three for each that may run.
-    canStart: (inflight) => inflight < Math.min(most, limit * WAITING_PER_RUNNING + limit) && inflight - waiting < limit,
+    canStart: (inflight) =>
+      inflight < Math.min(most, limit * WAITING_PER_RUNNING + limit) && inflight - waiting < limit,
     waiting(delta) {
       waiting += delta
       if (delta > 0) rouse()
@@ -199,7 +225,12 @@ export function fittedConcurrency(cpu: CpuTime, running: () => Iterable<number>,
  * nothing more may start. Tasks must not reject.
  * @example await runPool(cases.length, 4, (index) => runOne(cases[index]), () => true)
  */
-export async function runPool(count: number, jobs: number | Concurrency, task: (index: number) => Promise<void>, canStart: () => boolean): Promise<void> {
+export async function runPool(
+  count: number,
+  jobs: number | Concurrency,
+  task: (index: number) => Promise<void>,
+  canStart: () => boolean,
+): Promise<void> {
   const concurrency = typeof jobs === 'number' ? fixedConcurrency(jobs) : jobs
   const inflight = new Set<Promise<void>>()
   let next = 0

@@ -14,15 +14,25 @@ export function selectCases(options: Pick<RunOptions, 'flows' | 'cases' | 'suite
   if (options.suites?.length) {
     for (const name of options.suites) {
       if (!allSuites.some((suite) => suite.name === name)) {
-        throw new RelayMockError('SUITE_NOT_FOUND', `Failed to select cases: there is no suite "${name}". Please use one of: ${allSuites.map((suite) => suite.name).join(', ')}.`)
+        throw new RelayMockError(
+          'SUITE_NOT_FOUND',
+          `Failed to select cases: there is no suite "${name}". Please use one of: ${allSuites.map((suite) => suite.name).join(', ')}.`,
+        )
       }
     }
-    const chosen = new Set(allSuites.filter((suite) => options.suites!.includes(suite.name)).flatMap((suite) => suite.cases.map((kase) => kase.id)))
+    const chosen = new Set(
+      allSuites
+        .filter((suite) => options.suites!.includes(suite.name))
+        .flatMap((suite) => suite.cases.map((kase) => kase.id)),
+    )
     source = source.filter((kase) => chosen.has(kase.id))
   }
   for (const flow of options.flows ?? []) {
     if (flow !== 'advanced' && flow !== 'simple') {
-      throw new RelayMockError('INVALID_FLOW', `Failed to select cases: there is no flow "${String(flow)}". Please use advanced or simple.`)
+      throw new RelayMockError(
+        'INVALID_FLOW',
+        `Failed to select cases: there is no flow "${String(flow)}". Please use advanced or simple.`,
+      )
     }
   }
   let selected = options.flows?.length ? source.filter((kase) => options.flows!.includes(kase.flow)) : [...source]
@@ -30,14 +40,23 @@ export function selectCases(options: Pick<RunOptions, 'flows' | 'cases' | 'suite
     const matchers = options.cases.map((pattern) => {
       const matches = caseMatcher(pattern)
       if (!source.some((kase) => matches(kase.id))) {
-        throw new RelayMockError('CASE_NOT_FOUND', `Failed to find the case "${pattern}": no case matches it. Please use ${caseHint(pattern, source.map((kase) => kase.id))}.`)
+        throw new RelayMockError(
+          'CASE_NOT_FOUND',
+          `Failed to find the case "${pattern}": no case matches it. Please use ${caseHint(
+            pattern,
+            source.map((kase) => kase.id),
+          )}.`,
+        )
       }
       return matches
     })
     selected = selected.filter((kase) => matchers.some((matches) => matches(kase.id)))
   }
   if (selected.length === 0) {
-    throw new RelayMockError('NO_CASES', 'Failed to select cases: the flows and cases given leave none to run. Please widen --flow or --case.')
+    throw new RelayMockError(
+      'NO_CASES',
+      'Failed to select cases: the flows and cases given leave none to run. Please widen --flow or --case.',
+    )
   }
   return selected
 }
@@ -50,7 +69,9 @@ export function selectCases(options: Pick<RunOptions, 'flows' | 'cases' | 'suite
 export function caseMatcher(pattern: string): (id: string) => boolean {
   if (pattern.endsWith('/')) return (id) => id.startsWith(pattern)
   if (!/[*?]/.test(pattern)) return (id) => id === pattern
-  const source = [...pattern].map((char) => (char === '*' ? '.*' : char === '?' ? '.' : char.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('')
+  const source = [...pattern]
+    .map((char) => (char === '*' ? '.*' : char === '?' ? '.' : char.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
+    .join('')
   const glob = new RegExp(`^${source}$`, 's')
   return (id) => glob.test(id)
 }
@@ -65,4 +86,5 @@ export function caseHint(pattern: string, ids: readonly string[]): string {
   return `an id such as ${orList(nearest(pattern, ids))} (the nearest), or a glob such as ${orList(suites)}`
 }
 
-const orList = (items: readonly string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`)
+const orList = (items: readonly string[]) =>
+  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`

@@ -10,7 +10,10 @@ import type { CaseResult } from '../../core/rules/types.js'
  * they end first), and for each of those the variant cases it was added for.
  * @example withBases([variantOfNewVehicle], allCases).added.get('advanced/new-vehicle') // ['variants/…']
  */
-export function withBases(selected: ConformanceCase[], source: ReadonlyArray<ConformanceCase>): { cases: ConformanceCase[]; added: Map<string, string[]> } {
+export function withBases(
+  selected: ConformanceCase[],
+  source: ReadonlyArray<ConformanceCase>,
+): { cases: ConformanceCase[]; added: Map<string, string[]> } {
   const ids = new Set(selected.map((kase) => kase.id))
   const added = new Map<string, string[]>()
   for (const kase of selected) {
@@ -33,7 +36,10 @@ export interface VariantHold {
  * early (its flow case never ended) is never given back: it did not finish.
  * @example const hold = holdVariants(cases, added); for (const ready of hold.take(result)) report(ready)
  */
-export function holdVariants(cases: ReadonlyArray<ConformanceCase>, added: ReadonlyMap<string, string[]> = new Map()): VariantHold {
+export function holdVariants(
+  cases: ReadonlyArray<ConformanceCase>,
+  added: ReadonlyMap<string, string[]> = new Map(),
+): VariantHold {
   const ids = new Set(cases.map((kase) => kase.id))
   const ended = new Map<string, CaseResult>()
   const waiting = new Map<string, CaseResult[]>()

@@ -32,7 +32,12 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
     return id
   }
   const relayRequest = (req: http.IncomingMessage): RelayRequest => {
-    const request: RelayRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, connection: connectionOf(req.socket) }
+    const request: RelayRequest = {
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      headers: req.headers,
+      connection: connectionOf(req.socket),
+    }
     if (options.world) request.world = options.world
     return request
   }
@@ -63,9 +68,11 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
   })
   // CONNECT never reaches 'request' (Node hands it the raw socket), and a method Node's parser does not
   // know is a parse error: both get the JSON 405 every other method the service lacks gets.
-  server.on('connect', (req: http.IncomingMessage, socket: Duplex) => refuseRaw(socket, `${req.method} is not a method the service answers.`))
+  server.on('connect', (req: http.IncomingMessage, socket: Duplex) =>
+    refuseRaw(socket, `${req.method} is not a method the service answers.`),
+  )
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (error.code === 'HPE_INVALID_METHOD') refuseRaw(socket, 'The request\'s method is not one the service answers.')
+    if (error.code === 'HPE_INVALID_METHOD') refuseRaw(socket, "The request's method is not one the service answers.")
     else if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
   })
   return server
@@ -74,7 +81,10 @@ export function createServer(mock: RelayService, options: ServerOptions = {}): h
 /** What answers one request: reads its body, if it has one, asks the mock, sends the answer, then calls `done`. */
 type RequestHandler = (req: http.IncomingMessage, res: http.ServerResponse, done: (broken?: boolean) => void) => void
 
-function createRequestHandler(mock: RelayService, relayRequest: (req: http.IncomingMessage) => RelayRequest): RequestHandler {
+function createRequestHandler(
+  mock: RelayService,
+  relayRequest: (req: http.IncomingMessage) => RelayRequest,
+): RequestHandler {
   const limit = mock.settings.bodyLimit
   const writeSoon = createBatchedWriter()
   return (req, res, done) => {
@@ -125,7 +135,12 @@ function createRequestHandler(mock: RelayService, relayRequest: (req: http.Incom
       done()
     })
     req.on('end', () => {
-      const body = size > 0 && !tooLarge ? (chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')) : undefined
+      const body =
+        size > 0 && !tooLarge
+          ? chunks.length === 1
+            ? chunks[0].toString('utf8')
+            : Buffer.concat(chunks).toString('utf8')
+          : undefined
       respond(body, tooLarge)
     })
   }
@@ -253,7 +268,8 @@ function afterTurnsAnswers(then: () => void): void {
 function writeAnswer(res: http.ServerResponse, answer: RelayResponse): void {
   if (answer.passedOn) return passOn(res, answer, answer.passedOn)
   // A HEAD's answer names the length of the body GET would send; a 204 names none (RFC 9110 8.6).
-  const length = answer.status === 204 ? undefined : (answer.headers['content-length'] ?? Buffer.byteLength(answer.text))
+  const length =
+    answer.status === 204 ? undefined : (answer.headers['content-length'] ?? Buffer.byteLength(answer.text))
   res.writeHead(answer.status, length === undefined ? answer.headers : { ...answer.headers, 'content-length': length })
   res.end(answer.text)
 }
@@ -311,7 +327,9 @@ function refuseRaw(socket: Duplex, sentence: string): void {
   if (!socket.writable) return
   const { body } = toProblem(405, `${sentence} Please use GET or POST as the endpoint documents.`)
   const text = JSON.stringify(body)
-  socket.end(`HTTP/1.1 405 Method Not Allowed\r\ncontent-type: application/problem+json\r\nallow: ${ALLOW}\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`)
+  socket.end(
+    `HTTP/1.1 405 Method Not Allowed\r\ncontent-type: application/problem+json\r\nallow: ${ALLOW}\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+  )
 }
 
 /**
@@ -319,15 +337,28 @@ function refuseRaw(socket: Duplex, sentence: string): void {
  * it takes that socket over, with whatever connected meanwhile, instead of opening another.
  * @example await listen(server, { reserved: await reservePort('127.0.0.1', 4010) })
  */
-export function listen(server: http.Server, { port = 4010, host = '127.0.0.1', reserved }: { port?: number; host?: string; reserved?: ReservedPort } = {}): Promise<string> {
+export function listen(
+  server: http.Server,
+  { port = 4010, host = '127.0.0.1', reserved }: { port?: number; host?: string; reserved?: ReservedPort } = {},
+): Promise<string> {
   const where = reserved ? `${reserved.host}:${reserved.port}` : `${host}:${port}`
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       server.off('listening', onListening)
       if (error.code === 'EADDRINUSE') {
-        reject(new RelayMockError('PORT_IN_USE', `Failed to listen on ${where}: the port is in use. Please stop what uses it or pass another --port (0 picks a free one).`))
+        reject(
+          new RelayMockError(
+            'PORT_IN_USE',
+            `Failed to listen on ${where}: the port is in use. Please stop what uses it or pass another --port (0 picks a free one).`,
+          ),
+        )
       } else if (error.code === 'EACCES') {
-        reject(new RelayMockError('PORT_DENIED', `Failed to listen on ${where}: permission denied. Please pass a --port above 1023.`))
+        reject(
+          new RelayMockError(
+            'PORT_DENIED',
+            `Failed to listen on ${where}: permission denied. Please pass a --port above 1023.`,
+          ),
+        )
       } else reject(error)
     }
     const onListening = () => {
@@ -352,7 +383,10 @@ export class ReservedPort {
   readonly #waiting: Socket[] = []
   readonly #hold = (socket: Socket) => void this.#waiting.push(socket)
 
-  constructor(readonly host: string, readonly port: number) {
+  constructor(
+    readonly host: string,
+    readonly port: number,
+  ) {
     this.#probe = net.createServer({ pauseOnConnect: true }, this.#hold)
   }
 

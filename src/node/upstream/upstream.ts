@@ -9,7 +9,13 @@ import tls from 'node:tls'
 import zlib from 'node:zlib'
 import { Pool, type Dispatcher } from 'undici'
 import { RelayMockError } from '../../core/errors.js'
-import type { BodyStream, Upstream, UpstreamRequest, UpstreamResult, UpstreamTroubleKind } from '../../core/service/upstream.js'
+import type {
+  BodyStream,
+  Upstream,
+  UpstreamRequest,
+  UpstreamResult,
+  UpstreamTroubleKind,
+} from '../../core/service/upstream.js'
 
 export interface ForwarderOptions {
   /** The upstream's base URL: `http://` or `https://`, with a path prefix if the service has one. */
@@ -34,10 +40,18 @@ export const UPSTREAM_TIMEOUT_MS = 30_000
  * The forwarding transport of `relay-mock proxy`.
  * @example const upstream = createForwarder({ baseUrl: 'https://staging.example' }); await upstream.forward({ method: 'GET', url: '/vehicles?plate=AB1', headers: {} })
  */
-export function createForwarder({ baseUrl, ca, timeoutMs = UPSTREAM_TIMEOUT_MS, bodyLimit = 1024 * 1024 }: ForwarderOptions): Forwarder {
+export function createForwarder({
+  baseUrl,
+  ca,
+  timeoutMs = UPSTREAM_TIMEOUT_MS,
+  bodyLimit = 1024 * 1024,
+}: ForwarderOptions): Forwarder {
   const base = new URL(baseUrl)
   if (base.protocol !== 'http:' && base.protocol !== 'https:') {
-    throw new RelayMockError('BAD_OPTION', `The upstream ${baseUrl} is not an http:// or https:// URL. Please give the real service's base URL, e.g. https://staging.example.com.`)
+    throw new RelayMockError(
+      'BAD_OPTION',
+      `The upstream ${baseUrl} is not an http:// or https:// URL. Please give the real service's base URL, e.g. https://staging.example.com.`,
+    )
   }
   const prefix = base.pathname.replace(/\/+$/, '')
   // Kept-alive connections, so that a request reuses one rather than paying a TCP (and TLS) handshake;
@@ -66,7 +80,11 @@ export function createForwarder({ baseUrl, ca, timeoutMs = UPSTREAM_TIMEOUT_MS, 
         settle({ trouble: { kind: 'timeout', detail: `no whole answer within ${timeoutMs} ms (--upstream-timeout)` } })
         controller?.abort(new Error('timed out'))
       }, timeoutMs)
-      const options: Dispatcher.DispatchOptions = { method: request.method, path: `${prefix}${request.url}`, headers: { ...request.headers, 'accept-encoding': 'identity' } }
+      const options: Dispatcher.DispatchOptions = {
+        method: request.method,
+        path: `${prefix}${request.url}`,
+        headers: { ...request.headers, 'accept-encoding': 'identity' },
+      }
       if (request.body !== undefined) options.body = request.body
       pool.dispatch(
         options,
@@ -128,7 +146,10 @@ function answerReader(attempt: Attempt): Dispatcher.DispatchHandler {
   let size = 0
   let passedOn: PassedOn | undefined
   const durationMs = (): number => Math.round((performance.now() - attempt.started) * 1000) / 1000
-  const encodingOf = (): string => String(headers['content-encoding'] ?? '').trim().toLowerCase()
+  const encodingOf = (): string =>
+    String(headers['content-encoding'] ?? '')
+      .trim()
+      .toLowerCase()
   return {
     onRequestStart(controller) {
       attempt.onController(controller)
@@ -172,8 +193,16 @@ function answerReader(attempt: Attempt): Dispatcher.DispatchHandler {
       try {
         text = decoded(raw, encoding, limits.bodyLimit).toString('utf8')
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return settle({ trouble: { kind: 'too-large', detail: `its ${encoding} body was over ${limits.bodyLimit} bytes decoded` } })
-        return settle({ trouble: { kind: 'not-http', detail: `its ${encoding} body could not be decoded: ${describe(error as Error)}` } })
+        if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+          return settle({
+            trouble: { kind: 'too-large', detail: `its ${encoding} body was over ${limits.bodyLimit} bytes decoded` },
+          })
+        return settle({
+          trouble: {
+            kind: 'not-http',
+            detail: `its ${encoding} body could not be decoded: ${describe(error as Error)}`,
+          },
+        })
       }
       settle({ answer: { status, headers, text, durationMs: durationMs() } })
     },
@@ -194,7 +223,10 @@ type PassedOn = Readable & BodyStream & { whole?: true }
 function passOn(controller: Dispatcher.DispatchController, read: Buffer[], stallMs: number): PassedOn {
   // A body that stops moving for as long as the upstream may take to answer (the upstream stalled, or
   // the client stopped reading) is broken off, so that neither holds a connection of the pool for good.
-  const stalled = setTimeout(() => stream.destroy(new Error(`the body passed on moved no byte in ${stallMs} ms (--upstream-timeout)`)), stallMs)
+  const stalled = setTimeout(
+    () => stream.destroy(new Error(`the body passed on moved no byte in ${stallMs} ms (--upstream-timeout)`)),
+    stallMs,
+  )
   const stream = new Readable({
     read() {
       stalled.refresh()
@@ -230,9 +262,26 @@ export function troubleOf(error: NodeJS.ErrnoException): UpstreamTroubleKind {
   if (code === 'ECONNREFUSED') return 'refused'
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return 'dns'
   if (code.startsWith('HPE_') || error.name === 'HTTPParserError') return 'not-http'
-  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return 'reset'
-  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return 'timeout'
-  if (/^ERR_(TLS|SSL)|CERT|^UNABLE_TO|^DEPTH_ZERO|^SELF_SIGNED|^EPROTO$/.test(code) || /\bSSL\b|TLS/i.test(error.message)) return 'tls'
+  if (
+    code === 'ECONNRESET' ||
+    code === 'EPIPE' ||
+    code === 'ECONNABORTED' ||
+    code === 'UND_ERR_SOCKET' ||
+    code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH'
+  )
+    return 'reset'
+  if (
+    code === 'ETIMEDOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT'
+  )
+    return 'timeout'
+  if (
+    /^ERR_(TLS|SSL)|CERT|^UNABLE_TO|^DEPTH_ZERO|^SELF_SIGNED|^EPROTO$/.test(code) ||
+    /\bSSL\b|TLS/i.test(error.message)
+  )
+    return 'tls'
   return 'failed'
 }
 

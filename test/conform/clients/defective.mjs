@@ -10,7 +10,16 @@ import { spawn } from 'node:child_process'
 import http from 'node:http'
 import { writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
-import { ambiguous, idOf, isRecord, ok, referenceWait, runFlow, toAnswer, withRetries } from '../../../dist/src/node/reference-client/client-flow.js'
+import {
+  ambiguous,
+  idOf,
+  isRecord,
+  ok,
+  referenceWait,
+  runFlow,
+  toAnswer,
+  withRetries,
+} from '../../../dist/src/node/reference-client/client-flow.js'
 
 export const DEFECTS = [
   'none',
@@ -93,17 +102,36 @@ function sendKeptAlive(method, url, headers, text, timeoutMs) {
   return new Promise((resolve, reject) => {
     const attempt = (mayResend) => {
       let answered = false
-      const request = http.request(url, { method, headers: text === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(text) }, agent, timeout: timeoutMs }, (response) => {
-        answered = true
-        let raw = ''
-        response.setEncoding('utf8')
-        response.on('data', (chunk) => (raw += chunk))
-        response.on('error', reject)
-        response.on('close', () => (response.complete ? resolve({ status: response.statusCode, ok: response.statusCode >= 200 && response.statusCode < 300, text: async () => raw, headers: { get: (name) => response.headers[name] ?? null } }) : reject(new Error('answer cut off'))))
-      })
+      const request = http.request(
+        url,
+        {
+          method,
+          headers: text === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(text) },
+          agent,
+          timeout: timeoutMs,
+        },
+        (response) => {
+          answered = true
+          let raw = ''
+          response.setEncoding('utf8')
+          response.on('data', (chunk) => (raw += chunk))
+          response.on('error', reject)
+          response.on('close', () =>
+            response.complete
+              ? resolve({
+                  status: response.statusCode,
+                  ok: response.statusCode >= 200 && response.statusCode < 300,
+                  text: async () => raw,
+                  headers: { get: (name) => response.headers[name] ?? null },
+                })
+              : reject(new Error('answer cut off')),
+          )
+        },
+      )
       request.on('timeout', () => request.destroy(new Error('timed out')))
       request.on('error', (error) => {
-        if (mayResend && !answered && method === 'GET' && request.reusedSocket && error.code === 'ECONNRESET') attempt(false)
+        if (mayResend && !answered && method === 'GET' && request.reusedSocket && error.code === 'ECONNRESET')
+          attempt(false)
         else reject(error)
       })
       request.end(text)
@@ -130,21 +158,33 @@ const bumped = (time) => time.replace(/:(\d\d)$/, (_, s) => `:${String(Number(s)
 function edit(has, visit, request) {
   const { method, path } = request
   let { query, body } = request
-  if (path === '/rental-companies' && has('kennitala-with-hyphen')) query = query.map(([name, value]) => [name, `${value.slice(0, 6)}-${value.slice(6)}`])
+  if (path === '/rental-companies' && has('kennitala-with-hyphen'))
+    query = query.map(([name, value]) => [name, `${value.slice(0, 6)}-${value.slice(6)}`])
   // defect(misspelled-path): asks for /rental-comapnies.
   if (path === '/rental-companies' && has('misspelled-path')) return { method, path: '/rental-comapnies', query }
   if (path === '/vehicles' && method === 'GET' && has('vehicle-query-param')) query = [['number', visit.plate]]
   if (path === '/vehicles' && method === 'POST' && has('country-upper-case')) body = { ...body, country: 'IS' }
   if (path === '/custodians' && has('custodian-wrong-company')) body = { ...body, rentalCompanyId: visit.locationId }
-  if (path === '/custodians' && has('acquired-on-visit-date')) body = { ...body, acquiredOn: `${visit.visitStart.slice(0, 10)} 00:00:00` }
+  if (path === '/custodians' && has('acquired-on-visit-date'))
+    body = { ...body, acquiredOn: `${visit.visitStart.slice(0, 10)} 00:00:00` }
   if (path === '/payments') {
-    if (has('amount-string') || has('wrong-currency')) body = { ...body, amount: { amount: has('amount-string') ? String(visit.amount) : visit.amount, currency: has('wrong-currency') ? 'EUR' : visit.currency } }
-    if (has('bump-equal-end') && visit.visitEnd === visit.visitStart) body = { ...body, endedOn: bumped(visit.visitEnd) }
-    if (has('iso-timestamps')) body = { ...body, startedOn: body.startedOn.replace(' ', 'T'), endedOn: body.endedOn.replace(' ', 'T') }
+    if (has('amount-string') || has('wrong-currency'))
+      body = {
+        ...body,
+        amount: {
+          amount: has('amount-string') ? String(visit.amount) : visit.amount,
+          currency: has('wrong-currency') ? 'EUR' : visit.currency,
+        },
+      }
+    if (has('bump-equal-end') && visit.visitEnd === visit.visitStart)
+      body = { ...body, endedOn: bumped(visit.visitEnd) }
+    if (has('iso-timestamps'))
+      body = { ...body, startedOn: body.startedOn.replace(' ', 'T'), endedOn: body.endedOn.replace(' ', 'T') }
   }
   if (path === '/payment') {
     if (has('simple-get-payment')) return { method: 'GET', path, query }
-    if (has('simple-acquired-timestamp')) body = { ...body, vehicle: { ...body.vehicle, acquiredOn: `${visit.registrationDate} 00:00:00` } }
+    if (has('simple-acquired-timestamp'))
+      body = { ...body, vehicle: { ...body.vehicle, acquiredOn: `${visit.registrationDate} 00:00:00` } }
     if (has('simple-amount-string')) body = { ...body, payment: { ...body.payment, amount: String(visit.amount) } }
   }
   return { method, path, query, body }
@@ -153,16 +193,21 @@ function edit(has, visit, request) {
 /** The answer to `response` (fetch's or sendKeptAlive's), as the defects read it; throws what the client does not recover from. */
 async function read(has, visit, { method, path }, response) {
   const raw = await response.text()
-  const answer = { ...toAnswer(response.status, raw, response.headers.get('retry-after')), location: response.headers.get('location') }
+  const answer = {
+    ...toAnswer(response.status, raw, response.headers.get('retry-after')),
+    location: response.headers.get('location'),
+  }
   const parsed = answer.body
   // defect(strict-records): refuses a record that carries a field it does not know.
   if (has('strict-records') && response.ok && !answer.lost) strictRecords(path, parsed)
   // defect(problem-title): logs an advanced error's title, as a problem document has one.
-  if (has('problem-title') && !response.ok && visit.flow === 'advanced') console.error(`${method} ${path}: ${parsed.title.trim()}`)
+  if (has('problem-title') && !response.ok && visit.flow === 'advanced')
+    console.error(`${method} ${path}: ${parsed.title.trim()}`)
   // defect(throws-on-403): takes a 403 for a bug of its own, where a refused token is 401.
   if (has('throws-on-403') && response.status === 403) throw new Fatal(`${method} ${path}: 403 Forbidden`)
   // defect(needs-challenge): reads the scheme of a 401's WWW-Authenticate.
-  if (has('needs-challenge') && response.status === 401) console.error(`refused: ${response.headers.get('www-authenticate').split(' ')[0]}`)
+  if (has('needs-challenge') && response.status === 401)
+    console.error(`refused: ${response.headers.get('www-authenticate').split(' ')[0]}`)
   return answer
 }
 
@@ -172,7 +217,8 @@ async function send(has, visit, env, request) {
   const timeoutMs = Number(env.RELAY_REQUEST_TIMEOUT_MS) || 5000
   const url = `${env.RELAY_BASE_URL}${path}${query.length > 0 ? `?${query.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&')}` : ''}`
   const headers = {}
-  if (!has('no-auth')) headers.authorization = `Bearer ${has('wrong-token') ? 'rm_000000000000000000000000' : env.RELAY_API_TOKEN}`
+  if (!has('no-auth'))
+    headers.authorization = `Bearer ${has('wrong-token') ? 'rm_000000000000000000000000' : env.RELAY_API_TOKEN}`
   let text
   if (body !== undefined) {
     // defect(no-content-type): sends its JSON with no Content-Type (as bytes, which fetch sends without one).
@@ -184,10 +230,16 @@ async function send(has, visit, env, request) {
     // defect(keep-alive-resend): its HTTP layer sends a GET again by itself after a kept-alive connection was reset.
     const response = has('keep-alive-resend')
       ? await sendKeptAlive(method, url, headers, text, timeoutMs)
-      : await fetch(url, { method, headers, body: has('no-content-type') && text !== undefined ? new TextEncoder().encode(text) : text, ...(has('no-timeout') ? {} : { signal: AbortSignal.timeout(timeoutMs) }) })
+      : await fetch(url, {
+          method,
+          headers,
+          body: has('no-content-type') && text !== undefined ? new TextEncoder().encode(text) : text,
+          ...(has('no-timeout') ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
+        })
     return await read(has, visit, request, response)
   } catch (error) {
-    if (error instanceof Fatal || (error instanceof TypeError && !/fetch failed|terminated/.test(error.message))) throw error
+    if (error instanceof Fatal || (error instanceof TypeError && !/fetch failed|terminated/.test(error.message)))
+      throw error
     return { lost: true, why: error.message }
   }
 }
@@ -212,9 +264,16 @@ function wait(has) {
       if (!answer.lost && has('quick-retry')) return 0
     }
     // defect(retry-refusal): sends a refused request again (and again). defect(retry-refusal-once): once.
-    else if ((has('retry-refusal') || (has('retry-refusal-once') && attempt === 1)) && !answer.lost && answer.status >= 400 && answer.status < 500) return 0
+    else if (
+      (has('retry-refusal') || (has('retry-refusal-once') && attempt === 1)) &&
+      !answer.lost &&
+      answer.status >= 400 &&
+      answer.status < 500
+    )
+      return 0
     // defect(resend-payment): sends a payment whose answer was lost once more.
-    else if (has('resend-payment') && attempt === 1 && /^\/payments?$/.test(request.path) && ambiguous(answer)) return 600
+    else if (has('resend-payment') && attempt === 1 && /^\/payments?$/.test(request.path) && ambiguous(answer))
+      return 600
     return referenceWait(answer, request, attempt)
   }
 }
@@ -226,13 +285,21 @@ const attemptsOf = (has) => (has('retry-forever') ? 6 : has('four-attempts') ? 4
 function around(has, visit, env, call, seen) {
   let companyId
   let pinged = false
-  const linkCustodian = (vehicleId) => call({ method: 'POST', path: '/custodians', query: [], body: { vehicleId, rentalCompanyId: companyId, acquiredOn: `${visit.registrationDate} 00:00:00` } })
+  const linkCustodian = (vehicleId) =>
+    call({
+      method: 'POST',
+      path: '/custodians',
+      query: [],
+      body: { vehicleId, rentalCompanyId: companyId, acquiredOn: `${visit.registrationDate} 00:00:00` },
+    })
   return async (request) => {
     const { method, path } = request
     // defect(ping-first): asks for GET /status before the advanced flow. defect(simple-two-requests): looks the owner up first.
-    if (has('ping-first') && !pinged && visit.flow === 'advanced') await call({ method: 'GET', path: '/status', query: [] })
+    if (has('ping-first') && !pinged && visit.flow === 'advanced')
+      await call({ method: 'GET', path: '/status', query: [] })
     pinged = true
-    if (has('simple-two-requests') && path === '/payment') await call(GET('/rental-companies', 'kennitala', visit.ownerKennitala))
+    if (has('simple-two-requests') && path === '/payment')
+      await call(GET('/rental-companies', 'kennitala', visit.ownerKennitala))
     // defect(skip-company-lookup): never asks, and takes the owner for a company without an id.
     if (has('skip-company-lookup') && path === '/rental-companies') return { lost: false, status: 200, body: [{}] }
     let answer = await call(request)
@@ -254,13 +321,18 @@ function around(has, visit, env, call, seen) {
     }
     if (path === '/payments') {
       // defect(retry-until-200): retries until it sees 200, but the service answers 201: it pays again and again, 5 attempts in all.
-      for (let attempt = 2; has('retry-until-200') && answer.status !== 200 && attempt <= 5; attempt++) answer = await call(request)
+      for (let attempt = 2; has('retry-until-200') && answer.status !== 200 && attempt <= 5; attempt++)
+        answer = await call(request)
       if (has('two-payments')) answer = await call(request)
       if (has('payment-not-last')) await call(GET('/vehicles', 'plate', visit.plate))
     }
     if (method === 'POST' && (path === '/vehicles' || path === '/payment') && !answer.lost) {
       // defect(id-from-location): reads the record's id from Location.
-      if (has('id-from-location')) answer = { ...answer, body: { ...(isRecord(answer.body) ? answer.body : {}), id: answer.location?.split('/').at(-1) } }
+      if (has('id-from-location'))
+        answer = {
+          ...answer,
+          body: { ...(isRecord(answer.body) ? answer.body : {}), id: answer.location?.split('/').at(-1) },
+        }
       // With no Location, it links a vehicle without an id, and is refused.
       if (has('id-from-location') && path === '/vehicles' && ok(answer) && !idOf(answer.body)) {
         const custodian = await linkCustodian(undefined)
@@ -271,7 +343,8 @@ function around(has, visit, env, call, seen) {
     }
     if (path === '/payment' && !ambiguous(answer)) answer = readPayment(has, answer, seen)
     // defect(refusal-as-lost): takes any error answer to the payment, a refusal too, for a lost one.
-    if (/^\/payments?$/.test(path) && has('refusal-as-lost') && !answer.lost && answer.status >= 400) answer = { lost: true, why: `HTTP ${answer.status}` }
+    if (/^\/payments?$/.test(path) && has('refusal-as-lost') && !answer.lost && answer.status >= 400)
+      answer = { lost: true, why: `HTTP ${answer.status}` }
     return answer
   }
 }
@@ -279,7 +352,8 @@ function around(has, visit, env, call, seen) {
 /** The simple payment's answer as the defects read it. */
 function readPayment(has, answer, seen) {
   // defect(refusal-422-only): a refusal is a 422; any other status without an id is a bug to it.
-  if (has('refusal-422-only') && !idOf(answer.body) && answer.status !== 422) throw new Fatal(`POST /payment: unexpected ${answer.status}`)
+  if (has('refusal-422-only') && !idOf(answer.body) && answer.status !== 422)
+    throw new Fatal(`POST /payment: unexpected ${answer.status}`)
   // defect(only-201-created) on a refusal; defect(paid-from-status-new): paid when `status` is `new`.
   if (has('only-201-created') && answer.status !== 201) return withoutId(answer)
   if (has('paid-from-status-new') && answer.body?.status !== 'new') return withoutId(answer)
@@ -295,14 +369,29 @@ function readPayment(has, answer, seen) {
 function report(has, visit, env, flowReport, seen) {
   const { outcome } = flowReport
   // defect(paid-after-failure) claims a payment it has no id for; defect(rejected-when-unknown) says rejected.
-  if (outcome === 'unknown' && (has('paid-after-failure') || has('rejected-when-unknown'))) return { report: { ...flowReport, outcome: has('paid-after-failure') ? 'paid' : 'rejected' }, exitCode: 0 }
+  if (outcome === 'unknown' && (has('paid-after-failure') || has('rejected-when-unknown')))
+    return { report: { ...flowReport, outcome: has('paid-after-failure') ? 'paid' : 'rejected' }, exitCode: 0 }
   // defect(stale-owner-list): an owner missing from its own list of rental companies is never recorded, it holds.
-  if (has('stale-owner-list') && visit.flow === 'simple' && outcome !== 'unknown' && !(env.RELAY_REGISTERED_OWNERS ?? '').split(',').includes(visit.ownerKennitala)) return { report: { outcome: 'rejected' }, exitCode: 0 }
+  if (
+    has('stale-owner-list') &&
+    visit.flow === 'simple' &&
+    outcome !== 'unknown' &&
+    !(env.RELAY_REGISTERED_OWNERS ?? '').split(',').includes(visit.ownerKennitala)
+  )
+    return { report: { outcome: 'rejected' }, exitCode: 0 }
   if (seen.paidWithoutId && outcome === 'rejected') return { report: { outcome: 'paid' }, exitCode: 0 }
   // defect(paid-when-skipped): says paid for an owner who is not part of the service. defect(exit-1-unknown-owner): exits 1 there.
-  if (outcome === 'skipped') return { report: has('paid-when-skipped') ? { outcome: 'paid' } : flowReport, exitCode: has('exit-1-unknown-owner') ? 1 : 0 }
+  if (outcome === 'skipped')
+    return {
+      report: has('paid-when-skipped') ? { outcome: 'paid' } : flowReport,
+      exitCode: has('exit-1-unknown-owner') ? 1 : 0,
+    }
   // defect(simple-exit-1-when-refused): exits 1 when the simple payment was refused.
-  return { report: flowReport, exitCode: has('simple-exit-1-when-refused') && visit.flow === 'simple' && outcome === 'rejected' ? 1 : 0, hang: has('hang-after-paying') && outcome === 'paid' }
+  return {
+    report: flowReport,
+    exitCode: has('simple-exit-1-when-refused') && visit.flow === 'simple' && outcome === 'rejected' ? 1 : 0,
+    hang: has('hang-after-paying') && outcome === 'paid',
+  }
 }
 
 /** Runs the flow with `defect`; resolves with { report, exitCode, hang }. */
@@ -311,7 +400,10 @@ export async function runDefective(defect, env) {
   const visit = JSON.parse(env.RELAY_VISIT)
   const seen = {}
   // Edited before the retries: they see the request as sent (defect(simple-get-payment)'s GET is retried as a lookup).
-  const retried = withRetries((request) => send(has, visit, env, request), { attempts: attemptsOf(has), wait: wait(has) })
+  const retried = withRetries((request) => send(has, visit, env, request), {
+    attempts: attemptsOf(has),
+    wait: wait(has),
+  })
   const call = (request) => retried(edit(has, visit, request))
   return report(has, visit, env, await runFlow(visit, around(has, visit, env, call, seen)), seen)
 }
@@ -348,6 +440,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const file = process.env.RELAY_RESULT_FILE
   if (file) writeFileSync(file, defect === 'bad-result-file' ? report.outcome : JSON.stringify(report))
   console.error(`outcome: ${report.outcome}`)
-  if (hang) setInterval(() => {}, 60_000) // e.g. an open handle: the process never ends by itself
+  if (hang)
+    setInterval(() => {}, 60_000) // e.g. an open handle: the process never ends by itself
   else process.exit(exitCode)
 }

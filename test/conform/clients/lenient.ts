@@ -7,17 +7,46 @@ import { runFlow, toAnswer, type Answer, type FlowRequest } from '../../../src/n
 import type { ClientFunction, ClientVisit, RelayEnv } from '../../../src/node/runner/contract.js'
 
 /** The lenient forms the client can use; `none` is the correct client. */
-export const LENIENT_FORMS = ['none', 'lower-case-bearer', 'double-space-bearer', 'cache-buster', 'repeated-plate', 'vendor-json', 'utf8-charset', 'get-body', 'date-only-acquired-on', 'lower-case-plate', 'hyphenated-plate', 'fraction-amount', 'exponent-amount', 'duplicate-key'] as const
+export const LENIENT_FORMS = [
+  'none',
+  'lower-case-bearer',
+  'double-space-bearer',
+  'cache-buster',
+  'repeated-plate',
+  'vendor-json',
+  'utf8-charset',
+  'get-body',
+  'date-only-acquired-on',
+  'lower-case-plate',
+  'hyphenated-plate',
+  'fraction-amount',
+  'exponent-amount',
+  'duplicate-key',
+] as const
 export type LenientFormName = (typeof LENIENT_FORMS)[number]
 
-function send(base: string, method: string, path: string, headers: Record<string, string>, body: string | undefined): Promise<Answer> {
+function send(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+): Promise<Answer> {
   return new Promise((resolve) => {
-    const req = request(`${base}${path}`, { method, headers: { ...headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) }, agent: false }, (res) => {
-      let text = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => (text += chunk))
-      res.on('end', () => resolve(toAnswer(res.statusCode ?? 0, text, res.headers['retry-after'])))
-    })
+    const req = request(
+      `${base}${path}`,
+      {
+        method,
+        headers: { ...headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) },
+        agent: false,
+      },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => (text += chunk))
+        res.on('end', () => resolve(toAnswer(res.statusCode ?? 0, text, res.headers['retry-after'])))
+      },
+    )
     req.on('error', (error) => resolve({ lost: true, why: error.message }))
     req.end(body)
   })
@@ -36,7 +65,8 @@ function bodyText(form: LenientFormName, visit: ClientVisit, { path, body }: Flo
   let edited = body
   if (path === '/vehicles') edited = { ...body, plate }
   if (path === '/payment') edited = { ...body, vehicle: { ...(body?.vehicle as object), plate } }
-  if (path === '/custodians' && form === 'date-only-acquired-on') edited = { ...body, acquiredOn: visit.registrationDate }
+  if (path === '/custodians' && form === 'date-only-acquired-on')
+    edited = { ...body, acquiredOn: visit.registrationDate }
   const text = JSON.stringify(edited)
   const amount = `"amount":${visit.amount},"currency"`
   if (form === 'fraction-amount') return text.replace(amount, `"amount":${visit.amount}.0,"currency"`)
@@ -47,16 +77,41 @@ function bodyText(form: LenientFormName, visit: ClientVisit, { path, body }: Flo
 
 /** The form's transport: every request as the form writes it. */
 function lenientSend(form: LenientFormName, visit: ClientVisit, env: RelayEnv) {
-  const authorization = form === 'lower-case-bearer' ? `bearer ${env.RELAY_API_TOKEN}` : form === 'double-space-bearer' ? `Bearer  ${env.RELAY_API_TOKEN}` : `Bearer ${env.RELAY_API_TOKEN}`
-  const type = form === 'vendor-json' ? 'application/vnd.relay+json' : form === 'utf8-charset' ? 'application/json; charset=utf8' : 'application/json'
+  const authorization =
+    form === 'lower-case-bearer'
+      ? `bearer ${env.RELAY_API_TOKEN}`
+      : form === 'double-space-bearer'
+        ? `Bearer  ${env.RELAY_API_TOKEN}`
+        : `Bearer ${env.RELAY_API_TOKEN}`
+  const type =
+    form === 'vendor-json'
+      ? 'application/vnd.relay+json'
+      : form === 'utf8-charset'
+        ? 'application/json; charset=utf8'
+        : 'application/json'
   return (flowRequest: FlowRequest): Promise<Answer> => {
     const { method, path, query } = flowRequest
-    if (method === 'POST') return send(env.RELAY_BASE_URL, 'POST', path, { authorization, 'content-type': type }, bodyText(form, visit, flowRequest))
-    const search = new URLSearchParams(query.map(([name, value]) => [name, name === 'plate' ? plateOf(form, value) : value]))
+    if (method === 'POST')
+      return send(
+        env.RELAY_BASE_URL,
+        'POST',
+        path,
+        { authorization, 'content-type': type },
+        bodyText(form, visit, flowRequest),
+      )
+    const search = new URLSearchParams(
+      query.map(([name, value]) => [name, name === 'plate' ? plateOf(form, value) : value]),
+    )
     if (form === 'cache-buster') search.append('_', String(Date.now()))
     if (form === 'repeated-plate' && search.has('plate')) search.append('plate', search.get('plate')!)
     const body = form === 'get-body' ? JSON.stringify(Object.fromEntries(search)) : undefined
-    return send(env.RELAY_BASE_URL, 'GET', `${path}?${search}`, { authorization, ...(body ? { 'content-type': 'application/json' } : {}) }, body)
+    return send(
+      env.RELAY_BASE_URL,
+      'GET',
+      `${path}?${search}`,
+      { authorization, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body,
+    )
   }
 }
 

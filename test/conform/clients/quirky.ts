@@ -5,7 +5,14 @@
 // sends is what it wrote: nothing percent-encodes the path behind its back. Otherwise it is the
 // reference flow (src/node/reference-client/client-flow.ts) with its retries: only the transport below is its own.
 import http from 'node:http'
-import { isRecord, runFlow, toAnswer, withRetries, type Answer, type FlowRequest } from '../../../src/node/reference-client/client-flow.js'
+import {
+  isRecord,
+  runFlow,
+  toAnswer,
+  withRetries,
+  type Answer,
+  type FlowRequest,
+} from '../../../src/node/reference-client/client-flow.js'
 import type { ClientFunction, RelayEnv } from '../../../src/node/runner/contract.js'
 
 export interface Quirks {
@@ -25,7 +32,11 @@ export interface Quirks {
 function reversed(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reversed)
   if (!isRecord(value)) return value
-  return Object.fromEntries(Object.entries(value).reverse().map(([key, item]) => [key, reversed(item)]))
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([key, item]) => [key, reversed(item)]),
+  )
 }
 
 let stamp = 1_795_791_066_550
@@ -33,8 +44,15 @@ let stamp = 1_795_791_066_550
 /** The request's query and body as the quirks write them on the `n`th request of a visit. */
 function written(quirks: Quirks, { query, body }: FlowRequest, n: number) {
   const pairs = quirks.cacheBuster ? [['_', String(stamp++)], ...query] : query
-  const search = pairs.map(([name, value]) => `${name}=${quirks.pastePlate && name === 'plate' ? value : encodeURIComponent(value)}`).join('&')
-  const text = body === undefined ? undefined : quirks.shuffle && n % 2 === 0 ? JSON.stringify(reversed(body), null, 2) : JSON.stringify(body)
+  const search = pairs
+    .map(([name, value]) => `${name}=${quirks.pastePlate && name === 'plate' ? value : encodeURIComponent(value)}`)
+    .join('&')
+  const text =
+    body === undefined
+      ? undefined
+      : quirks.shuffle && n % 2 === 0
+        ? JSON.stringify(reversed(body), null, 2)
+        : JSON.stringify(body)
   return { search, text }
 }
 
@@ -46,14 +64,24 @@ function quirkySend(quirks: Quirks, env: RelayEnv, timeoutMs: number) {
       const n = ++sent
       const { method, path } = request
       const { search, text } = written(quirks, request, n)
-      const headers: Record<string, string> = { authorization: `Bearer ${env.RELAY_API_TOKEN}`, 'user-agent': `quirky/1.${n}` }
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${env.RELAY_API_TOKEN}`,
+        'user-agent': `quirky/1.${n}`,
+      }
       if (text !== undefined) headers['content-type'] = 'application/json'
       let outgoing: http.ClientRequest
       try {
         // The path as written: a URL string would be percent-encoded by the URL parser on the way.
         const base = new URL(env.RELAY_BASE_URL)
         const target = `${base.pathname.replace(/\/$/, '')}${path}${search ? `?${search}` : ''}`
-        outgoing = http.request({ host: base.hostname, port: base.port, path: target, method, headers, timeout: timeoutMs })
+        outgoing = http.request({
+          host: base.hostname,
+          port: base.port,
+          path: target,
+          method,
+          headers,
+          timeout: timeoutMs,
+        })
       } catch (error) {
         // Node refuses a path with a space in it: the request never leaves.
         throw new Error(`${method} ${path}: ${(error as Error).message}`, { cause: error })

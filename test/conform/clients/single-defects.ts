@@ -35,25 +35,49 @@ export const SINGLE_DEFECTS: SingleDefect[] = [
       ['"endedOn": VISIT_END,', '"endedOn": VISIT_END.replace(" ", "T"),'],
     ],
   },
-  { defect: 'a JSON body without Content-Type', js: 'no-content-type', python: [['headers["Content-Type"] = "application/json"', 'pass']] },
+  {
+    defect: 'a JSON body without Content-Type',
+    js: 'no-content-type',
+    python: [['headers["Content-Type"] = "application/json"', 'pass']],
+  },
   {
     defect: 'exit 1 on a refusal',
     js: 'simple-exit-1-when-refused',
-    python: [[PYTHON_REFUSED_EXIT, `${PYTHON_REFUSED_EXIT}\n        if done.outcome == "rejected" and FLOW == "simple":\n            sys.exit(1)`]],
+    python: [
+      [
+        PYTHON_REFUSED_EXIT,
+        `${PYTHON_REFUSED_EXIT}\n        if done.outcome == "rejected" and FLOW == "simple":\n            sys.exit(1)`,
+      ],
+    ],
   },
-  { defect: 'a POST retried after a 500', js: 'resend-payment', python: [['status_forcelist={408, 429, 503},', 'status_forcelist={408, 429, 500, 503},']] },
+  {
+    defect: 'a POST retried after a 500',
+    js: 'resend-payment',
+    python: [['status_forcelist={408, 429, 503},', 'status_forcelist={408, 429, 500, 503},']],
+  },
   {
     defect: 'going on after an unknown owner',
     js: 'continue-unknown-owner',
     python: [
-      ['    if not companies:\n        raise Finished("skipped"', '    if not companies and False:\n        raise Finished("skipped"'],
-      ['company_id = require_id("rental company lookup", companies[0])', 'company_id = require_id("rental company lookup", companies[0]) if companies else None'],
+      [
+        '    if not companies:\n        raise Finished("skipped"',
+        '    if not companies and False:\n        raise Finished("skipped"',
+      ],
+      [
+        'company_id = require_id("rental company lookup", companies[0])',
+        'company_id = require_id("rental company lookup", companies[0]) if companies else None',
+      ],
     ],
   },
   {
     defect: 'errors read as lost answers',
     js: 'refusal-as-lost',
-    python: [['return self.lost is not None or self.status in (500, 502, 504)', 'return self.lost is not None or self.status >= 400']],
+    python: [
+      [
+        'return self.lost is not None or self.status in (500, 502, 504)',
+        'return self.lost is not None or self.status >= 400',
+      ],
+    ],
   },
   {
     defect: '`rejected` for a lost payment answer',
@@ -66,7 +90,10 @@ export const SINGLE_DEFECTS: SingleDefect[] = [
 export async function pythonWith(defect: SingleDefect, dir: string): Promise<string> {
   let source = await readFile(PYTHON_EXAMPLE, 'utf8')
   for (const [from, to] of defect.python) {
-    if (!source.includes(from)) throw new Error(`The example ${PYTHON_EXAMPLE} no longer contains ${JSON.stringify(from)}: update the defect "${defect.defect}".`)
+    if (!source.includes(from))
+      throw new Error(
+        `The example ${PYTHON_EXAMPLE} no longer contains ${JSON.stringify(from)}: update the defect "${defect.defect}".`,
+      )
     source = source.replace(from, to)
   }
   const file = join(dir, `${defect.js}.py`)

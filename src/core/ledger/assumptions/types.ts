@@ -30,6 +30,7 @@ export interface Assumption {
 }
 
 /** Why an alternative that only widens what the service accepts is not served. */
-export const WIDER = 'It only accepts more than relay-mock does; a client that sends what the interface shows is unaffected.'
+export const WIDER =
+  'It only accepts more than relay-mock does; a client that sends what the interface shows is unaffected.'
 /** Why an alternative a correct client's flow never meets is not served. */
 export const NOT_MET = "A correct client's flow never meets it: the conformance kit does not vary it."

@@ -1,7 +1,17 @@
 // The ledger's check of `create.status` (see ../assumptions/): what in an answer confirms or contradicts
 // relay-mock's choice, and which alternative the service made instead.
 import { isRecord as isObject } from '../../exchange/answer.js'
-import { CREATES, SIMPLE, confirmed, contradicted, json, location, ok, type CheckVerdict, type Observed } from './observed.js'
+import {
+  CREATES,
+  SIMPLE,
+  confirmed,
+  contradicted,
+  json,
+  location,
+  ok,
+  type CheckVerdict,
+  type Observed,
+} from './observed.js'
 
 /** The verdict an answer gives `create.status`, or undefined when it says nothing of it. */
 export function createStatus(o: Observed): CheckVerdict | undefined {

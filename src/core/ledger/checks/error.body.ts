@@ -13,6 +13,7 @@ export function errorBody(o: Observed): CheckVerdict | undefined {
   const came = `${type || 'no Content-Type'}${isObject(body) ? ` {${Object.keys(body).join(', ')}}` : body === undefined ? ', not JSON' : ''}`
   const hasMessage = isObject(body) && typeof body.message === 'string'
   if (type.startsWith('application/problem+json') && hasMessage) return confirmed(expected, came)
-  if (type.startsWith('application/json') && hasMessage && Object.keys(body).every((key) => key === 'message')) return contradicted(expected, came, 'json-message')
+  if (type.startsWith('application/json') && hasMessage && Object.keys(body).every((key) => key === 'message'))
+    return contradicted(expected, came, 'json-message')
   return contradicted(expected, came)
 }

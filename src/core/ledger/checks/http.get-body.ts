@@ -6,6 +6,7 @@ import { confirmed, contradicted, silent, type CheckVerdict, type Observed } fro
 export function httpGetBody(o: Observed): CheckVerdict | undefined {
   if (o.method !== 'GET' || !o.hasBody || !o.route || silent(o.status)) return undefined
   const expected = 'the body ignored: answered as without it'
-  if (o.status === 400 || o.status === 415 || o.status === 413) return contradicted(expected, String(o.status), 'refused')
+  if (o.status === 400 || o.status === 415 || o.status === 413)
+    return contradicted(expected, String(o.status), 'refused')
   return confirmed(expected, String(o.status))
 }

@@ -5,7 +5,11 @@ import { confirmed, contradicted, ok, type CheckVerdict, type Observed } from '.
 
 /** The verdict an answer gives `http.options`, or undefined when it says nothing of it. */
 export function httpOptions(o: Observed): CheckVerdict | undefined {
-  if (o.method !== 'OPTIONS' || !('route' in resolveRoute(SERVICE_TABLE, 'GET', o.path) || 'route' in resolveRoute(SERVICE_TABLE, 'POST', o.path))) return undefined
+  if (
+    o.method !== 'OPTIONS' ||
+    !('route' in resolveRoute(SERVICE_TABLE, 'GET', o.path) || 'route' in resolveRoute(SERVICE_TABLE, 'POST', o.path))
+  )
+    return undefined
   if (o.status === 429 || o.status >= 500) return undefined
   const allow = header(o.headers, 'allow')
   const expected = '204 with Allow'

@@ -22,7 +22,8 @@ export const JSON_FORM_CHECKS: { 'request.number-form': AssumptionCheck; 'reques
     if (ok(o.status)) return confirmed(expected, String(o.status))
     // A refusal is for the number only when relay-mock takes the rest, and the service's words name the field or the literal.
     const named = o.text.includes(form.sent) || o.text.includes(form.where.split('.').at(-1)!)
-    if ((o.status === 400 || o.status === 422) && named && takenByRelayMock(o)) return contradicted(expected, `${o.status} naming ${form.where}`, 'integer-literal')
+    if ((o.status === 400 || o.status === 422) && named && takenByRelayMock(o))
+      return contradicted(expected, `${o.status} naming ${form.where}`, 'integer-literal')
     return undefined
   },
   'request.duplicate-keys'(o) {

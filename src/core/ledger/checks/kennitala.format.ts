@@ -10,6 +10,7 @@ export function kennitalaFormat(o: Observed): CheckVerdict | undefined {
   const expected = '422: a kennitala is ten digits, no hyphen'
   const body = json(o)
   if (o.status === 422 || o.status === 400) return confirmed(expected, String(o.status))
-  if (o.status === 200 && Array.isArray(body) && body.length > 0) return contradicted(expected, `200 with ${body.length} companies`, 'hyphen')
+  if (o.status === 200 && Array.isArray(body) && body.length > 0)
+    return contradicted(expected, `200 with ${body.length} companies`, 'hyphen')
   return undefined
 }

@@ -21,9 +21,16 @@ export function learn(o: Observed, memory: Memory): void {
     else memory.unknownOwners.delete(o.query.kennitala)
   }
   if (o.route && LISTS.has(o.route) && o.status === 200 && Array.isArray(body)) {
-    for (const item of body) if (isObject(item) && typeof item.id === 'string' && /^[\w-]{1,100}$/.test(item.id)) memory.links.add(`${o.path}/${item.id}`)
+    for (const item of body)
+      if (isObject(item) && typeof item.id === 'string' && /^[\w-]{1,100}$/.test(item.id))
+        memory.links.add(`${o.path}/${item.id}`)
   }
-  const plates = o.route === 'GET /vehicles' && o.status === 200 && Array.isArray(body) ? body.map((item) => (isObject(item) ? item.plate : undefined)) : o.route === 'POST /vehicles' && ok(o.status) ? [plateSent(o)?.plate] : []
+  const plates =
+    o.route === 'GET /vehicles' && o.status === 200 && Array.isArray(body)
+      ? body.map((item) => (isObject(item) ? item.plate : undefined))
+      : o.route === 'POST /vehicles' && ok(o.status)
+        ? [plateSent(o)?.plate]
+        : []
   for (const plate of plates) {
     if (typeof plate !== 'string') continue
     memory.plates.add(plate)

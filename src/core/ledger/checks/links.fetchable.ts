@@ -8,6 +8,7 @@ export function linksFetchable(o: Observed, memory: Memory): CheckVerdict | unde
   if (o.method !== 'GET' || !memory.links.has(o.path) || silent(o.status)) return undefined
   const expected = `GET ${o.path} answers the record`
   if (o.status === 200) return confirmed(expected, '200')
-  if (o.status === 404 || o.status === 405 || o.status === 410) return contradicted(expected, String(o.status), 'not-fetchable')
+  if (o.status === 404 || o.status === 405 || o.status === 410)
+    return contradicted(expected, String(o.status), 'not-fetchable')
   return contradicted(expected, String(o.status))
 }

@@ -11,9 +11,12 @@ const PAGING_HEADERS = ['link', 'x-next-page', 'x-total-count']
 export function listsPaging(o: Observed): CheckVerdict | undefined {
   const body = json(o)
   if ((o.route !== 'GET /rental-companies' && o.route !== 'GET /vehicles') || o.status !== 200) return undefined
-  const pagingHeader = PAGING_HEADERS.find((name) => header(o.headers as Record<string, string | string[] | undefined>, name) !== undefined)
+  const pagingHeader = PAGING_HEADERS.find(
+    (name) => header(o.headers as Record<string, string | string[] | undefined>, name) !== undefined,
+  )
   const expected = 'a JSON array of every match, no paging'
   if (pagingHeader) return contradicted(expected, `paged (${pagingHeader} header)`, 'paged')
-  if (isObject(body) && ('next' in body || 'items' in body || 'data' in body)) return contradicted(expected, `an object {${Object.keys(body).join(', ')}}`, 'paged')
+  if (isObject(body) && ('next' in body || 'items' in body || 'data' in body))
+    return contradicted(expected, `an object {${Object.keys(body).join(', ')}}`, 'paged')
   return Array.isArray(body) ? confirmed(expected, `an array of ${body.length}`) : undefined
 }

@@ -18,7 +18,12 @@ const MEMORY_MAX = 1000
  * @example const memory = createMemory(); learn(observed, memory)
  */
 export function createMemory(): Memory {
-  return { unknownOwners: new RecentSet(), links: new RecentSet(), plates: new RecentSet(), platesMatched: new RecentSet() }
+  return {
+    unknownOwners: new RecentSet(),
+    links: new RecentSet(),
+    plates: new RecentSet(),
+    platesMatched: new RecentSet(),
+  }
 }
 
 /**

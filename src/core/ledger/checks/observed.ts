@@ -87,7 +87,12 @@ export function json(o: Observed): unknown {
 }
 
 export const confirmed = (expected: string, came: string): CheckVerdict => ({ status: 'confirmed', expected, came })
-export const contradicted = (expected: string, came: string, alternative?: string): CheckVerdict => ({ status: 'contradicted', expected, came, ...(alternative ? { alternative } : {}) })
+export const contradicted = (expected: string, came: string, alternative?: string): CheckVerdict => ({
+  status: 'contradicted',
+  expected,
+  came,
+  ...(alternative ? { alternative } : {}),
+})
 
 /**
  * The check of a leniency (see leniency.ts): a request that used its form and was answered as any other

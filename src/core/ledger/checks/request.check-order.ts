@@ -12,6 +12,7 @@ export function requestCheckOrder(o: Observed): CheckVerdict | undefined {
   if (!badBody || o.status === 429 || o.status >= 500) return undefined
   const expected = '401 (the token is checked before the body)'
   if (o.status === 401 || o.status === 403) return confirmed(expected, String(o.status))
-  if (o.status === 400 || o.status === 413 || o.status === 415 || o.status === 422) return contradicted(expected, `${o.status} (the body before the token)`, 'body-first')
+  if (o.status === 400 || o.status === 413 || o.status === 415 || o.status === 422)
+    return contradicted(expected, `${o.status} (the body before the token)`, 'body-first')
   return contradicted(expected, String(o.status))
 }

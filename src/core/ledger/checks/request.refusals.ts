@@ -7,7 +7,9 @@ import { confirmed, contradicted, ok, silent, type CheckVerdict, type Observed }
 export function requestRefusals(o: Observed): CheckVerdict | undefined {
   // A path or method the service lacks (the slips have assumptions of their own), or a body it cannot read.
   if (silent(o.status)) return undefined
-  const slip = KNOWN_SLIPS.some((known) => known.path === o.path && (known.method === undefined || known.method === o.method))
+  const slip = KNOWN_SLIPS.some(
+    (known) => known.path === o.path && (known.method === undefined || known.method === o.method),
+  )
   let expected: number | undefined
   if (!o.route && !slip) {
     const found = resolveRoute(SERVICE_TABLE, o.method, o.path)
@@ -19,6 +21,11 @@ export function requestRefusals(o: Observed): CheckVerdict | undefined {
   const what = `${expected}`
   if (o.status === expected) return confirmed(what, String(o.status))
   if (o.status === 400) return contradicted(what, '400', '400-all')
-  if (ok(o.status) && o.bodyError !== undefined) return contradicted(what, `${o.status} (the body was read anyway)`, o.bodyError.status === 415 ? 'json-without-content-type' : undefined)
+  if (ok(o.status) && o.bodyError !== undefined)
+    return contradicted(
+      what,
+      `${o.status} (the body was read anyway)`,
+      o.bodyError.status === 415 ? 'json-without-content-type' : undefined,
+    )
   return contradicted(what, String(o.status))
 }

@@ -10,7 +10,9 @@ export function simpleAnswer(o: Observed): CheckVerdict | undefined {
   const expected = 'id, status "new" and message'
   const came = `{${Object.keys(body).join(', ')}}`
   if (typeof body.status === 'string' && typeof body.message === 'string') {
-    return body.status === 'new' ? confirmed(expected, came) : contradicted(expected, `${came}, status ${JSON.stringify(body.status)}`, 'status-accepted')
+    return body.status === 'new'
+      ? confirmed(expected, came)
+      : contradicted(expected, `${came}, status ${JSON.stringify(body.status)}`, 'status-accepted')
   }
   if (Object.keys(body).every((key) => key === 'id')) return contradicted(expected, came, 'id-only')
   return contradicted(expected, came)

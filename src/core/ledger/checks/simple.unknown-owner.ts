@@ -11,6 +11,11 @@ export function simpleUnknownOwner(o: Observed, memory: Memory): CheckVerdict | 
   if (silent(o.status)) return undefined
   const body = json(o)
   const expected = `refused (no id): ${owner} is no rental company (GET /rental-companies answered [])`
-  if (isObject(body) && body.id !== undefined) return contradicted(expected, `${o.status} with id ${typeof body.id === 'string' ? body.id : JSON.stringify(body.id)}`, 'accepted')
+  if (isObject(body) && body.id !== undefined)
+    return contradicted(
+      expected,
+      `${o.status} with id ${typeof body.id === 'string' ? body.id : JSON.stringify(body.id)}`,
+      'accepted',
+    )
   return confirmed(expected, `${o.status} without id`)
 }

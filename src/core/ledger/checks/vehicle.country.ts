@@ -6,7 +6,8 @@ import { confirmed, contradicted, ok, silent, type CheckVerdict, type Observed }
 /** The verdict an answer gives `vehicle.country`, or undefined when it says nothing of it. */
 export function vehicleCountry(o: Observed): CheckVerdict | undefined {
   const country = isObject(o.body) ? o.body.country : undefined
-  if (o.route !== 'POST /vehicles' || typeof country !== 'string' || country === 'is' || !/^[a-z]{2}$/.test(country)) return undefined
+  if (o.route !== 'POST /vehicles' || typeof country !== 'string' || country === 'is' || !/^[a-z]{2}$/.test(country))
+    return undefined
   if (silent(o.status)) return undefined
   const expected = `${country} accepted (any lower-case two-letter code)`
   if (ok(o.status)) return confirmed(expected, String(o.status))

@@ -7,5 +7,8 @@ import { confirmed, json, type CheckVerdict, type Observed } from './observed.js
 export function vehiclesSeveral(o: Observed): CheckVerdict | undefined {
   const body = json(o)
   if (o.route !== 'GET /vehicles' || o.status !== 200 || !Array.isArray(body) || body.length < 2) return undefined
-  return confirmed('several active vehicles may share a plate', `${body.length} vehicles for ${JSON.stringify(plateSent(o)?.plate ?? '')}`)
+  return confirmed(
+    'several active vehicles may share a plate',
+    `${body.length} vehicles for ${JSON.stringify(plateSent(o)?.plate ?? '')}`,
+  )
 }

@@ -9,7 +9,9 @@ import type { Flow } from '../types.js'
 
 /** The endpoints the interface documents (not the mock's extra link routes). */
 export const DOCUMENTED_ROUTES: ReadonlySet<string> = new Set(
-  serviceRoutes.filter((route) => route.integration === 'advanced' || route.integration === 'simple').map((route) => route.id),
+  serviceRoutes
+    .filter((route) => route.integration === 'advanced' || route.integration === 'simple')
+    .map((route) => route.id),
 )
 
 /** The documented endpoints of one flow, in the interface's order. */
@@ -80,7 +82,8 @@ export function sameRequest(a: JournalEntry, b: JournalEntry): boolean {
 function sameBody(a: JournalEntry, b: JournalEntry): boolean {
   const [x, y] = [bodyOf(a), bodyOf(b)]
   if (x !== undefined || y !== undefined) return sameJson(x, y)
-  if (a.request.bodySha256 !== undefined || b.request.bodySha256 !== undefined) return a.request.bodySha256 === b.request.bodySha256
+  if (a.request.bodySha256 !== undefined || b.request.bodySha256 !== undefined)
+    return a.request.bodySha256 === b.request.bodySha256
   return (a.request.bodyText ?? '') === (b.request.bodyText ?? '')
 }
 

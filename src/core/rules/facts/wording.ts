@@ -35,7 +35,11 @@ export function show(value: unknown): string {
 export function bodyUnreadable(requests: ReadonlyArray<JournalEntry>, entry: JournalEntry): string | undefined {
   const { request } = entry
   // A capture may keep a body's size without its text: a body all the same, of unknown fields.
-  if (request.body !== undefined || ((request.bodyText === undefined || request.bodyText === '') && !request.bodyTruncated)) return undefined
+  if (
+    request.body !== undefined ||
+    ((request.bodyText === undefined || request.bodyText === '') && !request.bodyTruncated)
+  )
+    return undefined
   const where = `Could not read the body of ${at(requests, entry)}`
   if (request.bodyError !== undefined) return `${where} (see http.json-body): ${request.bodyError}`
   if (request.bodyTruncated) {
@@ -93,7 +97,9 @@ export function fieldProblems(entry: JournalEntry): string | undefined {
 export function notCarried(name: string, value: string, arrived?: string): string | undefined {
   if (/^[A-Za-z0-9._~-]*$/.test(value)) return undefined
   const how = `percent-encode query values, in UTF-8 (${name}=${encodeURIComponent(value)})`
-  return arrived === undefined ? `The ${name} \`${value}\` never reached the service: ${how}.` : `The ${name} \`${value}\` reached the service as \`${arrived}\`: ${how}.`
+  return arrived === undefined
+    ? `The ${name} \`${value}\` never reached the service: ${how}.`
+    : `The ${name} \`${value}\` reached the service as \`${arrived}\`: ${how}.`
 }
 
 /**
@@ -102,7 +108,9 @@ export function notCarried(name: string, value: string, arrived?: string): strin
  * @example notUtf8('plate', 'ÞÓR 12', '\uFFFD\uFFFDR 12') // 'the plate `ÞÓR 12` did not reach the service whole: its bytes were not UTF-8; send the JSON body in UTF-8'
  */
 export function notUtf8(name: string, value: string, arrived: string): string | undefined {
-  return arrived.includes('\uFFFD') && !value.includes('\uFFFD') ? `the ${name} \`${value}\` did not reach the service whole: its bytes were not UTF-8; send the JSON body in UTF-8` : undefined
+  return arrived.includes('\uFFFD') && !value.includes('\uFFFD')
+    ? `the ${name} \`${value}\` did not reach the service whole: its bytes were not UTF-8; send the JSON body in UTF-8`
+    : undefined
 }
 
 /** `request 3 (seq 12)`: how a message names one request of a case. */

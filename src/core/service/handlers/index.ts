@@ -24,10 +24,15 @@ export type ServiceRouteId = (typeof serviceRoutes)[number]['id']
  * @example DOCUMENTED_QUERY.get('GET /vehicles') // ['plate']
  */
 export const DOCUMENTED_QUERY: ReadonlyMap<string, readonly string[]> = new Map(
-  serviceRoutes.map((route) => [route.id, 'query' in route && route.query instanceof z.ZodObject ? Object.keys(route.query.shape) : []]),
+  serviceRoutes.map((route) => [
+    route.id,
+    'query' in route && route.query instanceof z.ZodObject ? Object.keys(route.query.shape) : [],
+  ]),
 )
 
 /** Every request a fault can break is an endpoint of the table: a typo here does not compile. */
-export type FaultRoutesAreEndpoints = (typeof FAULT_STEPS)[keyof typeof FAULT_STEPS] extends ServiceRouteId ? true : never
+export type FaultRoutesAreEndpoints = (typeof FAULT_STEPS)[keyof typeof FAULT_STEPS] extends ServiceRouteId
+  ? true
+  : never
 const faultRoutesAreEndpoints: FaultRoutesAreEndpoints = true
 void faultRoutesAreEndpoints

@@ -23,7 +23,12 @@ export function paymentReferenceErrors(
   }
   // Both are YYYY-MM-DD HH:MM:SS, so text order is time order.
   if (payment.endedOn < payment.startedOn) {
-    errors.push({ field: at.endedOn, problem: 'is before the visit start', expected: 'a time equal to or after the visit start', received: payment.endedOn })
+    errors.push({
+      field: at.endedOn,
+      problem: 'is before the visit start',
+      expected: 'a time equal to or after the visit start',
+      received: payment.endedOn,
+    })
   }
   return errors
 }
@@ -37,17 +42,32 @@ export const paymentRoutes = [
     body: createPaymentBody,
     answers: {
       201: createdAnswer('payments', 'Created (status new)'),
-      422: { description: 'The location or the vehicle names no record, or the visit ends before it starts: `errors` names each', schema: problem },
+      422: {
+        description:
+          'The location or the vehicle names no record, or the visit ends before it starts: `errors` names each',
+        schema: problem,
+      },
     },
     handle({ world, body }) {
       const errors = paymentReferenceErrors(world, body, { locationId: 'locationId', endedOn: 'endedOn' })
       if (!world.store.vehicles.byId(body.vehicleId)) {
-        errors.push({ field: 'vehicleId', problem: 'names no vehicle', expected: 'the id of a vehicle from GET /vehicles or POST /vehicles', received: body.vehicleId })
+        errors.push({
+          field: 'vehicleId',
+          problem: 'names no vehicle',
+          expected: 'the id of a vehicle from GET /vehicles or POST /vehicles',
+          received: body.vehicleId,
+        })
       }
       if (errors.length > 0) return toFieldProblem(errors)
       const record = world.store.payments.create({ id: world.random.uuid(), ...body, status: 'new', via: 'advanced' })
       return createdReply('payments', record.id)
     },
   }),
-  linkRoute('payments', 'payment', paymentRecord.omit({ via: true }), (world, id) => world.store.payments.byId(id), toPayment),
+  linkRoute(
+    'payments',
+    'payment',
+    paymentRecord.omit({ via: true }),
+    (world, id) => world.store.payments.byId(id),
+    toPayment,
+  ),
 ]

@@ -10,10 +10,25 @@ export const rentalCompanyRoutes = [
     method: 'GET',
     path: '/rental-companies',
     integration: 'advanced',
-    summary: "Find the rental company by the owner's kennitala; an empty list means the owner is not part of the service",
+    summary:
+      "Find the rental company by the owner's kennitala; an empty list means the owner is not part of the service",
     query: z.object({ kennitala }),
-    answers: { 200: { description: 'The matching rental companies (empty when the owner is not part of the service)', schema: z.array(rentalCompany) } },
-    handle: ({ world, query }) => ({ status: 200, body: world.store.rentalCompanies.byKennitala(query.kennitala).map(toCompany) }),
+    answers: {
+      200: {
+        description: 'The matching rental companies (empty when the owner is not part of the service)',
+        schema: z.array(rentalCompany),
+      },
+    },
+    handle: ({ world, query }) => ({
+      status: 200,
+      body: world.store.rentalCompanies.byKennitala(query.kennitala).map(toCompany),
+    }),
   }),
-  linkRoute('rental-companies', 'rental company', rentalCompany, (world, id) => world.store.rentalCompanies.byId(id), toCompany),
+  linkRoute(
+    'rental-companies',
+    'rental company',
+    rentalCompany,
+    (world, id) => world.store.rentalCompanies.byId(id),
+    toCompany,
+  ),
 ]

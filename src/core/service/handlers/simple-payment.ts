@@ -2,11 +2,21 @@
 // with `id` when it recorded the payment, or with a `message` and no `id` when it refused.
 import type { Reply } from '../problems.js'
 import { defineRoute } from '../route.js'
-import { exactPlates, simplePaymentAnswer, simplePaymentBody, type FieldError, type SimplePaymentAnswer } from '../schemas.js'
+import {
+  exactPlates,
+  simplePaymentAnswer,
+  simplePaymentBody,
+  type FieldError,
+  type SimplePaymentAnswer,
+} from '../schemas.js'
 import { paymentReferenceErrors } from './payments.js'
 
 function refused(status: number, message: string, errors?: FieldError[]): Reply {
-  const body: SimplePaymentAnswer & { errors?: FieldError[] } = { status: 'refused', message, ...(errors ? { errors } : {}) }
+  const body: SimplePaymentAnswer & { errors?: FieldError[] } = {
+    status: 'refused',
+    message,
+    ...(errors ? { errors } : {}),
+  }
   return { status, body }
 }
 
@@ -18,16 +28,31 @@ export const simplePaymentRoutes = [
     summary: 'Report a paid visit in one request; the service finds or creates the vehicle and its custodian',
     body: simplePaymentBody,
     answers: {
-      201: { description: 'Recorded: the answer carries `id`', schema: simplePaymentAnswer, headers: { Location: "The recorded payment's link, /payments/<id>" } },
-      200: { description: 'Refused, in worlds that answer refusals with 200: `message` and no `id`', schema: simplePaymentAnswer },
-      422: { description: 'Refused: `message` and no `id` (the location or times are wrong, the owner is not in the service, or the service declined)', schema: simplePaymentAnswer },
+      201: {
+        description: 'Recorded: the answer carries `id`',
+        schema: simplePaymentAnswer,
+        headers: { Location: "The recorded payment's link, /payments/<id>" },
+      },
+      200: {
+        description: 'Refused, in worlds that answer refusals with 200: `message` and no `id`',
+        schema: simplePaymentAnswer,
+      },
+      422: {
+        description:
+          'Refused: `message` and no `id` (the location or times are wrong, the owner is not in the service, or the service declined)',
+        schema: simplePaymentAnswer,
+      },
     },
     // Refusals on this endpoint keep its own answer shape, so a client reads `message` the same way every time.
     refusal: simplePaymentAnswer,
     refuse: ({ reply }) => {
       // The problem's own headers (Retry-After on an injected 503) stay; its problem+json type does not.
       const { 'content-type': _, ...headers } = reply.headers ?? {}
-      const answer = refused(reply.status, (reply.body as { message: string }).message, (reply.body as { errors?: FieldError[] }).errors)
+      const answer = refused(
+        reply.status,
+        (reply.body as { message: string }).message,
+        (reply.body as { errors?: FieldError[] }).errors,
+      )
       return Object.keys(headers).length > 0 ? { ...answer, headers } : answer
     },
     handle({ world, body }) {
@@ -37,7 +62,12 @@ export const simplePaymentRoutes = [
         { locationId: body.location, startedOn: body.visit.startedOn, endedOn: body.visit.endedOn },
         { locationId: 'location', endedOn: 'visit.endedOn' },
       )
-      if (errors.length > 0) return refused(422, `The payment was refused: ${errors.map((e) => `${e.field} ${e.problem}`).join('; ')}.`, errors)
+      if (errors.length > 0)
+        return refused(
+          422,
+          `The payment was refused: ${errors.map((e) => `${e.field} ${e.problem}`).join('; ')}.`,
+          errors,
+        )
 
       if (world.scenario.simplePayment !== 'accept') {
         return refused(
@@ -55,13 +85,19 @@ export const simplePaymentRoutes = [
       }
       let vehicle = exactPlates(store.vehicles.activeByPlate(body.vehicle.plate), body.vehicle.plate, world.variants)[0]
       if (!vehicle) {
-        vehicle = store.vehicles.create({ id: world.random.uuid(), plate: body.vehicle.plate, country: 'is', active: true })
-        if (company) store.custodians.create({
+        vehicle = store.vehicles.create({
           id: world.random.uuid(),
-          vehicleId: vehicle.id,
-          rentalCompanyId: company.id,
-          acquiredOn: `${body.vehicle.acquiredOn} 00:00:00`,
+          plate: body.vehicle.plate,
+          country: 'is',
+          active: true,
         })
+        if (company)
+          store.custodians.create({
+            id: world.random.uuid(),
+            vehicleId: vehicle.id,
+            rentalCompanyId: company.id,
+            acquiredOn: `${body.vehicle.acquiredOn} 00:00:00`,
+          })
       }
       const payment = store.payments.create({
         id: world.random.uuid(),

@@ -13,7 +13,10 @@ export const vehicleRoutes = [
     summary: 'Find the active vehicles with a plate (case, spaces and hyphens ignored), oldest first',
     query: z.object({ plate }),
     answers: { 200: { description: 'The active vehicles with this plate; empty when none', schema: z.array(vehicle) } },
-    handle: ({ world, query }) => ({ status: 200, body: exactPlates(world.store.vehicles.activeByPlate(query.plate), query.plate, world.variants).map(toVehicle) }),
+    handle: ({ world, query }) => ({
+      status: 200,
+      body: exactPlates(world.store.vehicles.activeByPlate(query.plate), query.plate, world.variants).map(toVehicle),
+    }),
   }),
   defineRoute({
     method: 'POST',
@@ -23,7 +26,12 @@ export const vehicleRoutes = [
     body: createVehicleBody,
     answers: { 201: createdAnswer('vehicles') },
     handle({ world, body }) {
-      const record = world.store.vehicles.create({ id: world.random.uuid(), plate: body.plate, country: body.country, active: true })
+      const record = world.store.vehicles.create({
+        id: world.random.uuid(),
+        plate: body.plate,
+        country: body.country,
+        active: true,
+      })
       return createdReply('vehicles', record.id)
     },
   }),

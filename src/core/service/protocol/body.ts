@@ -72,7 +72,12 @@ const CONTENT_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH'])
  */
 export function readsBody(request: BodyRequest, route: Route | undefined): boolean {
   if (route?.body) return true
-  return CONTENT_METHODS.has(request.method) && (request.bodyTooLarge === true || (request.bodyBytes ?? 0) > 0 || (request.body !== undefined && /\S/.test(request.body)))
+  return (
+    CONTENT_METHODS.has(request.method) &&
+    (request.bodyTooLarge === true ||
+      (request.bodyBytes ?? 0) > 0 ||
+      (request.body !== undefined && /\S/.test(request.body)))
+  )
 }
 
 /**
@@ -87,13 +92,20 @@ export function bodyVerdict(request: BodyRequest, route: Route | undefined, limi
   if (tooLarge) return { status: 413, problem: tooLarge }
   const partial = request.bodyBytes !== undefined
   if (!partial && (!request.body || !/\S/.test(request.body))) {
-    return { status: 400, problem: 'The body is empty; the service expects a JSON object with the documented fields, sent with Content-Type: application/json.' }
+    return {
+      status: 400,
+      problem:
+        'The body is empty; the service expects a JSON object with the documented fields, sent with Content-Type: application/json.',
+    }
   }
   const wrongType = contentTypeProblem(header(request.headers, 'content-type'))
   if (wrongType) return { status: 415, problem: wrongType }
   // A start that nests too deep nests too deep whole: the nesting is judged on a prefix too.
   if (request.body && nestsDeeperThan(request.body, MAX_DEPTH)) {
-    return { status: 400, problem: `The body nests deeper than ${MAX_DEPTH} levels; the service's bodies nest two. Please send a JSON object with the documented fields.` }
+    return {
+      status: 400,
+      problem: `The body nests deeper than ${MAX_DEPTH} levels; the service's bodies nest two. Please send a JSON object with the documented fields.`,
+    }
   }
   if (partial) return { partial: true }
   const read = parseJsonText(request.body!)
@@ -116,7 +128,11 @@ export function bodyProblem(request: BodyRequest, route: Route | undefined, limi
  * 415) that says why. The service's routes and the dev tools' read their bodies with it.
  * @example readJsonBody({ method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }, routeById('POST /vehicles'), 1024) // { value: {} }
  */
-export function readJsonBody(request: BodyRequest, route: Route | undefined, limit: number): { value: unknown } | { reply: Reply } | undefined {
+export function readJsonBody(
+  request: BodyRequest,
+  route: Route | undefined,
+  limit: number,
+): { value: unknown } | { reply: Reply } | undefined {
   const verdict = bodyVerdict(request, route, limit)
   if (verdict === undefined || 'value' in verdict) return verdict
   // A transport hands over whole bodies: `partial` is a journal's or a capture's, never a request's.
@@ -145,8 +161,16 @@ export function parseJsonText(text: string): { value: unknown } | { problem: str
  * routes and the dev tools' alike.
  * @example pendingBodyRefusal({ method: 'POST', headers: { 'content-type': 'text/plain', 'content-length': '2' } }, routeById('POST /vehicles'), 1024)?.status // 415
  */
-export function pendingBodyRefusal(request: { method: string; headers: Headers }, route: Route | undefined, limit: number): Reply | undefined {
-  const coming: BodyRequest = { method: request.method, headers: request.headers, bodyBytes: Number(header(request.headers, 'content-length')) || 0 }
+export function pendingBodyRefusal(
+  request: { method: string; headers: Headers },
+  route: Route | undefined,
+  limit: number,
+): Reply | undefined {
+  const coming: BodyRequest = {
+    method: request.method,
+    headers: request.headers,
+    bodyBytes: Number(header(request.headers, 'content-length')) || 0,
+  }
   if (!readsBody(coming, route)) return undefined
   return sizeRefusal({ headers: request.headers }, limit) ?? typeRefusal(request.headers)
 }
@@ -189,7 +213,8 @@ function nestsDeeperThan(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (inString) {
-      if (c === 92) i++ // a backslash escapes the next character
+      if (c === 92)
+        i++ // a backslash escapes the next character
       else if (c === 34) inString = false
     } else if (c === 34) inString = true
     else if (c === 91 || c === 123) {

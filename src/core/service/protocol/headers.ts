@@ -33,7 +33,15 @@ export const HOP_BY_HOP: ReadonlySet<string> = new Set([
 export function endToEnd(headers: Headers, drop: ReadonlySet<string> = NO_NAMES): Record<string, string | string[]> {
   const connection = header(headers, 'connection')
   // Most say only keep-alive or close, which name no header of their own.
-  const named = connection === undefined || PLAIN_CONNECTION.test(connection) ? NO_NAMES : new Set(connection.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean))
+  const named =
+    connection === undefined || PLAIN_CONNECTION.test(connection)
+      ? NO_NAMES
+      : new Set(
+          connection
+            .split(',')
+            .map((name) => name.trim().toLowerCase())
+            .filter(Boolean),
+        )
   const out: Record<string, string | string[]> = {}
   for (const name in headers) {
     const value = headers[name]

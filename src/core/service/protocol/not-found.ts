@@ -34,13 +34,15 @@ export const KNOWN_SLIPS: ReadonlyArray<Slip> = Object.freeze([
     path: '/payment',
     meant: 'POST /payment',
     message:
-      'GET /payment is not an endpoint: the simple payment is POST /payment with a JSON body (the interface\'s request listing shows GET by mistake; its client code sends POST).',
+      "GET /payment is not an endpoint: the simple payment is POST /payment with a JSON body (the interface's request listing shows GET by mistake; its client code sends POST).",
   },
 ])
 
 export function notFound(compiled: ReadonlyArray<CompiledRoute>, path: string): Reply {
   const trimmed = withoutTrailingSlash(path)
-  const slip = KNOWN_SLIPS.find((known) => known.method === undefined && (known.path === path || known.path === trimmed))
+  const slip = KNOWN_SLIPS.find(
+    (known) => known.method === undefined && (known.path === path || known.path === trimmed),
+  )
   if (slip) return toProblem(404, slip.message)
   const known = [...new Set(compiled.map((c) => c.route.path))]
   if (trimmed !== path && compiled.some((c) => matchPath(c, trimmed.split('/').slice(1)))) {
@@ -49,7 +51,10 @@ export function notFound(compiled: ReadonlyArray<CompiledRoute>, path: string): 
   const near = nearestPath(compiled, trimmed)
   const hint = near ? ` Did you mean ${near}?` : ''
   const list = known.filter((p) => !p.includes(':')).join(', ')
-  return toProblem(404, `No endpoint has the path ${path}.${hint} The service's paths are ${list} (and each link, e.g. /vehicles/<id>).`)
+  return toProblem(
+    404,
+    `No endpoint has the path ${path}.${hint} The service's paths are ${list} (and each link, e.g. /vehicles/<id>).`,
+  )
 }
 
 function withoutTrailingSlash(path: string): string {

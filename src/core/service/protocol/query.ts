@@ -32,4 +32,6 @@ export function parseQuery(search: string): Record<string, string> {
  * parseQuery, frozen, answering the same object again for the same query string as last time: a client
  * repeats its lookups, and their journal entries share the one reading.
  */
-export const parseQueryOnce: (search: string) => Readonly<Record<string, string>> = readingOnce((search) => Object.freeze(parseQuery(search)))
+export const parseQueryOnce: (search: string) => Readonly<Record<string, string>> = readingOnce((search) =>
+  Object.freeze(parseQuery(search)),
+)

@@ -8,11 +8,16 @@ import { KNOWN_SLIPS, notFound } from './not-found.js'
  * The documented endpoint a method and path name, e.g. `GET /vehicles`; null when none does.
  * @example routeOf('GET', '/vehicles') // 'GET /vehicles'
  */
-export function routeOf(method: string, path: string, table: ReadonlyArray<CompiledRoute> = SERVICE_TABLE): string | null {
+export function routeOf(
+  method: string,
+  path: string,
+  table: ReadonlyArray<CompiledRoute> = SERVICE_TABLE,
+): string | null {
   const parts = path.split('/').slice(1)
   const lookup = method === 'HEAD' ? 'GET' : method
   for (const candidate of table) {
-    if (candidate.route.method === lookup && matchPath(candidate, parts)) return method === 'HEAD' ? headOf(candidate.route).id : candidate.route.id
+    if (candidate.route.method === lookup && matchPath(candidate, parts))
+      return method === 'HEAD' ? headOf(candidate.route).id : candidate.route.id
   }
   return null
 }
@@ -48,7 +53,8 @@ export function resolveRoute(
   // A static path's match is answered as it is (frozen, shared): no object is made for a lookup.
   for (let i = 0; i < matches.length; i++) {
     const match = matches[i]
-    if (match.route.method === lookup) return method === 'HEAD' ? { route: headOf(match.route), params: match.params } : match
+    if (match.route.method === lookup)
+      return method === 'HEAD' ? { route: headOf(match.route), params: match.params } : match
   }
   const allowed = matches.map((match) => match.route.method)
   if (allowed.length === 0) return { reply: notFound(compiled, path) }
@@ -60,5 +66,7 @@ export function resolveRoute(
 function methodNotAllowed(method: string, path: string, allowed: string[]): Reply {
   const allow = allowOf(allowed)
   const slip = KNOWN_SLIPS.find((known) => known.method === method && known.path === path)
-  return toProblem(405, slip?.message ?? `${method} ${path} is not an endpoint; ${path} answers ${allow}.`, undefined, { allow })
+  return toProblem(405, slip?.message ?? `${method} ${path} is not an endpoint; ${path} answers ${allow}.`, undefined, {
+    allow,
+  })
 }

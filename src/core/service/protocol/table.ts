@@ -97,5 +97,7 @@ export function routeById(id: string | null): Route | undefined {
 }
 
 const routesById: ReadonlyMap<string, Route> = new Map(
-  SERVICE_TABLE.flatMap(({ route }) => (route.method === 'GET' ? [route, headOf(route)] : [route]).map((each) => [each.id, each] as const)),
+  SERVICE_TABLE.flatMap(({ route }) =>
+    (route.method === 'GET' ? [route, headOf(route)] : [route]).map((each) => [each.id, each] as const),
+  ),
 )

@@ -30,14 +30,16 @@ export function endOfCase(result: CaseResult): { text: string; failed: boolean }
   if (result.report) {
     text += ` It reported: ${result.report.outcome}${result.report.paymentId ? ` (payment ${result.report.paymentId})` : ''}${result.report.message ? `, “${result.report.message}”` : ''}.`
   }
-  if (result.expectedOutcomes && result.expectedOutcomes.length > 1) text += ` Expected outcome of this case: ${result.expectedOutcomes.join(' or ')}.`
+  if (result.expectedOutcomes && result.expectedOutcomes.length > 1)
+    text += ` Expected outcome of this case: ${result.expectedOutcomes.join(' or ')}.`
   else if (result.expectedOutcome) text += ` Expected outcome of this case: ${result.expectedOutcome}.`
   return { text, failed }
 }
 
 function visitFacts(result: CaseResult): SafeHtml {
   const v = result.visit
-  if (!v) return html`<p class="muted">Not known: this conversation was captured, not run by relay-mock, and no visit was given for it (<code>--visits FILE</code>), so the rules that compare the requests with the visit’s plate, owner, dates or amount were not checked.</p>`
+  if (!v)
+    return html`<p class="muted">Not known: this conversation was captured, not run by relay-mock, and no visit was given for it (<code>--visits FILE</code>), so the rules that compare the requests with the visit’s plate, owner, dates or amount were not checked.</p>`
   const rows: Array<[string, string]> = [
     ['Plate', v.plate],
     ['Owner kennitala', v.ownerKennitala],
@@ -72,7 +74,15 @@ function caseFindings(result: CaseResult, anchor: string): SafeHtml {
   const unchecked = of('not-checked')
   const warned = of('warning')
   return html`${failed.length ? html`<div class="wrong"><h3>What went wrong</h3>${checkItems(failed, result, anchor)}</div>` : ''}
-${result.sameAs ? html`<div class="echoed"><h3>The same ${result.sameAs.warned ? 'warning' : 'defect'} as in <code>${result.sameAs.case}</code></h3><p>The client ${result.sameAs.warned ? 'was warned on' : 'failed'} this visit under relay-mock's choice already (${result.sameAs.rules.map((rule, i) => html`${i > 0 ? ', ' : ''}<code>${rule}</code>`)}): what ${result.sameAs.warned ? 'it found' : 'failed'} here again is counted there, once, and not as this alternative's.</p>${checkItems(of('echo').map((check) => ({ ...check, message: check.echoed ?? check.message })), result, anchor)}</div>` : ''}
+${
+  result.sameAs
+    ? html`<div class="echoed"><h3>The same ${result.sameAs.warned ? 'warning' : 'defect'} as in <code>${result.sameAs.case}</code></h3><p>The client ${result.sameAs.warned ? 'was warned on' : 'failed'} this visit under relay-mock's choice already (${result.sameAs.rules.map((rule, i) => html`${i > 0 ? ', ' : ''}<code>${rule}</code>`)}): what ${result.sameAs.warned ? 'it found' : 'failed'} here again is counted there, once, and not as this alternative's.</p>${checkItems(
+        of('echo').map((check) => ({ ...check, message: check.echoed ?? check.message })),
+        result,
+        anchor,
+      )}</div>`
+    : ''
+}
 ${result.addedFor ? html`<p class="note">Not selected: run to judge the variant cases that repeat it (${result.addedFor.map((id, i) => html`${i > 0 ? ', ' : ''}<code>${id}</code>`)}).</p>` : ''}
 ${result.status === 'not-reached' ? html`<div class="wrong"><h3>Not reached</h3><p>The client never made the request this case's fault breaks${result.faults?.length ? html` (<code>${result.faults.map((f) => `${f.route}=${f.kind}:${f.mode}`).join(', ')}</code>)` : ''}, so what the case exists to check was not seen: not a pass.</p></div>` : ''}
 ${unchecked.length ? html`<div class="unchecked"><h3>What could not be checked</h3><p>These rules need an input this ${result.scenario === 'captured' ? 'capture' : 'case'} did not have, so the ${result.scenario === 'captured' ? 'visit' : 'case'} is partial, not passed.</p>${checkItems(unchecked, result, anchor)}</div>` : ''}
@@ -81,7 +91,11 @@ ${result.status === 'passed' ? html`<p class="right"><span aria-hidden="true">�
 }
 
 /** One case: its badge and title, what it came to, the visit, the conversation drawn, the client's output and every check. */
-export function caseSection(result: CaseResult, anchor: string, describeRule?: DiagramOptions['describeRule']): SafeHtml {
+export function caseSection(
+  result: CaseResult,
+  anchor: string,
+  describeRule?: DiagramOptions['describeRule'],
+): SafeHtml {
   const ok = result.status === 'passed'
   const end = endOfCase(result)
   return html`<section class="case ${result.status}" id="${anchor}" aria-labelledby="${anchor}-title">

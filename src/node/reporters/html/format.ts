@@ -5,7 +5,12 @@ import type { CaseStatus } from '../../../core/rules/types.js'
 
 /** An anchor's text from a case id: `case-simple-happy`. */
 export function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'case'
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'case'
+  )
 }
 
 export function seconds(ms: number): string {

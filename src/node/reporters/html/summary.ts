@@ -16,8 +16,10 @@ export function headingOf(summary: RunResult['summary'], noun: string): string {
   if (failed > 0) return `${of(failed)} failed${summary.flaky ? ` (${summary.flaky} flaky)` : ''}`
   const be = (n: number, past = false) => (n === 1 ? (past ? 'was' : 'is') : past ? 'were' : 'are')
   if (summary.notReached > 0) return `${of(summary.notReached)} ${be(summary.notReached, true)} not reached`
-  if (summary.partial > 0) return `${of(summary.partial)} ${be(summary.partial)} partial: not every rule could be checked${summary.allowPartial ? ' (allowed)' : ''}`
-  if (summary.warning > 0) return `${capitalize(allOf(total, noun))} passed, ${summary.warning} with a warning${summary.strict ? ' (--strict: not conformant)' : ''}`
+  if (summary.partial > 0)
+    return `${of(summary.partial)} ${be(summary.partial)} partial: not every rule could be checked${summary.allowPartial ? ' (allowed)' : ''}`
+  if (summary.warning > 0)
+    return `${capitalize(allOf(total, noun))} passed, ${summary.warning} with a warning${summary.strict ? ' (--strict: not conformant)' : ''}`
   return `${capitalize(allOf(total, noun))} passed`
 }
 
@@ -64,15 +66,23 @@ export function rulesBroken(
 ): SafeHtml | '' {
   if (!summary.rulesBroken.length) return ''
   const brokenWhere = (rule: string) =>
-    cases.map((c, i) => ({ c, anchor: anchors[i] })).filter(({ c }) => c.checks.some((k) => k.rule === rule && k.status === 'failed'))
-  return html`<section class="head-section" aria-labelledby="broken-title"><h2 id="broken-title">Rules broken</h2><ul class="broken">${summary.rulesBroken.map((rule) => {
-    const described = describeRule?.(rule)
-    return html`<li><code>${rule}</code>${described ? html` — ${inlineCode(described.title)}` : ''}<span class="where">in ${brokenWhere(rule).map(({ c, anchor }, i) => html`${i ? ', ' : ''}<a href="#${anchor}">${c.id}</a>`)}</span></li>`
-  })}</ul></section>`
+    cases
+      .map((c, i) => ({ c, anchor: anchors[i] }))
+      .filter(({ c }) => c.checks.some((k) => k.rule === rule && k.status === 'failed'))
+  return html`<section class="head-section" aria-labelledby="broken-title"><h2 id="broken-title">Rules broken</h2><ul class="broken">${summary.rulesBroken.map(
+    (rule) => {
+      const described = describeRule?.(rule)
+      return html`<li><code>${rule}</code>${described ? html` — ${inlineCode(described.title)}` : ''}<span class="where">in ${brokenWhere(rule).map(({ c, anchor }, i) => html`${i ? ', ' : ''}<a href="#${anchor}">${c.id}</a>`)}</span></li>`
+    },
+  )}</ul></section>`
 }
 
 /** The index of cases (or visits): a row each, with its result, a link to it, what it exercises and its time. */
-export function casesIndex(cases: ReadonlyArray<CaseResult>, anchors: ReadonlyArray<string>, captured: boolean): SafeHtml {
+export function casesIndex(
+  cases: ReadonlyArray<CaseResult>,
+  anchors: ReadonlyArray<string>,
+  captured: boolean,
+): SafeHtml {
   return html`<section class="head-section" aria-labelledby="index-title"><h2 id="index-title">${captured ? 'Visits' : 'Cases'}</h2>
 <table class="index cases"><thead><tr><th scope="col">Result</th><th scope="col">${captured ? 'Visit' : 'Case'}</th><th scope="col">What it exercises</th><th scope="col" class="num">Time</th></tr></thead>
 <tbody>${cases.map((c, i) => html`<tr><td>${badge(c.status)}</td><td><a href="#${anchors[i]}"><code>${breakable(c.id)}</code></a></td><td>${inlineCode(c.title)}${c.status === 'failed' ? html` <span class="muted">— ${plural(c.checks.filter((k) => k.status === 'failed').length, 'rule')} broken</span>` : ''}${c.status === 'partial' ? html` <span class="muted">— ${plural(c.checks.filter((k) => k.status === 'not-checked').length, 'rule')} not checked</span>` : ''}${c.sameAs ? html` <span class="muted">— same ${c.sameAs.warned ? 'warning' : 'defect'} as in <code>${c.sameAs.case}</code></span>` : ''}</td><td class="num">${seconds(c.durationMs)}</td></tr>`)}</tbody></table>

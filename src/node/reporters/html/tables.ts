@@ -13,13 +13,18 @@ export function matrixTable(matrix: Matrix, anchorOf: (caseId: string) => string
 <p class="muted">Each cell is a case: the step on the left failed in the way its column names, once (the first request only) or always. Open a cell to see the conversation, the fault drawn on the arrow it broke.</p>
 <div class="matrix-wrap"><table class="matrix"><thead><tr><th scope="col" rowspan="2">Step</th>${matrix.kinds.map((kind) => html`<th scope="colgroup" colspan="${matrix.modes.length}"><code>${kind}</code></th>`)}</tr>
 <tr>${matrix.kinds.map(() => matrix.modes.map((mode) => html`<th scope="col" class="mode">${mode}</th>`))}</tr></thead>
-<tbody>${matrix.steps.map((step) => html`<tr><th scope="row"><code>${step}</code></th>${matrix.kinds.map((kind) => matrix.modes.map((mode) => {
-    const cell = cellAt(matrix, step, kind, mode)
-    if (!cell) return html`<td class="cell none" title="not run">·</td>`
-    const why = cell.rules.length ? `: ${cell.rules.join(', ')}` : ''
-    const { icon, text } = CASE_BADGES[cell.status]
-    return html`<td class="cell ${cell.status}"><a href="#${anchorOf(cell.caseId)}" title="${step} · ${kind} · ${mode}: ${text}${why}"><span aria-hidden="true">${icon}</span><span class="visually-hidden">${step} ${kind} ${mode}: ${text}${why}</span></a></td>`
-  }))}</tr>`)}</tbody></table></div></section>`
+<tbody>${matrix.steps.map(
+    (step) =>
+      html`<tr><th scope="row"><code>${step}</code></th>${matrix.kinds.map((kind) =>
+        matrix.modes.map((mode) => {
+          const cell = cellAt(matrix, step, kind, mode)
+          if (!cell) return html`<td class="cell none" title="not run">·</td>`
+          const why = cell.rules.length ? `: ${cell.rules.join(', ')}` : ''
+          const { icon, text } = CASE_BADGES[cell.status]
+          return html`<td class="cell ${cell.status}"><a href="#${anchorOf(cell.caseId)}" title="${step} · ${kind} · ${mode}: ${text}${why}"><span aria-hidden="true">${icon}</span><span class="visually-hidden">${step} ${kind} ${mode}: ${text}${why}</span></a></td>`
+        }),
+      )}</tr>`,
+  )}</tbody></table></div></section>`
 }
 
 /**
@@ -27,7 +32,10 @@ export function matrixTable(matrix: Matrix, anchorOf: (caseId: string) => string
  * alternative a badge per case that ran there, with that case's own status, named by the flow case it
  * repeats (the last part of its id: `variants/create.status=200-no-location/advanced-new-vehicle`).
  */
-export function heldTable(held: ReadonlyArray<HeldAssumption>, caseOf: (caseId: string) => { anchor: string; status: CaseStatus }): SafeHtml {
+export function heldTable(
+  held: ReadonlyArray<HeldAssumption>,
+  caseOf: (caseId: string) => { anchor: string; status: CaseStatus },
+): SafeHtml {
   const caseBadge = (id: string) => {
     const { anchor, status } = caseOf(id)
     const { icon, text } = CASE_BADGES[status]

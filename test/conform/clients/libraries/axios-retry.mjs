@@ -21,7 +21,10 @@ const MAX_RETRY_AFTER_MS = 10_000
  */
 const cutOff = (error) => error.response !== undefined && error.response.data === undefined
 /** A 2xx whose body is cut off (no data) or not JSON (a proxy's page): a failed attempt, which a lookup may retry. */
-const unreadable = (response) => response.status >= 200 && response.status < 300 && (response.data === undefined || toAnswer(response.status, response.data).lost)
+const unreadable = (response) =>
+  response.status >= 200 &&
+  response.status < 300 &&
+  (response.data === undefined || toAnswer(response.status, response.data).lost)
 
 /** One case's `send`: axios with axios-retry, and a connection pool of its own (an http.Agent as Node's global one is set up). */
 function connect(mode, env, log) {
@@ -44,7 +47,12 @@ function connect(mode, env, log) {
       retryCondition: (error) => {
         if (retryAfter(error) > MAX_RETRY_AFTER_MS) return false
         if (error.config?.method === 'get') {
-          return isNetworkOrIdempotentRequestError(error) || error.code === 'ECONNABORTED' || cutOff(error) || (error.response !== undefined && unreadable(error.response))
+          return (
+            isNetworkOrIdempotentRequestError(error) ||
+            error.code === 'ECONNABORTED' ||
+            cutOff(error) ||
+            (error.response !== undefined && unreadable(error.response))
+          )
         }
         return [429, 503].includes(error.response?.status)
       },
@@ -65,7 +73,12 @@ function connect(mode, env, log) {
     } catch (error) {
       if (error.response && !cutOff(error)) response = error.response
       else {
-        const why = error.code === 'ECONNABORTED' ? `no answer within ${timeout} ms` : cutOff(error) ? `the ${error.response.status} answer was cut off (${error.code}: ${error.message})` : `the connection failed (${error.code ?? error.name}: ${error.message})`
+        const why =
+          error.code === 'ECONNABORTED'
+            ? `no answer within ${timeout} ms`
+            : cutOff(error)
+              ? `the ${error.response.status} answer was cut off (${error.code}: ${error.message})`
+              : `the connection failed (${error.code ?? error.name}: ${error.message})`
         log(`${method} ${path} -> ${why}`)
         return { lost: true, why }
       }

@@ -21,7 +21,8 @@ export const toAnswer = (status, text) => answerOf(status, text, undefined)
 /** The request timeout the runner asks for (RELAY_REQUEST_TIMEOUT_MS), 5 s otherwise. */
 export function requestTimeoutMs(env) {
   const ms = Number(env.RELAY_REQUEST_TIMEOUT_MS || 5000)
-  if (!Number.isInteger(ms) || ms <= 0) throw new Error('RELAY_REQUEST_TIMEOUT_MS must be a positive whole number of milliseconds')
+  if (!Number.isInteger(ms) || ms <= 0)
+    throw new Error('RELAY_REQUEST_TIMEOUT_MS must be a positive whole number of milliseconds')
   return ms
 }
 
@@ -29,7 +30,10 @@ export function requestTimeoutMs(env) {
 const MODES = ['defaults', 'recipe']
 
 /** The flow's request as a library sends it: the path with its query, percent-encoded. */
-const pathOf = ({ path, query }) => (query.length === 0 ? path : `${path}?${query.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&')}`)
+const pathOf = ({ path, query }) =>
+  query.length === 0
+    ? path
+    : `${path}?${query.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&')}`
 
 /** Runs the visit of RELAY_VISIT with `send`; resolves with the outcome, whatever the service answered. */
 export function runVisit(send, env) {

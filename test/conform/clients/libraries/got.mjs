@@ -28,8 +28,10 @@ const recipe = {
     afterResponse: [
       (response, retryWithMergedOptions) => {
         // A 2xx whose body is not JSON (a proxy's page) tells the client nothing: a lookup goes again.
-        const unreadable = response.statusCode >= 200 && response.statusCode < 300 && toAnswer(response.statusCode, response.body).lost
-        if (unreadable && response.request.options.method === 'GET' && response.retryCount < 2) return retryWithMergedOptions({})
+        const unreadable =
+          response.statusCode >= 200 && response.statusCode < 300 && toAnswer(response.statusCode, response.body).lost
+        if (unreadable && response.request.options.method === 'GET' && response.retryCount < 2)
+          return retryWithMergedOptions({})
         return response
       },
     ],
@@ -55,7 +57,10 @@ function connect(mode, env, log) {
     } catch (error) {
       if (error instanceof HTTPError) response = error.response
       else {
-        const why = error.code === 'ETIMEDOUT' ? `no answer within ${timeout} ms` : `the connection failed (${error.code ?? error.name}: ${error.message})`
+        const why =
+          error.code === 'ETIMEDOUT'
+            ? `no answer within ${timeout} ms`
+            : `the connection failed (${error.code ?? error.name}: ${error.message})`
         log(`${method} ${path} -> ${why}`)
         return { lost: true, why }
       }

@@ -22,7 +22,8 @@ function retryAfterMs(value) {
 }
 // ky's maxRetryAfter would retry *early* when told to wait longer; a ceiling gives up instead.
 const MAX_RETRY_AFTER_MS = 10_000
-const tooLongToWait = (error) => error instanceof HTTPError && (retryAfterMs(error.response.headers.get('retry-after')) ?? 0) > MAX_RETRY_AFTER_MS
+const tooLongToWait = (error) =>
+  error instanceof HTTPError && (retryAfterMs(error.response.headers.get('retry-after')) ?? 0) > MAX_RETRY_AFTER_MS
 
 const retry = {
   limit: 2,
@@ -36,9 +37,21 @@ const retry = {
  */
 const retryFor = {
   // A lookup after a 5xx, no answer, its own timeout, or an unreadable 2xx.
-  GET: { ...retry, methods: ['get'], retryOnTimeout: true, shouldRetry: ({ error }) => (tooLongToWait(error) ? false : error instanceof UnreadableAnswer ? true : undefined) },
+  GET: {
+    ...retry,
+    methods: ['get'],
+    retryOnTimeout: true,
+    shouldRetry: ({ error }) => (tooLongToWait(error) ? false : error instanceof UnreadableAnswer ? true : undefined),
+  },
   // A POST only where the answer says nothing was done (408, 429, 503): it may have been recorded otherwise.
-  POST: { ...retry, methods: ['post'], shouldRetry: ({ error }) => (error instanceof HTTPError && [408, 429, 503].includes(error.response.status) && !tooLongToWait(error) ? undefined : false) },
+  POST: {
+    ...retry,
+    methods: ['post'],
+    shouldRetry: ({ error }) =>
+      error instanceof HTTPError && [408, 429, 503].includes(error.response.status) && !tooLongToWait(error)
+        ? undefined
+        : false,
+  },
 }
 const recipe = {
   hooks: {
@@ -49,7 +62,8 @@ const recipe = {
         const text = await response.text().catch(() => {
           throw new UnreadableAnswer(`the ${response.status} answer was cut off`)
         })
-        if (toAnswer(response.status, text).lost) throw new UnreadableAnswer(`HTTP ${response.status} with a body that is not JSON`)
+        if (toAnswer(response.status, text).lost)
+          throw new UnreadableAnswer(`HTTP ${response.status} with a body that is not JSON`)
       },
     ],
   },
@@ -70,11 +84,20 @@ function connect(mode, env, log) {
   async function send(method, path, body) {
     let response
     try {
-      response = await api(baseUrl + path, { method, ...(mode === 'recipe' ? { retry: retryFor[method] } : {}), ...(body === undefined ? {} : { json: body }) })
+      response = await api(baseUrl + path, {
+        method,
+        ...(mode === 'recipe' ? { retry: retryFor[method] } : {}),
+        ...(body === undefined ? {} : { json: body }),
+      })
     } catch (error) {
       if (error instanceof HTTPError) response = error.response
       else {
-        const why = error instanceof UnreadableAnswer ? error.message : error.name === 'TimeoutError' ? `no answer within ${timeout} ms` : `the connection failed (${error.message})`
+        const why =
+          error instanceof UnreadableAnswer
+            ? error.message
+            : error.name === 'TimeoutError'
+              ? `no answer within ${timeout} ms`
+              : `the connection failed (${error.message})`
         log(`${method} ${path} -> ${why}`)
         return { lost: true, why }
       }
