@@ -8,6 +8,7 @@
 // same rule already (the flaw is told once), else a warning. What the alternative itself broke (a form the
 // strict world refuses, a rule that held in the flow case) is judged as it stands.
 import type { CaseResult, Check } from './types.js'
+import { callSequence } from './facts/calls.js'
 import { caseStatus } from './verdict.js'
 
 /** What a variant case names of its flow case where it echoes it: the case, and the rules that failed there. */
@@ -24,16 +25,6 @@ const rulesWith = (kase: Pick<CaseResult, 'checks'>, status: Check['status']) =>
   ...new Set(kase.checks.filter((check) => check.status === status).map((check) => check.rule)),
 ]
 
-/** The calls a client made, a call sent again in a row counted once (as the fidelity rules read them). */
-function callsOf(kase: Pick<CaseResult, 'requests'>): string {
-  const calls: string[] = []
-  for (const entry of kase.requests) {
-    const call = entry.route ?? `${entry.request.method} ${entry.request.path}`
-    if (calls.at(-1) !== call) calls.push(call)
-  }
-  return calls.join(', ')
-}
-
 const outcomesOf = (kase: Pick<CaseResult, 'expectedOutcome' | 'expectedOutcomes'>) =>
   [...(kase.expectedOutcomes ?? (kase.expectedOutcome ? [kase.expectedOutcome] : []))].sort().join(',')
 
@@ -43,7 +34,7 @@ const outcomesOf = (kase: Pick<CaseResult, 'expectedOutcome' | 'expectedOutcomes
  */
 function sameVisit(variant: CaseResult, base: CaseResult): boolean {
   return (
-    callsOf(variant) === callsOf(base) &&
+    callSequence(variant.requests).join(', ') === callSequence(base.requests).join(', ') &&
     variant.exitCode === base.exitCode &&
     variant.timedOut === base.timedOut &&
     variant.report?.outcome === base.report?.outcome &&

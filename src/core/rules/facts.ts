@@ -9,6 +9,7 @@ export {
   DOCUMENTED_ROUTES,
   attempts,
   callAfter,
+  callSequence,
   calls,
   callsTo,
   routesOf,

@@ -20,7 +20,7 @@ import { errorLine } from './crash.js'
 import { defineRule } from './define.js'
 import { expectedCalls } from './expected.js'
 import { plateSent } from '../exchange/request.js'
-import { at, fail, pass, skip, warn } from './facts.js'
+import { at, callSequence, fail, pass, skip, warn } from './facts.js'
 import type { CaseContext, Rule, RuleOutcome } from './types.js'
 
 /** The first sentence (or clause) of a text, for a message: up to the first `.` or `;` that ends one (not `e.g.`). */
@@ -43,19 +43,9 @@ function crashed(context: CaseContext): string | undefined {
   return undefined
 }
 
-/** The calls the client made, a call sent again in a row counted once (a retry is the resilience rules' to judge). */
-function madeCalls(context: CaseContext): string[] {
-  const calls: string[] = []
-  for (const entry of context.requests) {
-    const call = entry.route ?? `${entry.request.method} ${entry.request.path}`
-    if (calls.at(-1) !== call) calls.push(call)
-  }
-  return calls
-}
-
 /** Where the client's calls leave the flow the answers it got call for, in words; undefined when they follow it. */
 function otherCalls(context: CaseContext): string | undefined {
-  const made = madeCalls(context)
+  const made = callSequence(context.requests)
   const expected = expectedCalls(context).map((call) => `${call.method} ${call.path}`)
   for (let i = 0; i < Math.max(made.length, expected.length); i++) {
     if (made[i] === expected[i]) continue

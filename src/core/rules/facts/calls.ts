@@ -51,6 +51,19 @@ export function calls(requests: ReadonlyArray<JournalEntry>): JournalEntry[] {
   return requests.filter((entry) => entry.route !== null && DOCUMENTED_ROUTES.has(entry.route))
 }
 
+/**
+ * The calls a client made, each as its route (or method and path), a call sent again in a row counted once:
+ * the order of the flow, as the fidelity rules and a variant's judging read it (a retry is the resilience rules').
+ */
+export function callSequence(requests: ReadonlyArray<JournalEntry>): string[] {
+  const sequence: string[] = []
+  for (const entry of requests) {
+    const call = entry.route ?? `${entry.request.method} ${entry.request.path}`
+    if (sequence.at(-1) !== call) sequence.push(call)
+  }
+  return sequence
+}
+
 /** The first documented call after `entry`, if any. */
 export function callAfter(requests: ReadonlyArray<JournalEntry>, entry: JournalEntry): JournalEntry | undefined {
   const from = requests.indexOf(entry)
