@@ -4,26 +4,19 @@
 // writes the answer in that turn: only latency, a fault or a dev tool's route waits.
 import { describeError } from '../errors.js'
 import type { Extensions } from './extensions.js'
-import { FAULT_KINDS, faultReply, revokedReply, slowFaultMs, takeFault, type ArmedFault } from './faults.js'
-import type { AuthVerdict, Journal } from './journal.js'
-import { maskAuthorization } from '../mask.js'
+import { FAULT_KINDS, faultReply, slowFaultMs, takeFault, type ArmedFault } from './faults.js'
+import type { Journal } from './journal.js'
 import { toProblem, toValidationProblem, type Reply } from './problems.js'
-import {
-  header,
-  parseBearer,
-  parseQueryOnce,
-  pendingBodyRefusal,
-  readJsonBody,
-  resolveRoute,
-  SERVICE_TABLE,
-} from './protocol.js'
-import { askUpstream, UPSTREAM_SCENARIO, type Proxied, type Upstream, type WorldsOnSight } from './forward.js'
+import { header, parseQueryOnce, pendingBodyRefusal, readJsonBody, resolveRoute, SERVICE_TABLE } from './protocol.js'
+import { askUpstream, type Proxied, type Upstream, type WorldsOnSight } from './forward.js'
+import { authenticate, strictRefusal } from './admission.js'
+import { createWorldsOnSight } from './worlds-on-sight.js'
 import { createRecorder, type Arrival } from './recorder.js'
 import { CONTINUE, textOf, toResponse } from './response.js'
 import type { Route } from './route.js'
 import type { RelayRequest, RelayResponse, RelayService, RelayServiceSettings } from './service.js'
 import { validate } from './validate.js'
-import { formRefusal, lenientForms, refusedForms, type LenientForm } from './leniency.js'
+import { lenientForms, refusedForms } from './leniency.js'
 import { varyReply, type Variants } from './variants.js'
 import { calibrateReply, type Calibration } from './calibration.js'
 import type { World } from './world.js'
@@ -197,51 +190,6 @@ function calibrated(calibration: Calibration, arrival: Arrival, ran: Ran): Ran {
 }
 
 /**
- * The world of a token on first sight, for a proxy: a real token is not one the service was started
- * with, so each gets a world of its own the first time it comes (reaching only its own traffic, as on
- * `serve`), with no records of its own. A world made so takes its room among the worlds (`maxWorlds`)
- * once the upstream answers one of its requests with anything but 401 or 403; one whose answers all
- * refuse the token is forgotten. So tokens the service does not know take no world, and never push
- * out the world of one it knows. Until then at most `maxWorlds` such worlds stand, the oldest dropped.
- */
-function createWorldsOnSight(worlds: Worlds, maxWorlds: number): WorldsOnSight {
-  const pending = new Map<string, Promise<World | undefined>>()
-  /** Made on sight, oldest first, and not yet answered but with a refusal of their token. */
-  const provisional = new Set<World>()
-  return {
-    of(token) {
-      const known = worlds.byToken.get(token)
-      if (known) return known
-      let made = pending.get(token)
-      if (!made) {
-        made = worlds.add({ token, scenario: UPSTREAM_SCENARIO, roomLater: true }).then(
-          (world) => {
-            provisional.add(world)
-            if (provisional.size > maxWorlds) {
-              const oldest = provisional.values().next().value as World
-              provisional.delete(oldest)
-              worlds.remove(oldest)
-            }
-            return world
-          },
-          () => undefined,
-        )
-        pending.set(token, made)
-        void made.then(() => pending.delete(token))
-      }
-      return made
-    },
-    answered(world, status) {
-      if (provisional.delete(world) && worlds.byToken.get(world.token) === world) {
-        const accepted = status !== 401 && status !== 403
-        if (!accepted || !worlds.makeRoom(world)) worlds.remove(world)
-      }
-      return worlds.byToken.get(world.token) === world
-    },
-  }
-}
-
-/**
  * The service's reply to a request (undefined: its body may come, see `bodyPending`). On the way it
  * notes in `arrival` what the journal keeps: the world, the auth verdict, the route, the body.
  */
@@ -289,59 +237,6 @@ function decide(
     )
   if (strict && strict.length > 0) return { reply: strictRefusal(strict, route, checked.world) }
   return run(route, checked.world, found.params, arrival.query, arrival.parsedBody, request.url)
-}
-
-/** A strict world's refusal of a request in forms it does not read: the first form's status, every form named. */
-function strictRefusal(forms: readonly LenientForm[], route: Route, world: World): Reply {
-  const { status, message, field } = formRefusal(forms[0], forms)
-  const reply = toProblem(status, message, field ? [field] : undefined, status === 401 ? CHALLENGE : undefined)
-  return route.refuse && status !== 401 ? route.refuse({ world, reply }) : reply
-}
-
-/** The world a request's bearer token reaches (only `bound`, on a world's own listener), or the 401 and why. */
-function authenticate(
-  authorization: string | undefined,
-  bound: World | undefined,
-  worlds: ReadonlyMap<string, World>,
-): { verdict: AuthVerdict; world?: World; reply?: Reply; owner?: World } {
-  const bearer = parseBearer(authorization)
-  if (bearer.verdict === 'missing') {
-    return {
-      verdict: 'missing',
-      reply: toProblem(
-        401,
-        'The request has no Authorization header. Please send Authorization: Bearer <your API token>.',
-        undefined,
-        CHALLENGE,
-      ),
-    }
-  }
-  if (bearer.verdict === 'malformed') {
-    return {
-      verdict: 'malformed',
-      reply: toProblem(
-        401,
-        `The Authorization header is malformed (${maskAuthorization(authorization!)}). Please send exactly: Authorization: Bearer <your API token>.`,
-        undefined,
-        CHALLENGE,
-      ),
-    }
-  }
-  const world = worlds.get(bearer.token)
-  // A revoked token's requests still belong to its world's journal: the client's retries must show there.
-  if (world?.revoked && (!bound || world === bound)) return { verdict: 'revoked', reply: revokedReply(), owner: world }
-  if (!world || (bound && world !== bound)) {
-    return {
-      verdict: 'unknown-token',
-      reply: toProblem(
-        401,
-        'The bearer token is not recognised. Please send the token issued to your location (relay-mock serve prints it at start).',
-        undefined,
-        CHALLENGE,
-      ),
-    }
-  }
-  return { verdict: 'ok', world }
 }
 
 /** What `run` answers: the reply, the fault it met when one was armed, and the reply's text when it is at hand. */
@@ -435,5 +330,3 @@ function pipelineFailed(error: unknown, step: 'answering' | 'recording' = 'answe
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function'
 }
-
-const CHALLENGE: Readonly<Record<string, string>> = Object.freeze({ 'www-authenticate': 'Bearer realm="relay"' })
