@@ -44,6 +44,13 @@ const attemptsAtFault = (kase: CaseResult) =>
   kase.requests.filter((entry) => entry.route === kase.requests.find((e) => e.fault)?.route)
 
 /** The flows and a lookup's and a payment's every fault: enough to show a recipe whole, at a fraction of the default run. */
+/**
+ * The recipes' runs give each request 5 s, as the other files that run whole recipes beside the rest of the
+ * suite do (libraries, matrix, examples): a correct client's answer must not come after its timeout on a
+ * machine that the other test files keep busy.
+ */
+const RECIPE = { requestTimeoutMs: 5_000 }
+
 const RECIPE_CASES = [
   'advanced/new-vehicle',
   'advanced/unknown-owner',
@@ -55,7 +62,7 @@ const RECIPE_CASES = [
 ]
 
 describe('Net::HTTP', { timeout: 90_000 }, () => {
-  const recipe = start('net-http', { cases: RECIPE_CASES })
+  const recipe = start('net-http', { ...RECIPE, cases: RECIPE_CASES })
   const timeouts = start('net-http timeouts', { cases: ['resilience/vehicle-lookup/hang/once'], timeoutMs: 8_000 })
   const contentType = start('net-http content_type', { cases: ['advanced/new-vehicle', 'simple/accepted'] })
 
@@ -122,7 +129,7 @@ describe('Net::HTTP', { timeout: 90_000 }, () => {
 })
 
 describe("Faraday 1.x's retry middleware, on its Net::HTTP adapter", { timeout: 90_000 }, () => {
-  const recipe = start('faraday', { cases: [...RECIPE_CASES, 'resilience/vehicle-lookup/reset/always'] })
+  const recipe = start('faraday', { ...RECIPE, cases: [...RECIPE_CASES, 'resilience/vehicle-lookup/reset/always'] })
   const LOOKUP_FAULTS = ['unavailable', 'rate-limited', 'server-error', 'reset', 'hang'].map(
     (kind) => `resilience/vehicle-lookup/${kind}/once`,
   )
