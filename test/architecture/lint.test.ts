@@ -10,9 +10,16 @@ import { runTool } from '../support/tool.js'
 
 const root = resolve(import.meta.dirname, '../..')
 
-/** ESLint's findings on `code` as if it were the file `path` of the project (which must exist: it is typed). */
+/**
+ * ESLint's findings on `code` as if it were the file `path` of the project (which must exist: it is typed).
+ * typescript-eslint takes a run with CI=true for a single run over the files on disk, and would then lint
+ * the file as it is there, not the text handed to it: the planted faults would never be seen.
+ */
 async function findingsOn(code: string, path: string): Promise<string[]> {
-  const eslint = new ESLint({ cwd: root })
+  const eslint = new ESLint({
+    cwd: root,
+    overrideConfig: { languageOptions: { parserOptions: { disallowAutomaticSingleRunInference: true } } },
+  })
   const [result] = await eslint.lintText(code, { filePath: resolve(root, path) })
   return result.messages.map((message) => `${message.ruleId ?? 'parse'}: ${message.message}`)
 }
