@@ -2,13 +2,14 @@
 // settings of before (8 cases at once, in suite order, a 5 s request timeout, slow answers of 2 s,
 // Retry-After of 1 s and a date 2 s ahead), in one sitting: for each client, each round runs the default
 // run and the run of before back to back. The clients: the Go example, built once (it starts in
-// milliseconds), the shell example (bash, curl, jq) and the Python example (urllib3), each a process per
-// case as a user runs it. It prints, for each run, the wall time, the CPU time of the client's processes
+// milliseconds), the PHP example (Guzzle 7, a PHP process starts in milliseconds too), the shell example
+// (bash, curl, jq: a dozen processes a case) and the Python example (urllib3), each a process per case as a
+// user runs it. It prints, for each run, the wall time, the CPU time of the client's processes
 // and of relay-mock, the longest case and the share of the cases' time spent on the service's deliberate
 // delays; then the targets: a fast-starting client's default run within 1.3 × its longest case + 2 s,
 // that case 8 s or less, the Python example's run 20 s or less.
 //
-// Flags: --clients go,shell,python (default all three; one whose tool is missing is left out, and said
+// Flags: --clients go,php,shell,python (default all four; one whose tool is missing is left out, and said
 // so), --rounds <n> (default 1), --json to print the figures as JSON too.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -81,6 +82,8 @@ function clients(names: string[], dir: string): Client[] {
         command: 'bash examples/clients/shell/client.sh',
         fast: true,
       })
+    } else if (name === 'php' && has('php', ['-r', 'require "GuzzleHttp/autoload.php";'])) {
+      found.push({ name: 'PHP example (Guzzle 7)', command: 'php examples/clients/php/client.php', fast: true })
     } else if (name === 'python' && has('python3', ['-c', 'import urllib3'])) {
       found.push({
         name: 'Python example (urllib3)',
@@ -156,7 +159,7 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2)
   const value = (flag: string) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined)
   const rounds = Number(value('--rounds') ?? 1)
-  const names = (value('--clients') ?? 'go,shell,python').split(',')
+  const names = (value('--clients') ?? 'go,php,shell,python').split(',')
   const node = (await import(pathToFileURL(join(root, 'dist/src/node.js')).href)) as Node
   const cpus = os.cpus()
   console.log(
