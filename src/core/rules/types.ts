@@ -174,6 +174,12 @@ export interface CaseResult {
   worldId?: string
   /** With `conform --repeat N`: how many times the case ran and how many of those failed. */
   runs?: { total: number; failed: number }
+  /**
+   * When relay-mock itself ran late (a busy machine) during a run of the case that did not pass: that
+   * run's status and how late, in ms; the case ran again and this is its second run, with `lateMs` when
+   * relay-mock was late in it too (its verdict may then be the machine's).
+   */
+  late?: { firstStatus: CaseStatus; firstLateMs: number; lateMs?: number }
   /** The case's token, masked as everywhere it is shown (`…wxyz`). */
   token?: string
   /** The faults armed on the case's world, when any. */
@@ -259,6 +265,8 @@ export interface RunTime {
   jobs: { fixed: boolean; most: number; last: number }
   /** Set when the client's own start outweighs its work: the CPU each run of it cost, in ms. */
   startDominates?: { cpuPerRunMs: number }
+  /** Set when cases ran again because relay-mock ran late in a run that did not pass (`late` on each): how many, and in how many it was late again. */
+  ranAgain?: { cases: number; lateAgain: number }
 }
 
 /** What a calibrated run answered as the real service was seen to. */

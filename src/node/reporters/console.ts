@@ -7,7 +7,7 @@ import { plural } from '../../core/text.js'
 import { CASE_BADGES } from '../../devtools/marks.js'
 import { describeSettled, toHeld, type HeldAssumption } from '../../core/rules/held.js'
 import { cellAt, toMatrix, type Matrix } from '../../core/rules/matrix.js'
-import { timeLines } from './time.js'
+import { lateWords, timeLines } from './time.js'
 import type { CaseResult, CaseStart, CaseStatus, Check, Reporter, RunResult, RunStart } from '../../core/rules/types.js'
 
 export interface ConsoleReporterOptions {
@@ -117,6 +117,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Rep
         result.status === 'not-reached' ? c.red('not reached: the client never made the request this case breaks') : '',
         result.timedOut ? c.red('timed out, killed') : '',
         result.sameAs ? c.cyan(sameAsWords(result.sameAs)) : '',
+        result.late ? c.yellow(lateWords(result.late, result.id)) : '',
         result.addedFor
           ? c.dim(
               `run to judge ${plural(result.addedFor.length, 'variant case')} that ${result.addedFor.length === 1 ? 'repeats' : 'repeat'} it`,
@@ -150,6 +151,7 @@ function runEndLines(result: RunResult, c: Colors): string[] {
     for (const check of kase.checks.filter((ch) => ch.status === 'failed'))
       lines.push(`    ${c.red(check.rule)}`, indent(check.message, '      '))
     if (kase.sameAs) lines.push(`    ${c.cyan(`and ${sameAsWords(kase.sameAs)}`)}`)
+    if (kase.late) lines.push(`    ${c.yellow(lateWords(kase.late, kase.id))}`)
   }
   const echoes = result.cases.filter((k) => k.status === 'echo')
   if (echoes.length > 0) {

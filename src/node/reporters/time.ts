@@ -1,6 +1,6 @@
 // Where a run's time went, in words: the lines the console reporter ends a run with (the JSON
 // summary's `time` holds the same figures).
-import type { RunTime } from '../../core/rules/types.js'
+import type { CaseResult, RunTime } from '../../core/rules/types.js'
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
 
@@ -24,5 +24,22 @@ export function timeLines(time: RunTime, wallMs: number): string[] {
       `Your client costs ${seconds(time.startDominates.cpuPerRunMs)} of CPU per case, most of it its own start, paid again for each case: start it faster (a JVM: class-data sharing, -XX:SharedArchiveFile or -XX:+AutoCreateSharedArchive, and -XX:TieredStopAtLevel=1; an interpreter: fewer imports before the first request; a compiled binary starts in milliseconds). See docs/speed.md#a-conform-runs-time.`,
     )
   }
+  if (time.ranAgain) {
+    const { cases, lateAgain } = time.ranAgain
+    lines.push(
+      `${cases === 1 ? '1 case' : `${cases} cases`} ran again: relay-mock's own clock ran late while ${cases === 1 ? 'it' : 'they'} ran (a busy machine), and ${cases === 1 ? 'it' : 'they'} did not pass; each is judged by its second run.${lateAgain > 0 ? ` In ${lateAgain === 1 ? 'one' : lateAgain} of them it was late again: ${lateAgain === 1 ? 'that verdict' : 'those verdicts'} may be the machine's, not your client's; run with fewer --jobs on a quieter machine.` : ''}`,
+    )
+  }
   return lines
+}
+
+/**
+ * What a case that ran again, relay-mock having run late in its first run, says of it.
+ * @example lateWords(result.late!, result.id) // 'ran again: relay-mock ran 0.8 s late in its first run (failed) …'
+ */
+export function lateWords(late: NonNullable<CaseResult['late']>, id: string): string {
+  const first = `relay-mock ran ${seconds(late.firstLateMs)} late in its first run (${late.firstStatus}), on a busy machine`
+  return late.lateMs === undefined
+    ? `ran again: ${first}; this is its second run`
+    : `ran again: ${first}, and ${seconds(late.lateMs)} late in this second run too: the verdict may be the machine's; run it alone (--case ${id}) or with fewer --jobs`
 }

@@ -23,7 +23,11 @@ export function timeSpent(
   let delayMs = 0
   let runs = 0
   let longest: RunTime['longest']
+  let ranAgain = 0
+  let lateAgain = 0
   for (const kase of cases) {
+    if (kase.late) ranAgain++
+    if (kase.late?.lateMs !== undefined) lateAgain++
     casesMs += kase.durationMs
     delayMs += Math.min(kase.durationMs, deliberateDelayMs(kase.requests))
     runs += kase.runs?.total ?? 1
@@ -40,5 +44,6 @@ export function timeSpent(
     delayShare: casesMs > 0 ? delayMs / casesMs : 0,
     jobs: run.jobs,
     ...(cpuPerRunMs !== undefined && cpuPerRunMs >= START_CPU_MS ? { startDominates: { cpuPerRunMs } } : {}),
+    ...(ranAgain > 0 ? { ranAgain: { cases: ranAgain, lateAgain } } : {}),
   }
 }

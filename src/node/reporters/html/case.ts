@@ -6,6 +6,7 @@ import { html, type SafeHtml } from '../../../devtools/live/html.js'
 import { capitalize, plural } from '../../../core/text.js'
 import type { CaseResult, Check } from '../../../core/rules/types.js'
 import { badge, seconds } from './format.js'
+import { lateWords } from '../time.js'
 
 /** How the client process ended, in a sentence: the diagram's last step. */
 export function endOfCase(result: CaseResult): { text: string; failed: boolean } {
@@ -83,6 +84,7 @@ ${
       )}</div>`
     : ''
 }
+${result.late ? html`<p class="note">${lateWords(result.late, result.id)}.</p>` : ''}
 ${result.addedFor ? html`<p class="note">Not selected: run to judge the variant cases that repeat it (${result.addedFor.map((id, i) => html`${i > 0 ? ', ' : ''}<code>${id}</code>`)}).</p>` : ''}
 ${result.status === 'not-reached' ? html`<div class="wrong"><h3>Not reached</h3><p>The client never made the request this case's fault breaks${result.faults?.length ? html` (<code>${result.faults.map((f) => `${f.route}=${f.kind}:${f.mode}`).join(', ')}</code>)` : ''}, so what the case exists to check was not seen: not a pass.</p></div>` : ''}
 ${unchecked.length ? html`<div class="unchecked"><h3>What could not be checked</h3><p>These rules need an input this ${result.scenario === 'captured' ? 'capture' : 'case'} did not have, so the ${result.scenario === 'captured' ? 'visit' : 'case'} is partial, not passed.</p>${checkItems(unchecked, result, anchor)}</div>` : ''}
