@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import type { ClientFunction } from '../../src/node/runner/contract.js'
 import { runConformance } from '../../src/node/runner/runner.js'
 import { lateWords, timeLines } from '../../src/node/reporters/time.js'
+import { toJUnitXml } from '../../src/node/reporters/junit.js'
 
 /** Holds the event loop for `ms`, as a busy machine holds a starved process. */
 function hold(ms: number): void {
@@ -59,6 +60,7 @@ describe('a case that did not pass while relay-mock ran late', () => {
     expect(kase.late!.lateMs).toBeGreaterThanOrEqual(500)
     expect(result.summary.time?.ranAgain).toEqual({ cases: 1, lateAgain: 1 })
     expect(lateWords(kase.late!, kase.id)).toContain('the verdict may be the machine')
+    expect(toJUnitXml(result)).toContain('Ran again: relay-mock ran ')
     expect(timeLines(result.summary.time!, result.summary.wallMs).at(-1)).toMatch(
       /^1 case ran again: .* In one of them it was late again: that verdict may be the machine's/,
     )

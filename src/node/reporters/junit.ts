@@ -11,6 +11,8 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import junitModule, { type Builder } from 'junit-report-builder'
 import type { CaseResult, Check, Reporter, RunResult } from '../../core/rules/types.js'
+import { capitalize } from '../../core/text.js'
+import { lateWords } from './time.js'
 
 // The package is CommonJS typed as an ES default export: take whichever the loader hands us.
 const junit = ((junitModule as unknown as { default?: Builder }).default ?? junitModule) as unknown as Builder
@@ -80,6 +82,7 @@ export function toJUnitXml(result: RunResult): string {
       }
       const out = [
         `${kase.title} (scenario ${kase.scenario}; exit ${kase.exitCode ?? kase.signal ?? 'none'}${kase.timedOut ? ', timed out' : ''}; ${kase.status})`,
+        ...(kase.late ? [capitalize(lateWords(kase.late, kase.id))] : []),
         ...(unchecked.length > 0
           ? ['Rules not checked (an input was missing):', ...unchecked.map((check) => `  ${line(check)}`)]
           : []),
