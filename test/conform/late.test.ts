@@ -6,6 +6,7 @@ import type { ClientFunction } from '../../src/node/runner/contract.js'
 import { runConformance } from '../../src/node/runner/runner.js'
 import { lateWords, timeLines } from '../../src/node/reporters/time.js'
 import { toJUnitXml } from '../../src/node/reporters/junit.js'
+import { toGitHubAnnotations } from '../../src/node/reporters/github.js'
 
 /** Holds the event loop for `ms`, as a busy machine holds a starved process. */
 function hold(ms: number): void {
@@ -61,6 +62,9 @@ describe('a case that did not pass while relay-mock ran late', () => {
     expect(result.summary.time?.ranAgain).toEqual({ cases: 1, lateAgain: 1 })
     expect(lateWords(kase.late!, kase.id)).toContain('the verdict may be the machine')
     expect(toJUnitXml(result)).toContain('Ran again: relay-mock ran ')
+    expect(toGitHubAnnotations(result)[0]).toMatch(
+      /^::error title=client.outcome in advanced\/unknown-owner::.*%0A\(Ran again: /,
+    )
     expect(timeLines(result.summary.time!, result.summary.wallMs).at(-1)).toMatch(
       /^1 case ran again: .* In one of them it was late again: that verdict may be the machine's/,
     )

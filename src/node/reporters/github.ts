@@ -1,8 +1,9 @@
 // GitHub Actions annotations: each failed rule as an `::error` workflow command, each rule not checked
 // and each warning as a `::warning`, so a pull request shows it beside the run, titled by its rule id;
 // then a notice with the verdict. conform adds it by itself inside GitHub Actions.
-import { plural } from '../../core/text.js'
+import { capitalize, plural } from '../../core/text.js'
 import type { Check, CaseResult, Reporter, RunResult } from '../../core/rules/types.js'
+import { lateWords } from './time.js'
 
 /** Escapes a workflow command's message (and, with `property`, a property value) as GitHub documents it. */
 function escape(text: string, property = false): string {
@@ -20,7 +21,9 @@ function levelOf(check: Check): 'error' | 'warning' | undefined {
 
 function annotation(kase: CaseResult, check: Check, level: 'error' | 'warning'): string {
   const what = check.status === 'not-checked' ? ' (not checked)' : check.status === 'warning' ? ' (warning)' : ''
-  return `::${level} title=${escape(`${check.rule} in ${kase.id}${what}`, true)}::${escape(check.message)}`
+  // A case that ran again, relay-mock having run late, says so: its verdict may be the machine's.
+  const late = kase.late ? `\n(${capitalize(lateWords(kase.late, kase.id))}.)` : ''
+  return `::${level} title=${escape(`${check.rule} in ${kase.id}${what}`, true)}::${escape(`${check.message}${late}`)}`
 }
 
 /**
