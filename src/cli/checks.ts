@@ -7,7 +7,7 @@
 // network.ts the port, address and upstream URL, files.ts the files and folders, text.ts the names,
 // tokens, scenarios and text. This module gathers them by name for the commands.
 export { apply, refused, UsageError, type Check } from './checks/check.js'
-export { checked, expectedOf } from './checks/option.js'
+export { checked, declared, expectedOf } from './checks/option.js'
 export {
   explore,
   integer,

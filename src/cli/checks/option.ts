@@ -1,5 +1,5 @@
 // A check made a yargs option (checked), and what each checked option allows, for the usage text.
-import type { Options } from 'yargs'
+import type { Argv, Options } from 'yargs'
 import { apply, refused, UsageError, type Check } from './check.js'
 
 const expectations = new Map<string, string>()
@@ -47,4 +47,15 @@ export function checked<T>(
     describe: [describe, check.help].filter(Boolean).join('; '),
     coerce,
   }
+}
+
+/**
+ * A command's options as the command declares them (its `…Args` interface). yargs infers an argv type
+ * from the options it is given, and a checked option's `coerce` turns text into the command's own types,
+ * which that inference cannot follow; every value has been through its check by the time the command
+ * reads it. The one cast between the two is here.
+ * @example builder: (y) => declared<DemoArgs>(y.option('flow', checked('flow', flow)))
+ */
+export function declared<T>(y: Argv<unknown>): Argv<T> {
+  return y as unknown as Argv<T>
 }

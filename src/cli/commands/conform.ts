@@ -5,6 +5,7 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs'
 import { REQUEST_TIMEOUT_MS, RUN_TIMEOUT_MS } from '../../core/defaults.js'
 import {
   checked,
+  declared,
   explore,
   flow,
   jobs,
@@ -26,11 +27,11 @@ export const conformCommand: CommandModule<object, ConformArgs> = {
   command: 'conform',
   describe: "Run a location's client through every case of the advanced and simple flows",
   builder: (y: Argv) =>
-    reportOptions(runOptions(caseOptions(inputOptions(y))))
+    declared<ConformArgs>(reportOptions(runOptions(caseOptions(inputOptions(y)))))
       // What needs the suites is checked here, still before any client runs.
       .check(async (args) => {
         const { checkConform } = await import('../actions/conform-checks.js')
-        checkConform(args as unknown as ConformArgs)
+        checkConform(args)
         return true
       })
       .example(
@@ -50,7 +51,7 @@ export const conformCommand: CommandModule<object, ConformArgs> = {
       .example(
         '$0 conform --from staging.har --visits visits.json',
         "Check it with each visit's inputs, so no rule is left unchecked",
-      ) as unknown as Argv<ConformArgs>,
+      ),
   async handler(args: ArgumentsCamelCase<ConformArgs>) {
     const { conform } = await import('../actions/conform.js')
     await exitWith(() => conform(args))

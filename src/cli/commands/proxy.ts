@@ -4,6 +4,7 @@ import { MOCK_DEFAULTS } from '../../core/defaults.js'
 import type { ProxyOptions } from '../actions/proxy.js'
 import {
   checked,
+  declared,
   journalBytes,
   journalLimit,
   maxWorlds,
@@ -25,16 +26,16 @@ export const proxyCommand: CommandModule<object, ProxyArgs> = {
   describe:
     "Forward a client's requests to the real service, journal them, and check its answers against relay-mock's assumptions",
   builder: (y: Argv) =>
-    reportOptions(worldOptions(listenOptions(upstreamOptions(y))))
+    declared<ProxyArgs>(reportOptions(worldOptions(listenOptions(upstreamOptions(y)))))
       .example(
         '$0 proxy --upstream https://staging.example.com --report-dir relay-report',
         'Point your client at http://127.0.0.1:4010 with its real token',
       )
       .check(async (args) => {
         const { checkProxy } = await import('../actions/proxy-checks.js')
-        checkProxy(args as unknown as ProxyArgs)
+        checkProxy(args)
         return true
-      }) as unknown as Argv<ProxyArgs>,
+      }),
   async handler(args: ArgumentsCamelCase<ProxyArgs>) {
     const { proxy } = await import('../actions/proxy.js')
     await exitWith(() => proxy(args))

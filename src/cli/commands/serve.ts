@@ -4,6 +4,7 @@ import { MOCK_DEFAULTS } from '../../core/defaults.js'
 import type { ServeOptions } from '../actions/serve.js'
 import {
   checked,
+  declared,
   journalBytes,
   journalLimit,
   latency,
@@ -25,7 +26,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
   command: 'serve',
   describe: 'Run the mock relay service over HTTP',
   builder: (y: Argv) =>
-    answerOptions(worldOptions(listenOptions(y)))
+    declared<ServeArgs>(answerOptions(worldOptions(listenOptions(y))))
       .example(
         '$0 serve --variant create.status=200-no-location',
         'Answer creates 200 without Location, as a real service might',
@@ -34,9 +35,9 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       // What needs the scenarios or the network is checked here, still before anything starts.
       .check(async (args) => {
         const { checkServe } = await import('../actions/serve-checks.js')
-        checkServe(args as unknown as ServeArgs)
+        checkServe(args)
         return true
-      }) as unknown as Argv<ServeArgs>,
+      }),
   async handler(args: ArgumentsCamelCase<ServeArgs>) {
     const { serve } = await import('../actions/serve.js')
     await exitWith(() => serve(args))
