@@ -12,7 +12,7 @@
 // Flags: --clients go,php,shell,python (default all four; one whose tool is missing is left out, and said
 // so), --rounds <n> (default 1), --json to print the figures as JSON too.
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -82,7 +82,11 @@ function clients(names: string[], dir: string): Client[] {
         command: 'bash examples/clients/shell/client.sh',
         fast: true,
       })
-    } else if (name === 'php' && has('php', ['-r', 'require "GuzzleHttp/autoload.php";'])) {
+    } else if (
+      name === 'php' &&
+      (existsSync(join(root, 'examples/clients/php/vendor/autoload.php')) ||
+        has('php', ['-r', 'require "GuzzleHttp/autoload.php";']))
+    ) {
       found.push({ name: 'PHP example (Guzzle 7)', command: 'php examples/clients/php/client.php', fast: true })
     } else if (name === 'python' && has('python3', ['-c', 'import urllib3'])) {
       found.push({

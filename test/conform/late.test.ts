@@ -1,8 +1,12 @@
-// A case that did not pass while relay-mock's own clock ran late (a busy machine: here, a client that holds
-// the event loop, as a starved process would be held) runs again, once, and is judged by its second run,
-// which says so; a case that failed with relay-mock on time, or passed, runs once.
+// A run whose verdict relay-mock's own lateness may have decided (here relay-mock is held up by a client
+// that holds the event loop, as a busy machine holds a starved process) runs again, once, and the case is
+// judged by its second run, which says so: a run that did not pass, or one that passed a case with faults.
+// A case that failed with relay-mock on time, or passed one without faults, runs once; so does every run
+// with --repeat, whose runs are the vote.
+import { writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { ClientFunction } from '../../src/node/runner/contract.js'
+import { referenceClient } from '../../src/node/reference-client/reference-client.js'
 import { runConformance } from '../../src/node/runner/runner.js'
 import { lateWords, timeLines } from '../../src/node/reporters/time.js'
 import { toJUnitXml } from '../../src/node/reporters/junit.js'
@@ -30,7 +34,8 @@ function client(runs: { late: boolean; right: boolean }[]): { fn: ClientFunction
   return { fn, calls: () => calls }
 }
 
-const run = (fn: ClientFunction) => runConformance({ client: fn, cases: ['advanced/unknown-owner'] })
+const run = (fn: ClientFunction, repeat = 1) =>
+  runConformance({ client: fn, cases: ['advanced/unknown-owner'], ...(repeat > 1 ? { repeat } : {}) })
 
 describe('a case that did not pass while relay-mock ran late', () => {
   it('runs again, and is judged by its second run, which says why it ran', async () => {
@@ -47,7 +52,7 @@ describe('a case that did not pass while relay-mock ran late', () => {
     expect(kase.late).not.toHaveProperty('lateMs')
     expect(result.summary.time?.ranAgain).toEqual({ cases: 1, lateAgain: 0 })
     expect(lateWords(kase.late!, kase.id)).toMatch(
-      /^ran again: relay-mock ran \d+\.\d s late in its first run \(failed\), on a busy machine; this is its second run$/,
+      /^ran again: relay-mock's process was held up \d+\.\d s in its first run \(failed; a busy machine, or an in-process client holding its event loop\), enough that it could decide its verdict; this is its second run$/,
     )
   })
 
@@ -60,14 +65,50 @@ describe('a case that did not pass while relay-mock ran late', () => {
     expect(kase.checks.find((check) => check.status === 'failed')?.rule).toBe('client.outcome')
     expect(kase.late!.lateMs).toBeGreaterThanOrEqual(500)
     expect(result.summary.time?.ranAgain).toEqual({ cases: 1, lateAgain: 1 })
-    expect(lateWords(kase.late!, kase.id)).toContain('the verdict may be the machine')
-    expect(toJUnitXml(result)).toContain('Ran again: relay-mock ran ')
+    expect(lateWords(kase.late!, kase.id)).toContain('its verdict may be the machine')
+    expect(toJUnitXml(result)).toContain("Ran again: relay-mock's process was held up ")
     expect(toGitHubAnnotations(result)[0]).toMatch(
       /^::error title=client.outcome in advanced\/unknown-owner::.*%0A\(Ran again: /,
     )
     expect(timeLines(result.summary.time!, result.summary.wallMs).at(-1)).toMatch(
-      /^1 case ran again: .* In one of them it was late again: that verdict may be the machine's/,
+      /^1 case ran again: .* In one of them it was held up again: that verdict may be the machine's/,
     )
+  })
+})
+
+describe('a run that relay-mock may have decided', () => {
+  it('that passed a case with faults runs again: a wait measured while relay-mock was held up may be too long', async () => {
+    let calls = 0
+    const fn: ClientFunction = (visit, env, context) => {
+      if (calls++ === 0) hold(900)
+      return referenceClient(visit, env, context)
+    }
+    const result = await runConformance({ client: fn, cases: ['resilience/company-lookup/unavailable/once'] })
+    expect(calls).toBe(2)
+    expect(result.cases[0].status).toBe('passed')
+    expect(result.cases[0].late).toMatchObject({ firstStatus: 'passed' })
+  })
+
+  it('is never judged on the report the first run left in RELAY_RESULT_FILE', async () => {
+    let calls = 0
+    const fn: ClientFunction = (_visit, env) => {
+      if (calls++ > 0) return undefined // the second run reports nothing
+      hold(900)
+      writeFileSync(env.RELAY_RESULT_FILE, JSON.stringify({ outcome: 'skipped' }))
+      return undefined // and made no request: a failure
+    }
+    const result = await run(fn)
+    expect(calls).toBe(2)
+    expect(result.cases[0].late).toBeDefined()
+    expect(result.cases[0].report).toBeUndefined()
+  })
+
+  it('with --repeat, runs no more than its repeats: they are the vote', async () => {
+    const c = client([{ late: true, right: false }])
+    const result = await run(c.fn, 2)
+    expect(c.calls()).toBe(2)
+    expect(result.cases[0].status).toBe('failed')
+    expect(result.cases[0]).not.toHaveProperty('late')
   })
 })
 
@@ -81,7 +122,7 @@ describe('a case run with relay-mock on time', () => {
     expect(result.summary.time).not.toHaveProperty('ranAgain')
   })
 
-  it('that passes runs once, however late relay-mock ran', async () => {
+  it('that passes a case without faults runs once, however late relay-mock ran', async () => {
     const c = client([{ late: true, right: true }])
     const result = await run(c.fn)
     expect(c.calls()).toBe(1)

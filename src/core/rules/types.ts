@@ -175,11 +175,13 @@ export interface CaseResult {
   /** With `conform --repeat N`: how many times the case ran and how many of those failed. */
   runs?: { total: number; failed: number }
   /**
-   * When relay-mock itself ran late (a busy machine) during a run of the case that did not pass: that
-   * run's status and how late, in ms; the case ran again and this is its second run, with `lateMs` when
-   * relay-mock was late in it too (its verdict may then be the machine's).
+   * When relay-mock itself ran late (its process held up: a busy machine, or an in-process client holding
+   * its event loop) in a run of the case whose verdict that may have decided (a run that did not pass, or
+   * one that passed a case with faults): that run's status, how late, in ms, and how long it took; the case
+   * ran again and this is its second run, with `lateMs` when the same held of it (its verdict may then be
+   * the machine's).
    */
-  late?: { firstStatus: CaseStatus; firstLateMs: number; lateMs?: number }
+  late?: { firstStatus: CaseStatus; firstLateMs: number; firstDurationMs: number; lateMs?: number }
   /** The case's token, masked as everywhere it is shown (`…wxyz`). */
   token?: string
   /** The faults armed on the case's world, when any. */
@@ -265,7 +267,7 @@ export interface RunTime {
   jobs: { fixed: boolean; most: number; last: number }
   /** Set when the client's own start outweighs its work: the CPU each run of it cost, in ms. */
   startDominates?: { cpuPerRunMs: number }
-  /** Set when cases ran again because relay-mock ran late in a run that did not pass (`late` on each): how many, and in how many it was late again. */
+  /** Set when cases ran again because relay-mock ran late in a run whose verdict that may have decided (`late` on each): how many, and in how many it was so again. */
   ranAgain?: { cases: number; lateAgain: number }
 }
 

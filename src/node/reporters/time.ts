@@ -4,6 +4,9 @@ import type { CaseResult, RunTime } from '../../core/rules/types.js'
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
 
+/** What holds up relay-mock's process. */
+const HELD_UP = 'a busy machine, or an in-process client holding its event loop'
+
 /**
  * The lines that say where a run's time went, after its verdict.
  * @example timeLines(summary.time!, 9800) // ['Longest case resilience/vehicle-lookup/hang/always, 7.6 s; ...', ...]
@@ -26,8 +29,9 @@ export function timeLines(time: RunTime, wallMs: number): string[] {
   }
   if (time.ranAgain) {
     const { cases, lateAgain } = time.ranAgain
+    const they = cases === 1 ? 'its' : 'their'
     lines.push(
-      `${cases === 1 ? '1 case' : `${cases} cases`} ran again: relay-mock's own clock ran late while ${cases === 1 ? 'it' : 'they'} ran (a busy machine), and ${cases === 1 ? 'it' : 'they'} did not pass; each is judged by its second run.${lateAgain > 0 ? ` In ${lateAgain === 1 ? 'one' : lateAgain} of them it was late again: ${lateAgain === 1 ? 'that verdict' : 'those verdicts'} may be the machine's, not your client's; run with fewer --jobs on a quieter machine.` : ''}`,
+      `${cases === 1 ? '1 case' : `${cases} cases`} ran again: relay-mock's process was held up in ${they} first run (${HELD_UP}), enough that it could decide ${they} verdict; each is judged by its second run.${lateAgain > 0 ? ` In ${lateAgain === 1 ? 'one' : lateAgain} of them it was held up again: ${lateAgain === 1 ? 'that verdict' : 'those verdicts'} may be the machine's, not your client's; run with fewer --jobs on a quieter machine.` : ''}`,
     )
   }
   return lines
@@ -35,11 +39,11 @@ export function timeLines(time: RunTime, wallMs: number): string[] {
 
 /**
  * What a case that ran again, relay-mock having run late in its first run, says of it.
- * @example lateWords(result.late!, result.id) // 'ran again: relay-mock ran 0.8 s late in its first run (failed) …'
+ * @example lateWords(result.late!, result.id) // "ran again: relay-mock's process was held up 0.8 s in its first run (failed) …"
  */
 export function lateWords(late: NonNullable<CaseResult['late']>, id: string): string {
-  const first = `relay-mock ran ${seconds(late.firstLateMs)} late in its first run (${late.firstStatus}), on a busy machine`
+  const first = `relay-mock's process was held up ${seconds(late.firstLateMs)} in its first run (${late.firstStatus}; ${HELD_UP}), enough that it could decide its verdict`
   return late.lateMs === undefined
     ? `ran again: ${first}; this is its second run`
-    : `ran again: ${first}, and ${seconds(late.lateMs)} late in this second run too: the verdict may be the machine's; run it alone (--case ${id}) or with fewer --jobs`
+    : `ran again: ${first}, and ${seconds(late.lateMs)} in this second run too: its verdict may be the machine's; run it alone (--case ${id}) or with fewer --jobs`
 }

@@ -1,5 +1,5 @@
 // One run of the client in a case's world: a command (a process tree) or an in-process function, and the report it left.
-import { readFile } from 'node:fs/promises'
+import { readFile, rm } from 'node:fs/promises'
 import { toClientReport } from '../../core/rules/report.js'
 import type { ClientRun } from '../../core/rules/types.js'
 import { runClientProcess } from '../processes/client-process.js'
@@ -69,9 +69,11 @@ async function readReport(file: string): Promise<Pick<ClientRun, 'report' | 'rep
     : { reportError: `RELAY_RESULT_FILE could not be read as a report: ${read.error}` }
 }
 
-/** Runs the client once in the case's world and reads what it reported. */
+/** Runs the client once in the case's world and reads what it reported (in RELAY_RESULT_FILE, or returned). */
 export async function runClient(context: RunContext, visit: ClientVisit, env: RelayEnv): Promise<ClientRun> {
   const { client, options } = context
+  // A report left by an earlier run in the same file (a case run again) is never read as this run's.
+  await rm(env.RELAY_RESULT_FILE, { force: true })
   if (typeof client === 'string') {
     const ran = await runClientProcess({
       command: client,

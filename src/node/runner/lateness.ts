@@ -1,10 +1,12 @@
 // How late relay-mock's own clock ran while a case ran: the most its event loop was held up (a busy
-// machine, a starved process). The cases' timing is the kit's to hold: an answer meant at once, a slow
-// answer, a hang the client must give up on, a Retry-After it must wait out. When the kit itself ran late
-// by a fifth of the request timeout or more, a case that did not pass may have failed on the kit's
-// lateness, not the client's code: it runs again, once, and its result says so (`late`).
+// machine, a starved process, or an in-process client holding the loop). The cases' timing is the kit's
+// to hold: an answer meant at once, a slow answer, a hang the client must give up on, a Retry-After it
+// must wait out, and the journal's times that measure the client's waits. When the kit itself ran late by
+// a fifth of the request timeout or more, a run's verdict may be the kit's lateness, not the client's
+// code: a run that did not pass (a false fail?), or one that passed a case with faults (its waits
+// measured long: a false pass?). Such a run runs again, once, and its result says so (`late`).
 
-/** Of the request timeout, the share of lateness past which a case that did not pass runs again. */
+/** Of the request timeout, the share of lateness past which a run's timing may have decided its verdict. */
 const LATE_SHARE = 0.2
 
 /** How often the watch looks at the clock, in ms. */
@@ -40,3 +42,17 @@ export function watchLateness(): () => number {
  * @example tooLate(700, 2500) // true
  */
 export const tooLate = (lateMs: number, requestTimeoutMs: number): boolean => lateMs >= requestTimeoutMs * LATE_SHARE
+
+/**
+ * Whether relay-mock's lateness in a run may have decided its verdict: it ran late enough, and the run did
+ * not pass, or passed a case with faults (whose checks read the client's waits from the journal's times).
+ * @example timingMayDecide({ lateMs: 700, requestTimeoutMs: 2500, passed: false, faults: false }) // true
+ */
+export function timingMayDecide(run: {
+  lateMs: number
+  requestTimeoutMs: number
+  passed: boolean
+  faults: boolean
+}): boolean {
+  return tooLate(run.lateMs, run.requestTimeoutMs) && (!run.passed || run.faults)
+}

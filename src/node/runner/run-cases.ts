@@ -8,7 +8,7 @@ import { liveClientPids } from '../processes/client-process.js'
 import { runCase } from './case-run.js'
 import { stopRun, type RunContext } from './context.js'
 import { cpuTime } from './cpu-time.js'
-import { tooLate, watchLateness } from './lateness.js'
+import { timingMayDecide, watchLateness } from './lateness.js'
 import { RUN_DEFAULTS } from './options.js'
 import { fittedConcurrency, fixedConcurrency, runPool, scheduleRuns, type Concurrency } from './schedule.js'
 import type { VariantHold } from './variant-bases.js'
@@ -79,8 +79,9 @@ function whyNotStarted(result: CaseResult): string {
 }
 
 /**
- * One run of a case whose timing relay-mock held: a run that did not pass while relay-mock itself ran late
- * (lateness.ts) runs again, once, and the second run is the case's, marked `late`.
+ * One run of a case whose timing relay-mock held: a run whose verdict relay-mock's own lateness may have
+ * decided (lateness.ts) runs again, once, and the second run is the case's, marked `late`. With
+ * `--repeat`, the runs are the vote and none runs again.
  */
 async function runTimed(
   context: RunContext,
@@ -89,22 +90,25 @@ async function runTimed(
   onWait: (delta: 1 | -1) => void,
 ): Promise<CaseResult> {
   const requestTimeoutMs = context.options.requestTimeoutMs ?? RUN_DEFAULTS.requestTimeoutMs
+  const faults = (kase.faults?.length ?? 0) > 0
+  const decided = (run: CaseResult, lateMs: number) =>
+    timingMayDecide({ lateMs, requestTimeoutMs, passed: casePasses(run.status, context.options), faults })
   let stop = watchLateness()
   const first = await runCase(context, kase, slot, onWait)
   const firstLateMs = stop()
-  if (
-    context.stop.signal.aborted ||
-    !tooLate(firstLateMs, requestTimeoutMs) ||
-    casePasses(first.status, context.options) ||
-    couldNotStart(first)
-  )
+  if (context.stop.signal.aborted || context.repeat > 1 || couldNotStart(first) || !decided(first, firstLateMs))
     return first
   stop = watchLateness()
   const second = await runCase(context, kase, slot, onWait)
   const lateMs = stop()
   return {
     ...second,
-    late: { firstStatus: first.status, firstLateMs, ...(tooLate(lateMs, requestTimeoutMs) ? { lateMs } : {}) },
+    late: {
+      firstStatus: first.status,
+      firstLateMs,
+      firstDurationMs: first.durationMs,
+      ...(decided(second, lateMs) ? { lateMs } : {}),
+    },
   }
 }
 
@@ -137,7 +141,7 @@ export async function runCases(
   /** Files a run under its case; once the case has all its runs, reports it and, with bail, stops on a failure. */
   const collect = async (index: number, result: CaseResult) => {
     runs[index].push(result)
-    clientMs += result.durationMs
+    clientMs += result.durationMs + (result.late?.firstDurationMs ?? 0)
     if (runs[index].length < repeat) return
     for (const kase of hold.take(combineRuns(runs[index], context.options))) {
       finished[position.get(kase.id)!] = kase

@@ -30,7 +30,7 @@ export function timeSpent(
     if (kase.late?.lateMs !== undefined) lateAgain++
     casesMs += kase.durationMs
     delayMs += Math.min(kase.durationMs, deliberateDelayMs(kase.requests))
-    runs += kase.runs?.total ?? 1
+    runs += (kase.runs?.total ?? 1) + (kase.late ? 1 : 0)
     if (!longest || kase.durationMs > longest.durationMs) longest = { id: kase.id, durationMs: kase.durationMs }
   }
   const clientCpuMs = run.clientIsProcess ? run.cpu.endedMs : undefined
