@@ -1,8 +1,8 @@
 // A run whose verdict relay-mock's own lateness may have decided (here relay-mock is held up by a client
 // that holds the event loop, as a busy machine holds a starved process) runs again, once, and the case is
-// judged by its second run, which says so: a run that did not pass, or one that passed a case with faults.
-// A case that failed with relay-mock on time, or passed one without faults, runs once; so does every run
-// with --repeat, whose runs are the vote.
+// judged by its second run, which says so: a run that did not pass, or one that passed a case that holds the
+// client to a least wait (a Retry-After, a back-off). A case that failed with relay-mock on time, or passed
+// one that holds it to none, runs once; so does every run with --repeat, whose runs are the vote.
 import { writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { ClientFunction } from '../../src/node/runner/contract.js'
@@ -77,7 +77,7 @@ describe('a case that did not pass while relay-mock ran late', () => {
 })
 
 describe('a run that relay-mock may have decided', () => {
-  it('that passed a case with faults runs again: a wait measured while relay-mock was held up may be too long', async () => {
+  it('that passed a case holding the client to a least wait runs again: a wait measured while relay-mock was held up may be too long', async () => {
     let calls = 0
     const fn: ClientFunction = (visit, env, context) => {
       if (calls++ === 0) hold(900)
@@ -87,6 +87,18 @@ describe('a run that relay-mock may have decided', () => {
     expect(calls).toBe(2)
     expect(result.cases[0].status).toBe('passed')
     expect(result.cases[0].late).toMatchObject({ firstStatus: 'passed' })
+  })
+
+  it('that passed a case with a fault that holds the client to no wait runs once', async () => {
+    let calls = 0
+    const fn: ClientFunction = (visit, env, context) => {
+      if (calls++ === 0) hold(900)
+      return referenceClient(visit, env, context)
+    }
+    const result = await runConformance({ client: fn, cases: ['resilience/company-lookup/reset/once'] })
+    expect(calls).toBe(1)
+    expect(result.cases[0].status).toBe('passed')
+    expect(result.cases[0]).not.toHaveProperty('late')
   })
 
   it('is never judged on the report the first run left in RELAY_RESULT_FILE', async () => {

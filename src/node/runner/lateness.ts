@@ -3,8 +3,10 @@
 // to hold: an answer meant at once, a slow answer, a hang the client must give up on, a Retry-After it
 // must wait out, and the journal's times that measure the client's waits. When the kit itself ran late by
 // a fifth of the request timeout or more, a run's verdict may be the kit's lateness, not the client's
-// code: a run that did not pass (a false fail?), or one that passed a case with faults (its waits
-// measured long: a false pass?). Such a run runs again, once, and its result says so (`late`).
+// code: a run that did not pass (a false fail?), or one that passed a case that holds the client to a
+// least wait (its wait measured long: a false pass?). Such a run runs again, once, and its result says so
+// (`late`).
+import type { FaultKind } from '../../core/service/faults.js'
 
 /** Of the request timeout, the share of lateness past which a run's timing may have decided its verdict. */
 const LATE_SHARE = 0.2
@@ -44,15 +46,27 @@ export function watchLateness(): () => number {
 export const tooLate = (lateMs: number, requestTimeoutMs: number): boolean => lateMs >= requestTimeoutMs * LATE_SHARE
 
 /**
+ * The faults after whose answer the rules hold a client to a least wait, read from the journal's times: a
+ * 503's or 429's Retry-After (resilience.retry-after), a back-off after a 500 (resilience.bounded-retries).
+ * A stall of relay-mock's between the two stamps lengthens the wait it measures: a retry sent too soon can
+ * pass. A pass under the other faults is not one lateness can make.
+ */
+const LEAST_WAIT_FAULTS: ReadonlySet<FaultKind> = new Set(['unavailable', 'rate-limited', 'server-error'])
+
+/** Whether a case's faults include one after which a client is held to a least wait. */
+export const holdsToAWait = (faults: ReadonlyArray<{ kind: FaultKind }> | undefined): boolean =>
+  (faults ?? []).some((fault) => LEAST_WAIT_FAULTS.has(fault.kind))
+
+/**
  * Whether relay-mock's lateness in a run may have decided its verdict: it ran late enough, and the run did
- * not pass, or passed a case with faults (whose checks read the client's waits from the journal's times).
- * @example timingMayDecide({ lateMs: 700, requestTimeoutMs: 2500, passed: false, faults: false }) // true
+ * not pass, or passed a case that holds the client to a least wait.
+ * @example timingMayDecide({ lateMs: 700, requestTimeoutMs: 2500, passed: false, waits: false }) // true
  */
 export function timingMayDecide(run: {
   lateMs: number
   requestTimeoutMs: number
   passed: boolean
-  faults: boolean
+  waits: boolean
 }): boolean {
-  return tooLate(run.lateMs, run.requestTimeoutMs) && (!run.passed || run.faults)
+  return tooLate(run.lateMs, run.requestTimeoutMs) && (!run.passed || run.waits)
 }

@@ -8,7 +8,7 @@ import { liveClientPids } from '../processes/client-process.js'
 import { runCase } from './case-run.js'
 import { stopRun, type RunContext } from './context.js'
 import { cpuTime } from './cpu-time.js'
-import { timingMayDecide, watchLateness } from './lateness.js'
+import { holdsToAWait, timingMayDecide, watchLateness } from './lateness.js'
 import { RUN_DEFAULTS } from './options.js'
 import { fittedConcurrency, fixedConcurrency, runPool, scheduleRuns, type Concurrency } from './schedule.js'
 import type { VariantHold } from './variant-bases.js'
@@ -90,9 +90,9 @@ async function runTimed(
   onWait: (delta: 1 | -1) => void,
 ): Promise<CaseResult> {
   const requestTimeoutMs = context.options.requestTimeoutMs ?? RUN_DEFAULTS.requestTimeoutMs
-  const faults = (kase.faults?.length ?? 0) > 0
+  const waits = holdsToAWait(kase.faults)
   const decided = (run: CaseResult, lateMs: number) =>
-    timingMayDecide({ lateMs, requestTimeoutMs, passed: casePasses(run.status, context.options), faults })
+    timingMayDecide({ lateMs, requestTimeoutMs, passed: casePasses(run.status, context.options), waits })
   let stop = watchLateness()
   const first = await runCase(context, kase, slot, onWait)
   const firstLateMs = stop()
