@@ -1,18 +1,9 @@
 // `relay-mock probe`: its options; the work is in ../actions/probe.ts, loaded only when it runs.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs'
 import type { ProbeArgs } from '../actions/probe.js'
-import {
-  checked,
-  declared,
-  integer,
-  readableFile,
-  seconds,
-  text,
-  token,
-  upstreamUrl,
-  writableFolder,
-} from '../checks.js'
+import { checked, declared, integer, seconds, text, token, writableFolder } from '../checks.js'
 import { exitWith } from '../exit.js'
+import { upstreamCaOption, upstreamOption } from './shared-options.js'
 
 export const probeCommand: CommandModule<object, ProbeArgs> = {
   command: 'probe',
@@ -34,13 +25,7 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
 /** The real service: where it is, the token, its CA, how long it may take and how fast to ask it. */
 function upstreamOptions(y: Argv): Argv {
   return y
-    .option(
-      'upstream',
-      checked('upstream', upstreamUrl, {
-        demandOption: true,
-        describe: 'Base URL of the real service (or its staging), http:// or https://',
-      }),
-    )
+    .option('upstream', upstreamOption())
     .option(
       'token',
       checked('token', token, {
@@ -48,12 +33,7 @@ function upstreamOptions(y: Argv): Argv {
         describe: 'The token the service issued to your location (masked in everything relay-mock shows)',
       }),
     )
-    .option(
-      'upstream-ca',
-      checked('upstream-ca', readableFile, {
-        describe: "A PEM file of the CA that signed the upstream's certificate (a private CA), added to Node's own",
-      }),
-    )
+    .option('upstream-ca', upstreamCaOption())
     .option(
       'upstream-timeout',
       checked('upstream-timeout', seconds({ max: 600 }), {

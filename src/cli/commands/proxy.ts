@@ -2,22 +2,15 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs'
 import { MOCK_DEFAULTS } from '../../core/defaults.js'
 import type { ProxyOptions } from '../actions/proxy.js'
-import {
-  checked,
-  declared,
-  journalBytes,
-  journalLimit,
-  maxWorlds,
-  readableFile,
-  seconds,
-  text,
-  token,
-  upstreamUrl,
-  writableFile,
-  writableFolder,
-} from '../checks.js'
+import { checked, declared, maxWorlds, seconds, text, token, writableFile, writableFolder } from '../checks.js'
 import { exitWith } from '../exit.js'
-import { listenOptions } from './listen.js'
+import {
+  journalBytesOption,
+  journalLimitOption,
+  listenOptions,
+  upstreamCaOption,
+  upstreamOption,
+} from './shared-options.js'
 
 type ProxyArgs = ProxyOptions
 
@@ -45,19 +38,8 @@ export const proxyCommand: CommandModule<object, ProxyArgs> = {
 /** The real service: where it is, the CA that signed its certificate, how long it may take. */
 function upstreamOptions(y: Argv): Argv {
   return y
-    .option(
-      'upstream',
-      checked('upstream', upstreamUrl, {
-        demandOption: true,
-        describe: 'Base URL of the real service (or its staging), http:// or https://',
-      }),
-    )
-    .option(
-      'upstream-ca',
-      checked('upstream-ca', readableFile, {
-        describe: "A PEM file of the CA that signed the upstream's certificate (a private CA), added to Node's own",
-      }),
-    )
+    .option('upstream', upstreamOption())
+    .option('upstream-ca', upstreamCaOption())
     .option(
       'upstream-timeout',
       checked('upstream-timeout', seconds({ max: 600 }), {
@@ -70,20 +52,8 @@ function upstreamOptions(y: Argv): Argv {
 /** The proxy's own worlds: their journals' bounds, how many, the admin token, and faults on real traffic. */
 function worldOptions(y: Argv): Argv {
   return y
-    .option(
-      'journal-limit',
-      checked('journal-limit', journalLimit, {
-        default: MOCK_DEFAULTS.journalLimit,
-        describe: 'How many requests the journal keeps',
-      }),
-    )
-    .option(
-      'journal-bytes',
-      checked('journal-bytes', journalBytes, {
-        default: MOCK_DEFAULTS.journalBytes,
-        describe: 'How many bytes the journal may hold (the oldest requests are dropped beyond)',
-      }),
-    )
+    .option('journal-limit', journalLimitOption())
+    .option('journal-bytes', journalBytesOption())
     .option(
       'max-worlds',
       checked('max-worlds', maxWorlds, {

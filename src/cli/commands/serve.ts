@@ -5,8 +5,6 @@ import type { ServeOptions } from '../actions/serve.js'
 import {
   checked,
   declared,
-  journalBytes,
-  journalLimit,
   latency,
   maxWorlds,
   readableFile,
@@ -18,7 +16,7 @@ import {
   worldRecords,
 } from '../checks.js'
 import { exitWith } from '../exit.js'
-import { listenOptions } from './listen.js'
+import { journalBytesOption, journalLimitOption, listenOptions } from './shared-options.js'
 
 type ServeArgs = ServeOptions
 
@@ -72,20 +70,8 @@ function worldOptions(y: Argv): Argv {
         describe: 'How many vehicles the world holds (Iceland rents ~30000)',
       }),
     )
-    .option(
-      'journal-limit',
-      checked('journal-limit', journalLimit, {
-        default: MOCK_DEFAULTS.journalLimit,
-        describe: 'How many requests the journal keeps',
-      }),
-    )
-    .option(
-      'journal-bytes',
-      checked('journal-bytes', journalBytes, {
-        default: MOCK_DEFAULTS.journalBytes,
-        describe: 'How many bytes the journal may hold (the oldest requests are dropped beyond)',
-      }),
-    )
+    .option('journal-limit', journalLimitOption())
+    .option('journal-bytes', journalBytesOption())
     .option(
       'world-records',
       checked('world-records', worldRecords, {
