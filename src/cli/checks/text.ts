@@ -38,29 +38,22 @@ export const token: Check<string> = {
   },
 }
 
-/** A scenario's name or file: checked against the scenarios once they are loaded (serve does); anything but blank here. */
-export const scenarioName: Check<string> = {
-  expected: 'a name (relay-mock scenarios lists them) or a scenario file',
-  parse(text) {
-    if (text.trim() === '') refuse('is empty')
-    return text
-  },
+/** Any text but blank, `expected` saying what it stands for; what it names is checked once its list is loaded. */
+function notBlank(expected: string): Check<string> {
+  return {
+    expected,
+    parse(text) {
+      if (text.trim() === '') refuse('is empty')
+      return text
+    },
+  }
 }
+
+/** A scenario's name or file: checked against the scenarios once they are loaded (serve does); anything but blank here. */
+export const scenarioName = notBlank('a name (relay-mock scenarios lists them) or a scenario file')
 
 /** Text checked against a list once the list is loaded (a case id): anything but blank here. */
-export const text: Check<string> = {
-  expected: 'a value that is not blank',
-  parse(value) {
-    if (value.trim() === '') refuse('is empty')
-    return value
-  },
-}
+export const text = notBlank('a value that is not blank')
 
 /** A command run through the shell: anything but blank. */
-export const shellCommand: Check<string> = {
-  expected: 'the command that runs your client, such as "node client.js"',
-  parse(text) {
-    if (text.trim() === '') refuse('is empty')
-    return text
-  },
-}
+export const shellCommand = notBlank('the command that runs your client, such as "node client.js"')
