@@ -14,27 +14,44 @@ const LATE_SHARE = 0.2
 /** How often the watch looks at the clock, in ms. */
 const TICK_MS = 20
 
+/** The watches open, each with the most it has seen; one timer serves them all while any is open. */
+const watches = new Set<{ since: number; most: number }>()
+let timer: NodeJS.Timeout | undefined
+let last = 0
+
+/** How late the timer is at `now` for a watch: counted from its last look, or from the watch's start if later. */
+const lateSince = (watch: { since: number }, now: number): number => now - Math.max(last, watch.since) - TICK_MS
+
+/** How much later than due the watch's timer runs now, noted in every open watch. */
+function look(): void {
+  const now = performance.now()
+  for (const watch of watches) watch.most = Math.max(watch.most, lateSince(watch, now))
+  last = now
+}
+
 /**
- * Starts watching the event loop: a timer every 20 ms notes how much later than due it ran. The returned
- * function stops the watch and gives the most it was late, in ms, the watch's last stretch included.
+ * Starts watching the event loop: a timer every 20 ms (one for every watch open) notes how much later than
+ * due it ran. The returned function stops the watch and gives the most it was late, in ms, the stretch
+ * since the timer's last look included.
  * @example const stop = watchLateness(); await runCase(…); const lateMs = stop()
  */
 export function watchLateness(): () => number {
-  let last = performance.now()
-  let most = 0
-  const look = () => {
-    const now = performance.now()
-    most = Math.max(most, now - last - TICK_MS)
-    last = now
+  const watch = { since: performance.now(), most: 0 }
+  if (timer === undefined) {
+    last = performance.now()
+    timer = setInterval(look, TICK_MS)
+    timer.unref()
   }
-  const timer = setInterval(look, TICK_MS)
-  timer.unref()
+  watches.add(watch)
   return () => {
-    clearInterval(timer)
     // The stretch since the last look counts when it is already past due.
-    const now = performance.now()
-    if (now - last > TICK_MS) most = Math.max(most, now - last - TICK_MS)
-    return Math.round(most)
+    watch.most = Math.max(watch.most, lateSince(watch, performance.now()))
+    watches.delete(watch)
+    if (watches.size === 0) {
+      clearInterval(timer)
+      timer = undefined
+    }
+    return Math.max(0, Math.round(watch.most))
   }
 }
 
@@ -43,7 +60,7 @@ export function watchLateness(): () => number {
  * case's timing.
  * @example tooLate(700, 2500) // true
  */
-export const tooLate = (lateMs: number, requestTimeoutMs: number): boolean => lateMs >= requestTimeoutMs * LATE_SHARE
+const tooLate = (lateMs: number, requestTimeoutMs: number): boolean => lateMs >= requestTimeoutMs * LATE_SHARE
 
 /**
  * The faults after whose answer the rules hold a client to a least wait, read from the journal's times: a
