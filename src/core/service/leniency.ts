@@ -50,11 +50,16 @@ const EXACT_BEARER = /^Bearer [^\s]+$/
 const EXACT_JSON = /^application\/json(?:;\s?charset=(?:utf-8|"utf-8"))?$/i
 const ACQUIRED_ON_DATE = 'POST /custodians'
 
+/** The assumptions whose forms are read from the body's literals: a second pass over its text. */
+const LITERAL_ASSUMPTIONS = ['request.number-form', 'request.duplicate-keys']
+
 /**
  * Every lenient form a request used, in the order the service meets them (token, query, body type, body).
+ * Given a world's `variants` (for `refusedForms`), the body's literals are read only where one of their
+ * assumptions is varied: a form no variant refuses is not wanted there.
  * @example lenientForms({ method: 'GET', headers: { authorization: 'bearer abc' }, search: '?plate=AB123&_=1', route }).map((f) => f.assumption) // ['auth.scheme', 'query.extra']
  */
-export function lenientForms(request: FormRequest): LenientForm[] {
+export function lenientForms(request: FormRequest, variants?: Variants): LenientForm[] {
   const forms: LenientForm[] = []
   const authorization = header(request.headers, 'authorization')
   if (authorization !== undefined && parseBearer(authorization).verdict === 'ok' && !EXACT_BEARER.test(authorization)) {
@@ -93,7 +98,9 @@ export function lenientForms(request: FormRequest): LenientForm[] {
       status: 400,
     })
   }
-  if (hasBody && request.route?.body && request.body !== undefined) forms.push(...literalForms(request.bodyText))
+  const literals = !variants || LITERAL_ASSUMPTIONS.some((assumption) => assumption in variants)
+  if (literals && hasBody && request.route?.body && request.body !== undefined)
+    forms.push(...literalForms(request.bodyText))
   if (request.route?.id === ACQUIRED_ON_DATE) {
     const acquiredOn = (request.body as { acquiredOn?: unknown } | undefined)?.acquiredOn
     if (typeof acquiredOn === 'string' && isDate(acquiredOn)) {

@@ -225,14 +225,17 @@ function decide(
   const strict =
     checked.world.variants &&
     refusedForms(
-      lenientForms({
-        method: request.method,
-        headers: request.headers,
-        search: arrival.search,
-        route,
-        bodyText: request.body,
-        body: arrival.parsedBody,
-      }),
+      lenientForms(
+        {
+          method: request.method,
+          headers: request.headers,
+          search: arrival.search,
+          route,
+          bodyText: request.body,
+          body: arrival.parsedBody,
+        },
+        checked.world.variants,
+      ),
       checked.world.variants,
     )
   if (strict && strict.length > 0) return { reply: strictRefusal(strict, route, checked.world) }
