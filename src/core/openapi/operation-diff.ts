@@ -3,11 +3,12 @@
 // verdicts.ts; what no assumption explains is reported as a plain difference.
 import type { Difference, OperationDifference, Report } from './differences.js'
 import { FAULT_EXTENSION, type MediaTypeObject, type OperationObject, type ParameterObject } from './model.js'
-import { bare, contentOf, firstLine, JSON_MEDIA, PROBLEM_JSON } from './operations.js'
+import { isSuccess } from '../exchange/answer.js'
+import { PROBLEM_JSON } from '../service/protocol.js'
+import { bare, contentOf, firstLine, JSON_MEDIA } from './operations.js'
 import { compareSchemas, describeSchema } from './schema-diff.js'
 import {
   confirmNoExtraFields,
-  isRecordAnswer,
   judgeExtraFields,
   judgeRecordAnswer,
   judgeStatuses,
@@ -149,9 +150,9 @@ function compareAnswers(answers: AnswerPair, explained: Set<string>, at: Report)
     const where = `responses.${status}.${media}`
     const fields: OperationDifference[] = []
     compareSchemas(ourSchema, theirSchema, where, 'answer', (d) => fields.push(withFieldVerdict(d)))
-    if (isRecordAnswer(status)) extra = judgeExtraFields(fields) || extra
+    if (isSuccess(status)) extra = judgeExtraFields(fields) || extra
     for (const field of fields) at(field)
-    if (!isRecordAnswer(status)) continue
+    if (!isSuccess(status)) continue
     records = true
     judgeRecordAnswer(answers, status, where, ourSchema, theirSchema, at)
   }

@@ -19,7 +19,6 @@ export interface Operation {
   integration?: Integration
 }
 
-export const PROBLEM_JSON = 'application/problem+json'
 export const JSON_MEDIA = 'application/json'
 
 /** @example operationsOf(toOpenApi('simple'), 'simple')[0].key // 'POST /payment' */
@@ -36,7 +35,7 @@ export function operationsOf(document: OpenApiDocument, integration?: Integratio
 }
 
 /** @example keyOf('/vehicles/{id}/') // '/vehicles/{}' */
-export const keyOf = (path: string): string => path.replace(/\{[^}]*\}/g, '{}').replace(/\/+$/, '') || '/'
+const keyOf = (path: string): string => path.replace(/\{[^}]*\}/g, '{}').replace(/\/+$/, '') || '/'
 export const sameKey = (a: string, b: string): boolean => keyOf(a) === keyOf(b)
 /** A GET of one record by its id: a link a create answers. */
 export const isLink = (op: Operation): boolean => op.method === 'GET' && op.path.includes('{')

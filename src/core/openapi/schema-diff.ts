@@ -6,7 +6,7 @@ import type { Report } from './differences.js'
 import type { SchemaObject } from './model.js'
 
 /** A schema's own constraints, its composition (allOf, anyOf, oneOf) merged in. */
-export interface Flat {
+interface Flat {
   type?: string
   format?: string
   pattern?: string

@@ -6,7 +6,8 @@
 import type { AssumptionId } from '../ledger/assumptions.js'
 import { confirms, contradicts, type OperationDifference, type Report, type Verdict } from './differences.js'
 import type { ResponseObject, SchemaObject } from './model.js'
-import { bare, headerOf, JSON_MEDIA, PROBLEM_JSON } from './operations.js'
+import { PROBLEM_JSON } from '../service/protocol.js'
+import { bare, headerOf, JSON_MEDIA } from './operations.js'
 import { flatten, TIMESTAMP_FORMAT } from './schema-diff.js'
 
 /** One operation's answers, relay-mock's and the service's. */
@@ -180,9 +181,6 @@ function judgeErrorBody({ theirs }: AnswerPair, explained: Set<string>, at: Repo
         }),
   })
 }
-
-/** A success status (2xx): its answer is a record, or a list of them. */
-export const isRecordAnswer = (status: string): boolean => /^2/.test(status)
 
 /**
  * records.extra-fields: each field the service's record answer adds contradicts it. Marks those

@@ -4,6 +4,7 @@
 // extra query parameters), and with `allowWrites` the few creates that settle what only a create shows.
 // Plain data: each request goes through `send` (the proxy's pipeline, so that the journal and the
 // ledger's checks see it exactly as they see a proxied client's), and its answer steers what comes next.
+import { isRecord } from '../exchange/answer.js'
 import { ASSUMPTION_CHECKS } from '../ledger/checks.js'
 import type { AssumptionReport } from '../ledger/report.js'
 import { checkDigit } from '../kennitala.js'
@@ -344,9 +345,7 @@ const DID_NOT_TELL: Readonly<Record<string, string>> = {
 
 function firstRecord(body: unknown): { id: string } | undefined {
   const first: unknown = Array.isArray(body) ? body[0] : undefined
-  return typeof first === 'object' && first !== null && typeof (first as { id?: unknown }).id === 'string'
-    ? (first as { id: string })
-    : undefined
+  return isRecord(first) && typeof first.id === 'string' ? (first as { id: string }) : undefined
 }
 
 function createdRecord(

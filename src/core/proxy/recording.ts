@@ -3,7 +3,7 @@
 // scenario file that `serve --scenario FILE` loads, so that a team can replay its staging world offline.
 // Only records are kept: no token, no header, nothing a request carried beyond the record's own fields.
 // Here: reading the records off each exchange. Writing them as a scenario file: recorded-scenario.ts.
-import { isRecord } from '../exchange/answer.js'
+import { isRecord, isSuccess } from '../exchange/answer.js'
 import { parseJsonText } from '../service/protocol.js'
 import type { ScenarioFile } from '../service/scenario-file.js'
 import type { UpstreamObservation } from '../service/upstream.js'
@@ -63,8 +63,7 @@ function observe(seen: Seen, { entry, upstream: result }: UpstreamObservation): 
   if (
     !result ||
     'trouble' in result ||
-    result.answer.status < 200 ||
-    result.answer.status >= 300 ||
+    !isSuccess(result.answer.status) ||
     (entry.request.method !== 'GET' && entry.request.method !== 'POST')
   )
     return

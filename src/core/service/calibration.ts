@@ -70,7 +70,7 @@ export function readCalibration(value: unknown, source: string): Calibration {
       'CALIBRATION_INVALID',
       `Failed to read the calibration ${source}: ${why}. Please give the assumptions.json that relay-mock proxy or relay-mock probe writes with --report-dir.`,
     )
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fail('it is not a JSON object')
+  if (!isRecord(value)) throw fail('it is not a JSON object')
   const report = value as { upstream?: unknown; date?: unknown; assumptions?: unknown }
   if (typeof report.upstream !== 'string' || !Array.isArray(report.assumptions))
     throw fail('it is not an assumptions report (no "upstream" and "assumptions")')

@@ -4,6 +4,7 @@
 // no reshaping of a reply (an unregistered owner's payment recorded) is read in the simple endpoint's
 // handler. The ledger says which alternatives
 // are served; `VARIED` is how each is answered, and a test holds the two to the same set.
+import { isRecord } from '../exchange/answer.js'
 import { ASSUMPTIONS, assumption } from '../ledger/assumptions.js'
 import { RelayMockError } from '../errors.js'
 import { toProblem, type Reply } from './problems.js'
@@ -71,9 +72,7 @@ function restatus(reply: Reply, status: number): Reply {
 }
 
 function withExtras(value: unknown): unknown {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'id' in value
-    ? { ...value, ...EXTRA_FIELDS }
-    : value
+  return isRecord(value) && 'id' in value ? { ...value, ...EXTRA_FIELDS } : value
 }
 
 /**

@@ -1,6 +1,6 @@
 // The ledger's check of `create.status` (see ../assumptions/): what in an answer confirms or contradicts
 // relay-mock's choice, and which alternative the service made instead.
-import { isRecord as isObject } from '../../exchange/answer.js'
+import { isRecord as isObject, isSuccess } from '../../exchange/answer.js'
 import {
   CREATES,
   SIMPLE,
@@ -8,7 +8,6 @@ import {
   contradicted,
   json,
   location,
-  ok,
   type CheckVerdict,
   type Observed,
 } from './observed.js'
@@ -16,7 +15,7 @@ import {
 /** The verdict an answer gives `create.status`, or undefined when it says nothing of it. */
 export function createStatus(o: Observed): CheckVerdict | undefined {
   const simpleSuccess = o.route === SIMPLE && isObject(json(o)) && (json(o) as Record<string, unknown>).id !== undefined
-  if (!o.route || !(CREATES.has(o.route) || simpleSuccess) || !ok(o.status)) return undefined
+  if (!o.route || !(CREATES.has(o.route) || simpleSuccess) || !isSuccess(o.status)) return undefined
   const expected = '201 with Location'
   const link = location(o)
   const came = `${o.status} ${link ? `with Location: ${link}` : 'without Location'}`

@@ -4,12 +4,12 @@
 import { routeById } from '../../service/protocol.js'
 import { UUID_PATTERN } from '../../service/schemas.js'
 import { validate } from '../../service/validate.js'
-import { isRecord as isObject } from '../../exchange/answer.js'
+import { isRecord as isObject, isSuccess } from '../../exchange/answer.js'
 import { fieldTypes, isArraySchema, listedFields } from '../../exchange/record.js'
-import { CREATES, SIMPLE, contentType, json, ok, type Finding, type Observed } from './observed.js'
+import { CREATES, SIMPLE, contentType, json, type Finding, type Observed } from './observed.js'
 
 /** The fields every create's answer documents (§2). */
-export const CREATED_FIELDS = [
+const CREATED_FIELDS = [
   ['id', 'string'],
   ['link', 'string'],
 ] as const
@@ -32,7 +32,7 @@ export function findingsOf(o: Observed): Finding[] {
         message: `${where} answered ${o.status} with a body that is not JSON (${contentType(o) || 'no Content-Type'}); the interface's answers are all JSON (§1).`,
       },
     ]
-  if (!ok(o.status) || !o.route) return []
+  if (!isSuccess(o.status) || !o.route) return []
   const found: Finding[] = []
   const route = routeById(o.route)
   if (o.route && CREATES.has(o.route)) {

@@ -2,7 +2,8 @@
 // relay-mock's choice, and which alternative the service made instead.
 import { routeById } from '../../service/protocol.js'
 import { validate } from '../../service/validate.js'
-import { confirmed, contradicted, ok, silent, type CheckVerdict, type Observed } from './observed.js'
+import { isSuccess } from '../../exchange/answer.js'
+import { confirmed, contradicted, silent, type CheckVerdict, type Observed } from './observed.js'
 
 /** The verdict an answer gives `invalid.status`, or undefined when it says nothing of it. */
 export function invalidStatus(o: Observed): CheckVerdict | undefined {
@@ -13,6 +14,6 @@ export function invalidStatus(o: Observed): CheckVerdict | undefined {
   if (o.status === 422) return confirmed(expected, '422')
   if (o.status === 400) return contradicted(expected, '400', '400')
   // Accepting it is a finding of its own (the service takes what relay-mock refuses), not a status.
-  if (ok(o.status)) return undefined
+  if (isSuccess(o.status)) return undefined
   return contradicted(expected, String(o.status))
 }

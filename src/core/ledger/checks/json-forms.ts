@@ -4,7 +4,8 @@
 // from the other checks, which read each answer's own shape; these read how the request was written.
 import { routeById } from '../../service/protocol.js'
 import { validate } from '../../service/validate.js'
-import { confirmed, contradicted, ok, silent, type AssumptionCheck, type Observed } from './observed.js'
+import { isSuccess } from '../../exchange/answer.js'
+import { confirmed, contradicted, silent, type AssumptionCheck, type Observed } from './observed.js'
 
 /** Whether relay-mock itself takes the body: only then can a refusal be for the form alone. */
 function takenByRelayMock(o: Observed): boolean {
@@ -19,7 +20,7 @@ export const JSON_FORM_CHECKS: { 'request.number-form': AssumptionCheck; 'reques
     const form = o.forms?.find((f) => f.assumption === 'request.number-form' && !Object.is(Number(f.sent), -0))
     if (!form || silent(o.status)) return undefined
     const expected = `${form.sent} read as ${Number(form.sent)} (${form.where})`
-    if (ok(o.status)) return confirmed(expected, String(o.status))
+    if (isSuccess(o.status)) return confirmed(expected, String(o.status))
     // A refusal is for the number only when relay-mock takes the rest, and the service's words name the field or the literal.
     const named = o.text.includes(form.sent) || o.text.includes(form.where.split('.').at(-1)!)
     if ((o.status === 400 || o.status === 422) && named && takenByRelayMock(o))
@@ -30,7 +31,7 @@ export const JSON_FORM_CHECKS: { 'request.number-form': AssumptionCheck; 'reques
     const form = o.forms?.find((f) => f.assumption === 'request.duplicate-keys')
     if (!form || silent(o.status)) return undefined
     const expected = `the body read, the last value of each key counting (${form.sent})`
-    if (ok(o.status)) return confirmed(expected, String(o.status))
+    if (isSuccess(o.status)) return confirmed(expected, String(o.status))
     if (o.status === 400 && takenByRelayMock(o)) return contradicted(expected, '400', 'refused')
     return undefined
   },

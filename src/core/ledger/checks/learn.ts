@@ -1,8 +1,8 @@
 // What an answer teaches the ledger's checks about later answers in its world (memory.ts holds it).
 import { normalizePlate } from '../../service/schemas.js'
-import { isRecord as isObject } from '../../exchange/answer.js'
+import { isRecord as isObject, isSuccess } from '../../exchange/answer.js'
 import { plateSent } from '../../exchange/request.js'
-import { CREATES, json, location, ok, type Observed } from './observed.js'
+import { CREATES, json, location, type Observed } from './observed.js'
 import type { Memory } from './memory.js'
 
 /** The lookups whose items are records with a link of their own, `<path>/<id>`. */
@@ -28,7 +28,7 @@ export function learn(o: Observed, memory: Memory): void {
   const plates =
     o.route === 'GET /vehicles' && o.status === 200 && Array.isArray(body)
       ? body.map((item) => (isObject(item) ? item.plate : undefined))
-      : o.route === 'POST /vehicles' && ok(o.status)
+      : o.route === 'POST /vehicles' && isSuccess(o.status)
         ? [plateSent(o)?.plate]
         : []
   for (const plate of plates) {
@@ -36,7 +36,7 @@ export function learn(o: Observed, memory: Memory): void {
     memory.plates.add(plate)
     memory.platesMatched.add(normalizePlate(plate))
   }
-  if (o.route && CREATES.has(o.route) && ok(o.status)) {
+  if (o.route && CREATES.has(o.route) && isSuccess(o.status)) {
     if (isObject(body) && typeof body.link === 'string') memory.links.add(body.link)
     const link = location(o)
     if (link?.startsWith('/')) memory.links.add(link)

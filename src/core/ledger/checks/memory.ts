@@ -34,7 +34,7 @@ export function createMemory(): Memory {
  * of one Set, costs more on every create.
  * @example const links = new RecentSet(); links.add('/vehicles/5f0c…'); links.has('/vehicles/5f0c…') // true
  */
-export class RecentSet {
+class RecentSet {
   #newer = new Set<string>()
   #older: Set<string> | undefined
   has(value: string): boolean {

@@ -1,6 +1,7 @@
 // What the ledger's checks read, and the pieces they share: one request with the real service's answer
 // to it (Observed), a check's verdict, the answers that tell nothing (silent), and the body read as JSON
 // once per answer.
+import { isSuccess } from '../../exchange/answer.js'
 import { header, parseJsonText } from '../../service/protocol.js'
 import type { LenientForm } from '../../service/leniency.js'
 import type { Memory } from './memory.js'
@@ -66,7 +67,6 @@ export interface Finding {
 export const CREATES = new Set(['POST /vehicles', 'POST /custodians', 'POST /payments'])
 export const SIMPLE = 'POST /payment'
 
-export const ok = (status: number) => status >= 200 && status < 300
 export const location = (o: Observed) => header(o.headers, 'location')
 export const contentType = (o: Observed) => (header(o.headers, 'content-type') ?? '').toLowerCase()
 
@@ -103,7 +103,7 @@ export function leniency(o: Observed, id: string, accepted: string): CheckVerdic
   const form = o.forms?.find((f) => f.assumption === id)
   if (!form || o.status === 429 || o.status >= 500) return undefined
   const expected = `${accepted} (${form.where}: ${form.sent})`
-  if (ok(o.status)) return confirmed(expected, String(o.status))
+  if (isSuccess(o.status)) return confirmed(expected, String(o.status))
   // Only the strict alternative's own status: a 400 for a 415's form may be the service refusing something else.
   if (o.status === form.status) return contradicted(expected, String(o.status), form.alternative)
   return undefined

@@ -1,12 +1,12 @@
 // The ledger's check of `records.extra-fields` (see ../assumptions/): what in an answer confirms or contradicts
 // relay-mock's choice, and which alternative the service made instead.
-import { isRecord as isObject } from '../../exchange/answer.js'
+import { isRecord as isObject, isSuccess } from '../../exchange/answer.js'
 import { listedFields } from '../../exchange/record.js'
-import { CREATES, confirmed, contradicted, json, ok, type CheckVerdict, type Observed } from './observed.js'
+import { CREATES, confirmed, contradicted, json, type CheckVerdict, type Observed } from './observed.js'
 
 /** The verdict an answer gives `records.extra-fields`, or undefined when it says nothing of it. */
 export function recordsExtraFields(o: Observed): CheckVerdict | undefined {
-  const create = o.route !== null && CREATES.has(o.route) && ok(o.status)
+  const create = o.route !== null && CREATES.has(o.route) && isSuccess(o.status)
   if (!create && (o.method !== 'GET' || o.status !== 200)) return undefined
   const listed = create ? ['id', 'link'] : listedFields(o.route)
   if (!listed) return undefined

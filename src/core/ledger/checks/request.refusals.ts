@@ -1,7 +1,8 @@
 // The ledger's check of `request.refusals` (see ../assumptions/): what in an answer confirms or contradicts
 // relay-mock's choice, and which alternative the service made instead.
 import { KNOWN_SLIPS, resolveRoute, SERVICE_TABLE } from '../../service/protocol.js'
-import { confirmed, contradicted, ok, silent, type CheckVerdict, type Observed } from './observed.js'
+import { isSuccess } from '../../exchange/answer.js'
+import { confirmed, contradicted, silent, type CheckVerdict, type Observed } from './observed.js'
 
 /** The verdict an answer gives `request.refusals`, or undefined when it says nothing of it. */
 export function requestRefusals(o: Observed): CheckVerdict | undefined {
@@ -21,7 +22,7 @@ export function requestRefusals(o: Observed): CheckVerdict | undefined {
   const what = `${expected}`
   if (o.status === expected) return confirmed(what, String(o.status))
   if (o.status === 400) return contradicted(what, '400', '400-all')
-  if (ok(o.status) && o.bodyError !== undefined)
+  if (isSuccess(o.status) && o.bodyError !== undefined)
     return contradicted(
       what,
       `${o.status} (the body was read anyway)`,

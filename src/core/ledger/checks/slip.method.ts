@@ -1,6 +1,7 @@
 // The ledger's check of `slip.method` (see ../assumptions/): what in an answer confirms or contradicts
 // relay-mock's choice, and which alternative the service made instead.
-import { confirmed, contradicted, ok, silent, type CheckVerdict, type Observed } from './observed.js'
+import { isSuccess } from '../../exchange/answer.js'
+import { confirmed, contradicted, silent, type CheckVerdict, type Observed } from './observed.js'
 
 /** The verdict an answer gives `slip.method`, or undefined when it says nothing of it. */
 export function slipMethod(o: Observed): CheckVerdict | undefined {
@@ -8,6 +9,7 @@ export function slipMethod(o: Observed): CheckVerdict | undefined {
   const expected = '405'
   if (o.status === 405) return confirmed(expected, '405')
   if (o.status === 404) return contradicted(expected, '404', '404')
-  if (ok(o.status) && o.hasBody) return contradicted(expected, `${o.status} (served with its body)`, 'get-with-body')
+  if (isSuccess(o.status) && o.hasBody)
+    return contradicted(expected, `${o.status} (served with its body)`, 'get-with-body')
   return contradicted(expected, String(o.status))
 }

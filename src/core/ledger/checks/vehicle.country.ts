@@ -1,7 +1,7 @@
 // The ledger's check of `vehicle.country` (see ../assumptions/): what in an answer confirms or contradicts
 // relay-mock's choice, and which alternative the service made instead.
-import { isRecord as isObject } from '../../exchange/answer.js'
-import { confirmed, contradicted, ok, silent, type CheckVerdict, type Observed } from './observed.js'
+import { isRecord as isObject, isSuccess } from '../../exchange/answer.js'
+import { confirmed, contradicted, silent, type CheckVerdict, type Observed } from './observed.js'
 
 /** The verdict an answer gives `vehicle.country`, or undefined when it says nothing of it. */
 export function vehicleCountry(o: Observed): CheckVerdict | undefined {
@@ -10,7 +10,7 @@ export function vehicleCountry(o: Observed): CheckVerdict | undefined {
     return undefined
   if (silent(o.status)) return undefined
   const expected = `${country} accepted (any lower-case two-letter code)`
-  if (ok(o.status)) return confirmed(expected, String(o.status))
+  if (isSuccess(o.status)) return confirmed(expected, String(o.status))
   if (o.status === 400 || o.status === 422) return contradicted(expected, String(o.status), 'is-only')
   return undefined
 }
