@@ -9,7 +9,7 @@
 // strict world refuses, a rule that held in the flow case) is judged as it stands.
 import type { CaseResult, Check } from './types.js'
 import { callSequence } from './facts/calls.js'
-import { caseStatus } from './verdict.js'
+import { caseStatus, rulesWith } from './verdict.js'
 
 /** What a variant case names of its flow case where it echoes it: the case, and the rules that failed there. */
 export interface SameAs {
@@ -20,10 +20,6 @@ export interface SameAs {
   /** The flow case only warned, and the variant warns by the same rules: the echo is of a warning. */
   warned?: true
 }
-
-const rulesWith = (kase: Pick<CaseResult, 'checks'>, status: Check['status']) => [
-  ...new Set(kase.checks.filter((check) => check.status === status).map((check) => check.rule)),
-]
 
 const outcomesOf = (kase: Pick<CaseResult, 'expectedOutcome' | 'expectedOutcomes'>) =>
   [...(kase.expectedOutcomes ?? (kase.expectedOutcome ? [kase.expectedOutcome] : []))].sort().join(',')
@@ -43,7 +39,7 @@ function sameVisit(variant: CaseResult, base: CaseResult): boolean {
 }
 
 /** The one line an echo says in place of its rule's message. */
-export function sameAsLine(sameAs: SameAs): string {
+function sameAsLine(sameAs: SameAs): string {
   if (sameAs.warned)
     return `Same flaw as in ${sameAs.case}: ${sameAs.rules.join(', ')} warned there, under relay-mock's choice, and here; not a second finding.`
   return `Same defect as in ${sameAs.case}: ${sameAs.rules.join(', ')} failed there, under relay-mock's choice; not a second failure.`
@@ -58,17 +54,17 @@ export function sameAsLine(sameAs: SameAs): string {
  */
 export function judgeVariant(variant: CaseResult, base: CaseResult): CaseResult {
   if (variant.of !== base.id) return variant
-  const failedThere = rulesWith(base, 'failed')
+  const failedThere = rulesWith([base], 'failed')
   if (failedThere.length > 0) {
     const sameAs: SameAs = { case: base.id, rules: failedThere }
     const echoes = (check: Check) =>
       check.status === 'failed' && (check.versusChoice === true || failedThere.includes(check.rule))
     return variant.checks.some(echoes) ? echoed(variant, echoes, sameAs) : variant
   }
-  const warnedThere = rulesWith(base, 'warning')
+  const warnedThere = rulesWith([base], 'warning')
   const carries = (check: Check) => check.status === 'failed' && check.versusChoice === true
   if (warnedThere.length === 0 || !variant.checks.some(carries) || !sameVisit(variant, base)) return variant
-  const warnedHere = rulesWith(variant, 'warning').filter((rule) => warnedThere.includes(rule))
+  const warnedHere = rulesWith([variant], 'warning').filter((rule) => warnedThere.includes(rule))
   if (warnedHere.length > 0) return echoed(variant, carries, { case: base.id, rules: warnedHere, warned: true })
   const grade = `A warning, as in ${base.id}, where the client did the same under relay-mock's choice and ${warnedThere.join(', ')} warned: the flaw is its own, not this alternative's. `
   return rejudged(

@@ -18,16 +18,7 @@ export {
   valueAt,
   waitBetween,
 } from './facts/calls.js'
-export {
-  type ListAnswer,
-  companyFacts,
-  createdId,
-  createdVehicle,
-  firstFaultyBody,
-  firstList,
-  vehicleFacts,
-  whatHappened,
-} from './facts/answers.js'
+export { companyFacts, createdVehicle, firstFaultyBody, vehicleFacts, whatHappened } from './facts/answers.js'
 export {
   at,
   bodyUnreadable,

@@ -4,6 +4,7 @@
 // JUnit, HTML) reads this one summary.
 import { assumption, ASSUMPTIONS } from '../ledger/assumptions.js'
 import type { CaseResult, CaseStatus, RunCalibration, SettledInRun } from './types.js'
+import { casePasses } from './verdict.js'
 
 export interface HeldAlternative {
   /** The alternative's id, e.g. `200-no-location`. */
@@ -73,9 +74,8 @@ function variedHeld(cases: ReadonlyArray<CaseResult>): HeldAssumption[] | undefi
     return {
       assumption: id,
       question: assumption(id)?.question ?? '',
-      held: entries.every(
-        (entry) => entry.status === 'passed' || entry.status === 'warning' || entry.status === 'echo',
-      ),
+      // Held: passed under the default grading (a warning, or an echo of the flow case's own defect).
+      held: entries.every((entry) => casePasses(entry.status)),
       alternatives: entries,
     }
   })

@@ -19,19 +19,19 @@ import type { JournalEntry } from '../service/journal.js'
 import { ms, named, waitBetween } from './facts.js'
 
 /** An attempt sent this soon after the one before failed was sent at once: as an HTTP library resends, even on a busy machine. */
-export const AT_ONCE_MS = 100
+const AT_ONCE_MS = 100
 /**
  * The shortest wait between attempts that is a back-off of the client's own. A client whose own loop
  * retries sooner (an "at once" in a busy process takes tens of milliseconds) retries as quickly as an
  * HTTP library resends, and nothing tells the two apart.
  */
-export const OWN_BACKOFF_MS = 200
+const OWN_BACKOFF_MS = 200
 
 /** How an attempt was lost such that a library sends it again: the connection reset, closed before the answer, or the client's own timeout. */
 export type LostBy = 'reset' | 'closed' | 'timeout'
 
 /** How `entry` was lost, when a library could take it for leave to resend; undefined when an answer came. */
-export function lostBy(entry: JournalEntry): LostBy | undefined {
+function lostBy(entry: JournalEntry): LostBy | undefined {
   if (entry.fault?.kind === 'reset') return 'reset'
   if (entry.fault?.kind === 'hang') return 'timeout'
   return entry.response.status === 0 ? 'closed' : undefined
@@ -41,7 +41,7 @@ export function lostBy(entry: JournalEntry): LostBy | undefined {
  * True when `entry` came on a connection that an earlier request of `requests` came on: a kept-alive
  * connection. False when the journal does not know the connections (an in-process mock, a capture without them).
  */
-export function onKeptAliveConnection(requests: ReadonlyArray<JournalEntry>, entry: JournalEntry): boolean {
+function onKeptAliveConnection(requests: ReadonlyArray<JournalEntry>, entry: JournalEntry): boolean {
   if (entry.connection === undefined) return false
   for (const earlier of requests) {
     if (earlier === entry) return false
@@ -64,6 +64,8 @@ interface Resender {
   agent: RegExp
   /** The methods it resends; undefined: any. */
   methods?: ReadonlySet<string>
+  /** It resends a request of any other method too when the request carries an Idempotency-Key header. */
+  keyedToo?: true
   after: ReadonlyArray<LostBy>
   /** Only a request that came on a reused connection. */
   reusedOnly: boolean
@@ -108,6 +110,7 @@ export const RESENDERS: ReadonlyArray<Resender & { name: string }> = [
     name: 'net/http',
     agent: /^Go-http-client\//,
     methods: new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']),
+    keyedToo: true,
     after: ['reset', 'closed'],
     reusedOnly: true,
     advice:
@@ -158,9 +161,7 @@ function resendersOf(
   const fits = (library: Resender & { name: string }) =>
     library.after.includes(how) &&
     (!library.reusedOnly || reused) &&
-    (library.methods === undefined ||
-      library.methods.has(next.request.method) ||
-      (library.name === 'net/http' && idempotencyKey))
+    (library.methods === undefined || library.methods.has(next.request.method) || (library.keyedToo && idempotencyKey))
   if (NODE_AGENT.test(agent)) return []
   const named = RESENDERS.find((library) => library.agent.test(agent))
   if (named) return fits(named) ? [named] : []

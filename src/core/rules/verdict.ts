@@ -53,6 +53,18 @@ export function casePasses(status: CaseStatus, policy: VerdictPolicy = {}): bool
 }
 
 /**
+ * The rules whose checks ended `status` in any of `cases`, each once, in the order first met.
+ * @example rulesWith([kase], 'failed') // ['advanced.payment-body']
+ */
+export function rulesWith(cases: ReadonlyArray<{ checks: ReadonlyArray<Check> }>, status: CheckStatus): string[] {
+  return [
+    ...new Set(
+      cases.flatMap((kase) => kase.checks.filter((check) => check.status === status).map((check) => check.rule)),
+    ),
+  ]
+}
+
+/**
  * How many cases ended each way, which rules failed, were not checked or warned, and whether the run passes.
  * @example countCases(result.cases, { allowPartial: true }).conformant
  */
@@ -61,11 +73,7 @@ export function countCases(
   policy: VerdictPolicy = {},
 ): CaseCounts {
   const count = (status: CaseStatus) => cases.filter((kase) => kase.status === status).length
-  const rules = (status: CheckStatus) => [
-    ...new Set(
-      cases.flatMap((kase) => kase.checks.filter((check) => check.status === status).map((check) => check.rule)),
-    ),
-  ]
+  const rules = (status: CheckStatus) => rulesWith(cases, status)
   return {
     total: cases.length,
     passed: count('passed'),
