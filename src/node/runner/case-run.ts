@@ -9,7 +9,6 @@ import { watchWaits } from './case-waits.js'
 import { runClient } from './client-run.js'
 import { toRelayEnv, type ClientVisit } from './contract.js'
 import type { RunContext } from './context.js'
-import { RUN_DEFAULTS } from './options.js'
 import { caseRequestTimeoutMs } from './schedule.js'
 
 /**
@@ -50,11 +49,7 @@ export async function runCase(
     const unsubscribes = reporters.flatMap((reporter) =>
       reporter.onRequest ? [world.journal.subscribe((entry) => reporter.onRequest!(entry, start))] : [],
     )
-    const requestTimeoutMs = caseRequestTimeoutMs(
-      kase,
-      context.options.requestTimeoutMs ?? RUN_DEFAULTS.requestTimeoutMs,
-      context.waits,
-    )
+    const requestTimeoutMs = caseRequestTimeoutMs(kase, context.requestTimeoutMs, context.waits)
     const env = toRelayEnv(
       clientVisit,
       baseUrl,

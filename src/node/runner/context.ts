@@ -3,6 +3,7 @@ import type { RelayService } from '../../core/service/mock.js'
 import type { FaultWaits } from '../../core/service/faults.js'
 import type { Reporter } from '../../core/rules/types.js'
 import type { ClientFunction } from './contract.js'
+import type { CpuTime } from './cpu-time.js'
 import type { RunOptions } from './options.js'
 
 /** What every case of one run shares: the mock, the folder of result files, the client and how to run it. */
@@ -14,6 +15,10 @@ export interface RunContext {
   reporters: Reporter[]
   host: string
   timeoutMs: number
+  /** The request timeout the run gives the client (a case with a slow answer adds its delay: caseRequestTimeoutMs). */
+  requestTimeoutMs: number
+  /** The CPU the run has cost, counted from its start (cpu-time.ts). */
+  cpu: CpuTime
   /** Fixed by --jobs, or fitted as the run goes. */
   jobs: number | undefined
   repeat: number

@@ -56,8 +56,9 @@ export function watchLateness(): () => number {
 }
 
 /**
- * Whether the kit ran late enough, against the request timeout the client was given, to have decided a
- * case's timing.
+ * Whether the kit ran late enough, against the run's request timeout, to have decided a case's timing (a
+ * case with a slow answer gives the client that much more, and the same margin for lateness: a fifth of
+ * the run's).
  * @example tooLate(700, 2500) // true
  */
 const tooLate = (lateMs: number, requestTimeoutMs: number): boolean => lateMs >= requestTimeoutMs * LATE_SHARE

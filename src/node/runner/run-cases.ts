@@ -7,9 +7,7 @@ import type { CaseResult } from '../../core/rules/types.js'
 import { liveClientPids } from '../processes/client-process.js'
 import { runCase } from './case-run.js'
 import { stopRun, type RunContext } from './context.js'
-import { cpuTime } from './cpu-time.js'
 import { holdsToAWait, timingMayDecide, watchLateness } from './lateness.js'
-import { RUN_DEFAULTS } from './options.js'
 import { fittedConcurrency, fixedConcurrency, runPool, scheduleRuns, type Concurrency } from './schedule.js'
 import type { VariantHold } from './variant-bases.js'
 
@@ -22,11 +20,11 @@ function toSchedule(
   const order = scheduleRuns(
     options.order === 'suite' ? cases.map(() => ({})) : cases,
     repeat,
-    options.requestTimeoutMs ?? RUN_DEFAULTS.requestTimeoutMs,
+    context.requestTimeoutMs,
     context.waits,
   )
   const concurrency =
-    context.jobs === undefined ? fittedConcurrency(cpuTime(), liveClientPids) : fixedConcurrency(context.jobs)
+    context.jobs === undefined ? fittedConcurrency(context.cpu, liveClientPids) : fixedConcurrency(context.jobs)
   return { order, concurrency }
 }
 
@@ -89,7 +87,7 @@ async function runTimed(
   slot: number,
   onWait: (delta: 1 | -1) => void,
 ): Promise<CaseResult> {
-  const requestTimeoutMs = context.options.requestTimeoutMs ?? RUN_DEFAULTS.requestTimeoutMs
+  const { requestTimeoutMs } = context
   const waits = holdsToAWait(kase.faults)
   const decided = (run: CaseResult, lateMs: number) =>
     timingMayDecide({ lateMs, requestTimeoutMs, passed: casePasses(run.status, context.options), waits })

@@ -27,7 +27,10 @@ import { holdVariants, withBases } from './variant-bases.js'
 /** The run's settings from its options and the defaults, refusing values that cannot work. */
 function toSettings(
   options: RunOptions,
-): Pick<RunContext, 'client' | 'clientName' | 'reporters' | 'host' | 'timeoutMs' | 'jobs' | 'repeat'> {
+): Pick<
+  RunContext,
+  'client' | 'clientName' | 'reporters' | 'host' | 'timeoutMs' | 'requestTimeoutMs' | 'jobs' | 'repeat'
+> {
   const timeoutMs = options.timeoutMs ?? RUN_DEFAULTS.timeoutMs
   const { jobs } = options
   const repeat = options.repeat ?? RUN_DEFAULTS.repeat
@@ -53,6 +56,7 @@ function toSettings(
     reporters: options.reporters ?? [],
     host: options.host ?? RUN_DEFAULTS.host,
     timeoutMs,
+    requestTimeoutMs: options.requestTimeoutMs ?? RUN_DEFAULTS.requestTimeoutMs,
     jobs,
     repeat,
   }
@@ -96,12 +100,19 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   })
   const dir = await mkdtemp(join(os.tmpdir(), 'relay-mock-'))
   const untrack = trackRun(() => rmSync(dir, { recursive: true, force: true }), options.signal !== undefined)
-  const context: RunContext = { ...settings, service, dir, options, stop: new AbortController(), ...waitsOf(options) }
+  const context: RunContext = {
+    ...settings,
+    service,
+    dir,
+    options,
+    cpu: cpuTime(),
+    stop: new AbortController(),
+    ...waitsOf(options),
+  }
   // Each case in flight listens for the run's stop (its client process or function), so up to `jobs`
   // listeners at once are expected: Node's warning about an 11th would be a false alarm on a --jobs
   // above 10. Beyond that many, the warning still tells of a leak.
   setMaxListeners((settings.jobs ?? MOST_JOBS) + 10, context.stop.signal)
-  const cpu = cpuTime()
   const onInterrupt = () => stopRun(context, 'interrupted')
   if (options.signal?.aborted) onInterrupt()
   else options.signal?.addEventListener('abort', onInterrupt, { once: true })
@@ -113,7 +124,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     const summary = summarize(cases, { wallMs, clientMs, startedAt, client: context.clientName, flows }, options)
     summary.time = timeSpent(cases, {
       wallMs,
-      cpu: cpu.since(),
+      cpu: context.cpu.since(),
       jobs,
       clientIsProcess: typeof context.client === 'string',
     })
