@@ -74,3 +74,12 @@ export function isFailure(entry: JournalEntry): boolean {
 export function retryAfterMs(entry: JournalEntry): RetryAfter | undefined {
   return parseRetryAfter(entry.response.headers['retry-after'], Date.parse(entry.time) + entry.durationMs)
 }
+
+/**
+ * The wait a 503 or a 429 told the client to keep before it comes back (its Retry-After); undefined for any
+ * other answer, or one without the header. Elsewhere the header asks nothing of a client.
+ * @example waitAskedFor(entry) // { ms: 2000, text: '2', dateForm: false }
+ */
+export function waitAskedFor(entry: JournalEntry): RetryAfter | undefined {
+  return entry.response.status === 503 || entry.response.status === 429 ? retryAfterMs(entry) : undefined
+}

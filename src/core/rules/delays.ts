@@ -2,7 +2,7 @@
 // hung request until the client gave up on it, and the wait a 503 or 429 asked for (as much of it as
 // the client waited before it came back). What a run's summary calls time spent waiting on the service.
 import type { JournalEntry } from '../service/journal.js'
-import { retryAfterMs } from '../exchange/entry.js'
+import { waitAskedFor } from '../exchange/entry.js'
 import { attempts, waitBetween } from './facts.js'
 
 /**
@@ -16,10 +16,8 @@ export function deliberateDelayMs(requests: ReadonlyArray<JournalEntry>): number
   }
   for (const group of attempts(requests)) {
     for (let i = 0; i + 1 < group.length; i++) {
-      const told = retryAfterMs(group[i])
-      const status = group[i].response.status
-      if (told && (status === 503 || status === 429))
-        total += Math.max(0, Math.min(told.ms, waitBetween(group[i], group[i + 1])))
+      const told = waitAskedFor(group[i])
+      if (told) total += Math.max(0, Math.min(told.ms, waitBetween(group[i], group[i + 1])))
     }
   }
   return total

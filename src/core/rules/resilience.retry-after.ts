@@ -3,7 +3,7 @@
 // loses a payment a moment's wait would have saved (a warning). An HTTP-date has one-second
 // resolution, so a wait one second short of it still counts. Works live.
 import { defineRule } from './define.js'
-import { retryAfterMs } from '../exchange/entry.js'
+import { waitAskedFor } from '../exchange/entry.js'
 import { attempts, CLOCK_SLACK_MS, fail, ms, named, pass, sentBeforeAnswer, skip, waitBetween, warn } from './facts.js'
 
 /** An HTTP-date names a whole second. */
@@ -17,15 +17,13 @@ export default defineRule({
   cite: '§7 Errors; RFC 9110 §10.2.3 Retry-After',
   needsCase: false,
   check({ requests }) {
-    const told = requests.filter(
-      (entry) => (entry.response.status === 503 || entry.response.status === 429) && retryAfterMs(entry),
-    )
+    const told = requests.filter((entry) => waitAskedFor(entry))
     if (told.length === 0) return skip('Does not apply: no answer was a 503 or 429 with Retry-After.')
     const waited: string[] = []
     for (const group of attempts(requests)) {
       for (let i = 0; i < group.length; i++) {
         const refused = group[i]
-        const after = retryAfterMs(refused)
+        const after = waitAskedFor(refused)
         if (!told.includes(refused) || !after) continue
         const retry = group[i + 1]
         if (!retry) {

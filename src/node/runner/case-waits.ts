@@ -2,7 +2,7 @@
 // hung or slow answer) is open, or a 503 or 429 told its client to come back later and it has not yet.
 // Such a case costs a socket and a sleeping client, not a core: a fitted concurrency does not count it.
 import type http from 'node:http'
-import { retryAfterMs } from '../../core/exchange/entry.js'
+import { waitAskedFor } from '../../core/exchange/entry.js'
 import type { ArmedFault } from '../../core/service/faults.js'
 import type { World } from '../../core/service/world.js'
 
@@ -50,7 +50,7 @@ export function watchWaits(
   }
   server.on('request', onRequest)
   const unsubscribe = world.journal.subscribe((entry) => {
-    const after = entry.response.status === 503 || entry.response.status === 429 ? retryAfterMs(entry) : undefined
+    const after = waitAskedFor(entry)
     if (!after || told !== undefined) return
     start()
     told = setTimeout(endTold, after.ms + GRACE_MS)
