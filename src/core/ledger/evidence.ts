@@ -2,7 +2,7 @@
 // cites, and the answer as calibration needs it (an error's body whole, a success's fields by type only).
 import { MOCK_DEFAULTS } from '../defaults.js'
 import { lenientForms } from '../service/leniency.js'
-import { bodyVerdict, parseJsonText, routeById } from '../service/protocol.js'
+import { bodyVerdict, jsonOf, routeById } from '../service/protocol.js'
 import type { UpstreamAnswer, UpstreamObservation } from '../service/upstream.js'
 import type { CheckVerdict, Observed } from './checks.js'
 import type { Evidence, ObservedAnswer } from './standing.js'
@@ -60,8 +60,7 @@ export function toObserved(evidence: Evidence, verdict: CheckVerdict, o: Observe
     const value = o.headers[name]
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value
   }
-  const read = o.json !== undefined ? o.json : o.text === '' ? null : parseJsonText(o.text)
-  const body = read && 'value' in read ? read.value : undefined
+  const body = jsonOf(o)
   return {
     request: evidence.request,
     relayMock: verdict.expected,

@@ -4,7 +4,7 @@
 // Only records are kept: no token, no header, nothing a request carried beyond the record's own fields.
 // Here: reading the records off each exchange. Writing them as a scenario file: recorded-scenario.ts.
 import { isRecord, isSuccess } from '../exchange/answer.js'
-import { parseJsonText } from '../service/protocol.js'
+import { jsonOf } from '../service/protocol.js'
 import type { ScenarioFile } from '../service/scenario-file.js'
 import type { UpstreamObservation } from '../service/upstream.js'
 import { toRecordedScenario, type Company, type Seen } from './recorded-scenario.js'
@@ -67,8 +67,7 @@ function observe(seen: Seen, { entry, upstream: result }: UpstreamObservation): 
     (entry.request.method !== 'GET' && entry.request.method !== 'POST')
   )
     return
-  const read = result.answer.text === '' ? undefined : parseJsonText(result.answer.text)
-  const answer = read && 'value' in read ? read.value : undefined
+  const answer = jsonOf(result.answer)
   const sent = entry.request.body
   const items = Array.isArray(answer) ? (answer as unknown[]) : [answer]
   switch (entry.route) {

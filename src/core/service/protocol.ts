@@ -15,6 +15,7 @@ export {
   bodyProblem,
   bodyVerdict,
   contentTypeProblem,
+  jsonOf,
   parseJsonText,
   pendingBodyRefusal,
   readJsonBody,

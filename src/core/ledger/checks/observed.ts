@@ -2,7 +2,7 @@
 // to it (Observed), a check's verdict, the answers that tell nothing (silent), and the body read as JSON
 // once per answer.
 import { isSuccess } from '../../exchange/answer.js'
-import { header, parseJsonText } from '../../service/protocol.js'
+import { header, jsonOf } from '../../service/protocol.js'
 import type { LenientForm } from '../../service/leniency.js'
 import type { Memory } from './memory.js'
 
@@ -77,13 +77,8 @@ const parsed = new WeakMap<Observed, unknown>()
 
 /** The answer's body as JSON, or undefined when it is empty or not JSON: parsed once per answer, whichever check asks first. */
 export function json(o: Observed): unknown {
-  if (o.text === '') return undefined
-  if (o.json !== undefined) return o.json?.value
-  if (parsed.has(o)) return parsed.get(o)
-  const read = parseJsonText(o.text)
-  const value = 'value' in read ? read.value : undefined
-  parsed.set(o, value)
-  return value
+  if (!parsed.has(o)) parsed.set(o, jsonOf(o))
+  return parsed.get(o)
 }
 
 export const confirmed = (expected: string, came: string): CheckVerdict => ({ status: 'confirmed', expected, came })

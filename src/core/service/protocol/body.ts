@@ -154,6 +154,18 @@ export function parseJsonText(text: string): { value: unknown } | { problem: str
 }
 
 /**
+ * An answer's body as a JSON value, parsed once: the `json` its reader already holds (`null`: it is not
+ * JSON, or was passed on as it came), else its text parsed; undefined when it is empty or not JSON.
+ * @example jsonOf({ text: '[1]' }) // [1]
+ */
+export function jsonOf(answer: { text: string; json?: { value: unknown } | null }): unknown {
+  if (answer.json !== undefined) return answer.json?.value
+  if (answer.text === '') return undefined
+  const read = parseJsonText(answer.text)
+  return 'value' in read ? read.value : undefined
+}
+
+/**
  * The refusal a body still to come (`Expect: 100-continue`) earns from its headers alone, before a byte
  * of it is read, where the route reads it (see readsBody; its declared length stands in for it): a
  * declared Content-Length over the limit (413), or a type that is not JSON in UTF-8 (415), in
