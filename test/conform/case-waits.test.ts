@@ -46,7 +46,7 @@ describe('watchWaits', () => {
     }
   })
 
-  it('counts a client told to come back by a 503 until it does, and settles what is open when stopped', async () => {
+  it('counts a client told to come back by a 503 until it does', async () => {
     const { server, deltas, stop, get, plate } = await world('unavailable')
     try {
       expect((await get(`/vehicles?plate=${plate}`)).status).toBe(503)
@@ -60,5 +60,17 @@ describe('watchWaits', () => {
       await close(server)
     }
     expect(deltas.reduce((sum, delta) => sum + delta, 0)).toBe(0)
+  })
+
+  it('settles a wait still open when it is stopped: a 503 whose client has not come back', async () => {
+    const { server, deltas, stop, get, plate } = await world('unavailable')
+    try {
+      expect((await get(`/vehicles?plate=${plate}`)).status).toBe(503)
+      expect(deltas).toEqual([1])
+      stop()
+      expect(deltas).toEqual([1, -1])
+    } finally {
+      await close(server)
+    }
   })
 })

@@ -1,29 +1,16 @@
 // A client that dies is quoted by the line that names its error, whatever its language: real clients
 // that crash, each run as the kit runs one, their output read by the one module that picks the line.
-import { spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { errorLine } from '../../src/core/rules/crash.js'
 import { ruleById } from '../../src/core/rules/index.js'
 import { runConformance } from '../../src/node/runner/runner.js'
 import { needs } from '../support/needs.js'
+import { runTool } from '../support/tool.js'
 
 // Clients that crash in Python, Java, Go and Ruby.
 needs('python3', 'java', 'go', 'ruby', 'php')
 
 const DIR = 'test/conform/clients/crash'
-
-/** Runs a command in DIR to its end: its exit status and output. */
-function run(command: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', command], { cwd: DIR })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
 
 const CRASHES: { language: string; command: string; quote: string | RegExp }[] = [
   {
@@ -59,7 +46,7 @@ describe("the line that names a dead client's error", () => {
     it.concurrent(
       `${language}: ${command}`,
       async () => {
-        const { code, stdout, stderr } = await run(command)
+        const { exitCode: code, stdout, stderr } = await runTool('sh', ['-c', command], { cwd: DIR })
         expect(code).not.toBe(0)
         const said = errorLine(stderr, stdout)
         if (typeof quote === 'string') expect(said).toBe(quote)

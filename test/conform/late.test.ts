@@ -34,6 +34,16 @@ function client(runs: { late: boolean; right: boolean }[]): { fn: ClientFunction
   return { fn, calls: () => calls }
 }
 
+/** The reference client (right in every case), holding the event loop in its first run only. */
+function heldOnce(): { fn: ClientFunction; calls: () => number } {
+  let calls = 0
+  const fn: ClientFunction = (visit, env, context) => {
+    if (calls++ === 0) hold(900)
+    return referenceClient(visit, env, context)
+  }
+  return { fn, calls: () => calls }
+}
+
 const run = (fn: ClientFunction, repeat = 1) =>
   runConformance({ client: fn, cases: ['advanced/unknown-owner'], ...(repeat > 1 ? { repeat } : {}) })
 
@@ -78,25 +88,17 @@ describe('a case that did not pass while relay-mock ran late', () => {
 
 describe('a run that relay-mock may have decided', () => {
   it('that passed a case holding the client to a least wait runs again: a wait measured while relay-mock was held up may be too long', async () => {
-    let calls = 0
-    const fn: ClientFunction = (visit, env, context) => {
-      if (calls++ === 0) hold(900)
-      return referenceClient(visit, env, context)
-    }
+    const { fn, calls } = heldOnce()
     const result = await runConformance({ client: fn, cases: ['resilience/company-lookup/unavailable/once'] })
-    expect(calls).toBe(2)
+    expect(calls()).toBe(2)
     expect(result.cases[0].status).toBe('passed')
     expect(result.cases[0].late).toMatchObject({ firstStatus: 'passed' })
   })
 
   it('that passed a case with a fault that holds the client to no wait runs once', async () => {
-    let calls = 0
-    const fn: ClientFunction = (visit, env, context) => {
-      if (calls++ === 0) hold(900)
-      return referenceClient(visit, env, context)
-    }
+    const { fn, calls } = heldOnce()
     const result = await runConformance({ client: fn, cases: ['resilience/company-lookup/reset/once'] })
-    expect(calls).toBe(1)
+    expect(calls()).toBe(1)
     expect(result.cases[0].status).toBe('passed')
     expect(result.cases[0]).not.toHaveProperty('late')
   })

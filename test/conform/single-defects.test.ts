@@ -6,7 +6,7 @@ import os from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CaseResult, RunResult } from '../../src/core/rules/types.js'
-import { countCases } from '../../src/core/rules/verdict.js'
+import { countCases, rulesWith } from '../../src/core/rules/verdict.js'
 import { toGitHubAnnotations } from '../../src/node/reporters/github.js'
 import { toHtmlReport } from '../../src/node/reporters/html.js'
 import { toJsonReport } from '../../src/node/reporters/json.js'
@@ -22,19 +22,19 @@ import { needs } from '../support/needs.js'
 needs('python3', 'urllib3')
 
 /**
- * Exactly the rules each defect fails. Every defect runs in JavaScript (in-process); the ones marked run in
- * Python too (forked): the one that meets the most variant cases, and the one the default run passes. A default
+ * Exactly the rules each defect fails. Every defect runs in JavaScript (in-process); those with Python edits
+ * (clients/single-defects.ts) run in Python too (forked). A default
  * run per client costs about 20 s of waiting (Retry-After, hung answers) and a few seconds of CPU.
  */
-const EXPECTED: Record<string, { rules: string[]; python?: true }> = {
-  'the amount as a string': { rules: ['advanced.payment-body', 'simple.body'], python: true },
+const EXPECTED: Record<string, { rules: string[] }> = {
+  'the amount as a string': { rules: ['advanced.payment-body', 'simple.body'] },
   'ISO timestamps': { rules: ['advanced.payment-body'] },
   'a JSON body without Content-Type': { rules: ['http.json-body'] },
   'exit 1 on a refusal': { rules: ['client.completes'] },
   'a POST retried after a 500': { rules: ['resilience.no-resend'] },
   'going on after an unknown owner': { rules: ['advanced.unknown-owner-stops'] },
   'errors read as lost answers': { rules: ['client.outcome'] },
-  '`rejected` for a lost payment answer': { rules: [], python: true },
+  '`rejected` for a lost payment answer': { rules: [] },
 }
 
 let dir: string
@@ -82,16 +82,11 @@ function defaultRun(defect: SingleDefect, language: 'JavaScript' | 'Python'): Pr
   return runs.get(key)!
 }
 
-const failedRules = (cases: ReadonlyArray<CaseResult>) =>
-  [
-    ...new Set(
-      cases.flatMap((kase) => kase.checks.filter((check) => check.status === 'failed').map((check) => check.rule)),
-    ),
-  ].sort()
+const failedRules = (cases: ReadonlyArray<CaseResult>) => rulesWith(cases, 'failed').sort()
 
 const table = SINGLE_DEFECTS.flatMap((defect) => [
   { defect, language: 'JavaScript' as const },
-  ...(EXPECTED[defect.defect].python ? [{ defect, language: 'Python' as const }] : []),
+  ...(defect.python ? [{ defect, language: 'Python' as const }] : []),
 ])
 
 // Every run starts at once (AT_ONCE at a time); each test waits for the one it reads.
