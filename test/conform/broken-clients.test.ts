@@ -12,6 +12,7 @@ import type { ClientFunction } from '../../src/node/runner/contract.js'
 // @ts-expect-error: a plain ES module without types (it also runs as a process)
 import { createDefectiveClient } from './clients/defective.mjs'
 import { lenientClient } from './clients/lenient.js'
+import { withEdits } from '../support/edits.js'
 import { needs } from '../support/needs.js'
 
 // The shell and Python examples, broken.
@@ -22,14 +23,8 @@ let variants: string
 
 /** A copy of an example client with one line changed (or a few); fails loudly if a line is no longer there. */
 async function variant(example: string, name: string, ...changes: [from: string, to: string][]): Promise<string> {
-  let source = await readFile(example, 'utf8')
-  for (const [from, to] of changes) {
-    if (!source.includes(from))
-      throw new Error(`The example ${example} no longer contains ${JSON.stringify(from)}: update the ${name} variant.`)
-    source = source.replace(from, to)
-  }
   const file = join(variants, name)
-  await writeFile(file, source)
+  await writeFile(file, withEdits(example, await readFile(example, 'utf8'), name, changes))
   return file
 }
 

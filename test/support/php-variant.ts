@@ -1,11 +1,10 @@
 // The PHP example with one of its settings taken out: a copy, in a folder of its own, of
-// examples/clients/php/client.php with each given text replaced. Each text must be in the example, so a
-// change to the example that drops it fails the test that relies on it rather than testing the example
-// unchanged.
+// examples/clients/php/client.php with each given text replaced (edits.ts).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { ROOT } from './cli.js'
+import { withEdits } from './edits.js'
 
 export const PHP_EXAMPLE = path.join(ROOT, 'examples/clients/php/client.php')
 
@@ -17,14 +16,12 @@ const folders: string[] = []
  * @example phpVariant('no-timeout', [["    'timeout' => $TIMEOUT_MS / 1000,", '']]) // 'php /tmp/…/no-timeout.php'
  */
 export function phpVariant(name: string, edits: ReadonlyArray<readonly [string, string]>): string {
-  let source = readFileSync(PHP_EXAMPLE, 'utf8').replaceAll('__DIR__', JSON.stringify(path.dirname(PHP_EXAMPLE)))
-  for (const [text, replacement] of edits) {
-    if (!source.includes(text))
-      throw new Error(
-        `${PHP_EXAMPLE} no longer holds ${JSON.stringify(text)}: the variant "${name}" cannot take it out`,
-      )
-    source = source.replace(text, replacement)
-  }
+  const source = withEdits(
+    PHP_EXAMPLE,
+    readFileSync(PHP_EXAMPLE, 'utf8').replaceAll('__DIR__', JSON.stringify(path.dirname(PHP_EXAMPLE))),
+    name,
+    edits,
+  )
   const folder = mkdtempSync(path.join(os.tmpdir(), 'relay-mock-php-'))
   folders.push(folder)
   const file = path.join(folder, `${name}.php`)

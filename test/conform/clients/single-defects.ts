@@ -5,6 +5,7 @@
 // fails it by its own rules, once, and the variant cases that repeat a visit it failed say so.
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { withEdits } from '../../support/edits.js'
 
 export const PYTHON_EXAMPLE = 'examples/clients/python/client.py'
 
@@ -59,15 +60,10 @@ export const SINGLE_DEFECTS: SingleDefect[] = [
 
 /** The Python example with the defect planted, written into `dir`; fails loudly if a line is no longer there. */
 export async function pythonWith(defect: SingleDefect, dir: string): Promise<string> {
-  let source = await readFile(PYTHON_EXAMPLE, 'utf8')
-  for (const [from, to] of defect.python ?? []) {
-    if (!source.includes(from))
-      throw new Error(
-        `The example ${PYTHON_EXAMPLE} no longer contains ${JSON.stringify(from)}: update the defect "${defect.defect}".`,
-      )
-    source = source.replace(from, to)
-  }
   const file = join(dir, `${defect.js}.py`)
-  await writeFile(file, source)
+  await writeFile(
+    file,
+    withEdits(PYTHON_EXAMPLE, await readFile(PYTHON_EXAMPLE, 'utf8'), defect.defect, defect.python ?? []),
+  )
   return file
 }
