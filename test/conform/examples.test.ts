@@ -46,6 +46,16 @@ function notPassing(result: RunResult): string[] {
     })
 }
 
+/** Each case where a request came on a connection unknown or used before in the case, with its connections. */
+function sharedConnections(result: RunResult): string[] {
+  return result.cases.flatMap((kase) => {
+    const connections = kase.requests.map((entry) => entry.connection)
+    return connections.every((id) => id !== undefined) && new Set(connections).size === connections.length
+      ? []
+      : [`${kase.id}: ${JSON.stringify(connections)}`]
+  })
+}
+
 /** Each case whose report is not an outcome its suite says a correct client reaches (client.outcome skips a missing report). */
 function offOutcome(result: RunResult): string[] {
   return result.cases.flatMap((kase) => {
@@ -88,8 +98,15 @@ async function step(command: string, args: string[], options: ExecFileOptions = 
 // The Java and Go clients are built while the other clients' runs go on; each run waits for its own.
 let built: { java: Promise<void>; go: Promise<void> }
 
-const examples: { name: string; client: string | ClientFunction; how?: string; ready?: () => Promise<void> }[] = [
-  { name: 'shell (bash, curl, jq)', client: 'bash examples/clients/shell/client.sh' },
+const examples: {
+  name: string
+  client: string | ClientFunction
+  how?: string
+  ready?: () => Promise<void>
+  /** Every request on a connection of its own, so that libcurl has none to send again by itself (docs/http-libraries.md). */
+  ownConnections?: true
+}[] = [
+  { name: 'shell (bash, curl, jq)', client: 'bash examples/clients/shell/client.sh', ownConnections: true },
   { name: 'Python (urllib3)', client: python, how: ' (forked per case from one interpreter)' },
   // The same script in a worker thread per case: its own process.env, modules, connection pool and exit
   // code, without starting Node for each case. As a command, below.
@@ -97,7 +114,7 @@ const examples: { name: string; client: string | ClientFunction; how?: string; r
   { name: 'Java (java.net.http)', client: JAVA, ready: () => built.java },
   { name: 'Go (net/http)', client: GO, ready: () => built.go },
   // A PHP process starts in tens of milliseconds: the script runs as a user runs it, a process per case.
-  { name: 'PHP (Guzzle)', client: PHP, how: ' (as `php client.php`, a process per case)' },
+  { name: 'PHP (Guzzle)', client: PHP, how: ' (as `php client.php`, a process per case)', ownConnections: true },
 ]
 
 beforeAll(() => {
@@ -149,6 +166,8 @@ describe('the example clients', () => {
         expect(
           result.cases.filter((kase) => !casePasses(kase.status, { strict: true })).map((kase) => kase.id),
         ).toEqual([])
+        // libcurl's clients: no request, after a reset or any other, comes on a connection used before.
+        if (example.ownConnections) expect(sharedConnections(result)).toEqual([])
       },
       300_000,
     )

@@ -3,14 +3,14 @@
 // one handle (one shared Guzzle client) reuses connections; so does `curl` given two URLs. Here, with a
 // real libcurl: the PHP example with its CURLOPT_FRESH_CONNECT and CURLOPT_FORBID_REUSE taken out resends
 // a payment whose connection was reset, and so do `curl` and PHP's curl functions with a lookup and a
-// payment on one connection;
-// the PHP example as it is and the shell example (a curl per request) give each request a connection of
-// its own, and pass those cells. docs/http-libraries.md ("libcurl") says the same.
+// payment on one connection. The PHP example as it is and the shell example (a curl per request) give each
+// request a connection of its own in every case of their whole runs (examples.test.ts).
+// docs/http-libraries.md ("libcurl") says the same.
 import { afterAll, describe, expect, it } from 'vitest'
 import { runConformance } from '../../src/node/runner/runner.js'
 import type { CaseResult } from '../../src/core/rules/types.js'
 import type { JournalEntry } from '../../src/core/service/journal.js'
-import { phpVariant, removePhpVariants, PHP_EXAMPLE } from '../support/php-variant.js'
+import { phpVariant, removePhpVariants } from '../support/php-variant.js'
 import { needs } from '../support/needs.js'
 
 // Guzzle and PHP's curl functions, the curl command, and the shell example's jq.
@@ -85,31 +85,4 @@ describe("libcurl's own resend of a POST", () => {
       expect(message).toMatch(/CURLOPT_FORBID_REUSE|CURLOPT_FRESH_CONNECT/)
     }
   })
-})
-
-describe('the PHP and shell examples give each request a connection of its own', () => {
-  for (const [name, client] of [
-    ['PHP', `php ${PHP_EXAMPLE}`],
-    ['shell', 'bash examples/clients/shell/client.sh'],
-  ]) {
-    it(`the ${name} example: no request after a reset, and none at all, comes on a connection used before`, async () => {
-      const result = await runConformance({
-        client,
-        cases: [
-          'advanced/new-vehicle',
-          'resilience/payment-create/reset/once',
-          'resilience/vehicle-lookup/reset/always',
-        ],
-      })
-      expect(result.summary).toMatchObject({ total: 3, passed: 3 })
-      for (const kase of result.cases) {
-        const connections = kase.requests.map((entry) => entry.connection)
-        expect(
-          connections.every((id) => id !== undefined),
-          kase.id,
-        ).toBe(true)
-        expect(new Set(connections).size, kase.id).toBe(connections.length)
-      }
-    })
-  }
 })
